@@ -1,0 +1,88 @@
+// The window's security settings in one plain module, so tests can pin them and index.ts only applies them.
+
+/**
+ * Content-Security-Policy for the renderer. Styles allow 'unsafe-inline' because Naive UI
+ * injects its generated CSS as <style> elements; scripts, connections and everything else do not.
+ * The renderer makes no network calls: connect-src is 'none'.
+ */
+export const CONTENT_SECURITY_POLICY = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "font-src 'self' data:",
+  "connect-src 'none'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-src 'none'",
+  "worker-src 'none'",
+  "frame-ancestors 'none'"
+].join('; ')
+
+/** The same policy for the index.html meta tag: browsers ignore frame-ancestors there (the header carries it). */
+export const META_CONTENT_SECURITY_POLICY = CONTENT_SECURITY_POLICY.split('; ')
+  .filter((directive) => !directive.startsWith('frame-ancestors'))
+  .join('; ')
+
+/** The dev server needs its own origin and HMR websocket; used only by `electron-vite dev`. */
+export function devContentSecurityPolicy(devServerUrl: string): string {
+  const origin = new URL(devServerUrl).origin
+  const ws = origin.replace(/^http/, 'ws')
+  return CONTENT_SECURITY_POLICY.replace("script-src 'self'", `script-src 'self' ${origin}`).replace(
+    "connect-src 'none'",
+    `connect-src ${origin} ${ws}`
+  )
+}
+
+/** webPreferences that must never be weakened; test/unit/security.test.ts pins every one. */
+export function secureWebPreferences(preloadPath: string) {
+  return {
+    preload: preloadPath,
+    contextIsolation: true,
+    sandbox: true,
+    nodeIntegration: false,
+    nodeIntegrationInWorker: false,
+    nodeIntegrationInSubFrames: false,
+    webSecurity: true,
+    allowRunningInsecureContent: false,
+    webviewTag: false,
+    experimentalFeatures: false,
+    navigateOnDragDrop: false,
+    safeDialogs: true,
+    spellcheck: false
+  } as const
+}
+
+export function mainWindowOptions(preloadPath: string) {
+  return {
+    width: 1320,
+    height: 860,
+    minWidth: 960,
+    minHeight: 600,
+    show: false,
+    title: 'Ledgerline',
+    autoHideMenuBar: false,
+    webPreferences: secureWebPreferences(preloadPath)
+  } as const
+}
+
+/** Web pages the app may open in the user's browser; every other link is refused. */
+export const EXTERNAL_LINK_ALLOW_LIST: readonly string[] = ['https://www.iso.org/iso-4217-currency-codes.html']
+
+export function isAllowedExternalUrl(candidate: string): boolean {
+  let url: URL
+  try {
+    url = new URL(candidate)
+  } catch {
+    return false
+  }
+  if (url.protocol !== 'https:' || url.username !== '' || url.password !== '') return false
+  return EXTERNAL_LINK_ALLOW_LIST.some((allowed) => {
+    const entry = new URL(allowed)
+    return url.origin === entry.origin && url.pathname === entry.pathname
+  })
+}
+
+/** Permission requests (camera, notifications, geolocation, …): the app needs none, so all are denied. */
+export const PERMISSIONS_GRANTED: readonly string[] = []

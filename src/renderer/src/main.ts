@@ -1,0 +1,7 @@
+// Renderer entry: mounts the Vue app with Pinia and the router.
+import { createPinia } from 'pinia'
+import { createApp } from 'vue'
+import App from './App.vue'
+import { router } from './router'
+
+createApp(App).use(createPinia()).use(router).mount('#app')

@@ -1,0 +1,11 @@
+// The renderer's screens; hash history because the app is loaded from a file, not a server.
+import { createRouter, createWebHashHistory } from 'vue-router'
+import AboutView from './views/AboutView.vue'
+import OverviewView from './views/OverviewView.vue'
+
+export const routes = [
+  { path: '/', name: 'overview', component: OverviewView, meta: { title: 'Overview' } },
+  { path: '/about', name: 'about', component: AboutView, meta: { title: 'About' } }
+] as const
+
+export const router = createRouter({ history: createWebHashHistory(), routes: [...routes] })

@@ -1,0 +1,28 @@
+// The one shape every IPC call returns, so a failure never crosses the boundary as a thrown error.
+
+/** Machine-readable error codes the boundary itself can produce; services add their own. */
+export const BoundaryErrorCode = {
+  UnknownCall: 'UNKNOWN_CALL',
+  InvalidArgument: 'INVALID_ARGUMENT',
+  ForbiddenSender: 'FORBIDDEN_SENDER',
+  Internal: 'INTERNAL'
+} as const
+
+export interface CallError {
+  /** Stable machine code, e.g. `INVALID_ARGUMENT` or an API code such as `invalid_credentials`. */
+  code: string
+  /** One human sentence saying what is wrong and where. */
+  message: string
+  /** Optional structured detail (field paths, row numbers); never a stack trace or a secret. */
+  details?: unknown
+}
+
+export type CallResult<T> = { ok: true; value: T } | { ok: false; error: CallError }
+
+export function ok<T>(value: T): CallResult<T> {
+  return { ok: true, value }
+}
+
+export function fail(code: string, message: string, details?: unknown): CallResult<never> {
+  return details === undefined ? { ok: false, error: { code, message } } : { ok: false, error: { code, message, details } }
+}

@@ -1,0 +1,65 @@
+// End to end in Chromium: the renderer shell calls the real router through window.api and shows what it returns.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createAppRouter } from '../../src/main/app/router'
+import { createSenderCheck } from '../../src/main/ipc/router'
+import { testEnvironment } from '../support/app-env'
+import { startRendererHarness, type RendererHarness } from '../support/renderer-harness'
+
+describe('renderer shell in Chromium', { timeout: 60_000 }, () => {
+  const env = testEnvironment()
+  const routerErrors: string[] = []
+  let harness: RendererHarness
+
+  beforeAll(async () => {
+    harness = await startRendererHarness((pageOrigin) =>
+      createAppRouter({ env, isTrustedSender: createSenderCheck([pageOrigin]), logError: (m) => routerErrors.push(m) })
+    )
+    await harness.page.goto(harness.baseUrl)
+  })
+
+  afterAll(async () => {
+    await harness?.close()
+  })
+
+  it('opens on the built-in Sandbox profile with a TEST badge', async () => {
+    const { page } = harness
+    await expect.poll(() => page.getByTestId('profile-name').textContent()).toBe('Sandbox')
+    expect((await page.getByTestId('mode-badge').first().textContent())?.trim()).toBe('TEST')
+    expect(await page.getByTestId('overview-profile').textContent()).toContain('Built-in Sandbox')
+  })
+
+  it('round trip: clicking About calls app:info through the router and renders the real answer', async () => {
+    const { page } = harness
+    await page.getByTestId('nav-about').click()
+    await expect.poll(() => page.getByTestId('app-version').textContent()).toBe('Ledgerline 0.1.0-test')
+    expect(await page.getByTestId('path-user-data').textContent()).toBe(env.paths.userData)
+    expect(await page.getByTestId('path-cache').textContent()).toBe(env.paths.cacheDatabase)
+    const runtime = (await page.getByTestId('runtime').textContent()) ?? ''
+    expect(runtime).toContain(`Node ${process.versions.node}`)
+    expect(runtime).toMatch(/SQLite 3\.\d+\.\d+/)
+    expect(new URL(page.url()).hash).toBe('#/about')
+    await harness.screenshot('shell-about')
+  })
+
+  it('shows an event main sends, through the typed event channel', async () => {
+    const { page } = harness
+    harness.events.emit('app:notice', { level: 'warning', message: 'Blocked a link to https://example.invalid/' })
+    await expect.poll(() => page.getByText('Blocked a link to https://example.invalid/').count()).toBe(1)
+    await harness.screenshot('shell-notice')
+  })
+
+  it('page cannot reach main except through the named calls', async () => {
+    const { page } = harness
+    const keys = await page.evaluate(() => Object.keys(window.api).sort())
+    expect(keys).toEqual(['app', 'on', 'profile'])
+    const forged = await page.evaluate(() =>
+      (window as unknown as { __ledgerlineInvoke(n: string, a: unknown): Promise<unknown> }).__ledgerlineInvoke('fs:write', { path: '/tmp/x' })
+    )
+    expect(forged).toMatchObject({ ok: false, error: { code: 'UNKNOWN_CALL' } })
+  })
+
+  it('ran under the CSP with no console or page errors, and no unexpected router failures', () => {
+    expect(harness.pageErrors).toEqual([])
+    expect(routerErrors).toEqual([])
+  })
+})

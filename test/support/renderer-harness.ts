@@ -1,0 +1,118 @@
+// Drives Debian's Chromium against the built renderer, with window.api bridged to the real main-process router.
+import { existsSync } from 'node:fs'
+import { mkdir } from 'node:fs/promises'
+import { join, resolve } from 'node:path'
+import { chromium, type Browser, type Page } from 'playwright-core'
+import { callNames, eventNames } from '../../src/shared/ipc/contract'
+import { createEventEmitter, type EventEmitter } from '../../src/main/ipc/events'
+import type { Router } from '../../src/main/ipc/router'
+import { createApi } from '../../src/preload/api'
+import { serveDirectory, type StaticServer } from './static-server'
+
+export const PROJECT_ROOT = resolve(__dirname, '../..')
+export const RENDERER_DIR = join(PROJECT_ROOT, 'out/renderer')
+export const ARTIFACTS_DIR = join(PROJECT_ROOT, 'test-artifacts')
+export const CHROMIUM_PATH = process.env['LEDGERLINE_CHROMIUM'] ?? '/usr/bin/chromium'
+
+/** Flags for Chromium on a closed network as root: no sandbox, no GPU, no background traffic. */
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-quic'
+]
+
+export interface RendererHarness {
+  page: Page
+  baseUrl: string
+  /** Main-to-renderer events, through the same validating emitter Electron uses. */
+  events: EventEmitter
+  /** Console errors and uncaught page errors seen so far (CSP violations show up here). */
+  pageErrors: string[]
+  screenshot(name: string): Promise<string>
+  close(): Promise<void>
+}
+
+/** The page-side half of the bridge: the preload's own createApi over exposeBinding instead of ipcRenderer. */
+function bridgeScript(): string {
+  return `(() => {
+  const listeners = new Map();
+  const transport = {
+    invoke: (name, arg) => window.__ledgerlineInvoke(name, arg),
+    subscribe: (event, listener) => {
+      let set = listeners.get(event);
+      if (!set) { set = new Set(); listeners.set(event, set); }
+      set.add(listener);
+      return () => { set.delete(listener); };
+    }
+  };
+  Object.defineProperty(window, '__ledgerlineEmit', {
+    value: (event, payload) => { for (const listener of listeners.get(event) ?? []) listener(payload); }
+  });
+  const createApi = ${createApi.toString()};
+  Object.defineProperty(window, 'api', {
+    value: createApi(${JSON.stringify(callNames)}, ${JSON.stringify(eventNames)}, transport),
+    enumerable: true
+  });
+})();`
+}
+
+export async function startRendererHarness(makeRouter: (pageOrigin: string) => Router): Promise<RendererHarness> {
+  if (!existsSync(join(RENDERER_DIR, 'index.html'))) {
+    throw new Error(`No built renderer at ${RENDERER_DIR}: run "npm run build" (npm test does it first).`)
+  }
+  if (!existsSync(CHROMIUM_PATH)) {
+    throw new Error(`Chromium not found at ${CHROMIUM_PATH}: install it (Debian: apt-get install chromium) or set LEDGERLINE_CHROMIUM.`)
+  }
+  const server: StaticServer = await serveDirectory(RENDERER_DIR)
+  let browser: Browser | undefined
+  try {
+    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS })
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme: 'light' })
+    const page = await context.newPage()
+    const router = makeRouter(server.url)
+    const pageErrors: string[] = []
+    page.on('console', (msg) => {
+      if (msg.type() === 'error') pageErrors.push(msg.text())
+    })
+    page.on('pageerror', (error) => pageErrors.push(error.message))
+    page.on('response', (response) => {
+      if (response.status() >= 400) pageErrors.push(`HTTP ${response.status()} for ${response.url()}`)
+    })
+    await page.exposeBinding('__ledgerlineInvoke', (source, name: unknown, arg: unknown) =>
+      router.dispatch(name, arg, { url: source.frame.url(), isMainFrame: source.frame === source.page.mainFrame() })
+    )
+    await page.addInitScript({ content: bridgeScript() })
+    const events = createEventEmitter((_channel, event, payload) => {
+      // Runs in the page; globalThis there is the window the bridge script set up.
+      const deliver = ([name, body]: readonly [string, unknown]): void =>
+        (globalThis as unknown as { __ledgerlineEmit(n: string, p: unknown): void }).__ledgerlineEmit(name, body)
+      void page.evaluate(deliver, [event, payload] as const)
+    })
+    const openedBrowser = browser
+    return {
+      page,
+      baseUrl: server.url,
+      events,
+      pageErrors,
+      async screenshot(name) {
+        const dir = join(ARTIFACTS_DIR, 'e2e')
+        await mkdir(dir, { recursive: true })
+        const file = join(dir, `${name}.png`)
+        await page.screenshot({ path: file, fullPage: true })
+        return file
+      },
+      async close() {
+        await openedBrowser.close()
+        await server.close()
+      }
+    }
+  } catch (error) {
+    await browser?.close()
+    await server.close()
+    throw error
+  }
+}
