@@ -50,10 +50,13 @@ describe('renderer shell in Chromium', { timeout: 60_000 }, () => {
 
   it('page cannot reach main except through the named calls', async () => {
     const { page } = harness
-    const keys = await page.evaluate(() => Object.keys(window.api).sort())
+    // These run in the page, where globalThis is the window.
+    const keys = await page.evaluate(() => Object.keys((globalThis as unknown as { api: object }).api).sort())
     expect(keys).toEqual(['app', 'on', 'profile'])
     const forged = await page.evaluate(() =>
-      (window as unknown as { __ledgerlineInvoke(n: string, a: unknown): Promise<unknown> }).__ledgerlineInvoke('fs:write', { path: '/tmp/x' })
+      (globalThis as unknown as { __ledgerlineInvoke(n: string, a: unknown): Promise<unknown> }).__ledgerlineInvoke('fs:write', {
+        path: '/tmp/x'
+      })
     )
     expect(forged).toMatchObject({ ok: false, error: { code: 'UNKNOWN_CALL' } })
   })
