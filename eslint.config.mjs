@@ -27,6 +27,11 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': 'off' }
   },
   {
+    files: ['bin/**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', process: 'readonly' } },
+    rules: { '@typescript-eslint/no-require-imports': 'off' }
+  },
+  {
     files: ['scripts/**/*.mjs'],
     languageOptions: { globals: { console: 'readonly', process: 'readonly' } }
   }

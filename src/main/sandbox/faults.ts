@@ -1,0 +1,73 @@
+// Fault injection for the Sandbox: queued or random failures, so retries and resilience can be tested for real.
+import { stream } from './random'
+
+export const FAULT_KINDS = ['rate-limit', 'server-error', 'bad-gateway', 'unavailable', 'drop', 'cut-body', 'truncated-json', 'non-json', 'slow'] as const
+export type FaultKind = (typeof FAULT_KINDS)[number]
+
+export interface FaultSettings {
+  /** Added to every API response. */
+  latencyMs: number
+  /** Extra delay of a 'slow' fault. */
+  slowMs: number
+  /** Chance per request of each fault kind (0..1), drawn from a seeded stream. */
+  rates: Partial<Record<FaultKind, number>>
+}
+
+export function isFaultKind(value: unknown): value is FaultKind {
+  return typeof value === 'string' && (FAULT_KINDS as readonly string[]).includes(value)
+}
+
+export class FaultControl {
+  private settings: FaultSettings = { latencyMs: 0, slowMs: 2000, rates: {} }
+  private readonly queue: FaultKind[] = []
+  private rand: () => number
+  /** Faults injected so far, by kind. */
+  readonly injected: Record<string, number> = {}
+
+  constructor(seed: number) {
+    this.rand = stream(seed, 0xfa017)
+  }
+
+  /** The next `count` API requests fail with this fault, in order, before any random ones. */
+  queueFault(kind: FaultKind, count = 1): void {
+    for (let i = 0; i < count; i++) this.queue.push(kind)
+  }
+
+  set(settings: Partial<FaultSettings>): void {
+    this.settings = { ...this.settings, ...settings, rates: { ...this.settings.rates, ...(settings.rates ?? {}) } }
+  }
+
+  reset(seed?: number): void {
+    this.settings = { latencyMs: 0, slowMs: 2000, rates: {} }
+    this.queue.length = 0
+    if (seed !== undefined) this.rand = stream(seed, 0xfa017)
+  }
+
+  get latencyMs(): number {
+    return this.settings.latencyMs
+  }
+
+  get slowMs(): number {
+    return this.settings.slowMs
+  }
+
+  /** Decides the fault (if any) for the next request. */
+  next(): FaultKind | null {
+    const queued = this.queue.shift()
+    const fault = queued ?? this.drawRandom()
+    if (fault) this.injected[fault] = (this.injected[fault] ?? 0) + 1
+    return fault
+  }
+
+  private drawRandom(): FaultKind | null {
+    for (const kind of FAULT_KINDS) {
+      const rate = this.settings.rates[kind] ?? 0
+      if (rate > 0 && this.rand() < rate) return kind
+    }
+    return null
+  }
+
+  describe(): FaultSettings & { queued: FaultKind[] } {
+    return { ...this.settings, queued: [...this.queue] }
+  }
+}
