@@ -40,6 +40,7 @@ export class FaultControl {
   reset(seed?: number): void {
     this.settings = { latencyMs: 0, slowMs: 2000, rates: {} }
     this.queue.length = 0
+    for (const kind of Object.keys(this.injected)) delete this.injected[kind]
     if (seed !== undefined) this.rand = stream(seed, 0xfa017)
   }
 
