@@ -10,6 +10,9 @@ Commands:
       with baseUrl, testKey and liveKey, then serves until stopped (Ctrl+C).
   help
       Show this text.
+
+Example:
+  npx ledgerline sandbox --port 8080
 `
 
 /** Thrown for anything the user typed wrong: printed as one line, exit code 2. */
