@@ -1,8 +1,8 @@
 // How the Sandbox, playing the provider, checks bulk transfer and bulk plan CSV files row by row.
 import Papa from 'papaparse'
 import { PLAN_FREQUENCIES, PRICING_OPTIONS_FORMAT } from '../../shared/api/assumptions'
-import { MoneyError, parseMajor, toMajorString } from '../../shared/money'
-import { GHS_BANKS, NGN_BANKS } from './data'
+import { MoneyError, parseMajor } from '../../shared/money'
+import { GHS_BANKS, major, NGN_BANKS } from './data'
 
 export const TRANSFER_COLUMNS = ['amount', 'currency', 'bank_code', 'branch_code', 'account_number', 'account_name', 'narration'] as const
 export const PLAN_COLUMNS = ['title', 'frequency', 'amount', 'currency', 'internalReference', 'pricingOptions'] as const
@@ -93,7 +93,7 @@ export function parsePricingOptions(cell: string): { amount: number; currency: s
     try {
       const minor = parseMajor(amount, currency)
       if (minor <= 0) return null
-      options.push({ amount: Number(toMajorString(minor, currency)), currency })
+      options.push({ amount: major(minor, currency), currency })
     } catch {
       return null
     }
@@ -134,7 +134,7 @@ export function checkPlanRows(rows: Record<string, string>[], referenceInUse: (r
         fields: {
           title,
           frequency,
-          amount: Number(toMajorString(minor as number, currency)),
+          amount: major(minor as number, currency),
           currency,
           internalReference: reference,
           regions: [{ NGN: 'NG', GHS: 'GH', KES: 'KE', ZAR: 'ZA', USD: 'US' }[currency] ?? currency],

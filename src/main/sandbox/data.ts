@@ -12,7 +12,7 @@ export const SEED_EPOCH_MS = Date.UTC(2026, 9, 31, 23, 0, 0)
 type Json = Record<string, unknown>
 
 /** Exact major-unit JSON number for minor units, the way the API speaks (e.g. 1234.5). */
-const major = (minor: number, currency: string): number => Number(toMajorString(minor, currency))
+export const major = (minor: number, currency: string): number => Number(toMajorString(minor, currency))
 
 interface CurrencyProfile {
   code: string

@@ -3,10 +3,10 @@ import { randomBytes } from 'node:crypto'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { KEY_PREFIXES, RATE_LIMITS } from '../../shared/api/assumptions'
-import { MoneyError, parseMajor, toMajorString } from '../../shared/money'
+import { MoneyError, parseMajor } from '../../shared/money'
 import { SlidingWindow, type RateWindow } from '../api/rate-window'
 import { checkPlanRows, checkTransferRows, parseCsv, PLAN_COLUMNS, TRANSFER_COLUMNS } from './csv-checks'
-import type { SandboxMode } from './data'
+import { major, type SandboxMode } from './data'
 import { FaultControl, isFaultKind, type FaultKind, type FaultSettings } from './faults'
 import { ModeState } from './state'
 
@@ -238,7 +238,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
           bankName: mode === 'test' ? 'Sandbox Test Bank' : currency === 'NGN' ? 'Providus Bank' : 'GCB Bank',
           mode,
           lifecycle: 'temporary',
-          amount: Number(toMajorString(minor, currency)),
+          amount: major(minor, currency),
           currency,
           createdAt: new Date().toISOString(),
           expiresAt: new Date(Date.now() + minutes * 60_000).toISOString()
@@ -269,13 +269,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
           id: state.newPaymentId(),
           reference: `VA-${(account['id'] as string).slice(0, 8)}-${Date.now()}`,
           serviceReference: `SRV${randomBytes(8).toString('hex').toUpperCase()}`,
-          amount: Number(toMajorString(minor, currency)),
+          amount: major(minor, currency),
           currency,
-          localAmount: Number(toMajorString(minor, currency)),
+          localAmount: major(minor, currency),
           localCurrency: currency,
           totalFees: 0,
           totalTaxAmount: 0,
-          totalLocalAmount: Number(toMajorString(minor, currency)),
+          totalLocalAmount: major(minor, currency),
           channel: 'bank_transfer',
           status: 'successful',
           rate: 1,

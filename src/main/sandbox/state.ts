@@ -104,15 +104,15 @@ export class ModeState {
     }
     const filtered = Boolean(q.status || q.channel || q.provider)
     const created = [...this.created].reverse().filter((p) => !filtered || this.matches(p, q))
-    const seededCount = filtered ? this.seededMatches(q).length : this.seeded.payments
-    const total = created.length + seededCount
+    const seededIndices = filtered ? this.seededMatches(q) : null
+    const total = created.length + (seededIndices ? seededIndices.length : this.seeded.payments)
     const start = page * size
     const content: Json[] = []
     for (let position = start; position < Math.min(total, start + size); position++) {
       if (position < created.length) content.push(created[position] as Json)
       else {
         const n = position - created.length
-        content.push(this.seededPayment(filtered ? (this.seededMatches(q)[n] as number) : n))
+        content.push(this.seededPayment(seededIndices ? (seededIndices[n] as number) : n))
       }
     }
     return { content, total }
