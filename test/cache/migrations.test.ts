@@ -22,15 +22,15 @@ describe('migration list', () => {
 describe('migration 1: profiles, cached records, sync state', () => {
   it('creates every table with profile scoping, and sets user_version', () => {
     const db = openDatabase(':memory:')
-    expect(migrate(db)).toEqual({ from: 0, to: latestVersion() })
+    expect(migrate(db, MIGRATIONS.slice(0, 1))).toEqual({ from: 0, to: 1 })
     expect(db.pragma('user_version', { simple: true })).toBe(1)
     expect(tables(db)).toEqual(
-      ['bulk_files', 'banks', 'payments', 'plans', 'profiles', 'subscriptions', 'sync_failures', 'sync_state', 'transfers', 'virtual_accounts'].sort()
+      ['banks', 'payments', 'plans', 'profiles', 'subscriptions', 'sync_failures', 'sync_state', 'tracked', 'transfers', 'virtual_accounts'].sort()
     )
     for (const table of tables(db).filter((t) => t !== 'profiles')) {
       const columns = (db.prepare(`pragma table_info(${table})`).all() as { name: string }[]).map((c) => c.name)
       expect(columns, table).toContain('profile_id')
-      if (!['sync_state', 'sync_failures', 'bulk_files'].includes(table)) expect(columns, table).toContain('raw')
+      if (!['sync_state', 'sync_failures', 'tracked'].includes(table)) expect(columns, table).toContain('raw')
     }
     db.close()
   })
@@ -56,6 +56,35 @@ describe('migration 1: profiles, cached records, sync state', () => {
     )
     db.prepare("delete from profiles where id = 'p-test'").run()
     expect(db.prepare('select profile_id from payments').all()).toEqual([{ profile_id: 'p-live' }])
+    db.close()
+  })
+})
+
+describe('migration 2: full-text search indexes', () => {
+  it('indexes existing rows and keeps the index in step with inserts, updates and deletes', () => {
+    const db = openDatabase(':memory:')
+    migrate(db, MIGRATIONS.slice(0, 1))
+    db.prepare("insert into profiles (id, name, mode, created_at) values ('p', 'P', 'test', 'x')").run()
+    const add = db.prepare(
+      `insert into payments (profile_id, id, reference, customer_name, amount_raw, amount_minor, currency, status, status_raw, is_final, created_at, raw, fetched_at_ms)
+       values ('p', ?, ?, ?, '1', 100, 'NGN', 'successful', 'successful', 1, 'x', '{}', 0)`
+    )
+    add.run('before', 'INV-0001', 'Adaeze Okafor')
+    migrate(db)
+    expect(db.pragma('user_version', { simple: true })).toBe(2)
+    const find = (q: string): string[] =>
+      (db.prepare('select p.id from payments_fts f join payments p on p.rowid = f.rowid where payments_fts match ? order by p.id').all(q) as { id: string }[]).map((r) => r.id)
+    expect(find('okafor')).toEqual(['before'])
+    add.run('after', 'INV-0002', 'Kwame Mensah')
+    expect(find('"INV-0002"')).toEqual(['after'])
+    expect(find('adaeze')).toEqual(['before'])
+    db.prepare("update payments set customer_name = 'Ama Owusu' where id = 'before'").run()
+    expect(find('okafor')).toEqual([])
+    expect(find('owusu')).toEqual(['before'])
+    db.prepare("delete from payments where id = 'after'").run()
+    expect(find('mensah')).toEqual([])
+    expect(find('INV*')).toEqual(['before'])
+    for (const table of ['payments', 'transfers', 'subscriptions', 'plans']) expect(tables(db)).toContain(`${table}_fts`)
     db.close()
   })
 })

@@ -62,13 +62,13 @@ const v1: Migration = {
       CREATE INDEX payments_by_amount ON payments (profile_id, currency, amount_minor);
       CREATE INDEX payments_unfinished ON payments (profile_id, is_final) WHERE is_final = 0;
 
-      CREATE TABLE bulk_files (
-        profile_id    TEXT NOT NULL REFERENCES profiles(id) ON DELETE CASCADE,
-        id            TEXT NOT NULL,
-        label         TEXT,
-        added_at      TEXT NOT NULL,
-        total         INTEGER,
-        UNIQUE (profile_id, id)
+      -- What the user asked sync to follow: bulk file ids, single transfer references, plan ids.
+      CREATE TABLE tracked (
+        profile_id  TEXT NOT NULL REFERENCES profiles(id) ON DELETE CASCADE,
+        kind        TEXT NOT NULL CHECK (kind IN ('bulk_file', 'transfer', 'plan')),
+        value       TEXT NOT NULL,
+        added_at    TEXT NOT NULL,
+        UNIQUE (profile_id, kind, value)
       ) STRICT;
 
       CREATE TABLE transfers (
@@ -127,6 +127,7 @@ const v1: Migration = {
         start_date         TEXT,
         next_payment_date  TEXT,
         created_at         TEXT,
+        created_at_ms      INTEGER,
         raw                TEXT NOT NULL,
         fetched_at_ms      INTEGER NOT NULL,
         UNIQUE (profile_id, id)
@@ -186,7 +187,46 @@ const v1: Migration = {
   }
 }
 
-export const MIGRATIONS: readonly Migration[] = [v1]
+/** FTS5 columns per table: what a user types to find a record. */
+export const SEARCH_COLUMNS = {
+  payments: ['reference', 'service_reference', 'customer_name', 'customer_email', 'account_number', 'id'],
+  transfers: ['reference', 'service_reference', 'account_number', 'account_name', 'bank_name', 'narration'],
+  subscriptions: ['id', 'customer_name', 'customer_email', 'customer_id', 'plan_id'],
+  plans: ['title', 'internal_reference', 'id']
+} as const
+
+/**
+ * Version 2: full-text search. One external-content FTS5 index per searchable table (no second
+ * copy of the text), kept in step by triggers, so every insert, upsert and delete updates it in
+ * the same transaction. unicode61 folds case and diacritics; prefix indexes make "0123*" fast.
+ */
+const v2: Migration = {
+  version: 2,
+  name: 'full-text search indexes',
+  up(db) {
+    for (const [table, columns] of Object.entries(SEARCH_COLUMNS)) {
+      const list = columns.join(', ')
+      const values = (prefix: string): string => columns.map((c) => `${prefix}.${c}`).join(', ')
+      db.exec(`
+        CREATE VIRTUAL TABLE ${table}_fts USING fts5(${list}, content='${table}', content_rowid='rowid',
+          tokenize = 'unicode61 remove_diacritics 2', prefix = '2 3 4');
+        CREATE TRIGGER ${table}_fts_insert AFTER INSERT ON ${table} BEGIN
+          INSERT INTO ${table}_fts (rowid, ${list}) VALUES (new.rowid, ${values('new')});
+        END;
+        CREATE TRIGGER ${table}_fts_delete AFTER DELETE ON ${table} BEGIN
+          INSERT INTO ${table}_fts (${table}_fts, rowid, ${list}) VALUES ('delete', old.rowid, ${values('old')});
+        END;
+        CREATE TRIGGER ${table}_fts_update AFTER UPDATE ON ${table} BEGIN
+          INSERT INTO ${table}_fts (${table}_fts, rowid, ${list}) VALUES ('delete', old.rowid, ${values('old')});
+          INSERT INTO ${table}_fts (rowid, ${list}) VALUES (new.rowid, ${values('new')});
+        END;
+        INSERT INTO ${table}_fts (${table}_fts) VALUES ('rebuild');
+      `)
+    }
+  }
+}
+
+export const MIGRATIONS: readonly Migration[] = [v1, v2]
 
 export function latestVersion(migrations: readonly Migration[] = MIGRATIONS): number {
   return migrations.length === 0 ? 0 : (migrations[migrations.length - 1] as Migration).version

@@ -1,0 +1,124 @@
+// API records → cache rows for every resource: exact money, normalised and raw statuses, epoch times, and the raw JSON.
+import { isFinalPaymentStatus, normalizePaymentStatus, normalizeStatusWord, normalizeTransferStatus } from '../../shared/api/assumptions'
+import type { Bank, Payment, Plan, Subscription, Transfer, VirtualAccount } from '../../shared/api/schemas'
+import { parseMajor } from '../../shared/money'
+import { readBankCodes } from '../api/client'
+
+export type Row = Record<string, string | number | null>
+
+/** Exact minor units, or null when the amount or currency cannot be converted exactly (the raw value is kept). */
+export function minorOrNull(amount: unknown, currency: unknown): number | null {
+  if ((typeof amount !== 'number' && typeof amount !== 'string') || typeof currency !== 'string') return null
+  try {
+    return parseMajor(amount, currency)
+  } catch {
+    return null
+  }
+}
+
+const text = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null)
+const epoch = (value: unknown): number | null => {
+  const time = typeof value === 'string' ? Date.parse(value) : NaN
+  return Number.isNaN(time) ? null : time
+}
+const rawAmount = (value: unknown): string | null => (typeof value === 'number' || typeof value === 'string' ? String(value) : null)
+
+export function paymentRow(payment: Payment): Row {
+  const status = normalizePaymentStatus(payment.status)
+  const metadata = payment.metadata ?? {}
+  return {
+    id: payment.id,
+    reference: text(payment.reference),
+    service_reference: text(payment.serviceReference),
+    amount_raw: String(payment.amount),
+    amount_minor: minorOrNull(payment.amount, payment.currency),
+    currency: payment.currency,
+    local_amount_minor: minorOrNull(payment.localAmount, payment.localCurrency),
+    local_currency: text(payment.localCurrency),
+    fees_minor: minorOrNull(payment.totalFees, payment.currency),
+    channel: text(payment.channel),
+    status,
+    status_raw: payment.status,
+    is_final: isFinalPaymentStatus(status) ? 1 : 0,
+    created_at: payment.createdAt,
+    created_at_ms: epoch(payment.createdAt),
+    plan_id: text(payment.planId),
+    customer_name: text(payment.bankDetails?.accountName) ?? text(metadata['customerName']),
+    customer_email: text(metadata['customerEmail']) ?? text(metadata['email']),
+    account_number: text(payment.bankDetails?.accountNumber) ?? text(payment.mobileMoney?.phoneNumber),
+    raw: JSON.stringify(payment)
+  }
+}
+
+export function transferRow(transfer: Transfer, bulkFileId: string | null): Row {
+  return {
+    reference: transfer.reference,
+    service_reference: text(transfer.servicereference),
+    bulk_file_id: bulkFileId,
+    amount_raw: String(transfer.amount),
+    amount_minor: minorOrNull(transfer.amount, transfer.currency),
+    currency: transfer.currency,
+    status: normalizeTransferStatus(transfer.status),
+    status_raw: transfer.status,
+    transfer_mode: text(transfer.transferMode),
+    account_number: text(transfer.destination?.accountNumber),
+    account_name: text(transfer.destination?.accountName),
+    bank_code: text(transfer.destination?.bankCode),
+    bank_name: text(transfer.destination?.bankName),
+    narration: text(transfer.narrations),
+    raw: JSON.stringify(transfer)
+  }
+}
+
+export function planRow(plan: Plan): Row {
+  return {
+    id: plan.id,
+    title: plan.title,
+    frequency: text(plan.frequency),
+    amount_raw: String(plan.amount),
+    amount_minor: minorOrNull(plan.amount, plan.currency),
+    currency: plan.currency,
+    status: normalizeStatusWord(plan.status),
+    status_raw: plan.status,
+    internal_reference: text(plan.internalReference),
+    created_at: text(plan.createdAt),
+    raw: JSON.stringify(plan)
+  }
+}
+
+export function subscriptionRow(subscription: Subscription): Row {
+  return {
+    id: subscription.id,
+    plan_id: text(subscription.planId),
+    customer_id: text(subscription.customerId) ?? text(subscription.customer?.id),
+    customer_name: text(subscription.customer?.name),
+    customer_email: text(subscription.customer?.email),
+    status: normalizeStatusWord(subscription.status),
+    status_raw: subscription.status,
+    amount_raw: rawAmount(subscription.amount),
+    amount_minor: minorOrNull(subscription.amount, subscription.currency),
+    currency: text(subscription.currency),
+    start_date: text(subscription.startDate),
+    next_payment_date: text(subscription.nextPaymentDate),
+    created_at: text(subscription.createdAt),
+    created_at_ms: epoch(subscription.createdAt),
+    raw: JSON.stringify(subscription)
+  }
+}
+
+export function virtualAccountRow(account: VirtualAccount): Row {
+  return {
+    id: account.id,
+    account_number: account.accountNumber,
+    account_name: text(account.accountName),
+    bank_name: text(account.bankName),
+    lifecycle: text(account.lifeCycle),
+    expires_at: text(account.expiresAt),
+    raw: JSON.stringify(account)
+  }
+}
+
+export function bankRow(bank: Bank, currency: string): Row {
+  const codes = readBankCodes(bank)
+  return { currency, bank_code: bank.bankCode, bank_name: bank.bankName, nip_code: codes.nip, cbn_code: codes.cbn, raw: JSON.stringify(bank) }
+}

@@ -1,0 +1,166 @@
+// The cache's write and bookkeeping side: pages upserted with their checkpoint in one transaction, failures, tracked ids.
+import type Database from 'better-sqlite3'
+import type { Row } from './records'
+
+export type Resource = 'payments' | 'transfers' | 'plans' | 'subscriptions' | 'virtual_accounts' | 'banks'
+export type TrackedKind = 'bulk_file' | 'transfer' | 'plan'
+
+const TABLES: Record<Resource, { key: readonly string[] }> = {
+  payments: { key: ['id'] },
+  transfers: { key: ['reference'] },
+  plans: { key: ['id'] },
+  subscriptions: { key: ['id'] },
+  virtual_accounts: { key: ['id'] },
+  banks: { key: ['currency', 'bank_code'] }
+}
+
+export interface Checkpoint {
+  /** What is being walked, e.g. "payments" or "transfers"; with scope, e.g. a bulk file id. */
+  resource: string
+  scope: string
+  nextPage: number
+  pageSize: number
+  totalElements: number
+  /** The walk reached its last page. */
+  completed: boolean
+}
+
+export interface SyncFailure {
+  resource: string
+  scope: string
+  code: string
+  message: string
+  status: number | null
+  occurredAt: string
+}
+
+export class CacheStore {
+  private readonly statements = new Map<string, Database.Statement>()
+  private readonly writePageTx: (profileId: string, resource: Resource, rows: readonly Row[], checkpoint: Checkpoint | null) => void
+
+  constructor(
+    readonly db: Database.Database,
+    private readonly now: () => number = Date.now
+  ) {
+    this.writePageTx = db.transaction((profileId: string, resource: Resource, rows: readonly Row[], checkpoint: Checkpoint | null) => {
+      const fetchedAt = this.now()
+      for (const row of rows) this.upsert(resource, row).run({ ...row, profile_id: profileId, fetched_at_ms: fetchedAt })
+      if (checkpoint) this.saveCheckpoint(profileId, checkpoint, fetchedAt)
+    })
+  }
+
+  private statement(sql: string): Database.Statement {
+    let statement = this.statements.get(sql)
+    if (!statement) {
+      statement = this.db.prepare(sql)
+      this.statements.set(sql, statement)
+    }
+    return statement
+  }
+
+  private upsert(resource: Resource, row: Row): Database.Statement {
+    const columns = ['profile_id', ...Object.keys(row), 'fetched_at_ms']
+    const key = TABLES[resource].key
+    const updates = columns.filter((c) => c !== 'profile_id' && !key.includes(c)).map((c) => `${c} = excluded.${c}`)
+    return this.statement(
+      `insert into ${resource} (${columns.join(', ')}) values (${columns.map((c) => `@${c}`).join(', ')})
+       on conflict (profile_id, ${key.join(', ')}) do update set ${updates.join(', ')}`
+    )
+  }
+
+  private saveCheckpoint(profileId: string, checkpoint: Checkpoint, at: number): void {
+    const iso = new Date(at).toISOString()
+    this.statement(
+      `insert into sync_state (profile_id, resource, scope, next_page, page_size, total_elements, completed_at, updated_at)
+       values (?, ?, ?, ?, ?, ?, ?, ?)
+       on conflict (profile_id, resource, scope) do update set next_page = excluded.next_page, page_size = excluded.page_size,
+         total_elements = excluded.total_elements, completed_at = excluded.completed_at, updated_at = excluded.updated_at`
+    ).run(profileId, checkpoint.resource, checkpoint.scope, checkpoint.nextPage, checkpoint.pageSize, checkpoint.totalElements, checkpoint.completed ? iso : null, iso)
+  }
+
+  /** Upserts rows (one page) and, when given, the checkpoint that follows them, all in one transaction. */
+  writePage(profileId: string, resource: Resource, rows: readonly Row[], checkpoint: Checkpoint | null = null): void {
+    this.writePageTx(profileId, resource, rows, checkpoint)
+  }
+
+  /** Replaces one currency's bank list. */
+  replaceBanks(profileId: string, currency: string, rows: readonly Row[]): void {
+    this.db.transaction(() => {
+      this.statement('delete from banks where profile_id = ? and currency = ?').run(profileId, currency)
+      this.writePageTx(profileId, 'banks', rows, null)
+    })()
+  }
+
+  checkpoint(profileId: string, resource: string, scope = ''): Checkpoint | null {
+    const row = this.statement('select * from sync_state where profile_id = ? and resource = ? and scope = ?').get(profileId, resource, scope) as
+      | { next_page: number; page_size: number | null; total_elements: number | null; completed_at: string | null }
+      | undefined
+    if (!row) return null
+    return { resource, scope, nextPage: row.next_page, pageSize: row.page_size ?? 0, totalElements: row.total_elements ?? 0, completed: row.completed_at !== null }
+  }
+
+  recordFailure(profileId: string, resource: string, scope: string, error: { code: string; message: string; status?: number | null }): void {
+    this.statement('insert into sync_failures (profile_id, resource, scope, code, message, status, occurred_at) values (?, ?, ?, ?, ?, ?, ?)').run(
+      profileId,
+      resource,
+      scope,
+      error.code,
+      error.message,
+      error.status ?? null,
+      new Date(this.now()).toISOString()
+    )
+  }
+
+  failures(profileId: string, limit = 100): SyncFailure[] {
+    return (
+      this.statement('select * from sync_failures where profile_id = ? order by occurred_at desc, rowid desc limit ?').all(profileId, limit) as {
+        resource: string
+        scope: string
+        code: string
+        message: string
+        status: number | null
+        occurred_at: string
+      }[]
+    ).map((r) => ({ resource: r.resource, scope: r.scope, code: r.code, message: r.message, status: r.status, occurredAt: r.occurred_at }))
+  }
+
+  count(profileId: string, resource: Resource): number {
+    return (this.statement(`select count(*) as n from ${resource} where profile_id = ?`).get(profileId) as { n: number }).n
+  }
+
+  /** Which of these payment ids are already cached with a final status. */
+  finalPaymentIds(profileId: string, ids: readonly string[]): Set<string> {
+    const found = new Set<string>()
+    const check = this.statement('select 1 from payments where profile_id = ? and id = ? and is_final = 1')
+    for (const id of ids) if (check.get(profileId, id)) found.add(id)
+    return found
+  }
+
+  unfinishedPaymentIds(profileId: string): string[] {
+    return (this.statement('select id from payments where profile_id = ? and is_final = 0 order by created_at_ms desc').all(profileId) as { id: string }[]).map((r) => r.id)
+  }
+
+  /** Plan ids that cached payments or subscriptions refer to, plus those the user added. */
+  referencedPlanIds(profileId: string): string[] {
+    return (
+      this.statement(
+        `select plan_id as id from payments where profile_id = @profile and plan_id is not null
+         union select plan_id from subscriptions where profile_id = @profile and plan_id is not null
+         union select value from tracked where profile_id = @profile and kind = 'plan'
+         order by 1`
+      ).all({ profile: profileId }) as { id: string }[]
+    ).map((r) => r.id)
+  }
+
+  track(profileId: string, kind: TrackedKind, value: string): void {
+    this.statement('insert into tracked (profile_id, kind, value, added_at) values (?, ?, ?, ?) on conflict do nothing').run(profileId, kind, value, new Date(this.now()).toISOString())
+  }
+
+  tracked(profileId: string, kind: TrackedKind): string[] {
+    return (this.statement('select value from tracked where profile_id = ? and kind = ? order by added_at, value').all(profileId, kind) as { value: string }[]).map((r) => r.value)
+  }
+
+  virtualAccountIds(profileId: string): string[] {
+    return (this.statement('select id from virtual_accounts where profile_id = ? order by id').all(profileId) as { id: string }[]).map((r) => r.id)
+  }
+}
