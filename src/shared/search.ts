@@ -1,0 +1,47 @@
+// What a search asks and returns, shared by the CLI, the IPC contract and the renderer.
+
+export const SEARCH_RESOURCES = ['payments', 'transfers', 'subscriptions', 'plans'] as const
+export type SearchResource = (typeof SEARCH_RESOURCES)[number]
+export const SEARCH_SORTS = ['newest', 'oldest', 'amount_desc', 'amount_asc'] as const
+export type SearchSort = (typeof SEARCH_SORTS)[number]
+export const MAX_PAGE_SIZE = 200
+
+export interface SearchQuery {
+  resource: SearchResource
+  /** Free text: any characters; only letters and digits are searched, each as a word prefix. */
+  text?: string
+  status?: string
+  channel?: string
+  currency?: string
+  /** Major-unit decimals in `currency` (required with either bound), e.g. "1000.00". */
+  minAmount?: string
+  maxAmount?: string
+  /** ISO dates or date-times; a date alone covers that whole day (UTC). */
+  from?: string
+  to?: string
+  sort?: SearchSort
+  page?: number
+  pageSize?: number
+}
+
+export interface SearchItem {
+  resource: SearchResource
+  key: string
+  reference: string | null
+  name: string | null
+  email: string | null
+  amountMinor: number | null
+  amountRaw: string | null
+  currency: string | null
+  status: string
+  statusRaw: string
+  channel: string | null
+  date: string | null
+}
+
+export interface SearchResult {
+  items: SearchItem[]
+  total: number
+  page: number
+  pageSize: number
+}
