@@ -69,7 +69,7 @@ describe('cache store', () => {
     const payment = JSON.parse(raw) as Payment
     store.writePage('p1', 'payments', [paymentRow({ ...payment, status: 'successful' })])
     expect(store.unfinishedPaymentIds('p1')).not.toContain(payment.id)
-    expect(store.finalPaymentIds('p1', [payment.id, 'nope'])).toEqual(new Set([payment.id]))
+    expect(store.knownPaymentIds('p1', [payment.id, 'nope'])).toEqual(new Set([payment.id]))
     expect(store.count('p1', 'payments')).toBe(400)
   })
 

@@ -128,16 +128,33 @@ export class CacheStore {
     return (this.statement(`select count(*) as n from ${resource} where profile_id = ?`).get(profileId) as { n: number }).n
   }
 
-  /** Which of these payment ids are already cached with a final status. */
-  finalPaymentIds(profileId: string, ids: readonly string[]): Set<string> {
+  /** Which of these payment ids are already cached. */
+  knownPaymentIds(profileId: string, ids: readonly string[]): Set<string> {
     const found = new Set<string>()
-    const check = this.statement('select 1 from payments where profile_id = ? and id = ? and is_final = 1')
+    const check = this.statement('select 1 from payments where profile_id = ? and id = ?')
     for (const id of ids) if (check.get(profileId, id)) found.add(id)
     return found
   }
 
-  unfinishedPaymentIds(profileId: string): string[] {
-    return (this.statement('select id from payments where profile_id = ? and is_final = 0 order by created_at_ms desc').all(profileId) as { id: string }[]).map((r) => r.id)
+  /** Payments whose status is not final, optionally only those last fetched before a time (epoch ms). */
+  unfinishedPaymentIds(profileId: string, fetchedBefore = Number.MAX_SAFE_INTEGER): string[] {
+    return (
+      this.statement('select id from payments where profile_id = ? and is_final = 0 and fetched_at_ms < ? order by created_at_ms desc').all(profileId, fetchedBefore) as { id: string }[]
+    ).map((r) => r.id)
+  }
+
+  /** How many cached payments are as new as, or newer than, the oldest unfinished one (see unfinishedPaymentIds). */
+  paymentsNotOlderThanUnfinished(profileId: string, fetchedBefore = Number.MAX_SAFE_INTEGER): number {
+    return (
+      this.statement(
+        `select count(*) as n from payments where profile_id = @profile and created_at_ms >=
+           (select min(created_at_ms) from payments where profile_id = @profile and is_final = 0 and fetched_at_ms < @before)`
+      ).get({ profile: profileId, before: fetchedBefore }) as { n: number }
+    ).n
+  }
+
+  markSynced(profileId: string, at: string): void {
+    this.statement('update profiles set last_synced_at = ? where id = ?').run(at, profileId)
   }
 
   /** Plan ids that cached payments or subscriptions refer to, plus those the user added. */
