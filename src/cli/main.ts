@@ -1,6 +1,23 @@
 // The headless `ledgerline` CLI over the same services the app uses; every failure is one line and a non-zero exit.
+import { mkdirSync } from 'node:fs'
+import { dirname, join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
+import type Database from 'better-sqlite3'
+import { defaultDataDir, CACHE_FILE_NAME } from '../main/app/paths'
+import { openCache } from '../main/cache/open'
+import { CacheStore } from '../main/cache/store'
+import { AppError } from '../main/errors'
+import { exportCsv } from '../main/export/export'
+import { ProfileService, type Profile } from '../main/profiles/service'
+import { redactSecrets } from '../main/redact'
 import { startSandbox } from '../main/sandbox/server'
+import { search } from '../main/search/search'
+import { createOsKeychainStore } from '../main/secrets/secret-store'
+import { runSync } from '../main/sync/engine'
+import { toMajorString } from '../shared/money'
+import { SEARCH_RESOURCES, SEARCH_SORTS, type SearchQuery, type SearchResource, type SearchSort } from '../shared/search'
+import { SYNC_RESOURCES, type SyncProgress, type SyncResource } from '../shared/sync'
+import { readSecret } from './prompt'
 
 const USAGE = `Usage: ledgerline <command> [options]
 
@@ -8,8 +25,22 @@ Commands:
   sandbox [--port N] [--seed N] [--payments N] [--no-rate-limits]
       Start the local Sandbox simulator of the payments API. Prints one JSON line
       with baseUrl, testKey and liveKey, then serves until stopped (Ctrl+C).
+  profile add NAME --base-url URL      Check the key with the server and keep it in the OS keychain.
+                                       The key is read from LEDGERLINE_API_KEY or asked for.
+  profile list [--json]
+  profile remove NAME                  Removes the profile, its cached records and its key.
+  sync (--profile NAME | --base-url URL) [--resources LIST] [--track-bulk-file ID]...
+       [--track-transfer REF]... [--track-plan ID]... [--no-pacing] [--json]
+      Pull the provider's records into the cache. With --base-url the key comes from
+      LEDGERLINE_API_KEY and is not stored. Progress goes to stderr.
+  search [--profile NAME] [--resource R] [filters] [--page N] [--page-size N] [--json] [QUERY...]
+  export [--profile NAME] --resource R [filters] [--filter KEY=VALUE]... --out FILE [QUERY...]
+      Excel-safe CSV: UTF-8 with BOM, CRLF, exact amounts, identifiers kept as text.
   help
-      Show this text.
+
+Common options: --db FILE (default: ${join(defaultDataDir(), CACHE_FILE_NAME)})
+Filters: --status S --channel C --currency CUR --min AMOUNT --max AMOUNT --from DATE --to DATE --sort ${SEARCH_SORTS.join('|')}
+Resources: ${SEARCH_RESOURCES.join(', ')} (search/export); ${SYNC_RESOURCES.join(', ')} (sync)
 
 Example:
   npx ledgerline sandbox --port 8080
@@ -26,33 +57,280 @@ function positiveInt(name: string, value: string | undefined, fallback: number, 
   return Number(value)
 }
 
-async function sandboxCommand(args: string[]): Promise<number> {
+const FILTER_OPTIONS = {
+  status: { type: 'string' },
+  channel: { type: 'string' },
+  currency: { type: 'string' },
+  min: { type: 'string' },
+  max: { type: 'string' },
+  from: { type: 'string' },
+  to: { type: 'string' },
+  sort: { type: 'string' },
+  filter: { type: 'string', multiple: true }
+} as const
+
+const COMMON = {
+  db: { type: 'string' },
+  profile: { type: 'string' },
+  'base-url': { type: 'string' },
+  mode: { type: 'string' },
+  json: { type: 'boolean' }
+} as const
+
+interface Opened {
+  db: Database.Database
+  profiles: ProfileService
+  close(): Promise<void>
+}
+
+function openData(dbOption: string | undefined): Opened {
+  const file = resolve(dbOption ?? join(defaultDataDir(), CACHE_FILE_NAME))
+  mkdirSync(dirname(file), { recursive: true })
+  const db = openCache(file)
+  const profiles = new ProfileService({ db, secrets: createOsKeychainStore() })
+  return {
+    db,
+    profiles,
+    close: async () => {
+      await profiles.close()
+      db.close()
+    }
+  }
+}
+
+function apiKeyFromEnv(): string | undefined {
+  const key = process.env['LEDGERLINE_API_KEY']
+  return key && key.trim() !== '' ? key.trim() : undefined
+}
+
+/** --profile, or --base-url (mode from --mode or the key in LEDGERLINE_API_KEY), or the only profile holding data. */
+function chooseProfile(data: Opened, values: { profile?: string | undefined; 'base-url'?: string | undefined; mode?: string | undefined }): Profile {
+  if (values.profile) return data.profiles.get(values.profile)
+  if (values['base-url']) {
+    const key = apiKeyFromEnv()
+    if (key) return data.profiles.adHoc(values['base-url'], key)
+    if (values.mode !== 'test' && values.mode !== 'live') throw new UsageError('with --base-url, give --mode test|live (or LEDGERLINE_API_KEY)')
+    return data.profiles.adHoc(values['base-url'], values.mode === 'live' ? 'sk_live_x' : 'sk_test_x')
+  }
+  const withData = data.db
+    .prepare(`select distinct profile_id as id from (select profile_id from payments union all select profile_id from transfers union all select profile_id from subscriptions union all select profile_id from plans)`)
+    .all() as { id: string }[]
+  if (withData.length === 1) return data.profiles.get((withData[0] as { id: string }).id)
+  const names = data.profiles.list().map((p) => `"${p.name}"`).join(', ')
+  throw new UsageError(`choose a profile with --profile NAME (profiles: ${names})`)
+}
+
+function queryFrom(values: Record<string, unknown>, resource: string | undefined, text: string[]): SearchQuery {
+  const chosen = (resource ?? 'payments') as SearchResource
+  if (!SEARCH_RESOURCES.includes(chosen)) throw new UsageError(`--resource must be one of ${SEARCH_RESOURCES.join(', ')} (got "${resource}")`)
+  const filters: Record<string, string> = {}
+  for (const pair of (values['filter'] as string[] | undefined) ?? []) {
+    const at = pair.indexOf('=')
+    if (at <= 0) throw new UsageError(`--filter needs KEY=VALUE (got "${pair}")`)
+    filters[pair.slice(0, at).trim()] = pair.slice(at + 1).trim()
+  }
+  const pick = (name: string): string | undefined => (values[name] as string | undefined) ?? filters[name]
+  const known = new Set(['status', 'channel', 'currency', 'min', 'max', 'from', 'to', 'sort', 'text'])
+  for (const name of Object.keys(filters)) if (!known.has(name)) throw new UsageError(`unknown filter "${name}" (use ${[...known].join(', ')})`)
+  const sort = pick('sort')
+  if (sort !== undefined && !(SEARCH_SORTS as readonly string[]).includes(sort)) throw new UsageError(`--sort must be one of ${SEARCH_SORTS.join(', ')}`)
+  const words = [...text, ...(filters['text'] ? [filters['text']] : [])].join(' ')
+  const query: SearchQuery = { resource: chosen }
+  if (words.trim()) query.text = words
+  for (const [key, name] of [['status', 'status'], ['channel', 'channel'], ['currency', 'currency'], ['minAmount', 'min'], ['maxAmount', 'max'], ['from', 'from'], ['to', 'to']] as const) {
+    const value = pick(name)
+    if (value !== undefined) query[key] = value
+  }
+  if (sort) query.sort = sort as SearchSort
+  return query
+}
+
+async function profileCommand(args: string[]): Promise<number> {
+  const [action, ...rest] = args
+  const { values, positionals } = parseArgs({ args: rest, options: { db: COMMON.db, json: COMMON.json, 'base-url': COMMON['base-url'] }, allowPositionals: true, strict: true })
+  const data = openData(values.db)
+  try {
+    switch (action) {
+      case 'add': {
+        const name = positionals.join(' ').trim()
+        if (!name) throw new UsageError('profile add needs a NAME')
+        if (!values['base-url']) throw new UsageError('profile add needs --base-url URL (it ends in /v1)')
+        const key = apiKeyFromEnv() ?? (await readSecret(`API secret key for "${name}": `))
+        const profile = await data.profiles.add({ name, baseUrl: values['base-url'], key })
+        process.stdout.write(values.json ? `${JSON.stringify(profile)}\n` : `Added "${profile.name}" (${profile.mode.toUpperCase()}, ${profile.baseUrl}); its key is in the system keychain.\n`)
+        return 0
+      }
+      case 'list': {
+        const list = data.profiles.list()
+        if (values.json) process.stdout.write(`${JSON.stringify(list)}\n`)
+        else for (const p of list) process.stdout.write(`${p.name.padEnd(28)} ${p.mode.toUpperCase().padEnd(5)} ${p.baseUrl ?? '(built-in Sandbox)'}  last sync: ${p.lastSyncedAt ?? 'never'}\n`)
+        return 0
+      }
+      case 'remove': {
+        const name = positionals.join(' ').trim()
+        if (!name) throw new UsageError('profile remove needs a NAME')
+        const removed = await data.profiles.remove(name)
+        process.stdout.write(`Removed "${removed.name}", its cached records and its key.\n`)
+        return 0
+      }
+      default:
+        throw new UsageError(`profile needs add, list or remove (got "${action ?? ''}")`)
+    }
+  } finally {
+    await data.close()
+  }
+}
+
+function describeProgress(p: SyncProgress): string {
+  const total = p.total === null ? '' : ` / ${p.total.toLocaleString('en-US')}`
+  const eta = p.etaSeconds === null ? '' : `, ETA ${Math.ceil(p.etaSeconds)} s`
+  return `${p.resource} (${p.phase}): ${p.done.toLocaleString('en-US')}${total} (${Math.round(p.rate).toLocaleString('en-US')}/s${eta})`
+}
+
+async function syncCommand(args: string[]): Promise<number> {
   const { values } = parseArgs({
     args,
     options: {
-      port: { type: 'string' },
-      seed: { type: 'string' },
-      payments: { type: 'string' },
-      'no-rate-limits': { type: 'boolean' }
+      ...COMMON,
+      resources: { type: 'string' },
+      'track-bulk-file': { type: 'string', multiple: true },
+      'track-transfer': { type: 'string', multiple: true },
+      'track-plan': { type: 'string', multiple: true },
+      'no-pacing': { type: 'boolean' }
     },
+    strict: true,
+    allowPositionals: false
+  })
+  if (!values.profile && !values['base-url']) throw new UsageError('sync needs --profile NAME or --base-url URL')
+  const resources = values.resources ? values.resources.split(',').map((r) => r.trim()) : [...SYNC_RESOURCES]
+  for (const r of resources) if (!(SYNC_RESOURCES as readonly string[]).includes(r)) throw new UsageError(`unknown resource "${r}" (use ${SYNC_RESOURCES.join(', ')})`)
+  const data = openData(values.db)
+  const controller = new AbortController()
+  const onSignal = (): void => controller.abort()
+  process.once('SIGINT', onSignal)
+  process.once('SIGTERM', onSignal)
+  try {
+    let profile: Profile
+    let key: string | undefined
+    if (values.profile) profile = data.profiles.get(values.profile)
+    else {
+      key = apiKeyFromEnv()
+      if (!key) throw new UsageError('with --base-url, put the key in LEDGERLINE_API_KEY')
+      profile = data.profiles.adHoc(values['base-url'] as string, key)
+    }
+    const store = new CacheStore(data.db)
+    for (const id of values['track-bulk-file'] ?? []) store.track(profile.id, 'bulk_file', id)
+    for (const ref of values['track-transfer'] ?? []) store.track(profile.id, 'transfer', ref)
+    for (const id of values['track-plan'] ?? []) store.track(profile.id, 'plan', id)
+    const client = values['no-pacing'] ? await clientWithoutPacing(data, profile, key) : await data.profiles.clientFor(profile, key)
+    let lastLine = 0
+    const summary = await runSync({
+      client,
+      store,
+      profileId: profile.id,
+      resources: resources as SyncResource[],
+      signal: controller.signal,
+      onProgress: (p) => {
+        const now = Date.now()
+        if (now - lastLine < 1000 && p.phase !== 'done') return
+        lastLine = now
+        process.stderr.write(`${describeProgress(p)}\n`)
+      }
+    })
+    if (values.json) process.stdout.write(`${JSON.stringify(summary)}\n`)
+    else {
+      process.stdout.write(`Synced "${profile.name}" (${profile.mode.toUpperCase()}) in ${(summary.durationMs / 1000).toFixed(1)} s\n`)
+      for (const [resource, outcome] of Object.entries(summary.resources)) {
+        const count = `${store.count(profile.id, resource as never).toLocaleString('en-US')} cached`
+        process.stdout.write(`  ${resource.padEnd(17)} ${outcome.ok ? 'ok    ' : 'FAILED'} ${outcome.written.toLocaleString('en-US')} fetched, ${count}${outcome.error ? ` — ${outcome.error.code}: ${outcome.error.message}` : ''}\n`)
+      }
+    }
+    const failed = Object.entries(summary.resources).filter(([, o]) => !o.ok)
+    if (summary.cancelled) {
+      process.stderr.write('ledgerline: sync cancelled; everything fetched so far is saved and the next sync resumes there\n')
+      return 130
+    }
+    if (failed.length > 0) {
+      const [resource, outcome] = failed[0] as [string, { error?: { code: string; message: string } }]
+      process.stderr.write(`ledgerline: ${failed.length} resource(s) failed; first: ${resource}: ${outcome.error?.code}: ${outcome.error?.message}\n`)
+      return 1
+    }
+    return 0
+  } finally {
+    process.off('SIGINT', onSignal)
+    process.off('SIGTERM', onSignal)
+    await data.close()
+  }
+}
+
+/** --no-pacing: for servers without rate limits, such as a local Sandbox started with --no-rate-limits. */
+async function clientWithoutPacing(data: Opened, profile: Profile, key: string | undefined) {
+  const unpaced = new ProfileService({ db: data.db, secrets: createOsKeychainStore(), pacing: false })
+  return unpaced.clientFor(profile, key)
+}
+
+function formatAmount(minor: number | null, raw: string | null, currency: string | null): string {
+  if (minor !== null && currency) return `${toMajorString(minor, currency)} ${currency}`
+  return raw ? `${raw} ${currency ?? ''}`.trim() : ''
+}
+
+async function searchCommand(args: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    options: { ...COMMON, ...FILTER_OPTIONS, resource: { type: 'string' }, page: { type: 'string' }, 'page-size': { type: 'string' } },
+    strict: true,
+    allowPositionals: true
+  })
+  const data = openData(values.db)
+  try {
+    const profile = chooseProfile(data, values)
+    const query = { ...queryFrom(values, values.resource, positionals), page: positiveInt('page', values.page, 0), pageSize: positiveInt('page-size', values['page-size'], 25, 1) }
+    const result = search(data.db, profile.id, query)
+    if (values.json) {
+      process.stdout.write(`${JSON.stringify({ profile: { name: profile.name, mode: profile.mode }, ...result })}\n`)
+      return 0
+    }
+    const from = result.total === 0 ? 0 : result.page * result.pageSize + 1
+    process.stdout.write(`${result.total.toLocaleString('en-US')} ${query.resource} in "${profile.name}" (${profile.mode.toUpperCase()}); showing ${from}-${result.page * result.pageSize + result.items.length}\n`)
+    for (const item of result.items) {
+      const cells = [(item.date ?? '').slice(0, 10).padEnd(10), (item.reference ?? item.key).padEnd(22), (item.name ?? '').slice(0, 24).padEnd(24), formatAmount(item.amountMinor, item.amountRaw, item.currency).padStart(20), item.statusRaw]
+      process.stdout.write(`${cells.join('  ')}\n`)
+    }
+    return 0
+  } finally {
+    await data.close()
+  }
+}
+
+async function exportCommand(args: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({ args, options: { ...COMMON, ...FILTER_OPTIONS, resource: { type: 'string' }, out: { type: 'string' } }, strict: true, allowPositionals: true })
+  if (!values.resource) throw new UsageError(`export needs --resource (${SEARCH_RESOURCES.join(', ')})`)
+  if (!values.out) throw new UsageError('export needs --out FILE')
+  const data = openData(values.db)
+  try {
+    const profile = chooseProfile(data, values)
+    const result = exportCsv(data.db, profile, queryFrom(values, values.resource, positionals), resolve(values.out))
+    process.stdout.write(values.json ? `${JSON.stringify(result)}\n` : `Wrote ${result.rows.toLocaleString('en-US')} ${values.resource} of "${profile.name}" (${profile.mode.toUpperCase()}) to ${result.file}\n`)
+    return 0
+  } finally {
+    await data.close()
+  }
+}
+
+async function sandboxCommand(args: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    options: { port: { type: 'string' }, seed: { type: 'string' }, payments: { type: 'string' }, 'no-rate-limits': { type: 'boolean' } },
     strict: true,
     allowPositionals: false
   })
   const port = positiveInt('port', values.port, 0)
   if (port > 65535) throw new UsageError(`--port must be at most 65535 (got ${port})`)
-  const sandbox = await startSandbox({
-    port,
-    seed: positiveInt('seed', values.seed, 1),
-    payments: positiveInt('payments', values.payments, 5_000),
-    rateLimits: !values['no-rate-limits']
-  })
-  process.stdout.write(
-    `${JSON.stringify({ baseUrl: sandbox.baseUrl, testKey: sandbox.keys.test, liveKey: sandbox.keys.live, bulkFileIds: sandbox.bulkFileIds })}\n`
-  )
-  await new Promise<void>((resolve) => {
-    const stop = (): void => resolve()
-    process.once('SIGINT', stop)
-    process.once('SIGTERM', stop)
+  const sandbox = await startSandbox({ port, seed: positiveInt('seed', values.seed, 1), payments: positiveInt('payments', values.payments, 5_000), rateLimits: !values['no-rate-limits'] })
+  process.stdout.write(`${JSON.stringify({ baseUrl: sandbox.baseUrl, testKey: sandbox.keys.test, liveKey: sandbox.keys.live, bulkFileIds: sandbox.bulkFileIds })}\n`)
+  await new Promise<void>((done) => {
+    process.once('SIGINT', () => done())
+    process.once('SIGTERM', () => done())
   })
   await sandbox.close()
   return 0
@@ -64,6 +342,14 @@ export async function main(argv: string[]): Promise<number> {
     switch (command) {
       case 'sandbox':
         return await sandboxCommand(rest)
+      case 'profile':
+        return await profileCommand(rest)
+      case 'sync':
+        return await syncCommand(rest)
+      case 'search':
+        return await searchCommand(rest)
+      case 'export':
+        return await exportCommand(rest)
       case undefined:
       case 'help':
       case '--help':
@@ -76,7 +362,8 @@ export async function main(argv: string[]): Promise<number> {
   } catch (error) {
     const usage = error instanceof UsageError || (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS'))
     const message = error instanceof Error ? error.message : String(error)
-    process.stderr.write(`ledgerline: ${message.split('\n')[0]}\n`)
+    const code = error instanceof AppError ? ` [${error.code}]` : ''
+    process.stderr.write(`ledgerline: ${redactSecrets(message.split('\n')[0] ?? '')}${code}\n`)
     return usage ? 2 : 1
   }
 }

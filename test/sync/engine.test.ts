@@ -20,7 +20,7 @@ async function setup(payments = 1200, extra: Parameters<typeof sandboxWithClient
   const db = openCache(':memory:')
   db.prepare("insert into profiles (id, name, mode, created_at) values ('p', 'Sandbox', 'test', '2026-01-01')").run()
   const store = new CacheStore(db)
-  cleanups.push(() => db.close(), () => started.sandbox.close())
+  cleanups.push(() => void db.close(), () => started.sandbox.close())
   return { ...started, db, store }
 }
 

@@ -83,6 +83,19 @@ function parseReset(value: string | null, now: number): number | undefined {
   return n > 1e9 ? n * 1000 : now + n * 1000
 }
 
+/** The most specific reason in an error's cause chain, e.g. ECONNREFUSED 127.0.0.1:1 rather than "fetch failed". */
+function networkCause(error: unknown): string {
+  let current: unknown = error
+  let best = error instanceof Error ? error.message : String(error)
+  for (let depth = 0; current instanceof Error && depth < 5; depth++) {
+    const { code, address, port } = current as Error & { code?: string; address?: string; port?: number }
+    if (code) return address ? `${code} ${address}${port ? `:${port}` : ''}` : code
+    if (current.message && current.message !== 'fetch failed') best = current.message
+    current = current instanceof AggregateError && current.errors.length > 0 ? current.errors[0] : current.cause
+  }
+  return best
+}
+
 function describeIssue(issue: z.core.$ZodIssue): { field: string; message: string } {
   const field = issue.path.map(String).join('.') || '(body)'
   return { field, message: issue.message }
@@ -180,8 +193,7 @@ export function createHttp(options: HttpOptions): Http {
       if (timeout.aborted) {
         throw new ApiError({ kind: 'timeout', code: 'timeout', message: `no complete answer within ${Math.round(timeoutMs / 1000)} s`, endpoint: spec.endpoint })
       }
-      const cause = error instanceof Error ? ((error.cause as { code?: string } | undefined)?.code ?? error.message) : String(error)
-      throw new ApiError({ kind: 'network', code: 'network_error', message: `the connection failed (${cause})`, endpoint: spec.endpoint })
+      throw new ApiError({ kind: 'network', code: 'network_error', message: `the connection failed (${networkCause(error)})`, endpoint: spec.endpoint })
     }
     const at = now()
     const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'), at)

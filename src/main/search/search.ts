@@ -66,20 +66,32 @@ function minorBound(value: string, currency: string | undefined, field: string):
   }
 }
 
-export function search(db: Database.Database, profileId: string, query: SearchQuery): SearchResult {
+export interface CompiledQuery {
+  table: SearchResource
+  columns: ResourceColumns
+  where: string
+  params: Record<string, string | number>
+  order: string
+  /** Free text held nothing searchable: the answer is no rows. */
+  empty: boolean
+}
+
+/** Turns a query into SQL pieces shared by search (paged) and export (streamed). */
+export function compileQuery(profileId: string, query: SearchQuery): CompiledQuery {
   const c = COLUMNS[query.resource]
   if (!c) throw new AppError('invalid_filter', `Unknown resource "${String(query.resource)}".`)
   const table = query.resource
-  const page = Math.max(0, Math.floor(query.page ?? 0))
-  const pageSize = Math.min(MAX_PAGE_SIZE, Math.max(1, Math.floor(query.pageSize ?? 50)))
   const where: string[] = ['t.profile_id = @profile']
   const params: Record<string, string | number> = { profile: profileId }
+  let empty = false
 
   if (query.text !== undefined && query.text.trim() !== '') {
     const fts = toFtsQuery(query.text)
-    if (fts === null) return { items: [], total: 0, page, pageSize }
-    where.push(`t.rowid IN (SELECT rowid FROM ${table}_fts WHERE ${table}_fts MATCH @fts)`)
-    params['fts'] = fts
+    if (fts === null) empty = true
+    else {
+      where.push(`t.rowid IN (SELECT rowid FROM ${table}_fts WHERE ${table}_fts MATCH @fts)`)
+      params['fts'] = fts
+    }
   }
   if (query.status) {
     where.push('t.status = @status')
@@ -120,16 +132,24 @@ export function search(db: Database.Database, profileId: string, query: SearchQu
         : query.sort === 'amount_asc'
           ? `t.${c.amount} ASC, t.rowid ASC`
           : `t.${c.dateSort} DESC, t.rowid DESC`
+  return { table, columns: c, where: where.join(' AND '), params, order, empty }
+}
+
+export function search(db: Database.Database, profileId: string, query: SearchQuery): SearchResult {
+  const page = Math.max(0, Math.floor(query.page ?? 0))
+  const pageSize = Math.min(MAX_PAGE_SIZE, Math.max(1, Math.floor(query.pageSize ?? 50)))
+  const q = compileQuery(profileId, query)
+  if (q.empty) return { items: [], total: 0, page, pageSize }
+  const c = q.columns
   const col = (expr: string): string => (expr === 'NULL' ? 'NULL' : `t.${expr}`)
-  const whereSql = where.join(' AND ')
-  const total = (db.prepare(`SELECT count(*) AS n FROM ${table} t WHERE ${whereSql}`).get(params) as { n: number }).n
+  const total = (db.prepare(`SELECT count(*) AS n FROM ${q.table} t WHERE ${q.where}`).get(q.params) as { n: number }).n
   const rows = db
     .prepare(
       `SELECT ${col(c.key)} AS key, ${col(c.reference)} AS reference, ${col(c.name)} AS name, ${col(c.email)} AS email,
               ${col(c.amount)} AS amountMinor, ${col(c.amountRaw)} AS amountRaw, ${col(c.currency)} AS currency,
               t.status AS status, t.status_raw AS statusRaw, ${col(c.channel)} AS channel, ${col(c.dateText)} AS date
-       FROM ${table} t WHERE ${whereSql} ORDER BY ${order} LIMIT @limit OFFSET @offset`
+       FROM ${q.table} t WHERE ${q.where} ORDER BY ${q.order} LIMIT @limit OFFSET @offset`
     )
-    .all({ ...params, limit: pageSize, offset: page * pageSize }) as Omit<SearchItem, 'resource'>[]
+    .all({ ...q.params, limit: pageSize, offset: page * pageSize }) as Omit<SearchItem, 'resource'>[]
   return { items: rows.map((r) => ({ resource: query.resource, ...r })), total, page, pageSize }
 }

@@ -58,12 +58,20 @@ export function formatCell(cell: CsvCell): string {
 /** UTF-8 byte order mark: makes Excel read the file as UTF-8 (names with accents, ₦, ₵). */
 export const BOM = '\uFEFF'
 
+export const LINE_END = '\r\n'
+
+export function headerLine(header: readonly string[]): string {
+  return header.map((h) => quote(neutralise(h))).join(',') + LINE_END
+}
+
+export function rowLine(row: readonly CsvCell[], width: number): string {
+  if (row.length !== width) throw new Error(`A row has ${row.length} cells but the header has ${width}`)
+  return row.map(formatCell).join(',') + LINE_END
+}
+
 /** The whole file: BOM, header row, then each row, every line ending in CRLF. */
 export function toExcelCsv(header: readonly string[], rows: Iterable<readonly CsvCell[]>): string {
-  const lines = [header.map((h) => quote(neutralise(h))).join(',')]
-  for (const row of rows) {
-    if (row.length !== header.length) throw new Error(`A row has ${row.length} cells but the header has ${header.length}`)
-    lines.push(row.map(formatCell).join(','))
-  }
-  return `${BOM}${lines.join('\r\n')}\r\n`
+  let out = BOM + headerLine(header)
+  for (const row of rows) out += rowLine(row, header.length)
+  return out
 }

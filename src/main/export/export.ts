@@ -1,0 +1,105 @@
+// Exports cached records as an Excel-safe CSV, streamed from SQLite and written under its final name only when complete.
+import { closeSync, openSync, renameSync, rmSync, writeSync } from 'node:fs'
+import type Database from 'better-sqlite3'
+import { amount, BOM, headerLine, identifier, rowLine, text, type CsvCell } from '../../shared/csv/excel-safe'
+import type { SearchQuery, SearchResource } from '../../shared/search'
+import { AppError } from '../errors'
+import { compileQuery } from '../search/search'
+
+type DbRow = Record<string, string | number | null>
+
+/** A money cell: exact decimal when the amount converted, else the provider's value as text (nothing is dropped). */
+function money(row: DbRow, minorColumn: string, currencyColumn: string, rawColumn?: string): CsvCell {
+  const minor = row[minorColumn]
+  const currency = row[currencyColumn]
+  if (typeof minor === 'number' && typeof currency === 'string') return amount(minor, currency)
+  const raw = rawColumn ? row[rawColumn] : null
+  return raw === null || raw === undefined ? null : text(String(raw))
+}
+
+const str = (row: DbRow, column: string): string | null => (row[column] === null || row[column] === undefined ? null : String(row[column]))
+
+interface ExportLayout {
+  header: string[]
+  cells(row: DbRow, mode: string): CsvCell[]
+}
+
+const LAYOUTS: Record<SearchResource, ExportLayout> = {
+  payments: {
+    header: ['mode', 'id', 'reference', 'service_reference', 'created_at', 'status', 'status_as_sent', 'channel', 'amount', 'currency', 'fees', 'local_amount', 'local_currency', 'customer_name', 'customer_email', 'account_number', 'plan_id'],
+    cells: (r, mode) => [
+      text(mode), identifier(str(r, 'id')), identifier(str(r, 'reference')), identifier(str(r, 'service_reference')), text(str(r, 'created_at')),
+      text(str(r, 'status')), text(str(r, 'status_raw')), text(str(r, 'channel')), money(r, 'amount_minor', 'currency', 'amount_raw'), text(str(r, 'currency')),
+      money(r, 'fees_minor', 'currency'), money(r, 'local_amount_minor', 'local_currency'), text(str(r, 'local_currency')), text(str(r, 'customer_name')),
+      text(str(r, 'customer_email')), identifier(str(r, 'account_number')), identifier(str(r, 'plan_id'))
+    ]
+  },
+  transfers: {
+    header: ['mode', 'reference', 'service_reference', 'bulk_file_id', 'status', 'status_as_sent', 'amount', 'currency', 'account_number', 'account_name', 'bank_code', 'bank_name', 'narration'],
+    cells: (r, mode) => [
+      text(mode), identifier(str(r, 'reference')), identifier(str(r, 'service_reference')), identifier(str(r, 'bulk_file_id')), text(str(r, 'status')),
+      text(str(r, 'status_raw')), money(r, 'amount_minor', 'currency', 'amount_raw'), text(str(r, 'currency')), identifier(str(r, 'account_number')),
+      text(str(r, 'account_name')), identifier(str(r, 'bank_code')), text(str(r, 'bank_name')), text(str(r, 'narration'))
+    ]
+  },
+  subscriptions: {
+    header: ['mode', 'id', 'plan_id', 'customer_id', 'customer_name', 'customer_email', 'status', 'status_as_sent', 'amount', 'currency', 'start_date', 'next_payment_date', 'created_at'],
+    cells: (r, mode) => [
+      text(mode), identifier(str(r, 'id')), identifier(str(r, 'plan_id')), identifier(str(r, 'customer_id')), text(str(r, 'customer_name')),
+      text(str(r, 'customer_email')), text(str(r, 'status')), text(str(r, 'status_raw')), money(r, 'amount_minor', 'currency', 'amount_raw'),
+      text(str(r, 'currency')), text(str(r, 'start_date')), text(str(r, 'next_payment_date')), text(str(r, 'created_at'))
+    ]
+  },
+  plans: {
+    header: ['mode', 'id', 'title', 'internal_reference', 'frequency', 'status', 'status_as_sent', 'amount', 'currency', 'created_at'],
+    cells: (r, mode) => [
+      text(mode), identifier(str(r, 'id')), text(str(r, 'title')), identifier(str(r, 'internal_reference')), text(str(r, 'frequency')),
+      text(str(r, 'status')), text(str(r, 'status_raw')), money(r, 'amount_minor', 'currency', 'amount_raw'), text(str(r, 'currency')), text(str(r, 'created_at'))
+    ]
+  }
+}
+
+export interface ExportResult {
+  file: string
+  rows: number
+}
+
+/** Writes every record the query matches (no paging) to `file`, via a temporary file renamed at the end. */
+export function exportCsv(db: Database.Database, profile: { id: string; mode: string }, query: SearchQuery, file: string): ExportResult {
+  const layout = LAYOUTS[query.resource]
+  const q = compileQuery(profile.id, query)
+  const temp = `${file}.partial-${process.pid}`
+  let fd: number
+  try {
+    fd = openSync(temp, 'w')
+  } catch (error) {
+    throw new AppError('export_failed', `Cannot write ${file} (${error instanceof Error ? error.message : String(error)}).`)
+  }
+  let rows = 0
+  try {
+    let chunk = BOM + headerLine(layout.header)
+    if (!q.empty) {
+      for (const row of db.prepare(`SELECT t.* FROM ${q.table} t WHERE ${q.where} ORDER BY ${q.order}`).iterate(q.params) as Iterable<DbRow>) {
+        chunk += rowLine(layout.cells(row, profile.mode), layout.header.length)
+        rows++
+        if (chunk.length > 1 << 20) {
+          writeSync(fd, chunk)
+          chunk = ''
+        }
+      }
+    }
+    writeSync(fd, chunk)
+    closeSync(fd)
+    renameSync(temp, file)
+  } catch (error) {
+    try {
+      closeSync(fd)
+    } catch {
+      // already closed
+    }
+    rmSync(temp, { force: true })
+    if (error instanceof AppError) throw error
+    throw new AppError('export_failed', `Cannot write ${file} (${error instanceof Error ? error.message : String(error)}).`)
+  }
+  return { file, rows }
+}
