@@ -291,7 +291,8 @@ async function searchCommand(args: string[]): Promise<number> {
       return 0
     }
     const from = result.total === 0 ? 0 : result.page * result.pageSize + 1
-    process.stdout.write(`${result.total.toLocaleString('en-US')} ${query.resource} in "${profile.name}" (${profile.mode.toUpperCase()}); showing ${from}-${result.page * result.pageSize + result.items.length}\n`)
+    const total = `${result.total.toLocaleString('en-US')}${result.totalCapped ? '+' : ''}`
+    process.stdout.write(`${total} ${query.resource} in "${profile.name}" (${profile.mode.toUpperCase()}); showing ${from}-${result.page * result.pageSize + result.items.length}\n`)
     for (const item of result.items) {
       const cells = [(item.date ?? '').slice(0, 10).padEnd(10), (item.reference ?? item.key).padEnd(22), (item.name ?? '').slice(0, 24).padEnd(24), formatAmount(item.amountMinor, item.amountRaw, item.currency).padStart(20), item.statusRaw]
       process.stdout.write(`${cells.join('  ')}\n`)

@@ -39,9 +39,15 @@ export interface SearchItem {
   date: string | null
 }
 
+/** Counting stops here: beyond it the total is shown as "1,000+". */
+export const COUNT_LIMIT = 1_000
+
 export interface SearchResult {
   items: SearchItem[]
+  /** Matches, counted up to COUNT_LIMIT. */
   total: number
+  /** True when there are more than COUNT_LIMIT matches. */
+  totalCapped: boolean
   page: number
   pageSize: number
 }

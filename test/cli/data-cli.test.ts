@@ -86,7 +86,8 @@ describe('ledgerline profile, sync, search, export', { timeout: 120_000 }, () =>
     const lines = csv.slice(1).split('\r\n')
     expect(lines.at(-1)).toBe('')
     expect(csv.slice(1).replace(/\r\n/g, '')).not.toMatch(/\n/)
-    const search = JSON.parse((await cli(['search', '--profile', 'Acme Ltd', '--json', '--currency', 'NGN', '--status', 'successful'])).stdout) as { total: number }
+    const search = JSON.parse((await cli(['search', '--profile', 'Acme Ltd', '--json', '--currency', 'NGN', '--status', 'successful'])).stdout) as { total: number; totalCapped: boolean }
+    expect(search.totalCapped).toBe(false)
     expect(lines.length - 2).toBe(search.total)
     expect(lines[0]).toMatch(/^mode,id,reference,/)
     expect(lines[1]).toMatch(/^test,/)

@@ -5,6 +5,7 @@ import { openCache } from '../../src/main/cache/open'
 import { paymentRow, subscriptionRow, transferRow } from '../../src/main/cache/records'
 import { CacheStore } from '../../src/main/cache/store'
 import { search, toFtsQuery } from '../../src/main/search/search'
+import { COUNT_LIMIT } from '../../src/shared/search'
 import type { Payment } from '../../src/shared/api/schemas'
 import { collect, sandboxWithClient } from '../support/sandbox'
 
@@ -56,7 +57,12 @@ describe('search', () => {
     }
     const day = (payments[100] as Payment).createdAt.slice(0, 10)
     const onDay = search(db, 'p1', { resource: 'payments', from: day, to: day, pageSize: 200 })
-    expect(onDay.total).toBe(payments.filter((p) => p.createdAt.startsWith(day)).length)
+    const expected = payments.filter((p) => p.createdAt.startsWith(day)).length
+    expect(onDay.total).toBe(Math.min(expected, COUNT_LIMIT))
+    expect(onDay.totalCapped).toBe(expected > COUNT_LIMIT)
+    const early = search(db, 'p1', { resource: 'payments', to: (payments.at(-1) as Payment).createdAt.slice(0, 10) })
+    expect(early.total).toBe(payments.filter((p) => p.createdAt.slice(0, 10) <= (payments.at(-1) as Payment).createdAt.slice(0, 10)).length)
+    expect(early.totalCapped).toBe(false)
     expect(() => search(db, 'p1', { resource: 'payments', minAmount: '10' })).toThrow(/choose a currency/)
     expect(() => search(db, 'p1', { resource: 'payments', from: 'last tuesday' })).toThrow(/not a date/)
   })
@@ -87,7 +93,7 @@ describe('search', () => {
       expect(() => search(db, 'p1', { resource: 'payments', text }), JSON.stringify(text).slice(0, 30)).not.toThrow()
     }
     expect(search(db, 'p1', { resource: 'payments', text: '*' }).total).toBe(0)
-    expect(search(db, 'p1', { resource: 'payments' }).total).toBe(2000)
-    expect(toFtsQuery('INV-0001 "x" AND(')).toBe('"INV"* "0001"* "x"* "AND"*')
+    expect(search(db, 'p1', { resource: 'payments' })).toMatchObject({ total: COUNT_LIMIT, totalCapped: true })
+    expect(toFtsQuery('INV-0001 "x" AND(')).toBe('"INV"* "0001"* "x" "AND"*')
   })
 })

@@ -14,6 +14,17 @@ const TABLES: Record<Resource, { key: readonly string[] }> = {
   banks: { key: ['currency', 'bank_code'] }
 }
 
+/**
+ * Payment rowids are created_at_ms × 2^20 plus a sequence within that millisecond, so rowid order
+ * is time order. FTS5 returns matches in rowid order natively, which lets "newest first" stream the
+ * first page of a million matches instead of sorting them. An upsert keeps a row's first rowid.
+ */
+export const PAYMENT_ROWID_SLOTS = 2 ** 20
+
+export function paymentRowidBase(createdAtMs: unknown): number {
+  return (typeof createdAtMs === 'number' && Number.isFinite(createdAtMs) ? createdAtMs : 0) * PAYMENT_ROWID_SLOTS
+}
+
 export interface Checkpoint {
   /** What is being walked, e.g. "payments" or "transfers"; with scope, e.g. a bulk file id. */
   resource: string
@@ -44,7 +55,11 @@ export class CacheStore {
   ) {
     this.writePageTx = db.transaction((profileId: string, resource: Resource, rows: readonly Row[], checkpoint: Checkpoint | null) => {
       const fetchedAt = this.now()
-      for (const row of rows) this.upsert(resource, row).run({ ...row, profile_id: profileId, fetched_at_ms: fetchedAt })
+      for (const row of rows) {
+        const params: Record<string, unknown> = { ...row, profile_id: profileId, fetched_at_ms: fetchedAt }
+        if (resource === 'payments') params['rowid_base'] = paymentRowidBase(row['created_at_ms'])
+        this.upsert(resource, row).run(params)
+      }
       if (checkpoint) this.saveCheckpoint(profileId, checkpoint, fetchedAt)
     })
   }
@@ -62,8 +77,14 @@ export class CacheStore {
     const columns = ['profile_id', ...Object.keys(row), 'fetched_at_ms']
     const key = TABLES[resource].key
     const updates = columns.filter((c) => c !== 'profile_id' && !key.includes(c)).map((c) => `${c} = excluded.${c}`)
+    // Payments get a time-ordered rowid (see PAYMENT_ROWID_SLOTS), so newest-first is rowid order.
+    const rowid = resource === 'payments' ? ['rowid'] : []
+    const rowidValue =
+      resource === 'payments'
+        ? [`(select coalesce(max(rowid) + 1, @rowid_base) from payments where rowid between @rowid_base and @rowid_base + ${PAYMENT_ROWID_SLOTS - 1})`]
+        : []
     return this.statement(
-      `insert into ${resource} (${columns.join(', ')}) values (${columns.map((c) => `@${c}`).join(', ')})
+      `insert into ${resource} (${[...rowid, ...columns].join(', ')}) values (${[...rowidValue, ...columns.map((c) => `@${c}`)].join(', ')})
        on conflict (profile_id, ${key.join(', ')}) do update set ${updates.join(', ')}`
     )
   }

@@ -79,7 +79,7 @@ export function exportCsv(db: Database.Database, profile: { id: string; mode: st
   try {
     let chunk = BOM + headerLine(layout.header)
     if (!q.empty) {
-      for (const row of db.prepare(`SELECT t.* FROM ${q.table} t WHERE ${q.where} ORDER BY ${q.order}`).iterate(q.params) as Iterable<DbRow>) {
+      for (const row of db.prepare(`SELECT t.* FROM ${q.from} WHERE ${q.where} ORDER BY ${q.order}`).iterate(q.params) as Iterable<DbRow>) {
         chunk += rowLine(layout.cells(row, profile.mode), layout.header.length)
         rows++
         if (chunk.length > 1 << 20) {

@@ -50,30 +50,43 @@ class Meter {
   }
 }
 
+/** Pages requested ahead of the one being written in a full pass: the server works on them while SQLite writes. */
+const FULL_PASS_AHEAD = 2
+/** Walks that usually stop after a page or two (new payments, re-checks) look only one page ahead. */
+const SHORT_WALK_AHEAD = 1
+
 /**
- * Walks a list from `startPage`, fetching page n+1 while page n is written (one page ahead), and
- * stops after totalPages or an empty page. `write` runs synchronously, one page at a time, in order.
+ * Walks a list from `startPage`, keeping up to `ahead` further pages in flight while the current
+ * one is written, and stops after totalPages or an empty page (or when `write` returns true).
+ * `write` runs synchronously, one page at a time, in page order.
  */
 async function walk<T>(
   fetchPage: (page: number) => Promise<Page<T>>,
   startPage: number,
   write: (page: Page<T>, isLast: boolean) => boolean | void,
-  signal: AbortSignal | undefined
+  signal: AbortSignal | undefined,
+  ahead: number = SHORT_WALK_AHEAD
 ): Promise<void> {
-  let next: Promise<Page<T>> = fetchPage(startPage)
-  for (;;) {
-    const page = await next
-    if (signal?.aborted) throw new Cancelled()
-    const isLast = page.content.length === 0 || page.pageNumber + 1 >= page.totalPages
-    if (!isLast) {
-      next = fetchPage(page.pageNumber + 1)
-      next.catch(() => undefined)
+  const inFlight: Promise<Page<T>>[] = [fetchPage(startPage)]
+  let requested = startPage
+  let totalPages = Number.POSITIVE_INFINITY
+  try {
+    for (;;) {
+      const page = await (inFlight.shift() as Promise<Page<T>>)
+      if (signal?.aborted) throw new Cancelled()
+      totalPages = page.totalPages
+      const isLast = page.content.length === 0 || page.pageNumber + 1 >= totalPages
+      while (!isLast && inFlight.length < ahead && requested + 1 < totalPages) {
+        requested++
+        const next = fetchPage(requested)
+        next.catch(() => undefined)
+        inFlight.push(next)
+      }
+      if (write(page, isLast) === true || isLast) return
     }
-    const stop = write(page, isLast)
-    if (isLast || stop === true) {
-      if (!isLast) await next.catch(() => undefined)
-      return
-    }
+  } finally {
+    // Pages fetched ahead but not needed are simply dropped; their failures do not matter.
+    await Promise.allSettled(inFlight)
   }
 }
 
@@ -107,7 +120,8 @@ export async function runSync(options: SyncOptions): Promise<SyncSummary> {
         completedNow = isLast
         meter.add(page.content.length, scope || 'full')
       },
-      signal
+      signal,
+      FULL_PASS_AHEAD
     )
     return completedNow
   }
