@@ -1,11 +1,14 @@
 // The Electron shell, the only main-process file that imports electron: window, hardening, menu and IPC wiring.
-import { app, BrowserWindow, dialog, ipcMain, Menu, session, shell } from 'electron'
+import { app, BrowserWindow, dialog, ipcMain, Menu, net, session, shell } from 'electron'
 import type { BrowserWindowConstructorOptions, MenuItemConstructorOptions, WebContents } from 'electron'
 import { existsSync, mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { callChannel, callNames } from '../shared/ipc/contract'
 import { createAppRouter } from './app/router'
+import { AppServices } from './app/services'
+import { openCache } from './cache/open'
+import { createOsKeychainStore } from './secrets/secret-store'
 import { createEventEmitter, type EventEmitter } from './ipc/events'
 import { createSenderCheck } from './ipc/router'
 import { redactSecrets } from './redact'
@@ -24,6 +27,7 @@ const preloadFile = join(__dirname, '../preload/index.js')
 const electronSqliteBinding = join(app.getAppPath(), 'node_modules', '.ledgerline-electron', 'better_sqlite3.node')
 
 let mainWindow: BrowserWindow | null = null
+let services: AppServices | null = null
 const events: EventEmitter = createEventEmitter((channel, _event, payload) => mainWindow?.webContents.send(channel, payload))
 
 function logError(message: string): void {
@@ -102,17 +106,32 @@ function createWindow(): BrowserWindow {
   return win
 }
 
+async function chooseSaveFile(suggestedName: string): Promise<string | null> {
+  const options = { defaultPath: join(app.getPath('documents'), suggestedName), filters: [{ name: 'CSV (Excel)', extensions: ['csv'] }] }
+  const result = mainWindow ? await dialog.showSaveDialog(mainWindow, options) : await dialog.showSaveDialog(options)
+  return result.canceled || !result.filePath ? null : result.filePath
+}
+
 function wireIpc(): void {
   const userData = app.getPath('userData')
   const logs = app.getPath('logs')
   mkdirSync(userData, { recursive: true })
+  const cacheFile = join(userData, 'cache.sqlite')
+  services = new AppServices({
+    db: openCache(cacheFile, { nativeBinding: electronSqliteBinding }),
+    secrets: createOsKeychainStore(),
+    events,
+    chooseSaveFile,
+    fetch: net.fetch as unknown as typeof fetch
+  })
   const router = createAppRouter({
+    services,
     env: {
       name: app.getName(),
       version: app.getVersion(),
       electronVersion: process.versions.electron ?? null,
       chromeVersion: process.versions.chrome ?? null,
-      paths: { userData, cacheDatabase: join(userData, 'cache.sqlite'), logs },
+      paths: { userData, cacheDatabase: cacheFile, logs },
       sqlite: { nativeBinding: electronSqliteBinding }
     },
     isTrustedSender: createSenderCheck([devServerUrl ?? pathToFileURL(rendererFile).href]),
@@ -141,7 +160,13 @@ function start(): void {
   }
   Menu.setApplicationMenu(buildMenu())
   hardenSession()
-  wireIpc()
+  try {
+    wireIpc()
+  } catch (error) {
+    dialog.showErrorBox('Ledgerline cannot open its data', redactSecrets(error instanceof Error ? error.message : String(error)))
+    app.quit()
+    return
+  }
   mainWindow = createWindow()
 }
 
@@ -156,6 +181,9 @@ if (!app.requestSingleInstanceLock()) {
   app.on('web-contents-created', (_event, contents) => hardenContents(contents))
   app.on('window-all-closed', () => {
     if (process.platform !== 'darwin') app.quit()
+  })
+  app.on('will-quit', () => {
+    void services?.close()
   })
   app.on('activate', () => {
     if (app.isReady() && BrowserWindow.getAllWindows().length === 0) mainWindow = createWindow()

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createAppRouter } from '../../src/main/app/router'
 import { createSenderCheck } from '../../src/main/ipc/router'
-import { testEnvironment } from '../support/app-env'
+import { testEnvironment, testServices } from '../support/app-env'
 import { startRendererHarness, type RendererHarness } from '../support/renderer-harness'
 
 describe('renderer shell in Chromium', { timeout: 60_000 }, () => {
@@ -11,8 +11,8 @@ describe('renderer shell in Chromium', { timeout: 60_000 }, () => {
   let harness: RendererHarness
 
   beforeAll(async () => {
-    harness = await startRendererHarness((pageOrigin) =>
-      createAppRouter({ env, isTrustedSender: createSenderCheck([pageOrigin]), logError: (m) => routerErrors.push(m) })
+    harness = await startRendererHarness((pageOrigin, events) =>
+      createAppRouter({ env, services: testServices(env, events), isTrustedSender: createSenderCheck([pageOrigin]), logError: (m) => routerErrors.push(m) })
     )
     await harness.page.goto(harness.baseUrl)
   })
@@ -52,7 +52,7 @@ describe('renderer shell in Chromium', { timeout: 60_000 }, () => {
     const { page } = harness
     // These run in the page, where globalThis is the window.
     const keys = await page.evaluate(() => Object.keys((globalThis as unknown as { api: object }).api).sort())
-    expect(keys).toEqual(['app', 'on', 'profile'])
+    expect(keys).toEqual(['app', 'export', 'on', 'profile', 'search', 'sync'])
     const forged = await page.evaluate(() =>
       (globalThis as unknown as { __ledgerlineInvoke(n: string, a: unknown): Promise<unknown> }).__ledgerlineInvoke('fs:write', {
         path: '/tmp/x'

@@ -60,7 +60,7 @@ function bridgeScript(): string {
 })();`
 }
 
-export async function startRendererHarness(makeRouter: (pageOrigin: string) => Router): Promise<RendererHarness> {
+export async function startRendererHarness(makeRouter: (pageOrigin: string, events: EventEmitter) => Router): Promise<RendererHarness> {
   if (!existsSync(join(RENDERER_DIR, 'index.html'))) {
     throw new Error(`No built renderer at ${RENDERER_DIR}: run "npm run build" (npm test does it first).`)
   }
@@ -73,7 +73,6 @@ export async function startRendererHarness(makeRouter: (pageOrigin: string) => R
     browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS })
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme: 'light' })
     const page = await context.newPage()
-    const router = makeRouter(server.url)
     const pageErrors: string[] = []
     page.on('console', (msg) => {
       if (msg.type() === 'error') pageErrors.push(msg.text())
@@ -82,16 +81,17 @@ export async function startRendererHarness(makeRouter: (pageOrigin: string) => R
     page.on('response', (response) => {
       if (response.status() >= 400) pageErrors.push(`HTTP ${response.status()} for ${response.url()}`)
     })
-    await page.exposeBinding('__ledgerlineInvoke', (source, name: unknown, arg: unknown) =>
-      router.dispatch(name, arg, { url: source.frame.url(), isMainFrame: source.frame === source.page.mainFrame() })
-    )
-    await page.addInitScript({ content: bridgeScript() })
     const events = createEventEmitter((_channel, event, payload) => {
       // Runs in the page; globalThis there is the window the bridge script set up.
       const deliver = ([name, body]: readonly [string, unknown]): void =>
         (globalThis as unknown as { __ledgerlineEmit(n: string, p: unknown): void }).__ledgerlineEmit(name, body)
-      void page.evaluate(deliver, [event, payload] as const)
+      void page.evaluate(deliver, [event, payload] as const).catch(() => undefined)
     })
+    const router = makeRouter(server.url, events)
+    await page.exposeBinding('__ledgerlineInvoke', (source, name: unknown, arg: unknown) =>
+      router.dispatch(name, arg, { url: source.frame.url(), isMainFrame: source.frame === source.page.mainFrame() })
+    )
+    await page.addInitScript({ content: bridgeScript() })
     const openedBrowser = browser
     return {
       page,
@@ -102,6 +102,8 @@ export async function startRendererHarness(makeRouter: (pageOrigin: string) => R
         const dir = join(ARTIFACTS_DIR, 'e2e')
         await mkdir(dir, { recursive: true })
         const file = join(dir, `${name}.png`)
+        // Naive UI animates colours and focus rings for ~0.3 s; let them settle so the picture shows the state.
+        await page.waitForTimeout(400)
         await page.screenshot({ path: file, fullPage: true })
         return file
       },

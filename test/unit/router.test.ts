@@ -5,7 +5,7 @@ import { createAppRouter } from '../../src/main/app/router'
 import { AppError } from '../../src/main/errors'
 import { createRouter, createSenderCheck, type CallSender } from '../../src/main/ipc/router'
 import { calls } from '../../src/shared/ipc/contract'
-import { testEnvironment } from '../support/app-env'
+import { testEnvironment, testServices } from '../support/app-env'
 
 const APP_PAGE = 'http://127.0.0.1:5173/'
 const trusted: CallSender = { url: `${APP_PAGE}#/about`, isMainFrame: true }
@@ -126,7 +126,8 @@ describe('router', () => {
 })
 
 describe('the app router over the real contract', () => {
-  const router = createAppRouter({ env: testEnvironment(), isTrustedSender: createSenderCheck([APP_PAGE]), logError: () => {} })
+  const env = testEnvironment()
+  const router = createAppRouter({ env, services: testServices(env), isTrustedSender: createSenderCheck([APP_PAGE]), logError: () => {} })
 
   it('serves app:info from the real service, with the Node build of SQLite', async () => {
     const result = await router.dispatch('app:info', undefined, trusted)

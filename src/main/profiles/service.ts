@@ -11,10 +11,7 @@ import type { SecretStore } from '../secrets/secret-store'
 import { startSandbox, type Sandbox } from '../sandbox/server'
 import { SANDBOX_PROFILE } from './builtin'
 
-export interface Profile extends ProfileSummary {
-  createdAt: string
-  lastSyncedAt: string | null
-}
+export type Profile = ProfileSummary
 
 interface ProfileRow {
   id: string
@@ -147,6 +144,17 @@ export class ProfileService {
       throw error
     }
     return this.get(id)
+  }
+
+  /** Checks a new key for an existing profile (same mode, accepted by the server) and replaces the stored one. */
+  async replaceKey(idOrName: string, key: string): Promise<Profile> {
+    const profile = this.get(idOrName)
+    if (profile.builtIn) throw new AppError('built_in_profile', 'The built-in Sandbox needs no key.')
+    const mode = checkKey(key)
+    if (mode !== profile.mode) throw new AppError('mode_mismatch', `"${profile.name}" is a ${profile.mode} profile; this is a ${mode} key. Add a separate profile for ${mode} data.`)
+    await this.verify(profile.baseUrl as string, key)
+    await this.options.secrets.set(profile.id, key.trim())
+    return profile
   }
 
   /** Removes the profile, its cached records and its key. The built-in Sandbox stays. */

@@ -2,9 +2,13 @@
 import { createRouter, createWebHashHistory } from 'vue-router'
 import AboutView from './views/AboutView.vue'
 import OverviewView from './views/OverviewView.vue'
+import ProfilesView from './views/ProfilesView.vue'
+import RecordsView from './views/RecordsView.vue'
 
 export const routes = [
   { path: '/', name: 'overview', component: OverviewView, meta: { title: 'Overview' } },
+  { path: '/records', name: 'records', component: RecordsView, meta: { title: 'Records' } },
+  { path: '/profiles', name: 'profiles', component: ProfilesView, meta: { title: 'Profiles' } },
   { path: '/about', name: 'about', component: AboutView, meta: { title: 'About' } }
 ] as const
 

@@ -1,8 +1,10 @@
 // The single typed list of every IPC call and event: main validates against it, preload builds window.api from it.
 import { z } from 'zod'
+import { SEARCH_RESOURCES, SEARCH_SORTS, MAX_PAGE_SIZE, type SearchResult } from '../search'
+import { SYNC_RESOURCES, type SyncSummary } from '../sync'
 import type { CallResult } from './result'
 
-/** A profile as the renderer may see it: never a key, only whether one is stored. */
+/** A profile as the renderer may see it: never its key. */
 export interface ProfileSummary {
   id: string
   name: string
@@ -10,6 +12,23 @@ export interface ProfileSummary {
   baseUrl: string | null
   mode: 'test' | 'live'
   builtIn: boolean
+  createdAt: string
+  lastSyncedAt: string | null
+}
+
+export interface SyncStatus {
+  running: boolean
+  profileId: string
+  lastSyncedAt: string | null
+  counts: Record<'payments' | 'transfers' | 'plans' | 'subscriptions' | 'virtual_accounts' | 'banks', number>
+  tracked: { bulkFiles: string[]; transfers: string[]; plans: string[] }
+  failures: { resource: string; scope: string; code: string; message: string; status: number | null; occurredAt: string }[]
+}
+
+export interface ExportOutcome {
+  /** null when the user closed the save dialog. */
+  file: string | null
+  rows: number
 }
 
 export interface AppInfo {
@@ -27,20 +46,48 @@ interface CallSpec<A extends z.ZodType, R> {
   result: R
 }
 
-function call<A extends z.ZodType, R>(args: A): CallSpec<A, R> {
-  return { args, result: undefined as R }
+/** `call<Result>()(argumentSchema)`: the result type is named, the argument type comes from the schema. */
+function call<R>() {
+  return <A extends z.ZodType>(args: A): CallSpec<A, R> => ({ args, result: undefined as R })
 }
 
 /** No argument: the renderer passes nothing (undefined) and anything else is rejected. */
 const noArgs = z.undefined()
+const id = z.string().min(1).max(200)
+const searchFilters = {
+  resource: z.enum(SEARCH_RESOURCES),
+  text: z.string().max(500).optional(),
+  status: z.string().max(40).optional(),
+  channel: z.string().max(40).optional(),
+  currency: z.string().regex(/^[A-Za-z]{3}$/).optional(),
+  minAmount: z.string().max(30).optional(),
+  maxAmount: z.string().max(30).optional(),
+  from: z.string().max(40).optional(),
+  to: z.string().max(40).optional(),
+  sort: z.enum(SEARCH_SORTS).optional()
+}
 
 /**
  * Every call, named `domain:action`. Argument schemas are strict: unknown fields, wrong
  * types and oversized strings are rejected before a service sees them.
  */
 export const calls = {
-  'app:info': call<typeof noArgs, AppInfo>(noArgs),
-  'profile:active': call<typeof noArgs, ProfileSummary>(noArgs)
+  'app:info': call<AppInfo>()(noArgs),
+  'profile:list': call<ProfileSummary[]>()(noArgs),
+  'profile:active': call<ProfileSummary>()(noArgs),
+  'profile:select': call<ProfileSummary>()(z.strictObject({ id })),
+  /** The key travels renderer → main once, is checked with the server and goes into the keychain; it never comes back. */
+  'profile:add': call<ProfileSummary>()(z.strictObject({ name: z.string().min(1).max(80), baseUrl: z.string().min(1).max(500), key: z.string().min(1).max(512) })),
+  'profile:replaceKey': call<ProfileSummary>()(z.strictObject({ id, key: z.string().min(1).max(512) })),
+  'profile:remove': call<{ removed: string }>()(z.strictObject({ id })),
+  'sync:start': call<SyncSummary>()(z.strictObject({ resources: z.array(z.enum(SYNC_RESOURCES)).min(1).max(SYNC_RESOURCES.length).optional() })),
+  'sync:cancel': call<{ cancelled: boolean }>()(noArgs),
+  'sync:status': call<SyncStatus>()(noArgs),
+  'sync:track': call<SyncStatus>()(z.strictObject({ kind: z.enum(['bulk_file', 'transfer', 'plan']), value: z.string().trim().min(1).max(200) })),
+  'search:query': call<SearchResult>()(
+    z.strictObject({ ...searchFilters, page: z.number().int().min(0).max(1_000_000).optional(), pageSize: z.number().int().min(1).max(MAX_PAGE_SIZE).optional() })
+  ),
+  'export:csv': call<ExportOutcome>()(z.strictObject(searchFilters))
 } as const
 
 /** Events main pushes to the renderer, with the payload schema main checks before sending. */
@@ -48,6 +95,15 @@ export const events = {
   'app:notice': z.strictObject({
     level: z.enum(['info', 'warning', 'error']),
     message: z.string().max(2000)
+  }),
+  'sync:progress': z.strictObject({
+    profileId: z.string().max(200),
+    resource: z.enum(SYNC_RESOURCES),
+    done: z.number().int().min(0),
+    total: z.number().int().min(0).nullable(),
+    rate: z.number().min(0),
+    etaSeconds: z.number().min(0).nullable(),
+    phase: z.string().max(200)
   })
 } as const
 

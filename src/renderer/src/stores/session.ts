@@ -1,4 +1,4 @@
-// Session store: the active profile and app facts, loaded from main through window.api.
+// Session store: the profiles, which one is active, and app facts, all from main through window.api.
 import { defineStore } from 'pinia'
 import { ref } from 'vue'
 import type { AppInfo, ProfileSummary } from '../../../shared/ipc/contract'
@@ -7,6 +7,7 @@ import type { CallError } from '../../../shared/ipc/result'
 export const useSessionStore = defineStore('session', () => {
   const profile = ref<ProfileSummary | null>(null)
   const profileError = ref<CallError | null>(null)
+  const profiles = ref<ProfileSummary[]>([])
   const info = ref<AppInfo | null>(null)
   const infoError = ref<CallError | null>(null)
   const infoLoading = ref(false)
@@ -15,6 +16,38 @@ export const useSessionStore = defineStore('session', () => {
     const result = await window.api.profile.active()
     profile.value = result.ok ? result.value : null
     profileError.value = result.ok ? null : result.error
+  }
+
+  async function loadProfiles(): Promise<CallError | null> {
+    const result = await window.api.profile.list()
+    if (result.ok) profiles.value = result.value
+    return result.ok ? null : result.error
+  }
+
+  async function select(id: string): Promise<CallError | null> {
+    const result = await window.api.profile.select({ id })
+    if (!result.ok) return result.error
+    profile.value = result.value
+    return null
+  }
+
+  async function add(input: { name: string; baseUrl: string; key: string }): Promise<CallError | null> {
+    const result = await window.api.profile.add(input)
+    if (!result.ok) return result.error
+    await loadProfiles()
+    return null
+  }
+
+  async function replaceKey(id: string, key: string): Promise<CallError | null> {
+    const result = await window.api.profile.replaceKey({ id, key })
+    return result.ok ? null : result.error
+  }
+
+  async function remove(id: string): Promise<CallError | null> {
+    const result = await window.api.profile.remove({ id })
+    if (!result.ok) return result.error
+    await Promise.all([loadProfiles(), loadProfile()])
+    return null
   }
 
   async function loadInfo(): Promise<void> {
@@ -28,5 +61,5 @@ export const useSessionStore = defineStore('session', () => {
     }
   }
 
-  return { profile, profileError, info, infoError, infoLoading, loadProfile, loadInfo }
+  return { profile, profileError, profiles, info, infoError, infoLoading, loadProfile, loadProfiles, select, add, replaceKey, remove, loadInfo }
 })

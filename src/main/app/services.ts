@@ -1,0 +1,140 @@
+// The app's services behind the IPC calls for profiles, keys, sync, search and export; plain TypeScript, no electron.
+import type Database from 'better-sqlite3'
+import type { ExportOutcome, ProfileSummary, SyncStatus } from '../../shared/ipc/contract'
+import type { SearchQuery } from '../../shared/search'
+import type { SyncResource, SyncSummary } from '../../shared/sync'
+import type { Pacing } from '../api/http'
+import { CacheStore } from '../cache/store'
+import { AppError } from '../errors'
+import { exportCsv } from '../export/export'
+import type { EventEmitter } from '../ipc/events'
+import type { HandlerMap } from '../ipc/router'
+import { SANDBOX_PROFILE } from '../profiles/builtin'
+import { ProfileService } from '../profiles/service'
+import { search } from '../search/search'
+import type { SecretStore } from '../secrets/secret-store'
+import { runSync } from '../sync/engine'
+
+export interface AppServicesOptions {
+  db: Database.Database
+  secrets: SecretStore
+  events: EventEmitter
+  /** Asks the user where to save an export; null when they cancel. Electron shows a save dialog. */
+  chooseSaveFile: (suggestedName: string) => Promise<string | null>
+  /** Electron passes net.fetch (system proxy). */
+  fetch?: typeof fetch
+  /** Default: the provider's documented limits per key mode. Tests against an unlimited Sandbox turn it off. */
+  pacing?: Pacing | false
+}
+
+export class AppServices {
+  readonly profiles: ProfileService
+  readonly store: CacheStore
+  private activeId: string = SANDBOX_PROFILE.id
+  private running: { profileId: string; controller: AbortController } | null = null
+
+  constructor(private readonly options: AppServicesOptions) {
+    this.profiles = new ProfileService({
+      db: options.db,
+      secrets: options.secrets,
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+      ...(options.pacing !== undefined ? { pacing: options.pacing } : {})
+    })
+    this.store = new CacheStore(options.db)
+  }
+
+  active(): ProfileSummary {
+    try {
+      return this.profiles.get(this.activeId)
+    } catch {
+      this.activeId = SANDBOX_PROFILE.id
+      return this.profiles.get(this.activeId)
+    }
+  }
+
+  status(): SyncStatus {
+    const profile = this.active()
+    const count = (r: Parameters<CacheStore['count']>[1]): number => this.store.count(profile.id, r)
+    return {
+      running: this.running !== null,
+      profileId: profile.id,
+      lastSyncedAt: profile.lastSyncedAt,
+      counts: {
+        payments: count('payments'),
+        transfers: count('transfers'),
+        plans: count('plans'),
+        subscriptions: count('subscriptions'),
+        virtual_accounts: count('virtual_accounts'),
+        banks: count('banks')
+      },
+      tracked: { bulkFiles: this.store.tracked(profile.id, 'bulk_file'), transfers: this.store.tracked(profile.id, 'transfer'), plans: this.store.tracked(profile.id, 'plan') },
+      failures: this.store.failures(profile.id, 20)
+    }
+  }
+
+  async sync(resources: SyncResource[] | undefined): Promise<SyncSummary> {
+    if (this.running) throw new AppError('sync_running', 'A sync is already running; wait for it or cancel it.')
+    const profile = this.active()
+    const controller = new AbortController()
+    this.running = { profileId: profile.id, controller }
+    try {
+      const client = await this.profiles.clientFor(profile)
+      return await runSync({
+        client,
+        store: this.store,
+        profileId: profile.id,
+        ...(resources ? { resources } : {}),
+        signal: controller.signal,
+        onProgress: (progress) => this.options.events.emit('sync:progress', { profileId: profile.id, ...progress })
+      })
+    } finally {
+      this.running = null
+    }
+  }
+
+  async export(query: Omit<SearchQuery, 'page' | 'pageSize'>): Promise<ExportOutcome> {
+    const profile = this.active()
+    const day = new Date().toISOString().slice(0, 10)
+    const file = await this.options.chooseSaveFile(`ledgerline-${query.resource}-${profile.mode}-${day}.csv`)
+    if (!file) return { file: null, rows: 0 }
+    return exportCsv(this.options.db, profile, query, file)
+  }
+
+  handlers(): HandlerMap {
+    return {
+      'profile:list': () => this.profiles.list(),
+      'profile:active': () => this.active(),
+      'profile:select': ({ id }) => {
+        if (this.running) throw new AppError('sync_running', 'Wait for the sync to finish (or cancel it) before switching profiles.')
+        const profile = this.profiles.get(id)
+        this.activeId = profile.id
+        return profile
+      },
+      'profile:add': (input) => this.profiles.add(input),
+      'profile:replaceKey': ({ id, key }) => this.profiles.replaceKey(id, key),
+      'profile:remove': async ({ id }) => {
+        if (this.running?.profileId === id) throw new AppError('sync_running', 'This profile is syncing; cancel the sync first.')
+        const removed = await this.profiles.remove(id)
+        return { removed: removed.name }
+      },
+      'sync:start': ({ resources }) => this.sync(resources),
+      'sync:cancel': () => {
+        if (!this.running) return { cancelled: false }
+        this.running.controller.abort()
+        return { cancelled: true }
+      },
+      'sync:status': () => this.status(),
+      'sync:track': ({ kind, value }) => {
+        this.store.track(this.active().id, kind, value)
+        return this.status()
+      },
+      'search:query': (query) => search(this.options.db, this.active().id, query),
+      'export:csv': (query) => this.export(query)
+    }
+  }
+
+  async close(): Promise<void> {
+    this.running?.controller.abort()
+    await this.profiles.close()
+  }
+}

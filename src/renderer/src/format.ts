@@ -1,0 +1,27 @@
+// Display helpers for the renderer: money from exact minor units, counts, dates and durations.
+import { formatMoney } from '../../shared/money'
+
+export function money(minor: number | null, raw: string | null, currency: string | null): string {
+  if (minor !== null && currency) {
+    try {
+      return formatMoney({ minor, currency })
+    } catch {
+      // an unknown currency falls through to the raw value
+    }
+  }
+  return raw ? `${raw} ${currency ?? ''}`.trim() : ''
+}
+
+export const count = (n: number): string => n.toLocaleString()
+
+export function when(iso: string | null): string {
+  if (!iso) return 'never'
+  const ms = Date.parse(iso)
+  return Number.isNaN(ms) ? iso : new Date(ms).toLocaleString()
+}
+
+export function seconds(s: number | null): string {
+  if (s === null) return ''
+  if (s < 60) return `${Math.ceil(s)} s`
+  return `${Math.floor(s / 60)} min ${Math.ceil(s % 60)} s`
+}

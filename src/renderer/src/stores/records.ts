@@ -1,0 +1,64 @@
+// Records store: the search the accountant is building (text, filters, sort, page) and its results, run in main's SQLite.
+import { defineStore } from 'pinia'
+import { reactive, ref } from 'vue'
+import type { ExportOutcome } from '../../../shared/ipc/contract'
+import type { CallError } from '../../../shared/ipc/result'
+import type { SearchQuery, SearchResource, SearchResult, SearchSort } from '../../../shared/search'
+
+export interface Filters {
+  resource: SearchResource
+  text: string
+  status: string | null
+  channel: string | null
+  currency: string | null
+  minAmount: string
+  maxAmount: string
+  /** [from, to] as epoch ms from the date picker, or null. */
+  range: [number, number] | null
+  sort: SearchSort
+}
+
+const isoDay = (ms: number): string => new Date(ms - new Date(ms).getTimezoneOffset() * 60_000).toISOString().slice(0, 10)
+
+export function toQuery(f: Filters): Omit<SearchQuery, 'page' | 'pageSize'> {
+  const q: Omit<SearchQuery, 'page' | 'pageSize'> = { resource: f.resource, sort: f.sort }
+  if (f.text.trim()) q.text = f.text.trim()
+  if (f.status) q.status = f.status
+  if (f.channel) q.channel = f.channel
+  if (f.currency) q.currency = f.currency
+  if (f.minAmount.trim()) q.minAmount = f.minAmount.trim()
+  if (f.maxAmount.trim()) q.maxAmount = f.maxAmount.trim()
+  if (f.range) {
+    q.from = isoDay(f.range[0])
+    q.to = isoDay(f.range[1])
+  }
+  return q
+}
+
+export const useRecordsStore = defineStore('records', () => {
+  const filters = reactive<Filters>({ resource: 'payments', text: '', status: null, channel: null, currency: null, minAmount: '', maxAmount: '', range: null, sort: 'newest' })
+  const page = ref(0)
+  const pageSize = ref(25)
+  const result = ref<SearchResult | null>(null)
+  const error = ref<CallError | null>(null)
+  const loading = ref(false)
+  let latest = 0
+
+  async function run(): Promise<void> {
+    const ticket = ++latest
+    loading.value = true
+    const answer = await window.api.search.query({ ...toQuery(filters), page: page.value, pageSize: pageSize.value })
+    if (ticket !== latest) return
+    loading.value = false
+    if (answer.ok) {
+      result.value = answer.value
+      error.value = null
+    } else error.value = answer.error
+  }
+
+  async function exportCsv(): Promise<{ ok: true; value: ExportOutcome } | { ok: false; error: CallError }> {
+    return window.api.export.csv(toQuery(filters))
+  }
+
+  return { filters, page, pageSize, result, error, loading, run, exportCsv }
+})

@@ -1,0 +1,123 @@
+// An accountant's day in Chromium against the real router: sync with progress, find records, export, profiles, cancel.
+import { existsSync, readFileSync } from 'node:fs'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createAppRouter } from '../../src/main/app/router'
+import type { AppServices } from '../../src/main/app/services'
+import { createSenderCheck } from '../../src/main/ipc/router'
+import { startSandbox, type Sandbox } from '../../src/main/sandbox/server'
+import { testEnvironment, testServices } from '../support/app-env'
+import { startRendererHarness, type RendererHarness } from '../support/renderer-harness'
+
+describe('workflow in Chromium', { timeout: 120_000 }, () => {
+  const env = testEnvironment()
+  const routerErrors: string[] = []
+  let harness: RendererHarness
+  let services: AppServices & { exportDir: string }
+  let remote: Sandbox
+
+  beforeAll(async () => {
+    remote = await startSandbox({ payments: 60_000, rateLimits: false })
+    harness = await startRendererHarness((pageOrigin, events) => {
+      services = testServices(env, events)
+      return createAppRouter({ env, services, isTrustedSender: createSenderCheck([pageOrigin]), logError: (m) => routerErrors.push(m) })
+    })
+    await harness.page.goto(harness.baseUrl)
+  })
+
+  afterAll(async () => {
+    await harness?.close()
+    await services?.close()
+    await remote?.close()
+  })
+
+  it('syncs the built-in Sandbox with per-resource progress and shows what the cache holds', async () => {
+    const { page } = harness
+    await expect.poll(() => page.getByTestId('profile-name').textContent()).toBe('Sandbox')
+    await page.getByTestId('sync-start').click()
+    await page.getByTestId('sync-done').waitFor({ timeout: 60_000 })
+    expect(await page.getByTestId('cached-payments').textContent()).toBe((5000).toLocaleString('en-US'))
+    expect(Number((await page.getByTestId('cached-subscriptions').textContent())?.replace(/\D/g, ''))).toBeGreaterThan(0)
+    expect(await page.getByTestId('sync-row-payments').textContent()).toContain('ok')
+    expect(await page.getByTestId('last-sync').textContent()).not.toBe('never')
+    await harness.screenshot('overview-synced')
+  })
+
+  it('finds a record by reference, pages through results, and exports exactly what is filtered', async () => {
+    const { page } = harness
+    await page.getByTestId('nav-records').click()
+    await expect.poll(() => page.getByTestId('records-total').textContent()).toMatch(/^1,000\+ payments/)
+    await page.getByTestId('search-text').locator('input').fill('TST-0000042')
+    await expect.poll(() => page.getByTestId('records-total').textContent()).toMatch(/^1 payments/)
+    expect(await page.getByTestId('records-table').textContent()).toContain('TST-0000042')
+    await page.getByTestId('search-text').locator('input').fill('"AND( *')
+    await expect.poll(() => page.getByTestId('records-total').textContent()).toMatch(/^0 payments/)
+    await page.getByTestId('search-text').locator('input').fill('okafor')
+    await expect.poll(() => page.getByTestId('records-total').textContent()).toMatch(/payments/)
+    const firstPage = await page.getByTestId('records-table').locator('tbody tr').first().textContent()
+    await page.locator('.n-pagination-item', { hasText: /^2$/ }).click()
+    await expect.poll(() => page.getByTestId('records-table').locator('tbody tr').first().textContent()).not.toBe(firstPage)
+    await harness.screenshot('records-search')
+
+    await page.getByTestId('export').click()
+    await page.getByText(/Exported [\d,]+ rows to /).waitFor()
+    const text = (await page.getByText(/Exported [\d,]+ rows to /).textContent()) ?? ''
+    const file = text.slice(text.indexOf(' to ') + 4).trim()
+    expect(existsSync(file)).toBe(true)
+    const csv = readFileSync(file, 'utf8')
+    expect(csv.charCodeAt(0)).toBe(0xfeff)
+    const rows = Number(/Exported ([\d,]+) rows/.exec(text)?.[1]?.replace(/,/g, ''))
+    expect(csv.split('\r\n').length - 2).toBe(rows)
+    expect(csv.toLowerCase()).toContain('okafor')
+  })
+
+  it('adds profiles with keys checked by the provider, refuses a wrong key, and marks live data', async () => {
+    const { page } = harness
+    await page.getByTestId('nav-profiles').click()
+    const fill = async (name: string, key: string): Promise<void> => {
+      await page.getByTestId('add-name').locator('input').fill(name)
+      await page.getByTestId('add-base-url').locator('input').fill(remote.baseUrl)
+      await page.getByTestId('add-key').locator('input').fill(key)
+      await page.getByTestId('add-submit').click()
+    }
+    await fill('Wrong key', 'sk_test_definitely-wrong')
+    await expect.poll(() => page.getByTestId('add-error').textContent()).toContain('invalid_credentials')
+    expect(await page.getByTestId('add-key').locator('input').inputValue()).toBe('')
+
+    await fill('Acme live', remote.keys.live)
+    await page.getByTestId('profile-row-Acme live').waitFor()
+    await fill('Acme test', remote.keys.test)
+    await page.getByTestId('profile-row-Acme test').waitFor()
+    const html = await page.content()
+    expect(html).not.toContain(remote.keys.live)
+    expect(html).not.toContain(remote.keys.test)
+
+    await page.getByTestId('use-Acme live').click()
+    await expect.poll(() => page.getByTestId('profile-name').textContent()).toBe('Acme live')
+    expect((await page.getByTestId('mode-badge').first().textContent())?.trim()).toBe('LIVE')
+    await page.getByText('Live mode: these are real payments and payouts.').waitFor()
+    await harness.screenshot('profiles-live')
+  })
+
+  it('cancels a long sync, keeping what was fetched, and resumes on the next', async () => {
+    const { page } = harness
+    await page.getByTestId('use-Acme test').click()
+    await expect.poll(() => page.getByTestId('profile-name').textContent()).toBe('Acme test')
+    await page.getByTestId('nav-overview').click()
+    await page.getByTestId('sync-start').click()
+    await expect.poll(async () => Number((await page.getByTestId('sync-row-payments').textContent())?.match(/([\d,]+) \/ 60,000/)?.[1]?.replace(/,/g, '') ?? 0), { timeout: 30_000 }).toBeGreaterThan(2000)
+    await page.getByTestId('sync-cancel').click()
+    await page.getByTestId('sync-cancelled').waitFor({ timeout: 30_000 })
+    const saved = Number((await page.getByTestId('cached-payments').textContent())?.replace(/\D/g, ''))
+    expect(saved).toBeGreaterThan(2000)
+    expect(saved).toBeLessThan(60_000)
+    await harness.screenshot('overview-cancelled')
+    await page.getByTestId('sync-start').click()
+    await page.getByTestId('sync-done').waitFor({ timeout: 90_000 })
+    expect(await page.getByTestId('cached-payments').textContent()).toBe((60_000).toLocaleString('en-US'))
+  })
+
+  it('ran with no page errors and no unexpected router failures', () => {
+    expect(harness.pageErrors).toEqual([])
+    expect(routerErrors).toEqual([])
+  })
+})
