@@ -59,7 +59,7 @@ const searchFilters = {
   text: z.string().max(500).optional(),
   status: z.string().max(40).optional(),
   channel: z.string().max(40).optional(),
-  currency: z.string().regex(/^[A-Za-z]{3}$/).optional(),
+  currency: z.string().length(3).regex(/^[A-Za-z]{3}$/).optional(),
   minAmount: z.string().max(30).optional(),
   maxAmount: z.string().max(30).optional(),
   from: z.string().max(40).optional(),
