@@ -7,6 +7,7 @@ import { defaultDataDir, CACHE_FILE_NAME } from '../main/app/paths'
 import { openCache } from '../main/cache/open'
 import { CacheStore } from '../main/cache/store'
 import { AppError } from '../main/errors'
+import { createFileLogger, describeSync, LOG_FILE_NAME, type Logger } from '../main/log'
 import { exportCsv } from '../main/export/export'
 import { ProfileService, type Profile } from '../main/profiles/service'
 import { redactSecrets } from '../main/redact'
@@ -80,6 +81,8 @@ const COMMON = {
 interface Opened {
   db: Database.Database
   profiles: ProfileService
+  /** logs/ledgerline.log beside the cache file. */
+  log: Logger
   close(): Promise<void>
 }
 
@@ -91,6 +94,7 @@ function openData(dbOption: string | undefined): Opened {
   return {
     db,
     profiles,
+    log: createFileLogger(join(dirname(file), 'logs', LOG_FILE_NAME)),
     close: async () => {
       await profiles.close()
       db.close()
@@ -157,6 +161,7 @@ async function profileCommand(args: string[]): Promise<number> {
         if (!values['base-url']) throw new UsageError('profile add needs --base-url URL (it ends in /v1)')
         const key = apiKeyFromEnv() ?? (await readSecret(`API secret key for "${name}": `))
         const profile = await data.profiles.add({ name, baseUrl: values['base-url'], key })
+        data.log.info(`cli: added profile "${profile.name}" (${profile.mode}, ${profile.baseUrl})`)
         process.stdout.write(values.json ? `${JSON.stringify(profile)}\n` : `Added "${profile.name}" (${profile.mode.toUpperCase()}, ${profile.baseUrl}); its key is in the system keychain.\n`)
         return 0
       }
@@ -237,6 +242,8 @@ async function syncCommand(args: string[]): Promise<number> {
         process.stderr.write(`${describeProgress(p)}\n`)
       }
     })
+    data.log.info(`cli: ${describeSync(profile.name, summary)}`)
+    for (const [resource, outcome] of Object.entries(summary.resources)) if (outcome.error) data.log.error(`cli: sync ${resource}: ${outcome.error.code}: ${outcome.error.message}`)
     if (values.json) process.stdout.write(`${JSON.stringify(summary)}\n`)
     else {
       process.stdout.write(`Synced "${profile.name}" (${profile.mode.toUpperCase()}) in ${(summary.durationMs / 1000).toFixed(1)} s\n`)

@@ -11,6 +11,7 @@ import { openCache } from './cache/open'
 import { createOsKeychainStore } from './secrets/secret-store'
 import { createEventEmitter, type EventEmitter } from './ipc/events'
 import { createSenderCheck } from './ipc/router'
+import { createFileLogger, LOG_FILE_NAME, type Logger } from './log'
 import { redactSecrets } from './redact'
 import {
   CONTENT_SECURITY_POLICY,
@@ -30,8 +31,11 @@ let mainWindow: BrowserWindow | null = null
 let services: AppServices | null = null
 const events: EventEmitter = createEventEmitter((channel, _event, payload) => mainWindow?.webContents.send(channel, payload))
 
+let logger: Logger | null = null
+
 function logError(message: string): void {
   console.error(redactSecrets(message))
+  logger?.error(message)
 }
 
 function buildMenu(): Menu {
@@ -117,7 +121,10 @@ function wireIpc(): void {
   const logs = app.getPath('logs')
   mkdirSync(userData, { recursive: true })
   const cacheFile = join(userData, 'cache.sqlite')
+  logger = createFileLogger(join(logs, LOG_FILE_NAME))
+  logger.info(`Ledgerline ${app.getVersion()} starting`)
   services = new AppServices({
+    logger,
     db: openCache(cacheFile, { nativeBinding: electronSqliteBinding }),
     secrets: createOsKeychainStore(),
     events,

@@ -1,5 +1,5 @@
 // The real CLI over the real keychain, cache and Sandbox: profiles, sync, search, export, and the key written nowhere.
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -95,10 +95,13 @@ describe('ledgerline profile, sync, search, export', { timeout: 120_000 }, () =>
     expect(readdirSync(dir).filter((f) => f.includes('.partial'))).toEqual([])
   })
 
-  it('never writes the key to the database, its journal, an export or any output', () => {
+  it('never writes the key to the database, its journal, the log, an export or any output', () => {
     const key = sandbox.keys.test
-    const files = readdirSync(dir).map((f) => join(dir, f))
+    const files = (readdirSync(dir, { recursive: true }) as string[]).map((f) => join(dir, f)).filter((f) => statSync(f).isFile())
     expect(files.some((f) => f.endsWith('cache.sqlite'))).toBe(true)
+    const log = files.find((f) => f.endsWith('ledgerline.log'))
+    expect(log, 'the CLI keeps a log beside the cache').toBeDefined()
+    expect(readFileSync(log as string, 'utf8')).toMatch(/INFO cli: sync "Acme Ltd" finished/)
     for (const file of files) expect(readFileSync(file).includes(Buffer.from(key)), file).toBe(false)
     for (const run of outputs) {
       expect(run.stdout).not.toContain(key)

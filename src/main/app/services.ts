@@ -10,6 +10,7 @@ import { exportCsv } from '../export/export'
 import type { EventEmitter } from '../ipc/events'
 import type { HandlerMap } from '../ipc/router'
 import { SANDBOX_PROFILE } from '../profiles/builtin'
+import { describeSync, type Logger } from '../log'
 import { ProfileService } from '../profiles/service'
 import { search } from '../search/search'
 import type { SecretStore } from '../secrets/secret-store'
@@ -25,6 +26,7 @@ export interface AppServicesOptions {
   fetch?: typeof fetch
   /** Default: the provider's documented limits per key mode. Tests against an unlimited Sandbox turn it off. */
   pacing?: Pacing | false
+  logger?: Logger
 }
 
 export class AppServices {
@@ -79,7 +81,7 @@ export class AppServices {
     this.running = { profileId: profile.id, controller }
     try {
       const client = await this.profiles.clientFor(profile)
-      return await runSync({
+      const summary = await runSync({
         client,
         store: this.store,
         profileId: profile.id,
@@ -87,6 +89,8 @@ export class AppServices {
         signal: controller.signal,
         onProgress: (progress) => this.options.events.emit('sync:progress', { profileId: profile.id, ...progress })
       })
+      this.options.logger?.info(describeSync(profile.name, summary))
+      return summary
     } finally {
       this.running = null
     }
