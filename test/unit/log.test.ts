@@ -1,5 +1,5 @@
 // The log file: redacted, one line per event, and never a reason for the app to fail.
-import { mkdtempSync, readFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -15,7 +15,9 @@ describe('file logger', () => {
   })
 
   it('does not throw when the log cannot be written', () => {
-    const log = createFileLogger('/proc/ledgerline-cannot-write-here/ledgerline.log')
+    const notAFolder = join(mkdtempSync(join(tmpdir(), 'ledgerline-log-')), 'a-file')
+    writeFileSync(notAFolder, 'x')
+    const log = createFileLogger(join(notAFolder, 'logs', 'ledgerline.log'))
     expect(() => log.error('still fine')).not.toThrow()
   })
 })
