@@ -45,6 +45,7 @@ describe('sync engine', () => {
     expect(store.count('p', 'payments')).toBe(1200)
     expect(store.count('p', 'subscriptions')).toBe(300)
     expect(store.count('p', 'transfers')).toBe(261)
+    expect(db.prepare("select total_transfers, last_synced_at is not null as synced from bulk_files where profile_id = 'p' and id = ?").get(bulk)).toEqual({ total_transfers: 260, synced: 1 })
     expect(store.count('p', 'banks')).toBeGreaterThan(20)
     expect(store.count('p', 'virtual_accounts')).toBe(1)
     const planIds = store.referencedPlanIds('p')

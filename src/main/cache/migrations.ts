@@ -62,10 +62,20 @@ const v1: Migration = {
       CREATE INDEX payments_by_amount ON payments (profile_id, currency, amount_minor);
       CREATE INDEX payments_unfinished ON payments (profile_id, is_final) WHERE is_final = 0;
 
-      -- What the user asked sync to follow: bulk file ids, single transfer references, plan ids.
+      -- Bulk payout files the user follows: sync lists their transfers.
+      CREATE TABLE bulk_files (
+        profile_id       TEXT NOT NULL REFERENCES profiles(id) ON DELETE CASCADE,
+        id               TEXT NOT NULL,
+        added_at         TEXT NOT NULL,
+        total_transfers  INTEGER,
+        last_synced_at   TEXT,
+        UNIQUE (profile_id, id)
+      ) STRICT;
+
+      -- Other things the user asked sync to follow: single transfer references, plan ids.
       CREATE TABLE tracked (
         profile_id  TEXT NOT NULL REFERENCES profiles(id) ON DELETE CASCADE,
-        kind        TEXT NOT NULL CHECK (kind IN ('bulk_file', 'transfer', 'plan')),
+        kind        TEXT NOT NULL CHECK (kind IN ('transfer', 'plan')),
         value       TEXT NOT NULL,
         added_at    TEXT NOT NULL,
         UNIQUE (profile_id, kind, value)

@@ -191,11 +191,19 @@ export class CacheStore {
   }
 
   track(profileId: string, kind: TrackedKind, value: string): void {
-    this.statement('insert into tracked (profile_id, kind, value, added_at) values (?, ?, ?, ?) on conflict do nothing').run(profileId, kind, value, new Date(this.now()).toISOString())
+    const at = new Date(this.now()).toISOString()
+    if (kind === 'bulk_file') this.statement('insert into bulk_files (profile_id, id, added_at) values (?, ?, ?) on conflict do nothing').run(profileId, value, at)
+    else this.statement('insert into tracked (profile_id, kind, value, added_at) values (?, ?, ?, ?) on conflict do nothing').run(profileId, kind, value, at)
   }
 
   tracked(profileId: string, kind: TrackedKind): string[] {
+    if (kind === 'bulk_file') return (this.statement('select id from bulk_files where profile_id = ? order by added_at, id').all(profileId) as { id: string }[]).map((r) => r.id)
     return (this.statement('select value from tracked where profile_id = ? and kind = ? order by added_at, value').all(profileId, kind) as { value: string }[]).map((r) => r.value)
+  }
+
+  /** Records a followed bulk file's transfer count after its transfers were all fetched. */
+  bulkFileSynced(profileId: string, id: string, totalTransfers: number): void {
+    this.statement('update bulk_files set total_transfers = ?, last_synced_at = ? where profile_id = ? and id = ?').run(totalTransfers, new Date(this.now()).toISOString(), profileId, id)
   }
 
   virtualAccountIds(profileId: string): string[] {

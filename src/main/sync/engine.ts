@@ -179,7 +179,8 @@ export async function runSync(options: SyncOptions): Promise<SyncSummary> {
 
   async function syncTransfers(meter: Meter): Promise<void> {
     for (const bulkFileId of store.tracked(profileId, 'bulk_file')) {
-      await fullWalk('transfers', bulkFileId, meter, (page) => client.listBulkTransfers(bulkFileId, { ...pageOpts, page }), (t) => transferRow(t, bulkFileId))
+      const completed = await fullWalk('transfers', bulkFileId, meter, (page) => client.listBulkTransfers(bulkFileId, { ...pageOpts, page }), (t) => transferRow(t, bulkFileId))
+      if (completed) store.bulkFileSynced(profileId, bulkFileId, store.checkpoint(profileId, 'transfers:full', bulkFileId)?.totalElements ?? 0)
     }
     for (const reference of store.tracked(profileId, 'transfer')) {
       const transfer = await client.getTransfer(reference, signal)
