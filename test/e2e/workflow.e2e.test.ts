@@ -70,6 +70,27 @@ describe('workflow in Chromium', { timeout: 120_000 }, () => {
     expect(csv.toLowerCase()).toContain('okafor')
   })
 
+  it('creates a virtual account with the provider, refuses a bad amount, and sync refreshes it', async () => {
+    const { page } = harness
+    await page.getByTestId('nav-accounts').click()
+    await page.getByTestId('va-name').locator('input').fill('Invoice 1042')
+    await page.getByTestId('va-amount').locator('input').fill('2500.005')
+    await page.getByTestId('va-submit').click()
+    await expect.poll(() => page.getByTestId('va-error').textContent()).toContain('invalid_amount')
+    await page.getByTestId('va-amount').locator('input').fill('2500.50')
+    await page.getByTestId('va-submit').click()
+    await page.getByTestId('va-list').locator('tbody tr').first().waitFor()
+    const row = (await page.getByTestId('va-list').locator('tbody tr').first().textContent()) ?? ''
+    expect(row).toContain('Invoice 1042')
+    expect(row).toContain('2500.5 NGN')
+    expect(row).toContain('temporary')
+    await harness.screenshot('virtual-accounts')
+    await page.getByTestId('nav-overview').click()
+    await page.getByTestId('sync-start').click()
+    await page.getByTestId('sync-done').waitFor({ timeout: 60_000 })
+    expect(await page.getByTestId('cached-virtual_accounts').textContent()).toBe('1')
+  })
+
   it('adds profiles with keys checked by the provider, refuses a wrong key, and marks live data', async () => {
     const { page } = harness
     await page.getByTestId('nav-profiles').click()

@@ -1,9 +1,11 @@
 // The app's services behind the IPC calls for profiles, keys, sync, search and export; plain TypeScript, no electron.
 import type Database from 'better-sqlite3'
-import type { ExportOutcome, ProfileSummary, SyncStatus } from '../../shared/ipc/contract'
+import type { ExportOutcome, ProfileSummary, SyncStatus, VirtualAccountSummary } from '../../shared/ipc/contract'
+import { parseMajor, toMajorString } from '../../shared/money'
 import type { SearchQuery } from '../../shared/search'
 import type { SyncResource, SyncSummary } from '../../shared/sync'
 import type { Pacing } from '../api/http'
+import { virtualAccountRow } from '../cache/records'
 import { CacheStore } from '../cache/store'
 import { AppError } from '../errors'
 import { exportCsv } from '../export/export'
@@ -104,6 +106,40 @@ export class AppServices {
     return exportCsv(this.options.db, profile, query, file)
   }
 
+  virtualAccounts(): VirtualAccountSummary[] {
+    return this.options.db
+      .prepare(
+        `select id, account_number as accountNumber, account_name as accountName, bank_name as bankName, lifecycle, expires_at as expiresAt,
+                cast(json_extract(raw, '$.amount') as text) as amountRaw, json_extract(raw, '$.currency') as currency
+         from virtual_accounts where profile_id = ? order by expires_at desc, id`
+      )
+      .all(this.active().id) as VirtualAccountSummary[]
+  }
+
+  /** Creates a dynamic virtual account with the provider and caches it, so each sync refreshes it by id. */
+  async createVirtualAccount(input: { currency: 'NGN' | 'GHS'; accountName: string; amount: string; expiresIn?: number | undefined }): Promise<VirtualAccountSummary> {
+    let minor: number
+    try {
+      minor = parseMajor(input.amount, input.currency)
+    } catch (error) {
+      throw new AppError('invalid_amount', `Amount: ${error instanceof Error ? error.message : String(error)}`, { field: 'amount' })
+    }
+    if (minor <= 0) throw new AppError('invalid_amount', 'Amount: it must be more than zero.', { field: 'amount' })
+    const profile = this.active()
+    const client = await this.profiles.clientFor(profile)
+    const account = await client.createVirtualAccount({
+      currency: input.currency,
+      accountName: input.accountName,
+      amount: Number(toMajorString(minor, input.currency)),
+      ...(input.expiresIn !== undefined ? { expiresIn: input.expiresIn } : {})
+    })
+    this.store.writePage(profile.id, 'virtual_accounts', [virtualAccountRow(account)])
+    this.options.logger?.info(`virtual account ${account.id} created in "${profile.name}" (${input.currency})`)
+    const created = this.virtualAccounts().find((a) => a.id === account.id)
+    if (!created) throw new AppError('internal', 'The new virtual account was not saved.')
+    return created
+  }
+
   handlers(): HandlerMap {
     return {
       'profile:list': () => this.profiles.list(),
@@ -133,7 +169,9 @@ export class AppServices {
         return this.status()
       },
       'search:query': (query) => search(this.options.db, this.active().id, query),
-      'export:csv': (query) => this.export(query)
+      'export:csv': (query) => this.export(query),
+      'virtualAccount:list': () => this.virtualAccounts(),
+      'virtualAccount:create': (input) => this.createVirtualAccount(input)
     }
   }
 

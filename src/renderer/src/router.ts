@@ -1,6 +1,7 @@
 // The renderer's screens; hash history because the app is loaded from a file, not a server.
 import { createRouter, createWebHashHistory } from 'vue-router'
 import AboutView from './views/AboutView.vue'
+import AccountsView from './views/AccountsView.vue'
 import OverviewView from './views/OverviewView.vue'
 import ProfilesView from './views/ProfilesView.vue'
 import RecordsView from './views/RecordsView.vue'
@@ -8,6 +9,7 @@ import RecordsView from './views/RecordsView.vue'
 export const routes = [
   { path: '/', name: 'overview', component: OverviewView, meta: { title: 'Overview' } },
   { path: '/records', name: 'records', component: RecordsView, meta: { title: 'Records' } },
+  { path: '/accounts', name: 'accounts', component: AccountsView, meta: { title: 'Virtual accounts' } },
   { path: '/profiles', name: 'profiles', component: ProfilesView, meta: { title: 'Profiles' } },
   { path: '/about', name: 'about', component: AboutView, meta: { title: 'About' } }
 ] as const

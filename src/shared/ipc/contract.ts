@@ -25,6 +25,18 @@ export interface SyncStatus {
   failures: { resource: string; scope: string; code: string; message: string; status: number | null; occurredAt: string }[]
 }
 
+export interface VirtualAccountSummary {
+  id: string
+  accountNumber: string
+  accountName: string | null
+  bankName: string | null
+  /** As the provider last reported it (temporary, expired, …). */
+  lifecycle: string | null
+  expiresAt: string | null
+  amountRaw: string | null
+  currency: string | null
+}
+
 export interface ExportOutcome {
   /** null when the user closed the save dialog. */
   file: string | null
@@ -87,7 +99,17 @@ export const calls = {
   'search:query': call<SearchResult>()(
     z.strictObject({ ...searchFilters, page: z.number().int().min(0).max(1_000_000).optional(), pageSize: z.number().int().min(1).max(MAX_PAGE_SIZE).optional() })
   ),
-  'export:csv': call<ExportOutcome>()(z.strictObject(searchFilters))
+  'export:csv': call<ExportOutcome>()(z.strictObject(searchFilters)),
+  'virtualAccount:list': call<VirtualAccountSummary[]>()(noArgs),
+  'virtualAccount:create': call<VirtualAccountSummary>()(
+    z.strictObject({
+      currency: z.enum(['NGN', 'GHS']),
+      accountName: z.string().trim().min(1).max(100),
+      /** Major units as typed, e.g. "5000.00"; checked against the currency's decimals in main. */
+      amount: z.string().trim().min(1).max(30),
+      expiresIn: z.number().int().min(1).max(30).optional()
+    })
+  )
 } as const
 
 /** Events main pushes to the renderer, with the payload schema main checks before sending. */
