@@ -1,5 +1,5 @@
 // Display helpers for the renderer: money from exact minor units, counts, dates and durations.
-import { formatMoney } from '../../shared/money'
+import { formatMoney, parseMajor } from '../../shared/money'
 
 export function money(minor: number | null, raw: string | null, currency: string | null): string {
   if (minor !== null && currency) {
@@ -24,4 +24,14 @@ export function seconds(s: number | null): string {
   if (s === null) return ''
   if (s < 60) return `${Math.ceil(s)} s`
   return `${Math.floor(s / 60)} min ${Math.ceil(s % 60)} s`
+}
+
+/** An amount as the provider sent it (major units), shown exactly in the currency's format; as sent if it cannot be. */
+export function moneyFromMajor(raw: string | null, currency: string | null): string {
+  if (raw === null || currency === null) return raw ?? ''
+  try {
+    return formatMoney({ minor: parseMajor(raw, currency), currency })
+  } catch {
+    return `${raw} ${currency}`
+  }
 }
