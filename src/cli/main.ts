@@ -114,7 +114,7 @@ function chooseProfile(data: Opened, values: { profile?: string | undefined; 'ba
     const key = apiKeyFromEnv()
     if (key) return data.profiles.adHoc(values['base-url'], key)
     if (values.mode !== 'test' && values.mode !== 'live') throw new UsageError('with --base-url, give --mode test|live (or LEDGERLINE_API_KEY)')
-    return data.profiles.adHoc(values['base-url'], values.mode === 'live' ? 'sk_live_x' : 'sk_test_x')
+    return data.profiles.adHocForMode(values['base-url'], values.mode)
   }
   const withData = data.db
     .prepare(`select distinct profile_id as id from (select profile_id from payments union all select profile_id from transfers union all select profile_id from subscriptions union all select profile_id from plans)`)

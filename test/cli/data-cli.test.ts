@@ -95,6 +95,19 @@ describe('ledgerline profile, sync, search, export', { timeout: 120_000 }, () =>
     expect(readdirSync(dir).filter((f) => f.includes('.partial'))).toEqual([])
   })
 
+  it('syncs by --base-url with the key only in the environment, and searches that cache by URL and mode', async () => {
+    const synced = await cli(['sync', '--base-url', sandbox.baseUrl, '--resources', 'payments', '--no-pacing'])
+    expect(synced.code, synced.stderr).toBe(0)
+    const found = await cli(['search', '--base-url', sandbox.baseUrl, '--mode', 'test', '--json', 'TST-0000007'], { LEDGERLINE_API_KEY: '' })
+    expect(found.code, found.stderr).toBe(0)
+    expect((JSON.parse(found.stdout) as { total: number }).total).toBe(1)
+    const live = await cli(['search', '--base-url', sandbox.baseUrl, '--mode', 'live', '--json'], { LEDGERLINE_API_KEY: '' })
+    expect((JSON.parse(live.stdout) as { total: number }).total).toBe(0)
+    const noMode = await cli(['search', '--base-url', sandbox.baseUrl], { LEDGERLINE_API_KEY: '' })
+    expect(noMode.code).toBe(2)
+    expect(noMode.stderr).toMatch(/--mode test\|live/)
+  })
+
   it('never writes the key to the database, its journal, the log, an export or any output', () => {
     const key = sandbox.keys.test
     const files = (readdirSync(dir, { recursive: true }) as string[]).map((f) => join(dir, f)).filter((f) => statSync(f).isFile())

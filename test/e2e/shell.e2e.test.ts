@@ -52,7 +52,7 @@ describe('renderer shell in Chromium', { timeout: 60_000 }, () => {
     const { page } = harness
     // These run in the page, where globalThis is the window.
     const keys = await page.evaluate(() => Object.keys((globalThis as unknown as { api: object }).api).sort())
-    expect(keys).toEqual(['app', 'export', 'on', 'profile', 'search', 'sync', 'virtualAccount'])
+    expect(keys).toEqual(['accounts', 'app', 'export', 'on', 'profile', 'search', 'sync'])
     const forged = await page.evaluate(() =>
       (globalThis as unknown as { __ledgerlineInvoke(n: string, a: unknown): Promise<unknown> }).__ledgerlineInvoke('fs:write', {
         path: '/tmp/x'

@@ -150,11 +150,16 @@ export class AppServices {
         this.activeId = profile.id
         return profile
       },
-      'profile:add': (input) => this.profiles.add(input),
+      'profile:add': async (input) => {
+        const profile = await this.profiles.add(input)
+        this.options.logger?.info(`profile "${profile.name}" added (${profile.mode}, ${profile.baseUrl})`)
+        return profile
+      },
       'profile:replaceKey': ({ id, key }) => this.profiles.replaceKey(id, key),
       'profile:remove': async ({ id }) => {
         if (this.running?.profileId === id) throw new AppError('sync_running', 'This profile is syncing; cancel the sync first.')
         const removed = await this.profiles.remove(id)
+        this.options.logger?.info(`profile "${removed.name}" removed with its cached records and key`)
         return { removed: removed.name }
       },
       'sync:start': ({ resources }) => this.sync(resources),
@@ -170,8 +175,8 @@ export class AppServices {
       },
       'search:query': (query) => search(this.options.db, this.active().id, query),
       'export:csv': (query) => this.export(query),
-      'virtualAccount:list': () => this.virtualAccounts(),
-      'virtualAccount:create': (input) => this.createVirtualAccount(input)
+      'accounts:list': () => this.virtualAccounts(),
+      'accounts:create': (input) => this.createVirtualAccount(input)
     }
   }
 

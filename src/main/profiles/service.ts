@@ -171,8 +171,12 @@ export class ProfileService {
    * test and live data stay apart; its key is never stored.
    */
   adHoc(baseUrlInput: string, key: string): Profile {
+    return this.adHocForMode(baseUrlInput, checkKey(key))
+  }
+
+  /** The same ad-hoc profile, found by mode (e.g. to search its cache without the key). */
+  adHocForMode(baseUrlInput: string, mode: KeyMode): Profile {
     const baseUrl = normaliseBaseUrl(baseUrlInput)
-    const mode = checkKey(key)
     const id = `url-${createHash('sha256').update(`${baseUrl}|${mode}`).digest('hex').slice(0, 20)}`
     this.db
       .prepare('insert into profiles (id, name, base_url, mode, built_in, created_at) values (?, ?, ?, ?, 0, ?) on conflict (id) do nothing')

@@ -100,8 +100,8 @@ export const calls = {
     z.strictObject({ ...searchFilters, page: z.number().int().min(0).max(1_000_000).optional(), pageSize: z.number().int().min(1).max(MAX_PAGE_SIZE).optional() })
   ),
   'export:csv': call<ExportOutcome>()(z.strictObject(searchFilters)),
-  'virtualAccount:list': call<VirtualAccountSummary[]>()(noArgs),
-  'virtualAccount:create': call<VirtualAccountSummary>()(
+  'accounts:list': call<VirtualAccountSummary[]>()(noArgs),
+  'accounts:create': call<VirtualAccountSummary>()(
     z.strictObject({
       currency: z.enum(['NGN', 'GHS']),
       accountName: z.string().trim().min(1).max(100),
