@@ -25,9 +25,9 @@ describe('migration 1: profiles, cached records, sync state', () => {
     expect(migrate(db, MIGRATIONS.slice(0, 1))).toEqual({ from: 0, to: 1 })
     expect(db.pragma('user_version', { simple: true })).toBe(1)
     expect(tables(db)).toEqual(
-      ['banks', 'bulk_files', 'payments', 'plans', 'profiles', 'subscriptions', 'sync_failures', 'sync_state', 'tracked', 'transfers', 'virtual_accounts'].sort()
+      ['banks', 'bulk_files', 'payments', 'plans', 'profiles', 'settings', 'subscriptions', 'sync_failures', 'sync_state', 'tracked', 'transfers', 'virtual_accounts'].sort()
     )
-    for (const table of tables(db).filter((t) => t !== 'profiles')) {
+    for (const table of tables(db).filter((t) => t !== 'profiles' && t !== 'settings')) {
       const columns = (db.prepare(`pragma table_info(${table})`).all() as { name: string }[]).map((c) => c.name)
       expect(columns, table).toContain('profile_id')
       if (!['sync_state', 'sync_failures', 'tracked', 'bulk_files'].includes(table)) expect(columns, table).toContain('raw')

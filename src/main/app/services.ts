@@ -34,7 +34,8 @@ export interface AppServicesOptions {
 export class AppServices {
   readonly profiles: ProfileService
   readonly store: CacheStore
-  private activeId: string = SANDBOX_PROFILE.id
+  /** The profile in use; remembered in the cache's settings so the app reopens on it. */
+  private activeId: string
   private running: { profileId: string; controller: AbortController } | null = null
 
   constructor(private readonly options: AppServicesOptions) {
@@ -45,13 +46,20 @@ export class AppServices {
       ...(options.pacing !== undefined ? { pacing: options.pacing } : {})
     })
     this.store = new CacheStore(options.db)
+    const saved = options.db.prepare("select value from settings where key = 'active_profile'").get() as { value: string } | undefined
+    this.activeId = saved?.value ?? SANDBOX_PROFILE.id
+  }
+
+  private setActive(id: string): void {
+    this.activeId = id
+    this.options.db.prepare("insert into settings (key, value) values ('active_profile', ?) on conflict (key) do update set value = excluded.value").run(id)
   }
 
   active(): ProfileSummary {
     try {
       return this.profiles.get(this.activeId)
     } catch {
-      this.activeId = SANDBOX_PROFILE.id
+      this.setActive(SANDBOX_PROFILE.id)
       return this.profiles.get(this.activeId)
     }
   }
@@ -147,7 +155,7 @@ export class AppServices {
       'profile:select': ({ id }) => {
         if (this.running) throw new AppError('sync_running', 'Wait for the sync to finish (or cancel it) before switching profiles.')
         const profile = this.profiles.get(id)
-        this.activeId = profile.id
+        this.setActive(profile.id)
         return profile
       },
       'profile:add': async (input) => {

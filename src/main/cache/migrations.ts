@@ -62,6 +62,12 @@ const v1: Migration = {
       CREATE INDEX payments_by_amount ON payments (profile_id, currency, amount_minor);
       CREATE INDEX payments_unfinished ON payments (profile_id, is_final) WHERE is_final = 0;
 
+      -- Small app settings, e.g. the profile the app opens on.
+      CREATE TABLE settings (
+        key    TEXT PRIMARY KEY,
+        value  TEXT NOT NULL
+      ) STRICT;
+
       -- Bulk payout files the user follows: sync lists their transfers.
       CREATE TABLE bulk_files (
         profile_id       TEXT NOT NULL REFERENCES profiles(id) ON DELETE CASCADE,
