@@ -227,7 +227,8 @@ async function syncCommand(args: string[]): Promise<number> {
     for (const id of values['track-bulk-file'] ?? []) store.track(profile.id, 'bulk_file', id)
     for (const ref of values['track-transfer'] ?? []) store.track(profile.id, 'transfer', ref)
     for (const id of values['track-plan'] ?? []) store.track(profile.id, 'plan', id)
-    const client = values['no-pacing'] ? await clientWithoutPacing(data, profile, key) : await data.profiles.clientFor(profile, key)
+    // --no-pacing: for servers without rate limits, such as a local Sandbox started with --no-rate-limits.
+    const client = await data.profiles.clientFor(profile, key, values['no-pacing'] ? false : undefined)
     let lastLine = 0
     const summary = await runSync({
       client,
@@ -268,12 +269,6 @@ async function syncCommand(args: string[]): Promise<number> {
     process.off('SIGTERM', onSignal)
     await data.close()
   }
-}
-
-/** --no-pacing: for servers without rate limits, such as a local Sandbox started with --no-rate-limits. */
-async function clientWithoutPacing(data: Opened, profile: Profile, key: string | undefined) {
-  const unpaced = new ProfileService({ db: data.db, secrets: createOsKeychainStore(), pacing: false })
-  return unpaced.clientFor(profile, key)
 }
 
 function formatAmount(minor: number | null, raw: string | null, currency: string | null): string {

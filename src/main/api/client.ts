@@ -93,6 +93,11 @@ export function readBankCodes(bank: Bank): { nip: string | null; cbn: string | n
   return { nip: first(BANK_METADATA_KEYS.nip), cbn: first(BANK_METADATA_KEYS.cbn) }
 }
 
+/** The last page of a list: the server's totalPages reached, or nothing more to show. */
+export function isLastPage(page: Page<unknown>): boolean {
+  return page.content.length === 0 || page.pageNumber + 1 >= page.totalPages
+}
+
 /** Walks a list endpoint page by page until totalPages (or an empty page); the server's pageSize is accepted as given. */
 export async function* walkPages<T>(
   fetchPage: (page: number, size: number, signal?: AbortSignal) => Promise<Page<T>>,
@@ -103,7 +108,7 @@ export async function* walkPages<T>(
   for (;;) {
     const result = await fetchPage(page, size, options.signal)
     yield result
-    if (result.content.length === 0 || result.pageNumber + 1 >= result.totalPages) return
+    if (isLastPage(result)) return
     page = result.pageNumber + 1
   }
 }

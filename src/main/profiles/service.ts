@@ -184,8 +184,11 @@ export class ProfileService {
     return this.get(id)
   }
 
-  /** An API client for a profile: the in-process Sandbox for the built-in one, the keychain's key otherwise. */
-  async clientFor(profile: Profile, keyOverride?: string): Promise<ApiClient> {
+  /**
+   * An API client for a profile: the in-process Sandbox for the built-in one, the keychain's key
+   * otherwise (or `keyOverride`). `pacing` overrides the service's pacing for this client only.
+   */
+  async clientFor(profile: Profile, keyOverride?: string, pacing?: Pacing | false): Promise<ApiClient> {
     if (profile.builtIn) {
       this.sandbox ??= startSandbox({ rateLimits: false })
       const sandbox = await this.sandbox
@@ -194,7 +197,7 @@ export class ProfileService {
     const key = keyOverride ?? (await this.options.secrets.get(profile.id))
     if (!key) throw new AppError('no_key', `No key is stored for "${profile.name}". Remove the profile and add it again with its key.`)
     if (checkKey(key) !== profile.mode) throw new AppError('mode_mismatch', `"${profile.name}" is a ${profile.mode} profile but the key is a ${checkKey(key)} key.`)
-    return this.client(profile.baseUrl as string, key)
+    return this.client(profile.baseUrl as string, key, pacing)
   }
 
   async close(): Promise<void> {

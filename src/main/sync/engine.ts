@@ -1,7 +1,7 @@
 // The sync engine: pulls each resource into the cache page by page, resumable after a kill, cancellable, failures recorded per resource.
 import type { Page } from '../../shared/api/schemas'
 import { SYNC_RESOURCES, type ResourceOutcome, type SyncProgress, type SyncResource, type SyncSummary } from '../../shared/sync'
-import type { ApiClient } from '../api/client'
+import { isLastPage, type ApiClient } from '../api/client'
 import { ApiError } from '../api/errors'
 import { bankRow, paymentRow, planRow, subscriptionRow, transferRow, virtualAccountRow, type Row } from '../cache/records'
 import type { CacheStore, Resource } from '../cache/store'
@@ -69,14 +69,12 @@ async function walk<T>(
 ): Promise<void> {
   const inFlight: Promise<Page<T>>[] = [fetchPage(startPage)]
   let requested = startPage
-  let totalPages = Number.POSITIVE_INFINITY
   try {
     for (;;) {
       const page = await (inFlight.shift() as Promise<Page<T>>)
       if (signal?.aborted) throw new Cancelled()
-      totalPages = page.totalPages
-      const isLast = page.content.length === 0 || page.pageNumber + 1 >= totalPages
-      while (!isLast && inFlight.length < ahead && requested + 1 < totalPages) {
+      const isLast = isLastPage(page)
+      while (!isLast && inFlight.length < ahead && requested + 1 < page.totalPages) {
         requested++
         const next = fetchPage(requested)
         next.catch(() => undefined)

@@ -28,10 +28,11 @@ export function seconds(s: number | null): string {
 
 /** An amount as the provider sent it (major units), shown exactly in the currency's format; as sent if it cannot be. */
 export function moneyFromMajor(raw: string | null, currency: string | null): string {
-  if (raw === null || currency === null) return raw ?? ''
+  let minor: number | null = null
   try {
-    return formatMoney({ minor: parseMajor(raw, currency), currency })
+    if (raw !== null && currency !== null) minor = parseMajor(raw, currency)
   } catch {
-    return `${raw} ${currency}`
+    // shown as sent
   }
+  return money(minor, raw, currency)
 }
