@@ -44,8 +44,8 @@ export async function ingestBench(dir: string): Promise<void> {
   const syncSeconds = seconds(t0)
   const count = (syncDb.prepare('select count(*) as n from payments').get() as { n: number }).n
 
-  // The same rows (rowids included), inserted with a plain prepared statement into the same schema, one transaction per page of 50.
-  const rows = (syncDb.prepare('select rowid, * from payments order by rowid').all() as Row[]).map(({ profile_id: _p, fetched_at_ms: _f, ...rest }) => rest)
+  // The same rows (rowids included, read as BigInts: they exceed 2^53), inserted with a plain prepared statement into the same schema, one transaction per page of 50.
+  const rows = (syncDb.prepare('select rowid, * from payments order by rowid').safeIntegers().all() as Row[]).map(({ profile_id: _p, fetched_at_ms: _f, ...rest }) => rest)
   syncDb.close()
   sandbox.stop()
   const rawDb = freshDb(dir, 'ingest-raw.sqlite')

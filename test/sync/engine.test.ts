@@ -80,7 +80,7 @@ describe('sync engine', () => {
     const unfinished = store.unfinishedPaymentIds('p').length
     const before = sandbox.requests.length
     const summary = await runSync({ client, store, profileId: 'p', resources: ['payments'] })
-    expect(summary.resources.payments?.ok).toBe(true)
+    expect(summary.resources.payments).toMatchObject({ ok: true })
     expect(store.count('p', 'payments')).toBe(403)
     const status = db.prepare("select status, status_raw from payments where profile_id = 'p' and id = ?").get(pending.id)
     expect(status).toEqual({ status: 'successful', status_raw: 'successful' })
@@ -154,7 +154,7 @@ describe('sync engine', () => {
     }
     const summary = await runSync({ client: broken, store, profileId: 'p', resources: ['payments', 'subscriptions', 'banks'] })
     expect(summary.resources.subscriptions).toMatchObject({ ok: false, error: { code: 'server_error' } })
-    expect(summary.resources.payments?.ok).toBe(true)
+    expect(summary.resources.payments).toMatchObject({ ok: true })
     expect(summary.resources.banks?.ok).toBe(true)
     expect(store.failures('p')[0]).toMatchObject({ resource: 'subscriptions', code: 'server_error', status: 500 })
   })

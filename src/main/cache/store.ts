@@ -21,9 +21,16 @@ const TABLES: Record<Resource, { key: readonly string[] }> = {
  */
 export const PAYMENT_ROWID_SLOTS = 2 ** 20
 
-export function paymentRowidBase(createdAtMs: unknown): number {
-  return (typeof createdAtMs === 'number' && Number.isFinite(createdAtMs) ? createdAtMs : 0) * PAYMENT_ROWID_SLOTS
+/**
+ * The first rowid of a payment's millisecond. A BigInt, so SQLite does the slot arithmetic in 64-bit
+ * integers: these rowids (about 1.9e18) are far past 2^53, where a double cannot tell neighbours apart.
+ */
+export function paymentRowidBase(createdAtMs: unknown): bigint {
+  const ms = typeof createdAtMs === 'number' && Number.isSafeInteger(createdAtMs) && createdAtMs >= 0 ? createdAtMs : 0
+  // Dates past the year 2248 would overflow 63 bits; they share the last millisecond's slot.
+  return BigInt(Math.min(ms, LAST_ROWID_MS)) * BigInt(PAYMENT_ROWID_SLOTS)
 }
+const LAST_ROWID_MS = 2 ** 43 - 1
 
 export interface Checkpoint {
   /** What is being walked, e.g. "payments" or "transfers"; with scope, e.g. a bulk file id. */
