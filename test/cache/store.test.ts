@@ -75,16 +75,19 @@ describe('cache store', () => {
     expect(store.count('p1', 'payments')).toBe(400)
   })
 
-  it('orders payments by time through their rowids, however many share a millisecond or its neighbours', () => {
-    // Newest first, as the API lists them: two in one millisecond, one in each neighbouring one, then a far-future date.
+  it('orders payments by time through their rowids, keeping the API’s order within a millisecond', () => {
+    // Newest first, as the API lists them: two in one millisecond, two in the one before, one either side.
     const at = (ms: number, id: string): Payment => ({ ...sample, id, createdAt: new Date(Date.UTC(2026, 10, 22, 4, 15, 54) + ms).toISOString() })
     const page = [at(2, 'c2'), at(1, 'b1'), at(1, 'b2'), at(0, 'a1'), at(0, 'a2'), at(-1, 'z1')].map(paymentRow)
-    store.writePage('p2', 'payments', page)
-    store.writePage('p2', 'payments', [paymentRow({ ...sample, id: 'far', createdAt: '9999-12-31T23:59:59.999Z' })])
-    store.writePage('p2', 'payments', page)
-    const ordered = (db.prepare("select id, created_at_ms from payments where profile_id = 'p2' order by rowid").all() as { id: string; created_at_ms: number }[])
-    expect(ordered.map((r) => r.id)).toEqual(['z1', 'a1', 'a2', 'b1', 'b2', 'c2', 'far'])
-    db.prepare("delete from payments where profile_id = 'p2'").run()
+    try {
+      store.writePage('p2', 'payments', page)
+      store.writePage('p2', 'payments', [paymentRow({ ...sample, id: 'far', createdAt: '9999-12-31T23:59:59.999Z' })])
+      store.writePage('p2', 'payments', page)
+      const newestFirst = (db.prepare("select id from payments where profile_id = 'p2' order by rowid desc").all() as { id: string }[]).map((r) => r.id)
+      expect(newestFirst).toEqual(['far', 'c2', 'b1', 'b2', 'a1', 'a2', 'z1'])
+    } finally {
+      db.prepare("delete from payments where profile_id = 'p2'").run()
+    }
   })
 
   it('writes nothing of a page, checkpoint included, when any part of it fails', () => {

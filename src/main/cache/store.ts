@@ -21,16 +21,31 @@ const TABLES: Record<Resource, { key: readonly string[] }> = {
  */
 export const PAYMENT_ROWID_SLOTS = 2 ** 20
 
+/** The millisecond whose rowid slot a payment takes: unknown or negative dates take slot 0, dates past 2248 the last. */
+function rowidMs(createdAtMs: unknown): number {
+  const ms = typeof createdAtMs === 'number' && Number.isSafeInteger(createdAtMs) && createdAtMs >= 0 ? createdAtMs : 0
+  return Math.min(ms, LAST_ROWID_MS)
+}
+const LAST_ROWID_MS = 2 ** 43 - 1
+
 /**
  * The first rowid of a payment's millisecond. A BigInt, so SQLite does the slot arithmetic in 64-bit
  * integers: these rowids (about 1.9e18) are far past 2^53, where a double cannot tell neighbours apart.
  */
 export function paymentRowidBase(createdAtMs: unknown): bigint {
-  const ms = typeof createdAtMs === 'number' && Number.isSafeInteger(createdAtMs) && createdAtMs >= 0 ? createdAtMs : 0
-  // Dates past the year 2248 would overflow 63 bits; they share the last millisecond's slot.
-  return BigInt(Math.min(ms, LAST_ROWID_MS)) * BigInt(PAYMENT_ROWID_SLOTS)
+  return BigInt(rowidMs(createdAtMs)) * BigInt(PAYMENT_ROWID_SLOTS)
 }
-const LAST_ROWID_MS = 2 ** 43 - 1
+
+/**
+ * Payments in ascending rowid order: FTS5 flushes its pending index data to a new segment whenever a
+ * rowid is lower than the one before, so the API's newest-first pages would cost one segment per row.
+ * Within a millisecond the later-listed (older) one goes first, so rowid order keeps the API's order.
+ */
+function oldestFirst(rows: readonly Row[]): Row[] {
+  const keyed = rows.map((row, index) => ({ row, index, ms: rowidMs(row['created_at_ms']) }))
+  keyed.sort((a, b) => a.ms - b.ms || b.index - a.index)
+  return keyed.map((k) => k.row)
+}
 
 export interface Checkpoint {
   /** What is being walked, e.g. "payments" or "transfers"; with scope, e.g. a bulk file id. */
@@ -62,7 +77,7 @@ export class CacheStore {
   ) {
     this.writePageTx = db.transaction((profileId: string, resource: Resource, rows: readonly Row[], checkpoint: Checkpoint | null) => {
       const fetchedAt = this.now()
-      for (const row of rows) {
+      for (const row of resource === 'payments' ? oldestFirst(rows) : rows) {
         const params: Record<string, unknown> = { ...row, profile_id: profileId, fetched_at_ms: fetchedAt }
         if (resource === 'payments') params['rowid_base'] = paymentRowidBase(row['created_at_ms'])
         this.upsert(resource, row).run(params)
