@@ -21,12 +21,14 @@ const TABLES: Record<Resource, { key: readonly string[] }> = {
  */
 export const PAYMENT_ROWID_SLOTS = 2 ** 20
 
-/** The millisecond whose rowid slot a payment takes: unknown or negative dates take slot 0, dates past 2248 the last. */
+/** The last millisecond whose slot fits in 63 bits (the year 2248). */
+const LAST_ROWID_MS = 2 ** 43 - 1
+
+/** The millisecond whose rowid slot a payment takes: unknown or negative dates take slot 0, later ones than LAST_ROWID_MS the last. */
 function rowidMs(createdAtMs: unknown): number {
   const ms = typeof createdAtMs === 'number' && Number.isSafeInteger(createdAtMs) && createdAtMs >= 0 ? createdAtMs : 0
   return Math.min(ms, LAST_ROWID_MS)
 }
-const LAST_ROWID_MS = 2 ** 43 - 1
 
 /**
  * The first rowid of a payment's millisecond. A BigInt, so SQLite does the slot arithmetic in 64-bit
