@@ -19,9 +19,12 @@ function cspMetaTag(): Plugin {
   }
 }
 
-export default defineConfig({
+export default defineConfig(({ command }) => ({
   main: {
-    build: { rollupOptions: { input: { index: resolve(__dirname, 'src/main/index.ts') } } }
+    // The shell and the service host it forks (a utility process in the app).
+    build: { rollupOptions: { input: { index: resolve(__dirname, 'src/main/index.ts'), host: resolve(__dirname, 'src/main/host/entry.ts') } } },
+    // Dev-only behaviour (trusting ELECTRON_RENDERER_URL) is compiled out of every other build.
+    define: { __LEDGERLINE_DEV_BUILD__: JSON.stringify(command === 'serve') }
   },
   preload: {
     build: { rollupOptions: { input: { index: resolve(__dirname, 'src/preload/index.ts') } } }
@@ -32,4 +35,4 @@ export default defineConfig({
     resolve: { alias: { '@renderer': resolve(__dirname, 'src/renderer/src') } },
     plugins: [vue(), cspMetaTag()]
   }
-})
+}))

@@ -1,9 +1,63 @@
-// Lint rules: typescript-eslint and eslint-plugin-vue recommended sets, type-aware where it matters.
+// Lint rules: typescript-eslint and eslint-plugin-vue recommended sets, plus the layers of the design (test/unit/layers.test.ts shows each one firing).
+import { builtinModules } from 'node:module'
 import tseslint from 'typescript-eslint'
 import pluginVue from 'eslint-plugin-vue'
 
+/** Node's own modules, with and without the node: prefix. */
+const nodeModules = builtinModules.filter((m) => !m.startsWith('_')).flatMap((m) => [m, `node:${m}`])
+const noNode = { group: ['node:*', ...nodeModules.map((m) => `${m}/*`)], message: 'Only main-side code may use Node modules.' }
+const noElectron = { name: 'electron', message: 'Only the shell (src/main/index.ts, src/main/shell/, the host entry) and the preload touch Electron.' }
+const nodeNames = nodeModules.map((name) => ({ name, message: 'Only main-side code may use Node modules.' }))
+
+/** The layers, as import restrictions per folder. */
+const layers = [
+  {
+    // The renderer sees the app only through window.api: its own code, src/shared and browser packages.
+    files: ['src/renderer/**/*.{ts,vue}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [noElectron, ...nodeNames],
+          patterns: [noNode, { group: ['**/main/**', '**/preload/**', '**/cli/**', '../../../main', '../../../preload'], message: 'The renderer imports only src/shared and its own code.' }]
+        }
+      ]
+    }
+  },
+  {
+    // Shared code runs everywhere, the sandboxed renderer included: no Node, no Electron, nothing from a process's own code.
+    files: ['src/shared/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [noElectron, ...nodeNames],
+          patterns: [noNode, { group: ['**/main/**', '**/renderer/**', '**/preload/**', '**/cli/**'], message: 'src/shared imports only src/shared.' }]
+        }
+      ]
+    }
+  },
+  {
+    // The cache stores what it is given; it never talks to the provider.
+    files: ['src/main/cache/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { paths: [noElectron], patterns: [{ group: ['**/api/client', '**/api/http', '../api/*', '**/main/api/*'], message: 'The cache does not import the API client.' }] }]
+    }
+  },
+  {
+    files: ['src/main/**/*.ts', 'src/cli/**/*.ts', 'test/**/*.ts', 'bench/**/*.ts'],
+    ignores: ['src/main/cache/**', 'src/main/index.ts', 'src/main/shell/**', 'src/main/host/entry.ts'],
+    rules: { 'no-restricted-imports': ['error', { paths: [noElectron] }] }
+  },
+  {
+    files: ['src/preload/**/*.ts'],
+    ignores: ['src/preload/index.ts'],
+    rules: { 'no-restricted-imports': ['error', { paths: [noElectron] }] }
+  }
+]
+
 export default tseslint.config(
-  { ignores: ['out/**', 'dist/**', 'node_modules/**', 'test-artifacts/**', '.scratch/**'] },
+  { ignores: ['out/**', 'dist/**', 'release/**', 'node_modules/**', 'test-artifacts/**', '.scratch/**'] },
   ...tseslint.configs.recommended,
   ...pluginVue.configs['flat/recommended'],
   {
@@ -15,20 +69,13 @@ export default tseslint.config(
       'vue/max-attributes-per-line': 'off',
       'vue/singleline-html-element-content-newline': 'off',
       'vue/html-self-closing': 'off',
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
-      'no-restricted-imports': [
-        'error',
-        { paths: [{ name: 'electron', message: 'Only src/main/index.ts and src/preload/index.ts may import electron.' }] }
-      ]
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }]
     }
   },
+  ...layers,
   {
-    files: ['src/main/index.ts', 'src/preload/index.ts'],
-    rules: { 'no-restricted-imports': 'off' }
-  },
-  {
-    files: ['bin/**/*.cjs'],
-    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', process: 'readonly' } },
+    files: ['bin/**/*.cjs', 'scripts/**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', process: 'readonly', module: 'writable', __dirname: 'readonly', console: 'readonly' } },
     rules: { '@typescript-eslint/no-require-imports': 'off' }
   },
   {

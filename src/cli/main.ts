@@ -9,8 +9,10 @@ import { CacheStore } from '../main/cache/store'
 import { AppError } from '../main/errors'
 import { createFileLogger, describeSync, LOG_FILE_NAME, type Logger } from '../main/log'
 import { exportCsv } from '../main/export/export'
+import { ClientPool } from '../main/profiles/clients'
+import { deleteProfileData } from '../main/profiles/removal'
 import { ProfileService, type Profile } from '../main/profiles/service'
-import { redactSecrets } from '../main/redact'
+import { redactSecrets, registerSecret } from '../main/redact'
 import { startSandbox } from '../main/sandbox/server'
 import { search } from '../main/search/search'
 import { createOsKeychainStore } from '../main/secrets/secret-store'
@@ -79,6 +81,7 @@ const COMMON = {
 } as const
 
 interface Opened {
+  file: string
   db: Database.Database
   profiles: ProfileService
   /** logs/ledgerline.log beside the cache file. */
@@ -90,21 +93,24 @@ function openData(dbOption: string | undefined): Opened {
   const file = resolve(dbOption ?? join(defaultDataDir(), CACHE_FILE_NAME))
   mkdirSync(dirname(file), { recursive: true })
   const db = openCache(file)
-  const profiles = new ProfileService({ db, secrets: createOsKeychainStore() })
+  const log = createFileLogger(join(dirname(file), 'logs', LOG_FILE_NAME))
+  const profiles = new ProfileService({ db, secrets: createOsKeychainStore(), logger: log })
   return {
+    file,
     db,
     profiles,
-    log: createFileLogger(join(dirname(file), 'logs', LOG_FILE_NAME)),
+    log,
     close: async () => {
-      await profiles.close()
       db.close()
     }
   }
 }
 
 function apiKeyFromEnv(): string | undefined {
-  const key = process.env['LEDGERLINE_API_KEY']
-  return key && key.trim() !== '' ? key.trim() : undefined
+  const key = process.env['LEDGERLINE_API_KEY']?.trim()
+  if (!key) return undefined
+  registerSecret(key)
+  return key
 }
 
 /** --profile, or --base-url (mode from --mode or the key in LEDGERLINE_API_KEY), or the only profile holding data. */
@@ -174,7 +180,9 @@ async function profileCommand(args: string[]): Promise<number> {
       case 'remove': {
         const name = positionals.join(' ').trim()
         if (!name) throw new UsageError('profile remove needs a NAME')
-        const removed = await data.profiles.remove(name)
+        const removed = await data.profiles.beginRemoval(name)
+        await deleteProfileData(data.db, removed.id)
+        data.log.info(`cli: removed profile "${removed.name}" with its cached records and key`)
         process.stdout.write(`Removed "${removed.name}", its cached records and its key.\n`)
         return 0
       }
@@ -210,6 +218,8 @@ async function syncCommand(args: string[]): Promise<number> {
   const resources = values.resources ? values.resources.split(',').map((r) => r.trim()) : [...SYNC_RESOURCES]
   for (const r of resources) if (!(SYNC_RESOURCES as readonly string[]).includes(r)) throw new UsageError(`unknown resource "${r}" (use ${SYNC_RESOURCES.join(', ')})`)
   const data = openData(values.db)
+  // --no-pacing: for servers without rate limits, such as a local Sandbox started with --no-rate-limits.
+  const clients = new ClientPool({ secrets: createOsKeychainStore(), ...(values['no-pacing'] ? { pacing: false as const } : {}) })
   const controller = new AbortController()
   const onSignal = (): void => controller.abort()
   process.once('SIGINT', onSignal)
@@ -227,8 +237,7 @@ async function syncCommand(args: string[]): Promise<number> {
     for (const id of values['track-bulk-file'] ?? []) store.track(profile.id, 'bulk_file', id)
     for (const ref of values['track-transfer'] ?? []) store.track(profile.id, 'transfer', ref)
     for (const id of values['track-plan'] ?? []) store.track(profile.id, 'plan', id)
-    // --no-pacing: for servers without rate limits, such as a local Sandbox started with --no-rate-limits.
-    const client = await data.profiles.clientFor(profile, key, values['no-pacing'] ? false : undefined)
+    const client = await clients.for(profile, key)
     let lastLine = 0
     const summary = await runSync({
       client,
@@ -267,6 +276,7 @@ async function syncCommand(args: string[]): Promise<number> {
   } finally {
     process.off('SIGINT', onSignal)
     process.off('SIGTERM', onSignal)
+    await clients.close()
     await data.close()
   }
 }
@@ -312,7 +322,7 @@ async function exportCommand(args: string[]): Promise<number> {
   const data = openData(values.db)
   try {
     const profile = chooseProfile(data, values)
-    const result = exportCsv(data.db, profile, queryFrom(values, values.resource, positionals), resolve(values.out))
+    const result = await exportCsv({ file: data.file }, profile, queryFrom(values, values.resource, positionals), resolve(values.out))
     process.stdout.write(values.json ? `${JSON.stringify(result)}\n` : `Wrote ${result.rows.toLocaleString('en-US')} ${values.resource} of "${profile.name}" (${profile.mode.toUpperCase()}) to ${result.file}\n`)
     return 0
   } finally {

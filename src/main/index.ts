@@ -1,37 +1,51 @@
-// The Electron shell, the only main-process file that imports electron: window, hardening, menu and IPC wiring.
-import { app, BrowserWindow, dialog, ipcMain, Menu, net, session, shell } from 'electron'
+// The Electron shell: window, menus, native dialogs and the IPC gate. Every service runs in the service host, a utility process main supervises.
+import { app, BrowserWindow, dialog, ipcMain, Menu, net, protocol, session, shell } from 'electron'
 import type { BrowserWindowConstructorOptions, MenuItemConstructorOptions, WebContents } from 'electron'
 import { existsSync, mkdirSync } from 'node:fs'
-import { join } from 'node:path'
+import path, { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { callChannel, callNames } from '../shared/ipc/contract'
-import { createAppRouter } from './app/router'
-import { AppServices } from './app/services'
-import { openCache } from './cache/open'
-import { createOsKeychainStore } from './secrets/secret-store'
+import { callChannel, callNames, calls } from '../shared/ipc/contract'
+import { defaultDataDir, CACHE_FILE_NAME } from './app/paths'
+import { HostSupervisor } from './host/supervisor'
 import { createEventEmitter, type EventEmitter } from './ipc/events'
-import { createSenderCheck } from './ipc/router'
+import { createGate, createSenderCheck } from './ipc/gate'
 import { createFileLogger, LOG_FILE_NAME, type Logger } from './log'
 import { redactSecrets } from './redact'
 import {
+  APP_ENTRY_URL,
+  APP_SCHEME,
   CONTENT_SECURITY_POLICY,
+  contentTypeFor,
   devContentSecurityPolicy,
   isAllowedExternalUrl,
   mainWindowOptions,
-  PERMISSIONS_GRANTED
+  PERMISSIONS_GRANTED,
+  resolveAppAsset
 } from './security'
+import { nativeUi } from './shell/dialogs'
+import { utilityHostLauncher } from './shell/host-launcher'
 
-const devServerUrl = !app.isPackaged ? process.env['ELECTRON_RENDERER_URL'] : undefined
-const rendererFile = join(__dirname, '../renderer/index.html')
+/** The dev server's URL, honoured only in a development build (`electron-vite dev`): a build-time flag, never a run-time check. */
+const devServerUrl = __LEDGERLINE_DEV_BUILD__ ? process.env['ELECTRON_RENDERER_URL'] : undefined
+const rendererDir = join(__dirname, '../renderer')
 const preloadFile = join(__dirname, '../preload/index.js')
-/** Built for Electron's ABI by scripts/electron-native.mjs (npm start / npm run dev); Node keeps its own build. */
-const electronSqliteBinding = join(app.getAppPath(), 'node_modules', '.ledgerline-electron', 'better_sqlite3.node')
+const hostEntry = join(__dirname, 'host.js')
+/**
+ * better-sqlite3 for Electron's ABI. Packaged, electron-builder rebuilt it for Electron and it sits
+ * unpacked beside app.asar, where better-sqlite3 finds it itself. Unpackaged (npm start, npm run
+ * dev), scripts/electron-native.mjs built a copy beside Node's, which the host loads by path.
+ */
+const electronSqliteBinding = app.isPackaged ? undefined : join(app.getAppPath(), 'node_modules', '.ledgerline-electron', 'better_sqlite3.node')
+
+// The same data folder as the CLI on every OS (test/unit/data-folder.test.ts checks both resolve alike).
+app.setPath('userData', defaultDataDir())
+protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } }])
 
 let mainWindow: BrowserWindow | null = null
-let services: AppServices | null = null
-const events: EventEmitter = createEventEmitter((channel, _event, payload) => mainWindow?.webContents.send(channel, payload))
-
+let host: HostSupervisor | null = null
+let hostStopped = false
 let logger: Logger | null = null
+const events: EventEmitter = createEventEmitter((channel, _event, payload) => mainWindow?.webContents.send(channel, payload))
 
 function logError(message: string): void {
   console.error(redactSecrets(message))
@@ -98,6 +112,19 @@ function hardenSession(): void {
   })
 }
 
+/** Serves the built renderer on app://ledgerline/: only files inside its folder, each with the CSP. */
+function serveAppScheme(): void {
+  protocol.handle(APP_SCHEME, async (request) => {
+    const file = resolveAppAsset(request.url, rendererDir, path)
+    if (!file || !existsSync(file)) return new Response('Not found', { status: 404 })
+    const response = await net.fetch(pathToFileURL(file).toString())
+    return new Response(response.body, {
+      status: response.status,
+      headers: { 'Content-Type': contentTypeFor(file), 'Content-Security-Policy': CONTENT_SECURITY_POLICY, 'X-Content-Type-Options': 'nosniff' }
+    })
+  })
+}
+
 function createWindow(): BrowserWindow {
   const options: BrowserWindowConstructorOptions = mainWindowOptions(preloadFile)
   const win = new BrowserWindow(options)
@@ -105,59 +132,56 @@ function createWindow(): BrowserWindow {
   win.on('closed', () => {
     mainWindow = null
   })
-  if (devServerUrl) void win.loadURL(devServerUrl)
-  else void win.loadFile(rendererFile)
+  void win.loadURL(devServerUrl ?? APP_ENTRY_URL)
   return win
 }
 
-async function chooseSaveFile(suggestedName: string): Promise<string | null> {
-  const options = { defaultPath: join(app.getPath('documents'), suggestedName), filters: [{ name: 'CSV (Excel)', extensions: ['csv'] }] }
-  const result = mainWindow ? await dialog.showSaveDialog(mainWindow, options) : await dialog.showSaveDialog(options)
-  return result.canceled || !result.filePath ? null : result.filePath
-}
-
-function wireIpc(): void {
+/** Starts the service host and wires every contract call through the gate to it. */
+async function startServices(): Promise<void> {
   const userData = app.getPath('userData')
   const logs = app.getPath('logs')
   mkdirSync(userData, { recursive: true })
-  const cacheFile = join(userData, 'cache.sqlite')
   logger = createFileLogger(join(logs, LOG_FILE_NAME))
   logger.info(`Ledgerline ${app.getVersion()} starting`)
-  services = new AppServices({
-    logger,
-    db: openCache(cacheFile, { nativeBinding: electronSqliteBinding }),
-    secrets: createOsKeychainStore(),
-    events,
-    chooseSaveFile,
-    fetch: net.fetch as unknown as typeof fetch
-  })
-  const router = createAppRouter({
-    services,
-    env: {
-      name: app.getName(),
-      version: app.getVersion(),
-      electronVersion: process.versions.electron ?? null,
-      chromeVersion: process.versions.chrome ?? null,
-      paths: { userData, cacheDatabase: cacheFile, logs },
-      sqlite: { nativeBinding: electronSqliteBinding }
+  const supervisor = new HostSupervisor({
+    launch: utilityHostLauncher(hostEntry),
+    config: {
+      app: { name: app.getName(), version: app.getVersion(), electronVersion: process.versions.electron ?? null, chromeVersion: process.versions.chrome ?? null },
+      paths: { userData, cacheDatabase: join(userData, CACHE_FILE_NAME), logs },
+      sqlite: electronSqliteBinding ? { nativeBinding: electronSqliteBinding } : {}
     },
-    isTrustedSender: createSenderCheck([devServerUrl ?? pathToFileURL(rendererFile).href]),
-    logError
+    ui: nativeUi(() => mainWindow),
+    onEvent: (name, payload) => {
+      // The gate checks what goes to the window too: an event outside the contract, or malformed, stops here.
+      try {
+        events.emit(name as never, payload as never)
+      } catch (error) {
+        logError(`dropped event ${name.slice(0, 80)} from the service host: ${error instanceof Error ? error.message : String(error)}`)
+      }
+    },
+    log: (level, message) => (level === 'error' ? logError(message) : logger?.info(message))
+  })
+  host = supervisor
+  const gate = createGate({
+    contract: calls,
+    isTrustedSender: createSenderCheck([devServerUrl ?? APP_ENTRY_URL]),
+    forward: (name, arg) => supervisor.call(name, arg)
   })
   for (const name of callNames) {
     ipcMain.handle(callChannel(name), (event, arg: unknown) => {
       const frame = event.senderFrame
       const fromMainWindow = mainWindow !== null && event.sender === mainWindow.webContents
-      return router.dispatch(name, arg, {
+      return gate.dispatch(name, arg, {
         url: frame?.url ?? '',
         isMainFrame: fromMainWindow && frame !== null && frame === mainWindow?.webContents.mainFrame
       })
     })
   }
+  await supervisor.start()
 }
 
-function start(): void {
-  if (!existsSync(electronSqliteBinding)) {
+async function start(): Promise<void> {
+  if (electronSqliteBinding && !existsSync(electronSqliteBinding)) {
     dialog.showErrorBox(
       'Ledgerline cannot open its database',
       `SQLite has not been built for Electron (${electronSqliteBinding} is missing). Start the app with "npm start", which builds it.`
@@ -167,10 +191,12 @@ function start(): void {
   }
   Menu.setApplicationMenu(buildMenu())
   hardenSession()
+  serveAppScheme()
   try {
-    wireIpc()
+    await startServices()
   } catch (error) {
     dialog.showErrorBox('Ledgerline cannot open its data', redactSecrets(error instanceof Error ? error.message : String(error)))
+    hostStopped = true
     app.quit()
     return
   }
@@ -189,8 +215,14 @@ if (!app.requestSingleInstanceLock()) {
   app.on('window-all-closed', () => {
     if (process.platform !== 'darwin') app.quit()
   })
-  app.on('will-quit', () => {
-    void services?.close()
+  // Let the host stop its jobs cleanly (each keeps what it saved) before the app exits.
+  app.on('before-quit', (event) => {
+    if (hostStopped || !host) return
+    event.preventDefault()
+    void host.stop().finally(() => {
+      hostStopped = true
+      app.quit()
+    })
   })
   app.on('activate', () => {
     if (app.isReady() && BrowserWindow.getAllWindows().length === 0) mainWindow = createWindow()

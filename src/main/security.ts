@@ -86,3 +86,54 @@ export function isAllowedExternalUrl(candidate: string): boolean {
 
 /** Permission requests (camera, notifications, geolocation, …): the app needs none, so all are denied. */
 export const PERMISSIONS_GRANTED: readonly string[] = []
+
+/** The privileged scheme the window loads the renderer from (not file://): a real origin, and nothing outside the renderer folder. */
+export const APP_SCHEME = 'app'
+export const APP_HOST = 'ledgerline'
+export const APP_ENTRY_URL = `${APP_SCHEME}://${APP_HOST}/index.html`
+
+/**
+ * The file under `root` an app:// request may read, or null: only this host, no encoded slashes
+ * or backslashes, no dot segments, nothing outside the folder the built renderer lives in.
+ */
+export function resolveAppAsset(requestUrl: string, root: string, pathApi: { resolve(...parts: string[]): string; sep: string }): string | null {
+  let url: URL
+  try {
+    url = new URL(requestUrl)
+  } catch {
+    return null
+  }
+  if (url.protocol !== `${APP_SCHEME}:` || url.host !== APP_HOST || url.username || url.password) return null
+  const raw = url.pathname
+  if (/%2f|%5c|%00/i.test(raw) || raw.includes('\\')) return null
+  let path: string
+  try {
+    path = decodeURIComponent(raw)
+  } catch {
+    return null
+  }
+  const segments = path.split('/').filter((s) => s !== '')
+  if (segments.some((s) => s === '.' || s === '..' || s.includes('\0'))) return null
+  const base = pathApi.resolve(root)
+  const file = pathApi.resolve(base, ...(segments.length === 0 ? ['index.html'] : segments))
+  return file.startsWith(base + pathApi.sep) ? file : null
+}
+
+const CONTENT_TYPES: Record<string, string> = {
+  html: 'text/html; charset=utf-8',
+  js: 'text/javascript; charset=utf-8',
+  mjs: 'text/javascript; charset=utf-8',
+  css: 'text/css; charset=utf-8',
+  json: 'application/json',
+  svg: 'image/svg+xml',
+  png: 'image/png',
+  ico: 'image/x-icon',
+  woff: 'font/woff',
+  woff2: 'font/woff2',
+  ttf: 'font/ttf'
+}
+
+export function contentTypeFor(file: string): string {
+  const ext = file.slice(file.lastIndexOf('.') + 1).toLowerCase()
+  return CONTENT_TYPES[ext] ?? 'application/octet-stream'
+}

@@ -1,7 +1,8 @@
 // The client against the Sandbox over loopback HTTP: every endpoint, both auth shapes, test/live separation.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { normalizePaymentStatus, normalizeStatusWord } from '../../src/shared/api/assumptions'
-import { readBankCodes, type ApiClient } from '../../src/main/api/client'
+import type { ApiClient } from '../../src/main/api/client'
+import { readBankCodes } from '../../src/shared/api/assumptions'
 import { ApiError } from '../../src/main/api/errors'
 import type { Sandbox } from '../../src/main/sandbox/server'
 import { parseMajor } from '../../src/shared/money'

@@ -1,19 +1,14 @@
-// End to end in Chromium: the renderer shell calls the real router through window.api and shows what it returns.
+// End to end in Chromium: the renderer shell calls main's gate through window.api, the host process answers, the page shows it.
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createAppRouter } from '../../src/main/app/router'
-import { createSenderCheck } from '../../src/main/ipc/router'
-import { testEnvironment, testServices } from '../support/app-env'
 import { startRendererHarness, type RendererHarness } from '../support/renderer-harness'
 
 describe('renderer shell in Chromium', { timeout: 60_000 }, () => {
-  const env = testEnvironment()
-  const routerErrors: string[] = []
   let harness: RendererHarness
 
   beforeAll(async () => {
-    harness = await startRendererHarness((pageOrigin, events) =>
-      createAppRouter({ env, services: testServices(env, events), isTrustedSender: createSenderCheck([pageOrigin]), logError: (m) => routerErrors.push(m) })
-    )
+    harness = await startRendererHarness()
     await harness.page.goto(harness.baseUrl)
   })
 
@@ -28,8 +23,9 @@ describe('renderer shell in Chromium', { timeout: 60_000 }, () => {
     expect(await page.getByTestId('overview-profile').textContent()).toContain('Built-in Sandbox')
   })
 
-  it('round trip: clicking About calls app:info through the router and renders the real answer', async () => {
+  it('round trip: clicking About calls app:info through the gate and the host process, and renders the real answer', async () => {
     const { page } = harness
+    const env = harness.host.config
     await page.getByTestId('nav-about').click()
     await expect.poll(() => page.getByTestId('app-version').textContent()).toBe('Ledgerline 0.1.0-test')
     expect(await page.getByTestId('path-user-data').textContent()).toBe(env.paths.userData)
@@ -52,7 +48,7 @@ describe('renderer shell in Chromium', { timeout: 60_000 }, () => {
     const { page } = harness
     // These run in the page, where globalThis is the window.
     const keys = await page.evaluate(() => Object.keys((globalThis as unknown as { api: object }).api).sort())
-    expect(keys).toEqual(['accounts', 'app', 'export', 'on', 'profile', 'search', 'sync'])
+    expect(keys).toEqual(['accounts', 'app', 'export', 'job', 'on', 'profile', 'search', 'sync'])
     const forged = await page.evaluate(() =>
       (globalThis as unknown as { __ledgerlineInvoke(n: string, a: unknown): Promise<unknown> }).__ledgerlineInvoke('fs:write', {
         path: '/tmp/x'
@@ -61,8 +57,9 @@ describe('renderer shell in Chromium', { timeout: 60_000 }, () => {
     expect(forged).toMatchObject({ ok: false, error: { code: 'UNKNOWN_CALL' } })
   })
 
-  it('ran under the CSP with no console or page errors, and no unexpected router failures', () => {
+  it('ran under the CSP with no console or page errors, and no unexpected host failures', () => {
     expect(harness.pageErrors).toEqual([])
-    expect(routerErrors).toEqual([])
+    const log = readFileSync(join(harness.host.config.paths.logs, 'ledgerline.log'), 'utf8')
+    expect(log).not.toContain(' ERROR ')
   })
 })

@@ -1,32 +1,22 @@
-// An accountant's day in Chromium against the real router: sync with progress, find records, export, profiles, cancel.
+// An accountant's day in Chromium, renderer → gate → host process: sync with progress, find records, export, profiles, cancel.
 import { existsSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createAppRouter } from '../../src/main/app/router'
-import type { AppServices } from '../../src/main/app/services'
-import { createSenderCheck } from '../../src/main/ipc/router'
 import { startSandbox, type Sandbox } from '../../src/main/sandbox/server'
-import { testEnvironment, testServices } from '../support/app-env'
 import { startRendererHarness, type RendererHarness } from '../support/renderer-harness'
 
 describe('workflow in Chromium', { timeout: 120_000 }, () => {
-  const env = testEnvironment()
-  const routerErrors: string[] = []
   let harness: RendererHarness
-  let services: AppServices & { exportDir: string }
   let remote: Sandbox
 
   beforeAll(async () => {
     remote = await startSandbox({ payments: 60_000, rateLimits: false })
-    harness = await startRendererHarness((pageOrigin, events) => {
-      services = testServices(env, events)
-      return createAppRouter({ env, services, isTrustedSender: createSenderCheck([pageOrigin]), logError: (m) => routerErrors.push(m) })
-    })
+    harness = await startRendererHarness()
     await harness.page.goto(harness.baseUrl)
   })
 
   afterAll(async () => {
     await harness?.close()
-    await services?.close()
     await remote?.close()
   })
 
@@ -60,6 +50,7 @@ describe('workflow in Chromium', { timeout: 120_000 }, () => {
 
     await page.getByTestId('export').click()
     await page.getByText(/Exported [\d,]+ rows to /).waitFor()
+    expect(harness.host.ui.saves).toMatchObject([{ suggestedName: expect.stringMatching(/^ledgerline-payments-test-\d{4}-\d{2}-\d{2}\.csv$/), extensions: ['csv'] }])
     const text = (await page.getByText(/Exported [\d,]+ rows to /).textContent()) ?? ''
     const file = text.slice(text.indexOf(' to ') + 4).trim()
     expect(existsSync(file)).toBe(true)
@@ -112,6 +103,13 @@ describe('workflow in Chromium', { timeout: 120_000 }, () => {
     expect(html).not.toContain(remote.keys.live)
     expect(html).not.toContain(remote.keys.test)
 
+    // Switching to live data is confirmed in main's native dialog; saying no changes nothing.
+    harness.host.ui.confirmAnswer = false
+    await page.getByTestId('use-Acme live').click()
+    await expect.poll(() => harness.host.ui.confirmations.length).toBe(1)
+    expect(harness.host.ui.confirmations[0]).toMatchObject({ title: 'Switch to a live profile?', message: expect.stringContaining('Acme live') })
+    expect(await page.getByTestId('profile-name').textContent()).toBe('Sandbox')
+    harness.host.ui.confirmAnswer = true
     await page.getByTestId('use-Acme live').click()
     await expect.poll(() => page.getByTestId('profile-name').textContent()).toBe('Acme live')
     expect((await page.getByTestId('mode-badge').first().textContent())?.trim()).toBe('LIVE')
@@ -137,8 +135,8 @@ describe('workflow in Chromium', { timeout: 120_000 }, () => {
     expect(await page.getByTestId('cached-payments').textContent()).toBe((60_000).toLocaleString('en-US'))
   })
 
-  it('ran with no page errors and no unexpected router failures', () => {
+  it('ran with no page errors and no unexpected host failures', () => {
     expect(harness.pageErrors).toEqual([])
-    expect(routerErrors).toEqual([])
+    expect(readFileSync(join(harness.host.config.paths.logs, 'ledgerline.log'), 'utf8')).not.toContain(' ERROR ')
   })
 })

@@ -1,6 +1,8 @@
 // Profiles: URL and key checks, the server's mode against the key's, the keychain as the only home of keys.
 import { describe, expect, it } from 'vitest'
 import { openCache } from '../../src/main/cache/open'
+import { ClientPool } from '../../src/main/profiles/clients'
+import { deleteProfileData } from '../../src/main/profiles/removal'
 import { checkKey, normaliseBaseUrl, ProfileService } from '../../src/main/profiles/service'
 import type { SecretStore } from '../../src/main/secrets/secret-store'
 
@@ -27,6 +29,7 @@ describe('profile checks', () => {
   it('normalises base URLs and refuses ones that cannot be the API', () => {
     expect(normaliseBaseUrl(' https://api.example.com/v1/ ')).toBe('https://api.example.com/v1')
     expect(normaliseBaseUrl('http://127.0.0.1:8080/v1')).toBe('http://127.0.0.1:8080/v1')
+    expect(normaliseBaseUrl('http://localhost:8080/v1')).toBe('http://localhost:8080/v1')
     for (const bad of ['api.example.com/v1', 'ftp://x/v1', 'https://user:pw@x/v1', 'https://x/v2', 'https://x/']) {
       expect(() => normaliseBaseUrl(bad), bad).toThrow(expect.objectContaining({ code: 'invalid_base_url' }))
     }
@@ -34,7 +37,7 @@ describe('profile checks', () => {
 
   it('reads the mode from the key and refuses anything but a secret key', () => {
     expect(checkKey('sk_test_abc')).toBe('test')
-    expect(checkKey(' sk_live_abc\n')).toBe('live')
+    expect(checkKey('sk_live_abc')).toBe('live')
     expect(() => checkKey('pk_live_abc')).toThrow(/public key/)
     expect(() => checkKey('hunter2')).toThrow(expect.objectContaining({ code: 'invalid_key_format' }))
   })
@@ -44,7 +47,7 @@ describe('ProfileService', () => {
   it('keeps the built-in Sandbox profile, which cannot be removed', async () => {
     const service = new ProfileService({ db: openCache(':memory:'), secrets: memorySecrets() })
     expect(service.list()).toMatchObject([{ id: 'sandbox', name: 'Sandbox', mode: 'test', builtIn: true, baseUrl: null }])
-    await expect(service.remove('Sandbox')).rejects.toMatchObject({ code: 'built_in_profile' })
+    await expect(service.beginRemoval('Sandbox')).rejects.toMatchObject({ code: 'built_in_profile' })
   })
 
   it('refuses a key whose mode disagrees with the data the server returns, storing nothing', async () => {
@@ -64,8 +67,11 @@ describe('ProfileService', () => {
     const everything = JSON.stringify(db.prepare('select * from profiles').all())
     expect(everything).not.toContain('sk_test_secret123')
     await expect(service.add({ name: 'acme', baseUrl: 'https://api.example.com/v1', key: 'sk_test_x' })).rejects.toMatchObject({ code: 'duplicate_name' })
-    await service.remove('Acme')
+    const removed = await service.beginRemoval('Acme')
     expect(secrets.data.size).toBe(0)
+    expect(service.list().map((p) => p.name)).toEqual(['Sandbox'])
+    await deleteProfileData(db, removed.id)
+    expect(db.prepare('select count(*) as n from profiles').get()).toEqual({ n: 1 })
   })
 
   it('keeps test and live apart for the same base URL given directly', () => {
@@ -82,8 +88,8 @@ describe('ProfileService', () => {
     const service = new ProfileService({ db: openCache(':memory:'), secrets, fetch: serverAnswering('TEST'), pacing: false })
     const profile = await service.add({ name: 'Acme', baseUrl: 'https://api.example.com/v1', key: 'sk_test_a' })
     secrets.data.set(profile.id, 'sk_live_b')
-    await expect(service.clientFor(profile)).rejects.toMatchObject({ code: 'mode_mismatch' })
+    await expect(new ClientPool({ secrets }).for(profile)).rejects.toMatchObject({ code: 'mode_mismatch' })
     secrets.data.delete(profile.id)
-    await expect(service.clientFor(profile)).rejects.toMatchObject({ code: 'no_key' })
+    await expect(new ClientPool({ secrets }).for(profile)).rejects.toMatchObject({ code: 'no_key' })
   })
 })

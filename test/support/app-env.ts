@@ -1,38 +1,101 @@
-// A real AppEnvironment and AppServices for tests: temporary folders, a real cache file, the real keychain under a test service name.
+// A real service host for tests: its own process (the TypeScript entry through tsx), a real cache file, the real keychain under a throwaway service name.
 import { randomUUID } from 'node:crypto'
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { AppEnvironment } from '../../src/main/app/info'
-import { AppServices } from '../../src/main/app/services'
-import { openCache } from '../../src/main/cache/open'
+import { calls } from '../../src/shared/ipc/contract'
+import type { CallResult } from '../../src/shared/ipc/result'
+import type { CallName, CallValue } from '../../src/shared/ipc/contract'
 import { createEventEmitter, type EventEmitter } from '../../src/main/ipc/events'
-import { createOsKeychainStore } from '../../src/main/secrets/secret-store'
+import { createGate, createSenderCheck, type Gate } from '../../src/main/ipc/gate'
+import { nodeHostLauncher } from '../../src/main/host/node-launcher'
+import type { ConfirmRequest, HostConfig, SaveFileRequest } from '../../src/main/host/protocol'
+import { HostSupervisor, type SupervisorOptions } from '../../src/main/host/supervisor'
 
-export function testEnvironment(): AppEnvironment {
+/** A fresh data folder and the host configuration a test app would have: unpaced, throwaway keychain service. */
+export function testHostConfig(): HostConfig {
   const userData = mkdtempSync(join(tmpdir(), 'ledgerline-test-'))
   return {
-    name: 'Ledgerline',
-    version: '0.1.0-test',
-    electronVersion: null,
-    chromeVersion: null,
+    app: { name: 'Ledgerline', version: '0.1.0-test', electronVersion: null, chromeVersion: null },
     paths: { userData, cacheDatabase: join(userData, 'cache.sqlite'), logs: join(userData, 'logs') },
-    sqlite: {}
+    sqlite: {},
+    keychainService: `app.ledgerline.test-${randomUUID()}`,
+    pacing: false
   }
 }
 
-/**
- * Services over a real cache file and the real keychain (a throwaway service name); exports go to
- * `exportDir`. Unpaced: the Sandboxes these tests talk to have no rate limits (pacing has its own tests).
- */
-export function testServices(env: AppEnvironment, events: EventEmitter = createEventEmitter(() => {})): AppServices & { exportDir: string } {
-  const exportDir = mkdtempSync(join(tmpdir(), 'ledgerline-export-'))
-  const services = new AppServices({
-    db: openCache(env.paths.cacheDatabase),
-    secrets: createOsKeychainStore(`app.ledgerline.test-${randomUUID()}`),
-    events,
-    chooseSaveFile: async (name) => join(exportDir, name),
-    pacing: false
+/** What main's dialogs answer in a test: every question is recorded; confirmations get `confirmAnswer`. */
+export interface ScriptedUi {
+  confirmations: Omit<ConfirmRequest, 'kind'>[]
+  saves: Omit<SaveFileRequest, 'kind'>[]
+  confirmAnswer: boolean
+  /** Where save dialogs "choose" to save. */
+  exportDir: string
+}
+
+export interface TestHost {
+  config: HostConfig
+  supervisor: HostSupervisor
+  ui: ScriptedUi
+  /** Every event the host sent, after main's check. */
+  events: { name: string; payload: unknown }[]
+  /** A call through main's gate, as the app's page would make it. */
+  call<N extends CallName>(name: N, arg?: unknown): Promise<CallResult<CallValue<N>>>
+  gate: Gate
+  close(): Promise<void>
+}
+
+export const TEST_PAGE = 'http://127.0.0.1:5173/'
+
+export interface TestHostOptions {
+  config?: HostConfig
+  /** Pages whose calls the gate trusts (default: TEST_PAGE). */
+  trustedPages?: string[]
+  /** Also receives each checked event (the renderer harness passes it to the page). */
+  onEvent?: EventEmitter['emit']
+  supervisor?: Partial<Pick<SupervisorOptions, 'heartbeat' | 'restarts' | 'readyTimeoutMs'>>
+}
+
+/** Starts the real host in its own process behind a real supervisor and gate. */
+export async function startTestHost(options: TestHostOptions = {}): Promise<TestHost> {
+  const config = options.config ?? testHostConfig()
+  const ui: ScriptedUi = { confirmations: [], saves: [], confirmAnswer: true, exportDir: mkdtempSync(join(tmpdir(), 'ledgerline-export-')) }
+  const events: TestHost['events'] = []
+  const checked = createEventEmitter((_channel, name, payload) => {
+    events.push({ name, payload })
+    options.onEvent?.(name as never, payload as never)
   })
-  return Object.assign(services, { exportDir })
+  const supervisor = new HostSupervisor({
+    launch: nodeHostLauncher(),
+    config,
+    ui: {
+      confirm: async (request) => {
+        ui.confirmations.push(request)
+        return ui.confirmAnswer
+      },
+      chooseSaveFile: async (request) => {
+        ui.saves.push(request)
+        return join(ui.exportDir, request.suggestedName)
+      }
+    },
+    onEvent: (name, payload) => checked.emit(name as never, payload as never),
+    ...options.supervisor
+  })
+  await supervisor.start()
+  const gate = createGate({ contract: calls, isTrustedSender: createSenderCheck(options.trustedPages ?? [TEST_PAGE]), forward: (name, arg) => supervisor.call(name, arg) })
+  return {
+    config,
+    supervisor,
+    ui,
+    events,
+    gate,
+    call: (name, arg) => gate.dispatch(name, arg, { url: TEST_PAGE, isMainFrame: true }) as never,
+    close: () => supervisor.stop()
+  }
+}
+
+/** The value of a successful call, or a test failure naming the error. */
+export function valueOf<T>(result: CallResult<T>): T {
+  if (!result.ok) throw new Error(`call failed: ${result.error.code}: ${result.error.message}`)
+  return result.value
 }

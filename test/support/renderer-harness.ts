@@ -1,12 +1,12 @@
-// Drives Debian's Chromium against the built renderer, with window.api bridged to the real main-process router.
+// Drives Debian's Chromium against the built renderer: window.api → main's real gate → the real service host in its own process.
 import { existsSync } from 'node:fs'
 import { mkdir } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { chromium, type Browser, type Page } from 'playwright-core'
 import { callNames, eventNames } from '../../src/shared/ipc/contract'
 import { createEventEmitter, type EventEmitter } from '../../src/main/ipc/events'
-import type { Router } from '../../src/main/ipc/router'
 import { createApi } from '../../src/preload/api'
+import { startTestHost, type TestHost, type TestHostOptions } from './app-env'
 import { serveDirectory, type StaticServer } from './static-server'
 
 export const PROJECT_ROOT = resolve(__dirname, '../..')
@@ -28,6 +28,8 @@ const CHROMIUM_ARGS = [
 export interface RendererHarness {
   page: Page
   baseUrl: string
+  /** The service host behind the page's gate, with its scripted dialogs. */
+  host: TestHost
   /** Main-to-renderer events, through the same validating emitter Electron uses. */
   events: EventEmitter
   /** Console errors and uncaught page errors seen so far (CSP violations show up here). */
@@ -60,7 +62,7 @@ function bridgeScript(): string {
 })();`
 }
 
-export async function startRendererHarness(makeRouter: (pageOrigin: string, events: EventEmitter) => Router): Promise<RendererHarness> {
+export async function startRendererHarness(hostOptions: Omit<TestHostOptions, 'trustedPages' | 'onEvent'> = {}): Promise<RendererHarness> {
   if (!existsSync(join(RENDERER_DIR, 'index.html'))) {
     throw new Error(`No built renderer at ${RENDERER_DIR}: run "npm run build" (npm test does it first).`)
   }
@@ -69,6 +71,7 @@ export async function startRendererHarness(makeRouter: (pageOrigin: string, even
   }
   const server: StaticServer = await serveDirectory(RENDERER_DIR)
   let browser: Browser | undefined
+  let host: TestHost | undefined
   try {
     browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS })
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme: 'light' })
@@ -87,15 +90,17 @@ export async function startRendererHarness(makeRouter: (pageOrigin: string, even
         (globalThis as unknown as { __ledgerlineEmit(n: string, p: unknown): void }).__ledgerlineEmit(name, body)
       void page.evaluate(deliver, [event, payload] as const).catch(() => undefined)
     })
-    const router = makeRouter(server.url, events)
+    const started = await startTestHost({ ...hostOptions, trustedPages: [server.url], onEvent: (name, payload) => events.emit(name, payload) })
+    host = started
     await page.exposeBinding('__ledgerlineInvoke', (source, name: unknown, arg: unknown) =>
-      router.dispatch(name, arg, { url: source.frame.url(), isMainFrame: source.frame === source.page.mainFrame() })
+      started.gate.dispatch(name, arg, { url: source.frame.url(), isMainFrame: source.frame === source.page.mainFrame() })
     )
     await page.addInitScript({ content: bridgeScript() })
     const openedBrowser = browser
     return {
       page,
       baseUrl: server.url,
+      host: started,
       events,
       pageErrors,
       async screenshot(name) {
@@ -109,11 +114,13 @@ export async function startRendererHarness(makeRouter: (pageOrigin: string, even
       },
       async close() {
         await openedBrowser.close()
+        await started.close()
         await server.close()
       }
     }
   } catch (error) {
     await browser?.close()
+    await host?.close()
     await server.close()
     throw error
   }

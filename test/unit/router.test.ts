@@ -1,11 +1,12 @@
-// The IPC router: every way a call can be wrong is refused with a clear code, and nothing raw leaks out.
-import { describe, expect, it, vi } from 'vitest'
+// The IPC gate and the host's dispatcher: every way a call can be wrong is refused with a clear code, and nothing raw leaks out.
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { z } from 'zod'
-import { createAppRouter } from '../../src/main/app/router'
 import { AppError } from '../../src/main/errors'
-import { createRouter, createSenderCheck, type CallSender } from '../../src/main/ipc/router'
-import { calls } from '../../src/shared/ipc/contract'
-import { testEnvironment, testServices } from '../support/app-env'
+import { createGate, createSenderCheck, type CallSender } from '../../src/main/ipc/gate'
+import { createDispatcher } from '../../src/main/ipc/router'
+import { mergeParts } from '../../src/shared/ipc/define'
+import { calls, events } from '../../src/shared/ipc/contract'
+import { startTestHost, type TestHost } from '../support/app-env'
 
 const APP_PAGE = 'http://127.0.0.1:5173/'
 const trusted: CallSender = { url: `${APP_PAGE}#/about`, isMainFrame: true }
@@ -16,8 +17,9 @@ const testContract = {
   'test:refuse': { args: z.undefined() }
 }
 
+/** main's gate in front of a dispatcher, as in the app (without the process boundary, which test/host covers). */
 function makeTestRouter(logError = vi.fn()) {
-  const router = createRouter({
+  const dispatcher = createDispatcher({
     contract: testContract,
     domains: [
       { 'test:echo': (arg: { text: string; count: number }) => `${arg.text}×${arg.count}` },
@@ -30,9 +32,9 @@ function makeTestRouter(logError = vi.fn()) {
         }
       }
     ],
-    isTrustedSender: createSenderCheck([APP_PAGE]),
     logError
   })
+  const router = createGate({ contract: testContract, isTrustedSender: createSenderCheck([APP_PAGE]), forward: (name, arg) => dispatcher.dispatch(name, arg) })
   return { router, logError }
 }
 
@@ -117,20 +119,36 @@ describe('router', () => {
   })
 
   it('refuses a handler outside the contract, a duplicate handler, and an unhandled call', () => {
-    const base = { contract: testContract, isTrustedSender: () => true, logError: () => {} }
+    const base = { contract: testContract, logError: () => {} }
     const all = { 'test:echo': () => '', 'test:explode': () => '', 'test:refuse': () => '' }
-    expect(() => createRouter({ ...base, domains: [all, { 'test:unknown': () => '' }] })).toThrow(/not in the IPC contract/)
-    expect(() => createRouter({ ...base, domains: [all, { 'test:echo': () => '' }] })).toThrow(/registered twice/)
-    expect(() => createRouter({ ...base, domains: [{ 'test:echo': () => '' }] })).toThrow(/No handler.*test:explode/)
+    expect(() => createDispatcher({ ...base, domains: [all, { 'test:unknown': () => '' }] })).toThrow(/not in the IPC contract/)
+    expect(() => createDispatcher({ ...base, domains: [all, { 'test:echo': () => '' }] })).toThrow(/registered twice/)
+    expect(() => createDispatcher({ ...base, domains: [{ 'test:echo': () => '' }] })).toThrow(/No handler.*test:explode/)
+  })
+
+  it('never forwards a refused call: the gate checks before the host sees anything', async () => {
+    const forward = vi.fn(async () => ({ ok: true as const, value: 'forwarded' }))
+    const gate = createGate({ contract: testContract, isTrustedSender: createSenderCheck([APP_PAGE]), forward })
+    await gate.dispatch('test:echo', { text: 'hi', count: 'x' }, trusted)
+    await gate.dispatch('test:nope', undefined, trusted)
+    await gate.dispatch('test:echo', { text: 'hi', count: 1 }, { url: 'https://evil.example/', isMainFrame: true })
+    expect(forward).not.toHaveBeenCalled()
+    await expect(gate.dispatch('test:echo', { text: 'hi', count: 1 }, trusted)).resolves.toEqual({ ok: true, value: 'forwarded' })
+    expect(forward).toHaveBeenCalledWith('test:echo', { text: 'hi', count: 1 })
   })
 })
 
-describe('the app router over the real contract', () => {
-  const env = testEnvironment()
-  const router = createAppRouter({ env, services: testServices(env), isTrustedSender: createSenderCheck([APP_PAGE]), logError: () => {} })
+describe('the gate over the real contract, in front of the real host process', () => {
+  let host: TestHost
+  beforeAll(async () => {
+    host = await startTestHost({ trustedPages: [APP_PAGE] })
+  })
+  afterAll(async () => {
+    await host?.close()
+  })
 
-  it('serves app:info from the real service, with the Node build of SQLite', async () => {
-    const result = await router.dispatch('app:info', undefined, trusted)
+  it('serves app:info from the host, with the Node build of SQLite', async () => {
+    const result = await host.gate.dispatch('app:info', undefined, trusted)
     expect(result.ok).toBe(true)
     if (!result.ok) return
     expect(result.value).toMatchObject({ name: 'Ledgerline', version: '0.1.0-test', runtime: { node: process.versions.node } })
@@ -138,8 +156,18 @@ describe('the app router over the real contract', () => {
   })
 
   it('refuses a malformed argument and an unknown call on the real contract', async () => {
-    expect(await router.dispatch('app:info', { verbose: true }, trusted)).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENT' } })
-    expect(await router.dispatch('app:quit', undefined, trusted)).toMatchObject({ ok: false, error: { code: 'UNKNOWN_CALL' } })
+    expect(await host.gate.dispatch('app:info', { verbose: true }, trusted)).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENT' } })
+    expect(await host.gate.dispatch('app:quit', undefined, trusted)).toMatchObject({ ok: false, error: { code: 'UNKNOWN_CALL' } })
+  })
+
+  it('trusts the app:// page by scheme and host, nothing else', () => {
+    const check = createSenderCheck(['app://ledgerline/index.html'])
+    expect(check({ url: 'app://ledgerline/index.html#/records', isMainFrame: true })).toBe(true)
+    expect(check({ url: 'app://ledgerline/other.html', isMainFrame: true })).toBe(true)
+    expect(check({ url: 'app://evil/index.html', isMainFrame: true })).toBe(false)
+    expect(check({ url: 'app://user:pw@ledgerline/index.html', isMainFrame: true })).toBe(false)
+    expect(check({ url: 'file:///opt/ledgerline/out/renderer/index.html', isMainFrame: true })).toBe(false)
+    expect(check({ url: 'app://ledgerline/index.html', isMainFrame: false })).toBe(false)
   })
 
   it('trusts only the exact file:// page the app loads', () => {
@@ -171,6 +199,10 @@ describe('the contract itself', () => {
         return weaknesses(def['innerType'] as z.ZodType, path)
       case 'array':
         return weaknesses(def['element'] as z.ZodType, `${path}[]`)
+      case 'union':
+        return (def['options'] as z.ZodType[]).flatMap((option, i) => weaknesses(option, `${path}|${i}`))
+      case 'record':
+        return weaknesses(def['valueType'] as z.ZodType, `${path}{}`)
       default:
         return []
     }
@@ -179,6 +211,8 @@ describe('the contract itself', () => {
   it('detects loose objects and unbounded strings (so the check below can fail)', () => {
     expect(weaknesses(z.object({ a: z.string().max(5) }), 'x')).toEqual(['x: object accepts unknown fields'])
     expect(weaknesses(z.strictObject({ a: z.array(z.string()).optional() }), 'x')).toEqual(['x.a[]: unbounded string'])
+    expect(weaknesses(z.discriminatedUnion('k', [z.strictObject({ k: z.literal('a'), v: z.string() })]), 'x')).toEqual(['x|0.v: unbounded string'])
+    expect(weaknesses(z.partialRecord(z.enum(['a']), z.object({})), 'x')).toEqual(['x{}: object accepts unknown fields'])
   })
 
   it('names every call domain:action, with strict objects and bounded strings only', () => {
@@ -186,5 +220,18 @@ describe('the contract itself', () => {
       expect(name).toMatch(/^[a-z]+:[a-zA-Z]+$/)
       expect(weaknesses(spec.args, name)).toEqual([])
     }
+  })
+
+  it('checks every event payload with strict objects and bounded strings too', () => {
+    for (const [name, schema] of Object.entries(events)) {
+      expect(name).toMatch(/^[a-z]+:[a-zA-Z]+$/)
+      expect(weaknesses(schema as z.ZodType, name)).toEqual([])
+    }
+  })
+
+  it('is merged from the domains\' parts, and a name two parts define throws instead of overriding', () => {
+    expect(() => mergeParts('call', [{ 'a:x': 1 }, { 'a:y': 2 }])).not.toThrow()
+    expect(() => mergeParts('call', [{ 'a:x': 1 }, { 'b:y': 2, 'a:x': 3 }])).toThrow(/defines the call "a:x" twice/)
+    expect(() => mergeParts('event', [{ 'e:x': 1 }, { 'e:x': 1 }])).toThrow(/event "e:x" twice/)
   })
 })

@@ -1,6 +1,6 @@
 // The payments API client: one typed function per endpoint in api-spec.md, plus page iterators for the list calls.
 import { z } from 'zod'
-import { BANK_METADATA_KEYS, QUERY_PARAMS, REQUESTED_PAGE_SIZE } from '../../shared/api/assumptions'
+import { QUERY_PARAMS, REQUESTED_PAGE_SIZE } from '../../shared/api/assumptions'
 import {
   bankSchema,
   bulkPlanResultSchema,
@@ -77,20 +77,6 @@ export function readFailedRequest(raw: unknown): FailedRequest {
     message: typeof message === 'string' ? message : JSON.stringify(raw),
     raw
   }
-}
-
-/** NIP and CBN codes from a bank's metadata, whatever the key spelling (see the bank-metadata assumption). */
-export function readBankCodes(bank: Bank): { nip: string | null; cbn: string | null } {
-  const meta = bank.metadata ?? {}
-  const first = (keys: readonly string[]): string | null => {
-    for (const key of keys) {
-      const value = meta[key]
-      if (typeof value === 'string' && value !== '') return value
-      if (typeof value === 'number') return String(value)
-    }
-    return null
-  }
-  return { nip: first(BANK_METADATA_KEYS.nip), cbn: first(BANK_METADATA_KEYS.cbn) }
 }
 
 /** The last page of a list: the server's totalPages reached, or nothing more to show. */

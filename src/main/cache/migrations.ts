@@ -242,7 +242,20 @@ const v2: Migration = {
   }
 }
 
-export const MIGRATIONS: readonly Migration[] = [v1, v2]
+/**
+ * Version 3: removing a profile first marks it (it leaves every list at once and frees its name),
+ * then deletes its records in small batches, so a million cached rows never stall the app; a
+ * removal the app did not finish is carried on at the next start.
+ */
+const v3: Migration = {
+  version: 3,
+  name: 'profiles being removed',
+  up(db) {
+    db.exec(`ALTER TABLE profiles ADD COLUMN removing INTEGER NOT NULL DEFAULT 0 CHECK (removing IN (0, 1))`)
+  }
+}
+
+export const MIGRATIONS: readonly Migration[] = [v1, v2, v3]
 
 export function latestVersion(migrations: readonly Migration[] = MIGRATIONS): number {
   return migrations.length === 0 ? 0 : (migrations[migrations.length - 1] as Migration).version
@@ -257,25 +270,34 @@ export function checkMigrationList(migrations: readonly Migration[]): void {
 
 /**
  * Brings the database up to the newest schema. Refuses a database from a newer Ledgerline
- * (it would be misread), and applies each missing migration in its own transaction, so a failure
- * leaves the database at the last version that fully applied.
+ * (it would be misread), and applies each missing migration in its own IMMEDIATE transaction
+ * that reads user_version again first: when two processes (the app and the CLI) open a new cache
+ * at the same moment, one applies each migration and the other waits, sees it done and moves on.
+ * A failure leaves the database at the last version that fully applied.
  */
 export function migrate(db: Database.Database, migrations: readonly Migration[] = MIGRATIONS): { from: number; to: number } {
   checkMigrationList(migrations)
-  const from = db.pragma('user_version', { simple: true }) as number
+  const version = (): number => db.pragma('user_version', { simple: true }) as number
   const latest = latestVersion(migrations)
-  if (from > latest) {
-    throw new AppError(
-      'cache_too_new',
-      `This cache was written by a newer Ledgerline (schema version ${from}); this version reads up to ${latest}. Update Ledgerline, or choose another cache file.`
-    )
+  const refuseNewer = (found: number): void => {
+    if (found > latest) {
+      throw new AppError(
+        'cache_too_new',
+        `This cache was written by a newer Ledgerline (schema version ${found}); this version reads up to ${latest}. Update Ledgerline, or choose another cache file.`
+      )
+    }
   }
+  const from = version()
+  refuseNewer(from)
   for (const migration of migrations) {
     if (migration.version <= from) continue
     db.transaction(() => {
+      const current = version()
+      refuseNewer(current)
+      if (current >= migration.version) return
       migration.up(db)
       db.pragma(`user_version = ${migration.version}`)
-    })()
+    }).immediate()
   }
-  return { from, to: Math.max(from, latest) }
+  return { from, to: version() }
 }

@@ -1,8 +1,7 @@
 // API records → cache rows for every resource: exact money, normalised and raw statuses, epoch times, and the raw JSON.
-import { isFinalPaymentStatus, normalizePaymentStatus, normalizeStatusWord, normalizeTransferStatus } from '../../shared/api/assumptions'
+import { isFinalPaymentStatus, normalizePaymentStatus, normalizeStatusWord, normalizeTransferStatus, readBankCodes } from '../../shared/api/assumptions'
 import type { Bank, Payment, Plan, Subscription, Transfer, VirtualAccount } from '../../shared/api/schemas'
 import { parseMajor } from '../../shared/money'
-import { readBankCodes } from '../api/client'
 
 export type Row = Record<string, string | number | null>
 

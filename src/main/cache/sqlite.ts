@@ -9,8 +9,8 @@ export interface SqliteOptions {
   nativeBinding?: string
 }
 
-export function openDatabase(file: string, options: SqliteOptions = {}): Database.Database {
-  return new Database(file, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {})
+export function openDatabase(file: string, options: SqliteOptions & { readonly?: boolean } = {}): Database.Database {
+  return new Database(file, { ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}), ...(options.readonly ? { readonly: true, fileMustExist: true } : {}) })
 }
 
 export function sqliteVersion(options: SqliteOptions = {}): string {

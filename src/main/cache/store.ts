@@ -1,5 +1,6 @@
 // The cache's write and bookkeeping side: pages upserted with their checkpoint in one transaction, failures, tracked ids.
 import type Database from 'better-sqlite3'
+import { redactSecrets } from '../redact'
 import type { Row } from './records'
 
 export type Resource = 'payments' | 'transfers' | 'plans' | 'subscriptions' | 'virtual_accounts' | 'banks'
@@ -144,13 +145,14 @@ export class CacheStore {
     return { resource, scope, nextPage: row.next_page, pageSize: row.page_size ?? 0, totalElements: row.total_elements ?? 0, completed: row.completed_at !== null }
   }
 
+  /** Failures are stored with every known key removed from their text (see redactSecrets). */
   recordFailure(profileId: string, resource: string, scope: string, error: { code: string; message: string; status?: number | null }): void {
     this.statement('insert into sync_failures (profile_id, resource, scope, code, message, status, occurred_at) values (?, ?, ?, ?, ?, ?, ?)').run(
       profileId,
       resource,
       scope,
       error.code,
-      error.message,
+      redactSecrets(error.message),
       error.status ?? null,
       new Date(this.now()).toISOString()
     )

@@ -1,9 +1,12 @@
 // Exports cached records as an Excel-safe CSV, streamed from SQLite and written under its final name only when complete.
+import { randomBytes } from 'node:crypto'
 import { closeSync, openSync, renameSync, rmSync, writeSync } from 'node:fs'
-import type Database from 'better-sqlite3'
+import { basename, dirname, join } from 'node:path'
+import { setImmediate as yieldToEvents } from 'node:timers/promises'
 import { amount, BOM, headerLine, identifier, rowLine, text, type CsvCell } from '../../shared/csv/excel-safe'
 import type { SearchQuery, SearchResource } from '../../shared/search'
 import { AppError } from '../errors'
+import { openDatabase, type SqliteOptions } from '../cache/sqlite'
 import { compileQuery } from '../search/search'
 
 type DbRow = Record<string, string | number | null>
@@ -64,42 +67,70 @@ export interface ExportResult {
   rows: number
 }
 
-/** Writes every record the query matches (no paging) to `file`, via a temporary file renamed at the end. */
-export function exportCsv(db: Database.Database, profile: { id: string; mode: string }, query: SearchQuery, file: string): ExportResult {
-  const layout = LAYOUTS[query.resource]
-  const q = compileQuery(profile.id, query)
-  const temp = `${file}.partial-${process.pid}`
-  let fd: number
+export interface ExportOptions {
+  signal?: AbortSignal
+  onProgress?: (progress: { done: number; total: number }) => void
+}
+
+/** Rows written between yields to the event loop: the host answers other calls while a million rows go out. */
+const ROWS_PER_SLICE = 5_000
+
+/**
+ * A new file beside the target, created exclusively (O_CREAT|O_EXCL, owner-only) under a random
+ * name: nothing already there, such as a planted symlink, is ever opened or overwritten.
+ */
+function createTempFile(file: string): { path: string; fd: number } {
+  const path = join(dirname(file), `.${basename(file)}.${randomBytes(12).toString('hex')}.partial`)
   try {
-    fd = openSync(temp, 'w')
+    return { path, fd: openSync(path, 'wx', 0o600) }
   } catch (error) {
     throw new AppError('export_failed', `Cannot write ${file} (${error instanceof Error ? error.message : String(error)}).`)
   }
+}
+
+/**
+ * Writes every record the query matches (no paging) to `file`, via a temporary file renamed at
+ * the end: the file appears under its name only when complete. Reads through its own read-only
+ * connection to the cache file (WAL lets it read while others write), in slices with a yield
+ * between them, so it can report progress and be cancelled, and never holds up other work.
+ */
+export async function exportCsv(cache: { file: string; sqlite?: SqliteOptions }, profile: { id: string; mode: string }, query: SearchQuery, file: string, options: ExportOptions = {}): Promise<ExportResult> {
+  const layout = LAYOUTS[query.resource]
+  const q = compileQuery(profile.id, query)
+  const db = openDatabase(cache.file, { ...cache.sqlite, readonly: true })
+  const temp = createTempFile(file)
   let rows = 0
+  let open = true
   try {
-    let chunk = BOM + headerLine(layout.header)
+    const total = q.empty ? 0 : (db.prepare(`SELECT count(*) AS n FROM ${q.from} WHERE ${q.where}`).get(q.params) as { n: number }).n
+    options.onProgress?.({ done: 0, total })
+    writeSync(temp.fd, BOM + headerLine(layout.header))
     if (!q.empty) {
+      let chunk = ''
       for (const row of db.prepare(`SELECT t.* FROM ${q.from} WHERE ${q.where} ORDER BY ${q.order}`).iterate(q.params) as Iterable<DbRow>) {
         chunk += rowLine(layout.cells(row, profile.mode), layout.header.length)
         rows++
-        if (chunk.length > 1 << 20) {
-          writeSync(fd, chunk)
+        if (rows % ROWS_PER_SLICE === 0) {
+          writeSync(temp.fd, chunk)
           chunk = ''
+          options.onProgress?.({ done: rows, total })
+          await yieldToEvents()
+          options.signal?.throwIfAborted()
         }
       }
+      writeSync(temp.fd, chunk)
     }
-    writeSync(fd, chunk)
-    closeSync(fd)
-    renameSync(temp, file)
+    closeSync(temp.fd)
+    open = false
+    renameSync(temp.path, file)
+    options.onProgress?.({ done: rows, total: Math.max(rows, total) })
   } catch (error) {
-    try {
-      closeSync(fd)
-    } catch {
-      // already closed
-    }
-    rmSync(temp, { force: true })
-    if (error instanceof AppError) throw error
+    if (open) closeSync(temp.fd)
+    rmSync(temp.path, { force: true })
+    if (error instanceof AppError || options.signal?.aborted) throw error
     throw new AppError('export_failed', `Cannot write ${file} (${error instanceof Error ? error.message : String(error)}).`)
+  } finally {
+    db.close()
   }
   return { file, rows }
 }

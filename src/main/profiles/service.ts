@@ -7,8 +7,9 @@ import { createApiClient, type ApiClient } from '../api/client'
 import { ApiError } from '../api/errors'
 import { keyMode, type KeyMode, type Pacing } from '../api/http'
 import { AppError } from '../errors'
+import type { Logger } from '../log'
+import { registerSecret } from '../redact'
 import type { SecretStore } from '../secrets/secret-store'
-import { startSandbox, type Sandbox } from '../sandbox/server'
 import { SANDBOX_PROFILE } from './builtin'
 
 export type Profile = ProfileSummary
@@ -33,17 +34,28 @@ const toProfile = (r: ProfileRow): Profile => ({
   lastSyncedAt: r.last_synced_at
 })
 
+/** Key checks with the server that profile:add may make: enough for typos, too few to guess keys. */
+export const KEY_CHECK_LIMIT = { attempts: 5, windowMs: 60_000 }
+
 export interface ProfileServiceOptions {
   db: Database.Database
   secrets: SecretStore
   /** Electron passes net.fetch (system proxy); Node the global fetch. */
   fetch?: typeof fetch
-  /** Override the documented pacing (tests, or a server known to have no limits). */
+  /** Override the documented pacing for key checks (tests, or a server known to have no limits). */
   pacing?: Pacing | false
-  now?: () => string
+  /** Receives one line per key check (never the key). */
+  logger?: Logger
+  now?: () => number
 }
 
-/** Checks and normalises a base URL: http(s), no credentials, ending in the version segment /v1. */
+/** 127.0.0.0/8, localhost and ::1: the only hosts plain http:// may point at (the Sandbox, a local test server). */
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase()
+  return host === 'localhost' || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host)
+}
+
+/** Checks and normalises a base URL: https (http only on this computer), no credentials, ending in the version segment /v1. */
 export function normaliseBaseUrl(input: string): string {
   let url: URL
   try {
@@ -51,23 +63,39 @@ export function normaliseBaseUrl(input: string): string {
   } catch {
     throw new AppError('invalid_base_url', `"${input.slice(0, 100)}" is not a URL; it should look like https://api.example.com/v1.`)
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new AppError('invalid_base_url', 'The base URL must start with https:// (or http:// for a local server).')
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopbackHost(url.hostname))) {
+    throw new AppError('invalid_base_url', 'The base URL must start with https:// (plain http:// is allowed only for a server on this computer, such as the Sandbox).')
+  }
   if (url.username || url.password) throw new AppError('invalid_base_url', 'The base URL must not contain a user name or password; the key is stored separately.')
   const path = url.pathname.replace(/\/+$/, '')
   if (!path.endsWith('/v1')) throw new AppError('invalid_base_url', `The base URL should end in /v1 (got ${url.origin}${path || '/'}).`)
   return `${url.origin}${path}`
 }
 
+/** Whitespace, control and invisible format characters: none belongs in a key, and a header must never carry them. */
+const NOT_IN_A_KEY = /[\s\p{Cc}\p{Cf}]/u
+
+function describeCharacter(ch: string): string {
+  if (ch === ' ') return 'a space'
+  if (ch === '\n' || ch === '\r') return 'a line break'
+  if (ch === '\t') return 'a tab'
+  return `an invisible character (U+${(ch.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')})`
+}
+
+/** The key's mode from its prefix; refuses anything that is not a secret key exactly as issued. */
 export function checkKey(key: string): KeyMode {
-  const trimmed = key.trim()
-  const mode = keyMode(trimmed)
+  const bad = NOT_IN_A_KEY.exec(key)
+  if (bad) {
+    throw new AppError('invalid_key_format', `The key contains ${describeCharacter(bad[0])} at character ${bad.index + 1}. Copy it again without spaces or line breaks.`)
+  }
+  const mode = keyMode(key)
   if (mode) return mode
-  if (/^pk_(test|live)_/.test(trimmed)) throw new AppError('invalid_key_format', `That is a public key (pk_…). Ledgerline needs the secret key (${KEY_PREFIXES.test}… or ${KEY_PREFIXES.live}…).`)
+  if (/^pk_(test|live)_/.test(key)) throw new AppError('invalid_key_format', `That is a public key (pk_…). Ledgerline needs the secret key (${KEY_PREFIXES.test}… or ${KEY_PREFIXES.live}…).`)
   throw new AppError('invalid_key_format', `That does not look like a secret key: it should start with ${KEY_PREFIXES.test} or ${KEY_PREFIXES.live}.`)
 }
 
 export class ProfileService {
-  private sandbox: Promise<Sandbox> | null = null
+  private keyChecks: number[] = []
 
   constructor(private readonly options: ProfileServiceOptions) {
     this.ensureBuiltIn()
@@ -77,45 +105,63 @@ export class ProfileService {
     return this.options.db
   }
 
-  private now(): string {
-    return this.options.now?.() ?? new Date().toISOString()
+  private now(): number {
+    return this.options.now?.() ?? Date.now()
   }
 
   private ensureBuiltIn(): void {
     this.db
       .prepare('insert into profiles (id, name, base_url, mode, built_in, created_at) values (?, ?, null, ?, 1, ?) on conflict (id) do nothing')
-      .run(SANDBOX_PROFILE.id, SANDBOX_PROFILE.name, SANDBOX_PROFILE.mode, this.now())
+      .run(SANDBOX_PROFILE.id, SANDBOX_PROFILE.name, SANDBOX_PROFILE.mode, new Date(this.now()).toISOString())
   }
 
+  /** Profiles in use; one being removed is already gone from here. */
   list(): Profile[] {
-    return (this.db.prepare('select * from profiles order by built_in desc, name').all() as ProfileRow[]).map(toProfile)
+    return (this.db.prepare('select * from profiles where removing = 0 order by built_in desc, name').all() as ProfileRow[]).map(toProfile)
   }
 
   /** By id or (case-insensitive) name; a clear error naming the profiles there are. */
   get(idOrName: string): Profile {
-    const row = this.db.prepare('select * from profiles where id = ? or lower(name) = lower(?)').get(idOrName, idOrName) as ProfileRow | undefined
+    const row = this.db.prepare('select * from profiles where removing = 0 and (id = ? or lower(name) = lower(?))').get(idOrName, idOrName) as ProfileRow | undefined
     if (row) return toProfile(row)
     const names = this.list().map((p) => p.name)
     throw new AppError('unknown_profile', `No profile called "${idOrName.slice(0, 80)}". Profiles: ${names.join(', ')}.`)
   }
 
-  private client(baseUrl: string, key: string, pacing?: Pacing | false): ApiClient {
-    const pace = pacing ?? this.options.pacing
+  /** A client for a key that is not a profile's yet (checks before adding or replacing); profiles' own clients come from the ClientPool. */
+  private checkingClient(baseUrl: string, key: string): ApiClient {
     return createApiClient({
       baseUrl,
       getKey: () => key,
       ...(this.options.fetch ? { fetch: this.options.fetch } : {}),
-      ...(pace !== undefined ? { pacing: pace } : {})
+      ...(this.options.pacing !== undefined ? { pacing: this.options.pacing } : {})
     })
   }
 
+  /** Counts a key check against KEY_CHECK_LIMIT; refuses once the window is full. */
+  private takeKeyCheck(what: string): void {
+    const t = this.now()
+    this.keyChecks = this.keyChecks.filter((at) => t - at < KEY_CHECK_LIMIT.windowMs)
+    if (this.keyChecks.length >= KEY_CHECK_LIMIT.attempts) {
+      const waitSeconds = Math.ceil((KEY_CHECK_LIMIT.windowMs - (t - (this.keyChecks[0] as number))) / 1000)
+      this.options.logger?.info(`key check refused for ${what}: ${this.keyChecks.length} checks in the last minute`)
+      throw new AppError('too_many_key_checks', `Too many key checks: ${KEY_CHECK_LIMIT.attempts} in the last minute. Wait ${waitSeconds} s and try again.`, { retryAfterSeconds: waitSeconds })
+    }
+    this.keyChecks.push(t)
+  }
+
   /** Asks the server with the key: refused keys and a mode that disagrees with the key's prefix are errors. */
-  async verify(baseUrl: string, key: string): Promise<KeyMode> {
+  async verify(baseUrl: string, key: string, what = baseUrl): Promise<{ mode: KeyMode; client: ApiClient }> {
     const mode = checkKey(key)
+    registerSecret(key)
+    this.takeKeyCheck(what)
+    const client = this.checkingClient(baseUrl, key)
     let page
     try {
-      page = await this.client(baseUrl, key.trim()).listPayments({}, { size: 1 })
+      page = await client.listPayments({}, { size: 1 })
     } catch (error) {
+      const code = error instanceof ApiError ? error.code : 'network_error'
+      this.options.logger?.info(`key check for ${what}: refused (${code})`)
       if (error instanceof ApiError && error.status === 401) {
         throw new AppError('invalid_credentials', `The provider at ${baseUrl} refused this key (${error.code}). Check that you copied the whole secret key.`)
       }
@@ -123,9 +169,11 @@ export class ProfileService {
     }
     const served = page.content[0]?.mode
     if (typeof served === 'string' && served.toLowerCase() !== mode) {
+      this.options.logger?.info(`key check for ${what}: refused (mode_mismatch)`)
       throw new AppError('mode_mismatch', `This is a ${mode} key but the server answered with ${served.toLowerCase()} data; test and live data are never mixed.`)
     }
-    return mode
+    this.options.logger?.info(`key check for ${what}: accepted (${mode})`)
+    return { mode, client }
   }
 
   /** Verifies the key with the server, stores it in the keychain, then records the profile. */
@@ -134,11 +182,11 @@ export class ProfileService {
     if (name === '' || name.length > 80) throw new AppError('invalid_name', 'A profile needs a name of 1 to 80 characters.')
     if (this.db.prepare('select 1 from profiles where lower(name) = lower(?)').get(name)) throw new AppError('duplicate_name', `A profile called "${name}" already exists.`)
     const baseUrl = normaliseBaseUrl(input.baseUrl)
-    const mode = await this.verify(baseUrl, input.key)
+    const { mode } = await this.verify(baseUrl, input.key, `new profile "${name}" at ${baseUrl}`)
     const id = randomUUID()
-    await this.options.secrets.set(id, input.key.trim())
+    await this.options.secrets.set(id, input.key)
     try {
-      this.db.prepare('insert into profiles (id, name, base_url, mode, built_in, created_at) values (?, ?, ?, ?, 0, ?)').run(id, name, baseUrl, mode, this.now())
+      this.db.prepare('insert into profiles (id, name, base_url, mode, built_in, created_at) values (?, ?, ?, ?, 0, ?)').run(id, name, baseUrl, mode, new Date(this.now()).toISOString())
     } catch (error) {
       await this.options.secrets.delete(id).catch(() => false)
       throw error
@@ -146,24 +194,53 @@ export class ProfileService {
     return this.get(id)
   }
 
-  /** Checks a new key for an existing profile (same mode, accepted by the server) and replaces the stored one. */
-  async replaceKey(idOrName: string, key: string): Promise<Profile> {
+  /**
+   * Checks a new key for an existing profile: the same mode, accepted by the server, and seeing
+   * this merchant's data (a payment cached with the old key). Returns what the check found, for
+   * the confirmation; nothing is stored yet.
+   */
+  async checkReplacementKey(idOrName: string, key: string): Promise<{ profile: Profile; evidence: string }> {
     const profile = this.get(idOrName)
     if (profile.builtIn) throw new AppError('built_in_profile', 'The built-in Sandbox needs no key.')
     const mode = checkKey(key)
     if (mode !== profile.mode) throw new AppError('mode_mismatch', `"${profile.name}" is a ${profile.mode} profile; this is a ${mode} key. Add a separate profile for ${mode} data.`)
-    await this.verify(profile.baseUrl as string, key)
-    await this.options.secrets.set(profile.id, key.trim())
-    return profile
+    const { client } = await this.verify(profile.baseUrl as string, key, `new key for "${profile.name}"`)
+    const known = this.db
+      .prepare('select id, reference, amount_raw, currency, created_at from payments where profile_id = ? order by rowid desc limit 1')
+      .get(profile.id) as { id: string; reference: string | null; amount_raw: string; currency: string; created_at: string } | undefined
+    if (!known) {
+      return { profile, evidence: 'Nothing is cached for this profile yet, so Ledgerline cannot check that the new key belongs to the same merchant.' }
+    }
+    const seen = await client.listPayments({ paymentId: known.id }, { size: 1, page: 0 })
+    if (!seen.content.some((p) => p.id === known.id)) {
+      throw new AppError(
+        'different_merchant',
+        `The new key does not see payment ${known.reference ?? known.id} that "${profile.name}" has cached, so it probably belongs to another merchant. Add it as a separate profile.`
+      )
+    }
+    return { profile, evidence: `The new key sees payment ${known.reference ?? known.id} (${known.amount_raw} ${known.currency}, ${known.created_at.slice(0, 10)}), cached with the old key: same merchant.` }
   }
 
-  /** Removes the profile, its cached records and its key. The built-in Sandbox stays. */
-  async remove(idOrName: string): Promise<Profile> {
+  /** Stores a key checked by checkReplacementKey. */
+  async storeKey(profile: Profile, key: string): Promise<void> {
+    await this.options.secrets.set(profile.id, key)
+  }
+
+  /**
+   * Starts removing a profile: its key leaves the keychain and the profile leaves every list at
+   * once (its name is free again); its cached records are deleted afterwards (see removal.ts).
+   */
+  async beginRemoval(idOrName: string): Promise<Profile> {
     const profile = this.get(idOrName)
     if (profile.builtIn) throw new AppError('built_in_profile', 'The built-in Sandbox profile cannot be removed.')
     await this.options.secrets.delete(profile.id)
-    this.db.prepare('delete from profiles where id = ?').run(profile.id)
+    this.db.prepare("update profiles set removing = 1, name = name || ' (removing ' || id || ')' where id = ?").run(profile.id)
     return profile
+  }
+
+  /** Profiles whose removal was started but not finished (the app stopped): their records are still to be deleted. */
+  pendingRemovals(): { id: string; name: string }[] {
+    return this.db.prepare('select id, name from profiles where removing = 1').all() as { id: string; name: string }[]
   }
 
   /**
@@ -180,28 +257,7 @@ export class ProfileService {
     const id = `url-${createHash('sha256').update(`${baseUrl}|${mode}`).digest('hex').slice(0, 20)}`
     this.db
       .prepare('insert into profiles (id, name, base_url, mode, built_in, created_at) values (?, ?, ?, ?, 0, ?) on conflict (id) do nothing')
-      .run(id, `${baseUrl} [${mode}]`, baseUrl, mode, this.now())
+      .run(id, `${baseUrl} [${mode}]`, baseUrl, mode, new Date(this.now()).toISOString())
     return this.get(id)
-  }
-
-  /**
-   * An API client for a profile: the in-process Sandbox for the built-in one, the keychain's key
-   * otherwise (or `keyOverride`). `pacing` overrides the service's pacing for this client only.
-   */
-  async clientFor(profile: Profile, keyOverride?: string, pacing?: Pacing | false): Promise<ApiClient> {
-    if (profile.builtIn) {
-      this.sandbox ??= startSandbox({ rateLimits: false })
-      const sandbox = await this.sandbox
-      return this.client(sandbox.baseUrl, sandbox.keys.test, false)
-    }
-    const key = keyOverride ?? (await this.options.secrets.get(profile.id))
-    if (!key) throw new AppError('no_key', `No key is stored for "${profile.name}". Remove the profile and add it again with its key.`)
-    if (checkKey(key) !== profile.mode) throw new AppError('mode_mismatch', `"${profile.name}" is a ${profile.mode} profile but the key is a ${checkKey(key)} key.`)
-    return this.client(profile.baseUrl as string, key, pacing)
-  }
-
-  async close(): Promise<void> {
-    if (this.sandbox) await (await this.sandbox).close()
-    this.sandbox = null
   }
 }

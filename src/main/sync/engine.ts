@@ -6,6 +6,8 @@ import { ApiError } from '../api/errors'
 import { bankRow, paymentRow, planRow, subscriptionRow, transferRow, virtualAccountRow, type Row } from '../cache/records'
 import type { CacheStore, Resource } from '../cache/store'
 import { REQUESTED_PAGE_SIZE } from '../../shared/api/assumptions'
+import { clip } from '../../shared/text'
+import { redactSecrets } from '../redact'
 
 export interface SyncOptions {
   client: ApiClient
@@ -239,9 +241,10 @@ export async function runSync(options: SyncOptions): Promise<SyncSummary> {
         outcome.error = { code: 'cancelled', message: 'Sync was cancelled; what was fetched so far is saved.' }
       } else {
         const code = error instanceof ApiError ? error.code : 'sync_failed'
-        const message = error instanceof Error ? error.message : String(error)
+        // Keys are removed from the text (a server may echo one back), and it is kept short enough to show.
+        const message = clip(redactSecrets(error instanceof Error ? error.message : String(error)))
         outcome.ok = false
-        outcome.error = { code, message }
+        outcome.error = { code: clip(code, 80), message }
         store.recordFailure(profileId, resource, '', { code, message, status: error instanceof ApiError ? error.status : null })
       }
     }

@@ -155,3 +155,17 @@ export const ASSUMPTIONS: readonly Assumption[] = [
       'Error bodies carry the machine code in `message` (400 and 401 shape A) or `code` (401 shape B); 404 has no documented body and is reported as `not_found`; 429 as `rate_limit_exceeded`; 5xx as `server_error` unless the body names a code.'
   }
 ]
+
+/** NIP and CBN codes from a bank's metadata, whatever the key spelling (see the bank-metadata assumption). */
+export function readBankCodes(bank: { metadata?: Record<string, unknown> | null | undefined }): { nip: string | null; cbn: string | null } {
+  const meta = bank.metadata ?? {}
+  const first = (keys: readonly string[]): string | null => {
+    for (const key of keys) {
+      const value = meta[key]
+      if (typeof value === 'string' && value !== '') return value
+      if (typeof value === 'number') return String(value)
+    }
+    return null
+  }
+  return { nip: first(BANK_METADATA_KEYS.nip), cbn: first(BANK_METADATA_KEYS.cbn) }
+}

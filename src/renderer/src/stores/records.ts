@@ -1,7 +1,7 @@
 // Records store: the search the accountant is building (text, filters, sort, page) and its results, run in main's SQLite.
 import { defineStore } from 'pinia'
 import { reactive, ref } from 'vue'
-import type { ExportOutcome } from '../../../shared/ipc/contract'
+import type { ExportStarted } from '../../../shared/ipc/contract'
 import type { CallError } from '../../../shared/ipc/result'
 import type { SearchQuery, SearchResource, SearchResult, SearchSort } from '../../../shared/search'
 
@@ -56,7 +56,8 @@ export const useRecordsStore = defineStore('records', () => {
     } else error.value = answer.error
   }
 
-  async function exportCsv(): Promise<{ ok: true; value: ExportOutcome } | { ok: false; error: CallError }> {
+  /** Asks where to save (a native dialog), then the host writes the file in an export job. */
+  async function exportCsv(): Promise<{ ok: true; value: ExportStarted } | { ok: false; error: CallError }> {
     return window.api.export.csv(toQuery(filters))
   }
 

@@ -43,6 +43,7 @@ export const useSessionStore = defineStore('session', () => {
     return result.ok ? null : result.error
   }
 
+  /** The profile goes at once (after main's confirmation); a job deletes its cached records. */
   async function remove(id: string): Promise<CallError | null> {
     const result = await window.api.profile.remove({ id })
     if (!result.ok) return result.error

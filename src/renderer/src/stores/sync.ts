@@ -1,52 +1,64 @@
-// Sync store: status of the active profile's cache, live progress from main's events, start, cancel and follow.
+// Sync store: what the active profile's cache holds, and its sync job (started here or found running after a reload) with per-resource progress.
 import { defineStore } from 'pinia'
-import { ref } from 'vue'
-import type { EventPayload, SyncStatus } from '../../../shared/ipc/contract'
+import { computed, ref, watch } from 'vue'
+import type { JobInfo, JobProgress, SyncStatus } from '../../../shared/ipc/contract'
 import type { CallError } from '../../../shared/ipc/result'
 import type { SyncResource, SyncSummary } from '../../../shared/sync'
+import { useJobsStore } from './jobs'
 
-export type Progress = EventPayload<'sync:progress'>
+export type Progress = JobProgress
 
 export const useSyncStore = defineStore('sync', () => {
+  const jobs = useJobsStore()
   const status = ref<SyncStatus | null>(null)
+  const jobId = ref<string | null>(null)
   const progress = ref<Partial<Record<SyncResource, Progress>>>({})
-  const running = ref(false)
   const summary = ref<SyncSummary | null>(null)
   const error = ref<CallError | null>(null)
-  let listening = false
 
-  function listen(): void {
-    if (listening) return
-    listening = true
-    window.api.on('sync:progress', (p) => {
-      if (status.value && p.profileId !== status.value.profileId) return
-      progress.value = { ...progress.value, [p.resource]: p }
-    })
-  }
+  const job = computed<JobInfo | null>(() => (jobId.value ? (jobs.byId[jobId.value] ?? null) : null))
+  const running = computed(() => job.value?.state === 'running')
+
+  // Each progress event is about one resource (its step): keep the latest per resource; take the outcome when the job ends.
+  watch(job, (current) => {
+    if (!current) return
+    const step = current.progress?.step as SyncResource | null | undefined
+    if (step && current.progress) progress.value = { ...progress.value, [step]: current.progress }
+    if (current.state === 'running') return
+    if (current.result?.kind === 'sync') summary.value = current.result.summary
+    error.value = current.state === 'failed' && current.error ? current.error : null
+    void load()
+  })
 
   async function load(): Promise<void> {
-    listen()
     const result = await window.api.sync.status()
-    if (result.ok) {
-      status.value = result.value
-      running.value = result.value.running
-    } else error.value = result.error
+    if (!result.ok) {
+      error.value = result.error
+      return
+    }
+    status.value = result.value
+    // A reloaded window (or another screen) picks up the sync already running for this profile.
+    if (result.value.runningJobId && result.value.runningJobId !== jobId.value) {
+      await jobs.load()
+      jobId.value = result.value.runningJobId
+    }
   }
 
   async function start(resources?: SyncResource[]): Promise<void> {
-    running.value = true
     error.value = null
     summary.value = null
     progress.value = {}
     const result = await window.api.sync.start(resources ? { resources } : {})
-    running.value = false
-    if (result.ok) summary.value = result.value
-    else error.value = result.error
-    await load()
+    if (!result.ok) {
+      error.value = result.error
+      return
+    }
+    jobs.put(result.value)
+    jobId.value = result.value.id
   }
 
   async function cancel(): Promise<void> {
-    await window.api.sync.cancel()
+    if (jobId.value) await jobs.cancel(jobId.value)
   }
 
   async function track(kind: 'bulk_file' | 'transfer' | 'plan', value: string): Promise<CallError | null> {
@@ -55,11 +67,13 @@ export const useSyncStore = defineStore('sync', () => {
     return result.ok ? null : result.error
   }
 
+  /** A different profile is in use: forget the last one's job and results. */
   function reset(): void {
+    jobId.value = null
     summary.value = null
     progress.value = {}
     error.value = null
   }
 
-  return { status, progress, running, summary, error, load, start, cancel, track, reset }
+  return { status, job, progress, running, summary, error, load, start, cancel, track, reset }
 })

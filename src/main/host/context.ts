@@ -1,0 +1,64 @@
+// The explicit context every domain's handlers are built from: the cache, profiles, clients, jobs, events, log and the questions for main.
+import type Database from 'better-sqlite3'
+import { openCache } from '../cache/open'
+import { CacheStore } from '../cache/store'
+import type { EventEmitter } from '../ipc/events'
+import { JobRunner } from '../jobs/runner'
+import { createFileLogger, LOG_FILE_NAME, type Logger } from '../log'
+import { ActiveProfile } from '../profiles/active'
+import { ClientPool } from '../profiles/clients'
+import { ProfileService } from '../profiles/service'
+import { createOsKeychainStore, type SecretStore } from '../secrets/secret-store'
+import { join } from 'node:path'
+import type { HostConfig, MainUi } from './protocol'
+
+export interface HostContext {
+  config: HostConfig
+  db: Database.Database
+  store: CacheStore
+  profiles: ProfileService
+  active: ActiveProfile
+  clients: ClientPool
+  jobs: JobRunner
+  events: EventEmitter
+  log: Logger
+  ui: MainUi
+}
+
+export interface HostDeps {
+  events: EventEmitter
+  ui: MainUi
+  /** Electron's net.fetch in the utility process; Node's fetch otherwise. */
+  fetch?: typeof fetch
+  /** Default: the OS keychain under config.keychainService. */
+  secrets?: SecretStore
+  logger?: Logger
+}
+
+export function createHostContext(config: HostConfig, deps: HostDeps): HostContext {
+  const log = deps.logger ?? createFileLogger(join(config.paths.logs, LOG_FILE_NAME))
+  const db = openCache(config.paths.cacheDatabase, config.sqlite)
+  const secrets = deps.secrets ?? createOsKeychainStore(config.keychainService)
+  const fetchOption = deps.fetch ? { fetch: deps.fetch } : {}
+  const pacingOption = config.pacing === false ? { pacing: false as const } : {}
+  const profiles = new ProfileService({ db, secrets, logger: log, ...fetchOption, ...pacingOption })
+  return {
+    config,
+    db,
+    store: new CacheStore(db),
+    profiles,
+    active: new ActiveProfile(db, profiles),
+    clients: new ClientPool({ secrets, ...fetchOption, ...pacingOption }),
+    jobs: new JobRunner(deps.events, log),
+    events: deps.events,
+    log,
+    ui: deps.ui
+  }
+}
+
+/** Stops every job (each keeps what it saved), the built-in Sandbox, and closes the cache. */
+export async function closeHostContext(ctx: HostContext): Promise<void> {
+  await ctx.jobs.stopAll()
+  await ctx.clients.close()
+  ctx.db.close()
+}

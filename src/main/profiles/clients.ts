@@ -1,0 +1,93 @@
+// One API client, and so one rate limiter, per profile: every job and call for a profile shares it and stays under the provider's limits.
+import type { ApiClient } from '../api/client'
+import { createApiClient } from '../api/client'
+import type { Pacing } from '../api/http'
+import { AppError } from '../errors'
+import { registerSecret } from '../redact'
+import { startSandbox, type Sandbox } from '../sandbox/server'
+import type { SecretStore } from '../secrets/secret-store'
+import type { Profile } from './service'
+import { checkKey } from './service'
+
+export interface ClientPoolOptions {
+  secrets: SecretStore
+  /** Electron passes net.fetch (system proxy); Node the global fetch. */
+  fetch?: typeof fetch
+  /** Default: the provider's documented limits per key mode. false: none (a server without limits). */
+  pacing?: Pacing | false
+}
+
+interface Entry {
+  client: Promise<ApiClient>
+  /** Read on every request, so a replaced key takes effect without a new client (or a new limiter). */
+  key: { value: string }
+}
+
+export class ClientPool {
+  private readonly entries = new Map<string, Entry>()
+  private sandbox: Promise<Sandbox> | null = null
+
+  constructor(private readonly options: ClientPoolOptions) {}
+
+  /** The in-app Sandbox behind the built-in profile, started on first use. */
+  builtInSandbox(): Promise<Sandbox> {
+    this.sandbox ??= startSandbox({ rateLimits: false })
+    return this.sandbox
+  }
+
+  /**
+   * The profile's client: the in-process Sandbox for the built-in profile, the keychain's key
+   * otherwise (or `keyOverride`, for a key given on the command line that is never stored).
+   */
+  for(profile: Profile, keyOverride?: string): Promise<ApiClient> {
+    const existing = this.entries.get(profile.id)
+    if (existing) return existing.client
+    const key = { value: '' }
+    const client = this.create(profile, key, keyOverride)
+    const entry: Entry = { client, key }
+    this.entries.set(profile.id, entry)
+    client.catch(() => {
+      if (this.entries.get(profile.id) === entry) this.entries.delete(profile.id)
+    })
+    return client
+  }
+
+  private async create(profile: Profile, key: { value: string }, keyOverride: string | undefined): Promise<ApiClient> {
+    const fetchOption = this.options.fetch ? { fetch: this.options.fetch } : {}
+    if (profile.builtIn) {
+      const sandbox = await this.builtInSandbox()
+      key.value = sandbox.keys.test
+      return createApiClient({ baseUrl: sandbox.baseUrl, getKey: () => key.value, pacing: false })
+    }
+    const stored = keyOverride ?? (await this.options.secrets.get(profile.id))
+    if (!stored) throw new AppError('no_key', `No key is stored for "${profile.name}". Remove the profile and add it again with its key.`)
+    registerSecret(stored)
+    const mode = checkKey(stored)
+    if (mode !== profile.mode) throw new AppError('mode_mismatch', `"${profile.name}" is a ${profile.mode} profile but the key is a ${mode} key.`)
+    key.value = stored
+    return createApiClient({
+      baseUrl: profile.baseUrl as string,
+      getKey: () => key.value,
+      ...fetchOption,
+      ...(this.options.pacing !== undefined ? { pacing: this.options.pacing } : {})
+    })
+  }
+
+  /** After a key was replaced: the profile's client (and its limiter) carries on with the new key. */
+  setKey(profileId: string, key: string): void {
+    registerSecret(key)
+    const entry = this.entries.get(profileId)
+    if (entry) entry.key.value = key
+  }
+
+  /** Forgets a removed profile's client. */
+  drop(profileId: string): void {
+    this.entries.delete(profileId)
+  }
+
+  async close(): Promise<void> {
+    this.entries.clear()
+    if (this.sandbox) await (await this.sandbox).close()
+    this.sandbox = null
+  }
+}

@@ -1,0 +1,88 @@
+// profile:* calls: list and choose profiles, add one with a checked key, replace a key, remove a profile; the risky ones confirmed by main.
+import { AppError } from '../errors'
+import type { HostContext } from '../host/context'
+import type { HandlerMap } from '../ipc/router'
+import { deleteProfileData } from './removal'
+import type { Profile } from './service'
+
+/** The user said no in main's native dialog. */
+export function notConfirmed(what: string): AppError {
+  return new AppError('not_confirmed', `${what} was not confirmed; nothing changed.`)
+}
+
+/** Deletes a profile's records as a job (started by profile:remove, or at start-up for a removal the app did not finish). */
+export function startRemovalJob(ctx: Pick<HostContext, 'db' | 'jobs'>, profile: { id: string; name: string }): string {
+  return ctx.jobs.start({
+    kind: 'profile-remove',
+    profile,
+    title: `Removing "${profile.name}"`,
+    run: async (job) => {
+      await deleteProfileData(ctx.db, profile.id, {
+        signal: job.signal,
+        onProgress: ({ done, total }) => job.progress({ phase: 'deleting cached records', done, total })
+      })
+      return { kind: 'profile-remove' as const, removed: profile.name }
+    }
+  }).id
+}
+
+export function profileHandlers(ctx: HostContext): HandlerMap {
+  const cachedRecords = (profile: Profile): number =>
+    (['payments', 'transfers', 'plans', 'subscriptions', 'virtual_accounts'] as const).reduce((sum, resource) => sum + ctx.store.count(profile.id, resource), 0)
+
+  return {
+    'profile:list': () => ctx.profiles.list(),
+    'profile:active': () => ctx.active.current(),
+    'profile:select': async ({ id }) => {
+      const profile = ctx.profiles.get(id)
+      if (profile.mode === 'live' && profile.id !== ctx.active.current().id) {
+        const yes = await ctx.ui.confirm({
+          title: 'Switch to a live profile?',
+          message: `Work in "${profile.name}" (LIVE)?`,
+          detail: 'Live profiles hold real payments and payouts, and actions in them move real money. Jobs already running keep working on their own profile.',
+          confirmLabel: 'Use live profile'
+        })
+        if (!yes) throw notConfirmed(`Switching to "${profile.name}"`)
+      }
+      ctx.active.set(profile.id)
+      ctx.log.info(`profile "${profile.name}" in use (${profile.mode})`)
+      return profile
+    },
+    'profile:add': async (input) => {
+      const profile = await ctx.profiles.add(input)
+      ctx.log.info(`profile "${profile.name}" added (${profile.mode}, ${profile.baseUrl})`)
+      return profile
+    },
+    'profile:replaceKey': async ({ id, key }) => {
+      const { profile, evidence } = await ctx.profiles.checkReplacementKey(id, key)
+      const yes = await ctx.ui.confirm({
+        title: 'Replace the key?',
+        message: `Replace the key of "${profile.name}" (${profile.mode.toUpperCase()})?`,
+        detail: `${evidence} The old key is removed from the keychain.`,
+        confirmLabel: 'Replace key'
+      })
+      if (!yes) throw notConfirmed(`Replacing the key of "${profile.name}"`)
+      await ctx.profiles.storeKey(profile, key)
+      ctx.clients.setKey(profile.id, key)
+      ctx.log.info(`profile "${profile.name}": key replaced`)
+      return profile
+    },
+    'profile:remove': async ({ id }) => {
+      const profile = ctx.profiles.get(id)
+      if (profile.builtIn) throw new AppError('built_in_profile', 'The built-in Sandbox profile cannot be removed.')
+      const busy = ctx.jobs.runningFor(profile.id)
+      if (busy) throw new AppError('job_running', `${busy.title} is running for "${profile.name}"; cancel it first.`, { jobId: busy.id })
+      const yes = await ctx.ui.confirm({
+        title: 'Remove this profile?',
+        message: `Remove "${profile.name}" (${profile.mode.toUpperCase()})?`,
+        detail: `Its ${cachedRecords(profile).toLocaleString('en-US')} cached records are deleted from this computer and its key is removed from the keychain. The provider keeps all its data.`,
+        confirmLabel: 'Remove profile'
+      })
+      if (!yes) throw notConfirmed(`Removing "${profile.name}"`)
+      await ctx.profiles.beginRemoval(profile.id)
+      ctx.clients.drop(profile.id)
+      ctx.log.info(`profile "${profile.name}" removed with its key; deleting its cached records`)
+      return { removed: profile.name, jobId: startRemovalJob(ctx, profile) }
+    }
+  }
+}

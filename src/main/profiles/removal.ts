@@ -1,0 +1,40 @@
+// Deletes a removed profile's cached records in small transactions, so the host keeps answering while a million rows go.
+import type Database from 'better-sqlite3'
+import { setImmediate as yieldToEvents } from 'node:timers/promises'
+
+/** Every table that holds a profile's data, largest first; the profile row itself goes last. */
+const PROFILE_TABLES = ['payments', 'transfers', 'subscriptions', 'plans', 'virtual_accounts', 'banks', 'bulk_files', 'tracked', 'sync_state', 'sync_failures'] as const
+
+/** Rows deleted per transaction: large enough to be quick, small enough that other calls wait only a moment. */
+const BATCH = 2_000
+
+export interface RemovalProgress {
+  done: number
+  total: number
+}
+
+/**
+ * Deletes a profile marked as removing (see ProfileService.beginRemoval): its records table by
+ * table in batches, then the profile row. Safe to stop at any point and run again; what is
+ * deleted stays deleted and the rest goes next time.
+ */
+export async function deleteProfileData(db: Database.Database, profileId: string, options: { signal?: AbortSignal; onProgress?: (p: RemovalProgress) => void } = {}): Promise<RemovalProgress> {
+  const marked = db.prepare('select 1 from profiles where id = ? and removing = 1').get(profileId)
+  if (!marked) throw new Error(`Profile ${profileId} is not marked for removal`)
+  const count = (table: string): number => (db.prepare(`select count(*) as n from ${table} where profile_id = ?`).get(profileId) as { n: number }).n
+  const progress: RemovalProgress = { done: 0, total: PROFILE_TABLES.reduce((sum, table) => sum + count(table), 0) }
+  options.onProgress?.({ ...progress })
+  for (const table of PROFILE_TABLES) {
+    const batch = db.prepare(`delete from ${table} where rowid in (select rowid from ${table} where profile_id = ? limit ${BATCH})`)
+    for (;;) {
+      options.signal?.throwIfAborted()
+      const { changes } = batch.run(profileId)
+      progress.done += changes
+      options.onProgress?.({ ...progress })
+      if (changes < BATCH) break
+      await yieldToEvents()
+    }
+  }
+  db.prepare('delete from profiles where id = ? and removing = 1').run(profileId)
+  return progress
+}

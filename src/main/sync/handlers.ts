@@ -1,0 +1,59 @@
+// sync:* calls: start a sync job for the profile in use, report what its cache holds, follow bulk files, transfers and plans.
+import type { SyncStatus } from '../../shared/ipc/contract'
+import type { SyncResource } from '../../shared/sync'
+import type { HostContext } from '../host/context'
+import type { HandlerMap } from '../ipc/router'
+import { describeSync } from '../log'
+import { runSync } from './engine'
+
+export function syncHandlers(ctx: HostContext): HandlerMap {
+  const status = (): SyncStatus => {
+    const profile = ctx.active.current()
+    const count = (resource: Parameters<typeof ctx.store.count>[1]): number => ctx.store.count(profile.id, resource)
+    return {
+      runningJobId: ctx.jobs.runningFor(profile.id, 'sync')?.id ?? null,
+      profileId: profile.id,
+      lastSyncedAt: profile.lastSyncedAt,
+      counts: {
+        payments: count('payments'),
+        transfers: count('transfers'),
+        plans: count('plans'),
+        subscriptions: count('subscriptions'),
+        virtual_accounts: count('virtual_accounts'),
+        banks: count('banks')
+      },
+      tracked: { bulkFiles: ctx.store.tracked(profile.id, 'bulk_file'), transfers: ctx.store.tracked(profile.id, 'transfer'), plans: ctx.store.tracked(profile.id, 'plan') },
+      failures: ctx.store.failures(profile.id, 20)
+    }
+  }
+
+  return {
+    'sync:start': ({ resources }) => {
+      const profile = ctx.active.current()
+      return ctx.jobs.start({
+        kind: 'sync',
+        profile,
+        title: `Sync of "${profile.name}"`,
+        run: async (job) => {
+          const client = await ctx.clients.for(profile)
+          const summary = await runSync({
+            client,
+            store: ctx.store,
+            profileId: profile.id,
+            ...(resources ? { resources: resources as SyncResource[] } : {}),
+            signal: job.signal,
+            onProgress: (p) => job.progress({ phase: p.phase, step: p.resource, done: p.done, total: p.total, rate: p.rate, etaSeconds: p.etaSeconds }, p.phase === 'done')
+          })
+          ctx.log.info(describeSync(profile.name, summary))
+          return { kind: 'sync' as const, summary }
+        },
+        wasCancelled: (result) => result.summary.cancelled
+      })
+    },
+    'sync:status': () => status(),
+    'sync:track': ({ kind, value }) => {
+      ctx.store.track(ctx.active.current().id, kind, value)
+      return status()
+    }
+  }
+}

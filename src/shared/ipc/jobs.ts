@@ -1,0 +1,55 @@
+// The job domain of the IPC contract: long work (sync, export, profile removal, and later import and matching) as jobs with ids.
+import { z } from 'zod'
+import { call, id, noArgs, text } from './define'
+import { syncSummarySchema } from './sync'
+
+export const JOB_KINDS = ['sync', 'export', 'profile-remove'] as const
+export type JobKind = (typeof JOB_KINDS)[number]
+export const JOB_STATES = ['running', 'succeeded', 'failed', 'cancelled'] as const
+
+export const jobProgressSchema = z.strictObject({
+  /** What the job is doing now, e.g. "full", "new", "recheck", "writing". */
+  phase: text(200),
+  /** The part of the job this is about, e.g. a sync resource; null when the job has one part. */
+  step: text(80).nullable(),
+  done: z.number().int().min(0),
+  total: z.number().int().min(0).nullable(),
+  /** Units per second so far. */
+  rate: z.number().min(0),
+  etaSeconds: z.number().min(0).nullable()
+})
+export type JobProgress = z.infer<typeof jobProgressSchema>
+
+export const jobResultSchema = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('sync'), summary: syncSummarySchema }),
+  z.strictObject({ kind: z.literal('export'), file: text(4096), rows: z.number().int().min(0) }),
+  z.strictObject({ kind: z.literal('profile-remove'), removed: text(200) })
+])
+export type JobResult = z.infer<typeof jobResultSchema>
+
+export const jobInfoSchema = z.strictObject({
+  id: text(80),
+  kind: z.enum(JOB_KINDS),
+  /** The profile the job captured when it started; switching profiles never redirects it. */
+  profileId: text(200),
+  profileName: text(200),
+  title: text(300),
+  state: z.enum(JOB_STATES),
+  startedAt: text(40),
+  finishedAt: text(40).nullable(),
+  progress: jobProgressSchema.nullable(),
+  result: jobResultSchema.nullable(),
+  error: z.strictObject({ code: text(80), message: text(2000) }).nullable()
+})
+export type JobInfo = z.infer<typeof jobInfoSchema>
+
+export const jobCalls = {
+  /** Running jobs and the ones finished since the host started, newest first: a reloaded window picks them up here. */
+  'job:list': call<JobInfo[]>()(noArgs),
+  'job:cancel': call<{ cancelled: boolean }>()(z.strictObject({ id }))
+} as const
+
+export const jobEvents = {
+  'job:progress': jobInfoSchema,
+  'job:finished': jobInfoSchema
+} as const

@@ -1,0 +1,34 @@
+// The search and export domains of the IPC contract: offline search of the cache, and Excel-safe CSV export as a job.
+import { z } from 'zod'
+import { MAX_PAGE_SIZE, SEARCH_RESOURCES, SEARCH_SORTS, type SearchResult } from '../search'
+import { call } from './define'
+import type { JobInfo } from './jobs'
+
+const searchFilters = {
+  resource: z.enum(SEARCH_RESOURCES),
+  text: z.string().max(500).optional(),
+  status: z.string().max(40).optional(),
+  channel: z.string().max(40).optional(),
+  currency: z.string().length(3).regex(/^[A-Za-z]{3}$/).optional(),
+  minAmount: z.string().max(30).optional(),
+  maxAmount: z.string().max(30).optional(),
+  from: z.string().max(40).optional(),
+  to: z.string().max(40).optional(),
+  sort: z.enum(SEARCH_SORTS).optional()
+}
+
+export interface ExportStarted {
+  /** null when the user closed the save dialog. */
+  job: JobInfo | null
+}
+
+export const searchCalls = {
+  'search:query': call<SearchResult>()(
+    z.strictObject({ ...searchFilters, page: z.number().int().min(0).max(1_000_000).optional(), pageSize: z.number().int().min(1).max(MAX_PAGE_SIZE).optional() })
+  )
+} as const
+
+export const exportCalls = {
+  /** Asks where to save in a native dialog, then writes the file in an export job. */
+  'export:csv': call<ExportStarted>()(z.strictObject(searchFilters))
+} as const

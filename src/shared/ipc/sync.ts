@@ -1,0 +1,36 @@
+// The sync domain of the IPC contract: start a sync job, see what the cache holds, follow bulk files, transfers and plans.
+import { z } from 'zod'
+import { SYNC_RESOURCES } from '../sync'
+import { call, noArgs, text } from './define'
+import type { JobInfo } from './jobs'
+
+export interface SyncStatus {
+  /** The sync job running for this profile, if any. */
+  runningJobId: string | null
+  profileId: string
+  lastSyncedAt: string | null
+  counts: Record<'payments' | 'transfers' | 'plans' | 'subscriptions' | 'virtual_accounts' | 'banks', number>
+  tracked: { bulkFiles: string[]; transfers: string[]; plans: string[] }
+  failures: { resource: string; scope: string; code: string; message: string; status: number | null; occurredAt: string }[]
+}
+
+const resourceOutcome = z.strictObject({
+  ok: z.boolean(),
+  written: z.number().int().min(0),
+  error: z.strictObject({ code: text(80), message: text(2000) }).optional()
+})
+
+/** What a finished sync job reports (SyncSummary in src/shared/sync.ts), checked before it leaves the host. */
+export const syncSummarySchema = z.strictObject({
+  profileId: text(200),
+  cancelled: z.boolean(),
+  durationMs: z.number().min(0),
+  resources: z.partialRecord(z.enum(SYNC_RESOURCES), resourceOutcome)
+})
+
+export const syncCalls = {
+  /** Starts the sync job for the profile in use (one at a time per profile); progress comes as job events. */
+  'sync:start': call<JobInfo>()(z.strictObject({ resources: z.array(z.enum(SYNC_RESOURCES)).min(1).max(SYNC_RESOURCES.length).optional() })),
+  'sync:status': call<SyncStatus>()(noArgs),
+  'sync:track': call<SyncStatus>()(z.strictObject({ kind: z.enum(['bulk_file', 'transfer', 'plan']), value: z.string().trim().min(1).max(200) }))
+} as const
