@@ -27,7 +27,8 @@ const USAGE = `Usage: ledgerline <command> [options]
 Commands:
   sandbox [--port N] [--seed N] [--payments N] [--no-rate-limits]
       Start the local Sandbox simulator of the payments API. Prints one JSON line
-      with baseUrl, testKey and liveKey, then serves until stopped (Ctrl+C).
+      with baseUrl, testKey, liveKey and controlToken (for its /__sandbox/* endpoints),
+      then serves until stopped (Ctrl+C).
   profile add NAME --base-url URL      Check the key with the server and keep it in the OS keychain.
                                        The key is read from LEDGERLINE_API_KEY or asked for.
   profile list [--json]
@@ -340,7 +341,7 @@ async function sandboxCommand(args: string[]): Promise<number> {
   const port = positiveInt('port', values.port, 0)
   if (port > 65535) throw new UsageError(`--port must be at most 65535 (got ${port})`)
   const sandbox = await startSandbox({ port, seed: positiveInt('seed', values.seed, 1), payments: positiveInt('payments', values.payments, 5_000), rateLimits: !values['no-rate-limits'] })
-  process.stdout.write(`${JSON.stringify({ baseUrl: sandbox.baseUrl, testKey: sandbox.keys.test, liveKey: sandbox.keys.live, bulkFileIds: sandbox.bulkFileIds })}\n`)
+  process.stdout.write(`${JSON.stringify({ baseUrl: sandbox.baseUrl, testKey: sandbox.keys.test, liveKey: sandbox.keys.live, controlToken: sandbox.controlToken, bulkFileIds: sandbox.bulkFileIds })}\n`)
   await new Promise<void>((done) => {
     process.once('SIGINT', () => done())
     process.once('SIGTERM', () => done())

@@ -89,8 +89,8 @@ describe('ledgerline profile, sync, search, export', { timeout: 120_000 }, () =>
     const search = JSON.parse((await cli(['search', '--profile', 'Acme Ltd', '--json', '--currency', 'NGN', '--status', 'successful'])).stdout) as { total: number; totalCapped: boolean }
     expect(search.totalCapped).toBe(false)
     expect(lines.length - 2).toBe(search.total)
-    expect(lines[0]).toMatch(/^mode,id,reference,/)
-    expect(lines[1]).toMatch(/^test,/)
+    expect(lines[0]).toMatch(/^"mode","id","reference",/)
+    expect(lines[1]).toMatch(/^"test",/)
     expect(run.stdout).toContain(`Wrote ${search.total.toLocaleString('en-US')} payments`)
     expect(readdirSync(dir).filter((f) => f.includes('.partial'))).toEqual([])
   })

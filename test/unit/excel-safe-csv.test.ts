@@ -13,7 +13,7 @@ describe('cells', () => {
     }
     expect(formatCell(text('Salary, November'))).toBe('"Salary, November"')
     expect(formatCell(text('He said "paid"'))).toBe('"He said ""paid"""')
-    expect(formatCell(text('Adaeze Okafor'))).toBe('Adaeze Okafor')
+    expect(formatCell(text('Adaeze Okafor'))).toBe('"Adaeze Okafor"')
   })
 
   it('writes amounts as exact decimals and never neutralises a negative amount', () => {
@@ -29,7 +29,7 @@ describe('cells', () => {
     expect(formatCell(identifier('12345678901234567890'))).toBe('"=""12345678901234567890"""')
     expect(formatCell(identifier('1-2'))).toBe('"=""1-2"""')
     expect(formatCell(identifier('1E5'))).toBe('"=""1E5"""')
-    expect(formatCell(identifier('TST-0000123'))).toBe('TST-0000123')
+    expect(formatCell(identifier('TST-0000123'))).toBe('"TST-0000123"')
     expect(formatCell(identifier('-1'))).toBe('"=""-1"""')
     // Attacker-controlled values are never wrapped in a formula: they become neutralised text.
     expect(formatCell(identifier('=cmd|"/c calc"!A1'))).toBe(`"'=cmd|""/c calc""!A1"`)

@@ -122,13 +122,13 @@ export function createHttp(options: HttpOptions): Http {
   let pacingQueue: Promise<void> = Promise.resolve()
 
   async function currentKey(endpoint: string): Promise<{ key: string; mode: KeyMode }> {
-    const key = (await options.getKey()).trim()
+    const key = await options.getKey()
     const mode = keyMode(key)
-    if (!mode) {
+    if (!mode || /[\s\p{Cc}\p{Cf}]/u.test(key)) {
       throw new ApiError({
         kind: 'auth',
         code: 'invalid_key_format',
-        message: `the stored key is not a secret key (it should start with ${KEY_PREFIXES.test} or ${KEY_PREFIXES.live})`,
+        message: `the stored key is not a secret key (it should start with ${KEY_PREFIXES.test} or ${KEY_PREFIXES.live}, with no spaces or line breaks)`,
         endpoint
       })
     }
@@ -185,7 +185,8 @@ export function createHttp(options: HttpOptions): Http {
     let text: string
     let response: Response
     try {
-      response = await doFetch(url(spec), { method: spec.method, headers, body: body ?? null, signal })
+      // Never follow a redirect: it would carry the bearer key to wherever the server points.
+      response = await doFetch(url(spec), { method: spec.method, headers, body: body ?? null, signal, redirect: 'manual' })
       status = response.status
       text = await response.text()
     } catch (error) {
@@ -194,6 +195,16 @@ export function createHttp(options: HttpOptions): Http {
         throw new ApiError({ kind: 'timeout', code: 'timeout', message: `no complete answer within ${Math.round(timeoutMs / 1000)} s`, endpoint: spec.endpoint })
       }
       throw new ApiError({ kind: 'network', code: 'network_error', message: `the connection failed (${networkCause(error)})`, endpoint: spec.endpoint })
+    }
+    if (response.type === 'opaqueredirect' || (status >= 300 && status < 400)) {
+      const location = response.headers.get('location')
+      throw new ApiError({
+        kind: 'http',
+        code: 'redirect_refused',
+        message: `the server answered with a redirect${location ? ` to ${location.slice(0, 200)}` : ''} (HTTP ${status || 'redirect'}); Ledgerline never sends your key on to another address. Check the profile's base URL.`,
+        endpoint: spec.endpoint,
+        status
+      })
     }
     const at = now()
     const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'), at)

@@ -1,5 +1,5 @@
 // The Sandbox: a local HTTP simulator of every endpoint in api-spec.md, with test/live keys, rate limits and injectable faults.
-import { randomBytes } from 'node:crypto'
+import { randomBytes, timingSafeEqual } from 'node:crypto'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { KEY_PREFIXES, RATE_LIMITS } from '../../shared/api/assumptions'
@@ -25,6 +25,8 @@ export interface SandboxOptions {
   /** Enforce the provider's documented rate limits (default), custom ones, or none. */
   rateLimits?: boolean | Partial<Record<SandboxMode, { perMinute: number; perSecond: number }>>
   keys?: Partial<Record<SandboxMode, string>>
+  /** Required in X-Sandbox-Token by the /__sandbox/* control endpoints; default: a fresh random one. */
+  controlToken?: string
   port?: number
   host?: string
   /** Largest request body accepted, in bytes. */
@@ -45,6 +47,8 @@ export interface Sandbox {
   /** Ends in /v1, like the provider's {base_url}. */
   baseUrl: string
   keys: Record<SandboxMode, string>
+  /** The X-Sandbox-Token value the control endpoints (faults, rate limits, info) require. */
+  controlToken: string
   bulkFileIds: Record<SandboxMode, string[]>
   faults: FaultControl
   /** The most recent requests (bounded), for tests and diagnostics. */
@@ -106,6 +110,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const maxPageSize = options.maxPageSize ?? DEFAULTS.maxPageSize
   const maxBody = options.maxBodyBytes ?? 10 * 1024 * 1024
   const keys: Record<SandboxMode, string> = { test: options.keys?.test ?? newKey('test'), live: options.keys?.live ?? newKey('live') }
+  const controlToken = options.controlToken ?? randomBytes(24).toString('base64url')
   const states: Record<SandboxMode, ModeState> = { test: new ModeState(seedOptions, 'test'), live: new ModeState(seedOptions, 'live') }
   const faults = new FaultControl(seed)
   const requests: RequestLogEntry[] = []
@@ -425,10 +430,35 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     }
   }
 
+  /**
+   * Why a control request is refused, or null. A web page the user has open can reach 127.0.0.1 too:
+   * it sends an Origin header (and, through DNS rebinding, a foreign Host), cannot read the token,
+   * and cannot send application/json cross-origin without a preflight this server never answers.
+   */
+  function refuseControl(req: IncomingMessage): { status: number; message: string; error: string } | null {
+    if (req.headers.origin !== undefined) return { status: 403, error: 'Requests from web pages are refused', message: 'origin_refused' }
+    const port = (server.address() as AddressInfo).port
+    const allowedHosts = new Set([`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`])
+    if (!allowedHosts.has((req.headers.host ?? '').toLowerCase())) return { status: 403, error: 'Unexpected Host header', message: 'host_refused' }
+    const token = req.headers['x-sandbox-token']
+    const given = Buffer.from(typeof token === 'string' ? token : '')
+    const expected = Buffer.from(controlToken)
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return { status: 401, error: 'X-Sandbox-Token missing or wrong', message: 'control_token_required' }
+    if (req.method === 'POST' && !/^application\/json\s*(;|$)/i.test(req.headers['content-type'] ?? '')) {
+      return { status: 415, error: 'Control requests must be application/json', message: 'unsupported_media_type' }
+    }
+    return null
+  }
+
   async function control(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
     const reply = (status: number, body: unknown): void => {
       res.writeHead(status, { 'Content-Type': 'application/json' })
       res.end(JSON.stringify(body))
+    }
+    const refused = refuseControl(req)
+    if (refused) {
+      req.resume()
+      return reply(refused.status, { error: refused.error, message: refused.message, status: refused.status })
     }
     if (req.method === 'GET' && path === '/__sandbox/info') {
       return reply(200, { seed, payments: seedOptions.payments, bulkFileIds: sandbox.bulkFileIds, faults: faults.describe(), rateLimits: Object.keys(limiters).length > 0 })
@@ -523,6 +553,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const sandbox: Sandbox = {
     baseUrl: `http://${host}:${address.port}/v1`,
     keys,
+    controlToken,
     bulkFileIds: {
       test: seedOptions.bulkFiles.map((_, i) => states.test.data.bulkFileId(i)),
       live: seedOptions.bulkFiles.map((_, i) => states.live.data.bulkFileId(i))

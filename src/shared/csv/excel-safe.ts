@@ -3,14 +3,18 @@ import { toMajorString } from '../money'
 
 /**
  * A cell, by what it holds; the kind decides how it is written:
- * - text: free text from the provider or the user; a leading = + - @ tab CR or LF is neutralised
- *   with a single quote (OWASP CSV-injection guidance), so Excel never runs it as a formula;
+ * - text: free text from the provider or the user, always quoted; a formula trigger (= + - @ or
+ *   their full-width forms ＝ ＋ － ＠, tab, CR, LF), even after leading spaces or NUL characters,
+ *   is neutralised with a single quote (OWASP CSV-injection guidance), so Excel never runs it;
  * - amount: exact integer minor units, written as the plain major-unit decimal ("-1234.50"), which
  *   Excel reads as a number and which is never neutralised (a minus sign there is not a formula);
  * - identifier: account numbers, references, ids. Ones Excel would mangle (leading zeros, more than
  *   15 digits, things it reads as dates or exponents) are written as ="0123456789" so they stay
  *   text; only when they hold nothing but letters, digits, space and . _ / - (so the wrapper can
- *   only ever yield that string). Anything else is written as neutralised text.
+ *   only ever yield that string). Anything else is written as neutralised text. Always quoted.
+ *
+ * Every cell that is not a number is quoted, so an Excel that splits on ";" (European locales)
+ * still sees one cell, never a "=" that a split would have exposed.
  */
 export type CsvCell =
   | { kind: 'text'; value: string }
@@ -25,7 +29,8 @@ export const amount = (minor: number | null | undefined, currency: string): CsvC
 export const identifier = (value: string | null | undefined): CsvCell => (value === null || value === undefined ? null : { kind: 'identifier', value })
 export const integer = (value: number | null | undefined): CsvCell => (value === null || value === undefined ? null : { kind: 'integer', value })
 
-const FORMULA_START = /^[=+\-@\t\r\n]/
+/** A formula trigger at the start, or after leading whitespace or NUL characters (Excel skips those). */
+const FORMULA_START = /^[\s\0]*[=+\-@\uFF1D\uFF0B\uFF0D\uFF20]|^[\t\r\n\0]/
 const SAFE_IDENTIFIER = /^[A-Za-z0-9 _./-]+$/
 /** Values Excel would turn into a number, date or exponent and so lose the text as written. */
 const EXCEL_WOULD_CONVERT = /^(?:0\d+|\d{16,}|\d+[eE][+-]?\d+|\d{1,4}[-/.]\d{1,2}(?:[-/.]\d{1,4})?|[+-]?\d+(?:\.\d+)?)$/
@@ -34,9 +39,9 @@ export function neutralise(value: string): string {
   return FORMULA_START.test(value) ? `'${value}` : value
 }
 
-/** RFC 4180 quoting: fields holding a comma, quote, CR or LF are quoted, quotes doubled. */
+/** RFC 4180 quoting, for every text field: quotes doubled, the whole field in quotes. */
 function quote(field: string): string {
-  return /[",\r\n]/.test(field) ? `"${field.replaceAll('"', '""')}"` : field
+  return `"${field.replaceAll('"', '""')}"`
 }
 
 export function formatCell(cell: CsvCell): string {
