@@ -39,7 +39,7 @@ export interface TestHost {
   ui: ScriptedUi
   /** Every event the host sent, after main's check. */
   events: { name: string; payload: unknown }[]
-  /** A call through main's gate, as the app's page would make it. */
+  /** A call through main's gate, as the app's (first trusted) page would make it. */
   call<N extends CallName>(name: N, arg?: unknown): Promise<CallResult<CallValue<N>>>
   gate: Gate
   close(): Promise<void>
@@ -82,14 +82,15 @@ export async function startTestHost(options: TestHostOptions = {}): Promise<Test
     ...options.supervisor
   })
   await supervisor.start()
-  const gate = createGate({ contract: calls, isTrustedSender: createSenderCheck(options.trustedPages ?? [TEST_PAGE]), forward: (name, arg) => supervisor.call(name, arg) })
+  const pages = options.trustedPages ?? [TEST_PAGE]
+  const gate = createGate({ contract: calls, isTrustedSender: createSenderCheck(pages), forward: (name, arg) => supervisor.call(name, arg) })
   return {
     config,
     supervisor,
     ui,
     events,
     gate,
-    call: (name, arg) => gate.dispatch(name, arg, { url: TEST_PAGE, isMainFrame: true }) as never,
+    call: (name, arg) => gate.dispatch(name, arg, { url: pages[0] as string, isMainFrame: true }) as never,
     close: () => supervisor.stop()
   }
 }

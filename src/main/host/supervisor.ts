@@ -251,8 +251,8 @@ export class HostSupervisor {
       return
     }
     const message = `The background service stopped (${how}) and is being restarted. Jobs that were running stopped; what they saved is kept.`
+    // The window shows this as a banner until the host is back (host:status ready).
     this.options.onEvent('host:status', { state: 'restarting', message })
-    this.options.onEvent('app:notice', { level: 'error', message })
     this.currentState = 'restarting'
     const delay = limits.delayMs * 2 ** (this.crashes.length - 1)
     setTimeout(() => {

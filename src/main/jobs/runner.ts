@@ -99,7 +99,11 @@ export class JobRunner {
     this.log?.info(`job ${info.kind} started for "${spec.profile.name}" (${info.id})`)
     this.events.emit('job:progress', { ...info })
     entry.done = Promise.resolve()
-      .then(() => spec.run(control))
+      .then(() => {
+        // Cancelled before it began: it ends as cancelled without starting.
+        controller.signal.throwIfAborted()
+        return spec.run(control)
+      })
       .then(
         (result) => {
           info.result = result
