@@ -50,7 +50,9 @@ export function secureWebPreferences(preloadPath: string) {
     experimentalFeatures: false,
     navigateOnDragDrop: false,
     safeDialogs: true,
-    spellcheck: false
+    spellcheck: false,
+    // Middle-click must not open links in new windows (Electronegativity AUXCLICK).
+    disableBlinkFeatures: 'Auxclick'
   } as const
 }
 

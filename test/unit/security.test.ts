@@ -32,7 +32,8 @@ describe('BrowserWindow options', () => {
       experimentalFeatures: false,
       navigateOnDragDrop: false,
       safeDialogs: true,
-      spellcheck: false
+      spellcheck: false,
+      disableBlinkFeatures: 'Auxclick'
     })
     expect(options.show).toBe(false)
   })
