@@ -1,8 +1,12 @@
-// npm run bench [api|ingest|search|paced ...]: every benchmark figure with its ratio to a baseline from the same run.
+// npm run bench [api|ingest|search|paced|host ...]: every benchmark figure with its ratio to a baseline from the same run.
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { apiBench } from './api'
+import { hostBench } from './host'
 import { syncBenches } from './sync'
 
-const ALL = ['api', 'ingest', 'search', 'paced']
+const ALL = ['api', 'ingest', 'search', 'paced', 'host']
 
 async function main(): Promise<void> {
   const asked = process.argv.slice(2)
@@ -12,6 +16,14 @@ async function main(): Promise<void> {
   console.log(`Ledgerline benchmarks — node ${process.version}, ${process.platform}-${process.arch}`)
   if (which.has('api')) await apiBench()
   await syncBenches(which)
+  if (which.has('host')) {
+    const dir = mkdtempSync(join(tmpdir(), 'ledgerline-bench-host-'))
+    try {
+      await hostBench(dir)
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  }
 }
 
 main().catch((error: unknown) => {

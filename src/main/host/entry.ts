@@ -1,6 +1,8 @@
 // The service host's entry: one file for both runtimes. Under Electron it is a utility process talking over a MessagePort;
 // under plain Node (tests, benchmarks) a child process talking over its IPC channel. main forks and supervises it either way.
+import { join } from 'node:path'
 import { createFileLogger, LOG_FILE_NAME } from '../log'
+import { redactSecrets } from '../redact'
 import { serveHost } from './host'
 import type { FromHost, HostPort } from './protocol'
 
@@ -23,8 +25,8 @@ const exit = (code: number): void => {
 function crashLogger(logs: string | undefined): (error: unknown) => void {
   return (error) => {
     const text = error instanceof Error ? `${error.message}\n${error.stack ?? ''}` : String(error)
-    if (logs) createFileLogger(`${logs}/${LOG_FILE_NAME}`).error(`service host crashed: ${text}`)
-    console.error(`service host crashed: ${text}`)
+    if (logs) createFileLogger(join(logs, LOG_FILE_NAME)).error(`service host crashed: ${text}`)
+    console.error(redactSecrets(`service host crashed: ${text}`))
     process.exit(70)
   }
 }
@@ -48,6 +50,7 @@ if (parentPort) {
     const messagePort = event.ports[0]
     if (!messagePort) return exit(1)
     process.on('uncaughtException', crashLogger(initLogs(event.data)))
+    process.on('unhandledRejection', crashLogger(initLogs(event.data)))
     {
       // eslint-disable-next-line @typescript-eslint/no-require-imports -- only inside Electron's utility process, where net.fetch exists.
       const { net } = require('electron') as typeof import('electron')
@@ -65,7 +68,10 @@ if (parentPort) {
     if (process.connected) process.send?.(message)
   })
   process.on('message', (message) => {
-    if ((message as { type?: unknown } | null)?.type === 'init') process.on('uncaughtException', crashLogger(initLogs(message)))
+    if ((message as { type?: unknown } | null)?.type === 'init') {
+      process.on('uncaughtException', crashLogger(initLogs(message)))
+      process.on('unhandledRejection', crashLogger(initLogs(message)))
+    }
     relay.deliver(message)
   })
   process.on('disconnect', () => exit(0))

@@ -5,8 +5,8 @@ import { setImmediate as yieldToEvents } from 'node:timers/promises'
 /** Every table that holds a profile's data, largest first; the profile row itself goes last. */
 const PROFILE_TABLES = ['payments', 'transfers', 'subscriptions', 'plans', 'virtual_accounts', 'banks', 'bulk_files', 'tracked', 'sync_state', 'sync_failures'] as const
 
-/** Rows deleted per transaction: large enough to be quick, small enough that other calls wait only a moment. */
-const BATCH = 2_000
+/** Rows deleted per transaction: FTS5 pays per transaction, so large enough to cost about what one cascading DELETE does (measured: 1.1x at 10,000), small enough that other calls wait well under a second. */
+const BATCH = 10_000
 
 export interface RemovalProgress {
   done: number
