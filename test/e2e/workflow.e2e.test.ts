@@ -124,6 +124,13 @@ describe('workflow in Chromium', { timeout: 120_000 }, () => {
     await page.getByTestId('nav-overview').click()
     await page.getByTestId('sync-start').click()
     await expect.poll(async () => Number((await page.getByTestId('sync-row-payments').textContent())?.match(/([\d,]+) \/ 60,000/)?.[1]?.replace(/,/g, '') ?? 0), { timeout: 30_000 }).toBeGreaterThan(2000)
+    // The header lists the running job; it opens from the keyboard too.
+    await page.getByTestId('jobs-indicator').focus()
+    await page.keyboard.press('Enter')
+    await page.getByTestId('jobs-list').waitFor()
+    expect(await page.getByTestId('jobs-list').textContent()).toMatch(/Sync of "Acme test".*Acme test.*payments: [\d,]+ \/ 60,000/)
+    await harness.screenshot('jobs-running')
+    await page.keyboard.press('Escape')
     await page.getByTestId('sync-cancel').click()
     await page.getByTestId('sync-cancelled').waitFor({ timeout: 30_000 })
     const saved = Number((await page.getByTestId('cached-payments').textContent())?.replace(/\D/g, ''))
