@@ -4,16 +4,13 @@ import { closeSync, copyFileSync, openSync, writeSync } from 'node:fs'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { openCache } from '../src/main/cache/open'
-import { paymentRow, type Row } from '../src/main/cache/records'
-import { CacheStore } from '../src/main/cache/store'
 import { nodeHostLauncher } from '../src/main/host/node-launcher'
 import { HostSupervisor } from '../src/main/host/supervisor'
-import { SeededData } from '../src/main/sandbox/data'
 import { search } from '../src/main/search/search'
 import { BOM, rowLine, text } from '../src/shared/csv/excel-safe'
-import type { Payment } from '../src/shared/api/schemas'
 import type { JobInfo } from '../src/shared/ipc/contract'
 import { fmt, line, percentile, seconds } from './common'
+import { freshDb, seedPayments } from './sync'
 
 /**
  * How late main would answer something (a click, an IPC call) arriving at any moment: a 10 ms ticker,
@@ -53,17 +50,10 @@ async function measured(work: () => Promise<unknown> | unknown): Promise<{ p99: 
   return { ...delay.stop(), seconds: took }
 }
 
-function buildCache(file: string, total: number): number {
-  const db = openCache(file)
-  db.prepare("insert into profiles (id, name, mode, created_at) values ('p', 'Bench', 'test', '2026-01-01')").run()
-  const store = new CacheStore(db)
-  const data = new SeededData({ seed: 9, payments: total, plans: 40, subscriptions: 0, bulkFiles: [] }, 'test')
+function buildCache(dir: string, name: string, total: number): number {
+  const db = freshDb(dir, name)
   const t0 = process.hrtime.bigint()
-  for (let i = 0; i < total; i += 5000) {
-    const page: Row[] = []
-    for (let j = i; j < Math.min(total, i + 5000); j++) page.push(paymentRow(data.payment(j) as unknown as Payment))
-    store.writePage('p', 'payments', page)
-  }
+  seedPayments(db, total, 9)
   db.close()
   return seconds(t0)
 }
@@ -74,7 +64,7 @@ export async function hostBench(dir: string): Promise<void> {
   const deepPage = Math.floor((total - pageSize) / pageSize)
   const inProcessFile = join(dir, 'host-inprocess.sqlite')
   const hostFile = join(dir, 'host-service.sqlite')
-  const built = buildCache(inProcessFile, total)
+  const built = buildCache(dir, 'host-inprocess.sqlite', total)
   copyFileSync(inProcessFile, hostFile)
 
   // Before the service host: the same work on main's own event loop, as the services did it (one synchronous export

@@ -17,7 +17,7 @@ import { RATE_LIMITS } from '../src/shared/api/assumptions'
 import type { Payment } from '../src/shared/api/schemas'
 import { fmt, line, percentile, seconds } from './common'
 
-function freshDb(dir: string, name: string): Database.Database {
+export function freshDb(dir: string, name: string): Database.Database {
   const db = openCache(join(dir, name))
   db.prepare("insert into profiles (id, name, mode, created_at) values ('p', 'Bench', 'test', '2026-01-01')").run()
   return db
@@ -66,17 +66,23 @@ export async function ingestBench(dir: string): Promise<void> {
   line('sync ingest (HTTP + schema check + mapping + upsert + checkpoint)', `${fmt(syncRate)} rows/s`, `ratio ${(syncRate / rawRate).toFixed(2)} (target >= 0.50)`)
 }
 
-export async function searchBench(dir: string): Promise<void> {
-  const total = Number(process.env['BENCH_SEARCH_ROWS'] ?? 1_000_000)
-  const db = freshDb(dir, 'search.sqlite')
+/** Writes `total` seeded payments for profile 'p' straight into the cache, 5,000 a transaction; returns the seeded data. */
+export function seedPayments(db: Database.Database, total: number, seed: number): SeededData {
   const store = new CacheStore(db)
-  const data = new SeededData({ seed: 5, payments: total, plans: 40, subscriptions: 0, bulkFiles: [] }, 'test')
-  const t0 = process.hrtime.bigint()
+  const data = new SeededData({ seed, payments: total, plans: 40, subscriptions: 0, bulkFiles: [] }, 'test')
   for (let i = 0; i < total; i += 5000) {
     const page: Row[] = []
     for (let j = i; j < Math.min(total, i + 5000); j++) page.push(paymentRow(data.payment(j) as unknown as Payment))
     store.writePage('p', 'payments', page)
   }
+  return data
+}
+
+export async function searchBench(dir: string): Promise<void> {
+  const total = Number(process.env['BENCH_SEARCH_ROWS'] ?? 1_000_000)
+  const db = freshDb(dir, 'search.sqlite')
+  const t0 = process.hrtime.bigint()
+  const data = seedPayments(db, total, 5)
   const buildSeconds = seconds(t0)
 
   // Realistic look-ups: exact references, email prefixes, account numbers, surnames.

@@ -11,3 +11,8 @@ export class AppError extends Error {
     this.details = details
   }
 }
+
+/** The user said no in main's native confirmation: nothing changed. */
+export function notConfirmed(what: string): AppError {
+  return new AppError('not_confirmed', `${what} was not confirmed; nothing changed.`)
+}

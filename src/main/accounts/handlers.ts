@@ -1,8 +1,8 @@
 // accounts:* calls: the cached virtual accounts of the profile in use, and creating one (confirmed by main in live mode).
 import { toMajorString } from '../../shared/money'
+import { notConfirmed } from '../errors'
 import type { HostContext } from '../host/context'
 import type { HandlerMap } from '../ipc/router'
-import { notConfirmed } from '../profiles/handlers'
 import { checkVirtualAccountAmount, createVirtualAccount, listVirtualAccounts } from './service'
 
 export function accountHandlers(ctx: HostContext): HandlerMap {

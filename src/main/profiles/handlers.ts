@@ -1,14 +1,9 @@
 // profile:* calls: list and choose profiles, add one with a checked key, replace a key, remove a profile; the risky ones confirmed by main.
-import { AppError } from '../errors'
+import { AppError, notConfirmed } from '../errors'
 import type { HostContext } from '../host/context'
 import type { HandlerMap } from '../ipc/router'
 import { deleteProfileData } from './removal'
 import type { Profile } from './service'
-
-/** The user said no in main's native dialog. */
-export function notConfirmed(what: string): AppError {
-  return new AppError('not_confirmed', `${what} was not confirmed; nothing changed.`)
-}
 
 /** Deletes a profile's records as a job (started by profile:remove, or at start-up for a removal the app did not finish). */
 export function startRemovalJob(ctx: Pick<HostContext, 'db' | 'jobs'>, profile: { id: string; name: string }): string {

@@ -1,6 +1,5 @@
 // sync:* calls: start a sync job for the profile in use, report what its cache holds, follow bulk files, transfers and plans.
 import type { SyncStatus } from '../../shared/ipc/contract'
-import type { SyncResource } from '../../shared/sync'
 import type { HostContext } from '../host/context'
 import type { HandlerMap } from '../ipc/router'
 import { describeSync } from '../log'
@@ -40,7 +39,7 @@ export function syncHandlers(ctx: HostContext): HandlerMap {
             client,
             store: ctx.store,
             profileId: profile.id,
-            ...(resources ? { resources: resources as SyncResource[] } : {}),
+            ...(resources ? { resources } : {}),
             signal: job.signal,
             onProgress: (p) => job.progress({ phase: p.phase, step: p.resource, done: p.done, total: p.total, rate: p.rate, etaSeconds: p.etaSeconds }, p.phase === 'done')
           })
