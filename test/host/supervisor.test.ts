@@ -1,6 +1,7 @@
 // The service host in its own process: a dead or hung host fails calls and jobs in flight with a clear code, is restarted,
 // and serves again; a host that cannot start says why instead of restarting forever.
 import { afterEach, describe, expect, it } from 'vitest'
+import { openCache } from '../../src/main/cache/open'
 import { openDatabase } from '../../src/main/cache/sqlite'
 import { nodeHostLauncher } from '../../src/main/host/node-launcher'
 import { HostSupervisor } from '../../src/main/host/supervisor'
@@ -88,6 +89,20 @@ describe('host supervisor', { timeout: 60_000 }, () => {
     expect(await host.call('app:info')).toMatchObject({ ok: false, error: { code: 'HOST_UNAVAILABLE' } })
     expect(Date.now() - started_).toBeLessThan(1000)
     expect(host.events.filter((e) => e.name === 'host:status').at(-1)?.payload).toMatchObject({ state: 'failed' })
+  })
+
+  it('finishes at start-up a profile removal the app did not finish', async () => {
+    const config = testHostConfig()
+    const db = openCache(config.paths.cacheDatabase)
+    db.prepare("insert into profiles (id, name, base_url, mode, created_at, removing) values ('old', 'Old (removing old)', 'https://x.example/v1', 'live', 'x', 1)").run()
+    db.prepare("insert into tracked (profile_id, kind, value, added_at) values ('old', 'plan', 'plan-1', 'x')").run()
+    db.close()
+    const host = await started({ config })
+    await expect.poll(() => host.events.find((e) => e.name === 'job:finished')?.payload).toMatchObject({ kind: 'profile-remove', state: 'succeeded', title: 'Removing "Old"' })
+    const after = openDatabase(config.paths.cacheDatabase)
+    expect(after.prepare("select count(*) as n from profiles where id = 'old'").get()).toEqual({ n: 0 })
+    expect(after.prepare("select count(*) as n from tracked where profile_id = 'old'").get()).toEqual({ n: 0 })
+    after.close()
   })
 
   it('says why a host cannot start (a cache from a newer Ledgerline) and does not restart it', async () => {

@@ -44,7 +44,7 @@ describe('deleteProfileData', () => {
     expect(left).toBeGreaterThan(0)
     expect(left).toBeLessThan(25_000)
     expect(db.prepare("select removing from profiles where id = 'gone'").get()).toEqual({ removing: 1 })
-    expect(profiles.pendingRemovals().map((p) => p.id)).toEqual(['gone'])
+    expect(profiles.pendingRemovals()).toEqual([{ id: 'gone', name: 'gone' }])
 
     const finished = await deleteProfileData(db, 'gone')
     expect(finished).toEqual({ done: left + 2, total: left + 2 })

@@ -240,7 +240,8 @@ export class ProfileService {
 
   /** Profiles whose removal was started but not finished (the app stopped): their records are still to be deleted. */
   pendingRemovals(): { id: string; name: string }[] {
-    return this.db.prepare('select id, name from profiles where removing = 1').all() as { id: string; name: string }[]
+    const rows = this.db.prepare('select id, name from profiles where removing = 1').all() as { id: string; name: string }[]
+    return rows.map((r) => ({ id: r.id, name: r.name.replace(/ \(removing [^)]*\)$/, '') }))
   }
 
   /**
