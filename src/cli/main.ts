@@ -10,7 +10,7 @@ import { AppError } from '../main/errors'
 import { createFileLogger, describeSync, LOG_FILE_NAME, type Logger } from '../main/log'
 import { exportCsv } from '../main/export/export'
 import { ClientPool } from '../main/profiles/clients'
-import { deleteProfileData } from '../main/profiles/removal'
+import { completeRemoval } from '../main/profiles/removal'
 import { ProfileService, type Profile } from '../main/profiles/service'
 import { redactSecrets, registerSecret } from '../main/redact'
 import { startSandbox } from '../main/sandbox/server'
@@ -182,7 +182,7 @@ async function profileCommand(args: string[]): Promise<number> {
         const name = positionals.join(' ').trim()
         if (!name) throw new UsageError('profile remove needs a NAME')
         const removed = await data.profiles.beginRemoval(name)
-        await deleteProfileData(data.db, removed.id)
+        await completeRemoval(data.profiles, data.db, removed.id)
         data.log.info(`cli: removed profile "${removed.name}" with its cached records and key`)
         process.stdout.write(`Removed "${removed.name}", its cached records and its key.\n`)
         return 0

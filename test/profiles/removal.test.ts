@@ -4,14 +4,14 @@ import { describe, expect, it } from 'vitest'
 import { openCache } from '../../src/main/cache/open'
 import { paymentRow } from '../../src/main/cache/records'
 import { CacheStore } from '../../src/main/cache/store'
-import { deleteProfileData } from '../../src/main/profiles/removal'
+import { completeRemoval, deleteProfileData } from '../../src/main/profiles/removal'
 import { ProfileService } from '../../src/main/profiles/service'
 import { SeededData } from '../../src/main/sandbox/data'
 import type { SecretStore } from '../../src/main/secrets/secret-store'
 import type { Payment } from '../../src/shared/api/schemas'
 
-describe('deleteProfileData', () => {
-  it('deletes in batches, can be stopped and run again, and touches no other profile', async () => {
+describe('removing a profile', () => {
+  it('deletes records in batches, can be stopped and run again, removes the key last, and touches no other profile', async () => {
     const db = openCache(':memory:')
     const keys = new Map([['keep', 'sk_test_keep0000'], ['gone', 'sk_test_gone0000']])
     const secrets: SecretStore = { get: async (id) => keys.get(id) ?? null, set: async (id, s) => void keys.set(id, s), delete: async (id) => keys.delete(id) }
@@ -25,7 +25,7 @@ describe('deleteProfileData', () => {
     store.recordFailure('gone', 'payments', '', { code: 'x', message: 'y' })
 
     await profiles.beginRemoval('gone')
-    expect(keys.has('gone')).toBe(false)
+    expect(keys.has('gone')).toBe(true)
     expect(profiles.list().map((p) => p.id)).toEqual(['sandbox', 'keep'])
 
     const controller = new AbortController()
@@ -45,8 +45,10 @@ describe('deleteProfileData', () => {
     expect(left).toBeLessThan(25_000)
     expect(db.prepare("select removing from profiles where id = 'gone'").get()).toEqual({ removing: 1 })
     expect(profiles.pendingRemovals()).toEqual([{ id: 'gone', name: 'gone' }])
+    expect(keys.has('gone')).toBe(true)
 
-    const finished = await deleteProfileData(db, 'gone')
+    const finished = await completeRemoval(profiles, db, 'gone')
+    expect(keys.has('gone')).toBe(false)
     expect(finished).toEqual({ done: left + 2, total: left + 2 })
     for (const table of ['payments', 'tracked', 'sync_failures', 'profiles']) {
       expect((db.prepare(`select count(*) as n from ${table} where ${table === 'profiles' ? 'id' : 'profile_id'} = 'gone'`).get() as { n: number }).n, table).toBe(0)

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest'
 import { openCache } from '../../src/main/cache/open'
 import { ClientPool } from '../../src/main/profiles/clients'
-import { deleteProfileData } from '../../src/main/profiles/removal'
+import { completeRemoval } from '../../src/main/profiles/removal'
 import { checkKey, normaliseBaseUrl, ProfileService } from '../../src/main/profiles/service'
 import type { SecretStore } from '../../src/main/secrets/secret-store'
 
@@ -68,9 +68,11 @@ describe('ProfileService', () => {
     expect(everything).not.toContain('sk_test_secret123')
     await expect(service.add({ name: 'acme', baseUrl: 'https://api.example.com/v1', key: 'sk_test_x' })).rejects.toMatchObject({ code: 'duplicate_name' })
     const removed = await service.beginRemoval('Acme')
-    expect(secrets.data.size).toBe(0)
     expect(service.list().map((p) => p.name)).toEqual(['Sandbox'])
-    await deleteProfileData(db, removed.id)
+    // The key goes last, once the records it fetched are gone.
+    expect(secrets.data.size).toBe(1)
+    await completeRemoval(service, db, removed.id)
+    expect(secrets.data.size).toBe(0)
     expect(db.prepare('select count(*) as n from profiles').get()).toEqual({ n: 1 })
   })
 

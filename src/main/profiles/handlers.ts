@@ -2,17 +2,17 @@
 import { AppError, notConfirmed } from '../errors'
 import type { HostContext } from '../host/context'
 import type { HandlerMap } from '../ipc/router'
-import { deleteProfileData } from './removal'
+import { completeRemoval } from './removal'
 import type { Profile } from './service'
 
 /** Deletes a profile's records as a job (started by profile:remove, or at start-up for a removal the app did not finish). */
-export function startRemovalJob(ctx: Pick<HostContext, 'db' | 'jobs'>, profile: { id: string; name: string }): string {
+export function startRemovalJob(ctx: Pick<HostContext, 'db' | 'jobs' | 'profiles'>, profile: { id: string; name: string }): string {
   return ctx.jobs.start({
     kind: 'profile-remove',
     profile,
     title: `Removing "${profile.name}"`,
     run: async (job) => {
-      await deleteProfileData(ctx.db, profile.id, {
+      await completeRemoval(ctx.profiles, ctx.db, profile.id, {
         signal: job.signal,
         onProgress: ({ done, total }) => job.progress({ phase: 'deleting cached records', done, total })
       })
@@ -70,13 +70,13 @@ export function profileHandlers(ctx: HostContext): HandlerMap {
       const yes = await ctx.ui.confirm({
         title: 'Remove this profile?',
         message: `Remove "${profile.name}" (${profile.mode.toUpperCase()})?`,
-        detail: `Its ${cachedRecords(profile).toLocaleString('en-US')} cached records are deleted from this computer and its key is removed from the keychain. The provider keeps all its data.`,
+        detail: `Its ${cachedRecords(profile).toLocaleString('en-US')} cached records are deleted from this computer, then its key is removed from the keychain. The provider keeps all its data.`,
         confirmLabel: 'Remove profile'
       })
       if (!yes) throw notConfirmed(`Removing "${profile.name}"`)
       await ctx.profiles.beginRemoval(profile.id)
       ctx.clients.drop(profile.id)
-      ctx.log.info(`profile "${profile.name}" removed with its key; deleting its cached records`)
+      ctx.log.info(`profile "${profile.name}" removed; deleting its cached records, then its key`)
       return { removed: profile.name, jobId: startRemovalJob(ctx, profile) }
     }
   }

@@ -1,8 +1,9 @@
-// Deletes a removed profile's cached records in small transactions, so the host keeps answering while a million rows go.
+// Removes a profile's cached records in small transactions, so the host keeps answering while a million rows go; then its key and its row.
 import type Database from 'better-sqlite3'
 import { setImmediate as yieldToEvents } from 'node:timers/promises'
+import type { ProfileService } from './service'
 
-/** Every table that holds a profile's data, largest first; the profile row itself goes last. */
+/** Every table that holds a profile's data, largest first. */
 const PROFILE_TABLES = ['payments', 'transfers', 'subscriptions', 'plans', 'virtual_accounts', 'banks', 'bulk_files', 'tracked', 'sync_state', 'sync_failures'] as const
 
 /** Rows deleted per transaction: FTS5 pays per transaction, so large enough to cost about what one cascading DELETE does (measured: 1.1x at 10,000), small enough that other calls wait well under a second. */
@@ -14,9 +15,9 @@ export interface RemovalProgress {
 }
 
 /**
- * Deletes a profile marked as removing (see ProfileService.beginRemoval): its records table by
- * table in batches, then the profile row. Safe to stop at any point and run again; what is
- * deleted stays deleted and the rest goes next time.
+ * Deletes the records of a profile marked as removing (see ProfileService.beginRemoval), table by
+ * table in batches. Safe to stop at any point and run again; what is deleted stays deleted and the
+ * rest goes next time.
  */
 export async function deleteProfileData(db: Database.Database, profileId: string, options: { signal?: AbortSignal; onProgress?: (p: RemovalProgress) => void } = {}): Promise<RemovalProgress> {
   const marked = db.prepare('select 1 from profiles where id = ? and removing = 1').get(profileId)
@@ -35,6 +36,12 @@ export async function deleteProfileData(db: Database.Database, profileId: string
       await yieldToEvents()
     }
   }
-  db.prepare('delete from profiles where id = ? and removing = 1').run(profileId)
+  return progress
+}
+
+/** A whole removal after beginRemoval: the records, then the key, then the profile row (the app's job and the CLI). */
+export async function completeRemoval(profiles: ProfileService, db: Database.Database, profileId: string, options: Parameters<typeof deleteProfileData>[2] = {}): Promise<RemovalProgress> {
+  const progress = await deleteProfileData(db, profileId, options)
+  await profiles.finishRemoval(profileId)
   return progress
 }

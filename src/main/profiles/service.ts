@@ -227,15 +227,22 @@ export class ProfileService {
   }
 
   /**
-   * Starts removing a profile: its key leaves the keychain and the profile leaves every list at
-   * once (its name is free again); its cached records are deleted afterwards (see removal.ts).
+   * Starts removing a profile: it leaves every list at once (its name is free again); its cached
+   * records are deleted next, and its key last (see removal.ts), so a key is never gone while data
+   * it fetched is still here. Fails before anything changes when the keychain cannot be reached.
    */
   async beginRemoval(idOrName: string): Promise<Profile> {
     const profile = this.get(idOrName)
     if (profile.builtIn) throw new AppError('built_in_profile', 'The built-in Sandbox profile cannot be removed.')
-    await this.options.secrets.delete(profile.id)
+    await this.options.secrets.get(profile.id)
     this.db.prepare("update profiles set removing = 1, name = name || ' (removing ' || id || ')' where id = ?").run(profile.id)
     return profile
+  }
+
+  /** The last step of a removal, once its records are gone: the key leaves the keychain, then the profile row goes. */
+  async finishRemoval(profileId: string): Promise<void> {
+    await this.options.secrets.delete(profileId)
+    this.db.prepare('delete from profiles where id = ? and removing = 1').run(profileId)
   }
 
   /** Profiles whose removal was started but not finished (the app stopped): their records are still to be deleted. */
