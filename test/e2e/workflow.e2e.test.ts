@@ -123,7 +123,14 @@ describe('workflow in Chromium', { timeout: 120_000 }, () => {
     await expect.poll(() => page.getByTestId('profile-name').textContent()).toBe('Acme test')
     await page.getByTestId('nav-overview').click()
     await page.getByTestId('sync-start').click()
-    await expect.poll(async () => Number((await page.getByTestId('sync-row-payments').textContent())?.match(/([\d,]+) \/ 60,000/)?.[1]?.replace(/,/g, '') ?? 0), { timeout: 30_000 }).toBeGreaterThan(2000)
+    const fetched = async (): Promise<number> => Number((await page.getByTestId('sync-row-payments').textContent())?.match(/([\d,]+) \/ 60,000/)?.[1]?.replace(/,/g, '') ?? 0)
+    await expect.poll(fetched, { timeout: 30_000 }).toBeGreaterThan(2000)
+    // A reloaded window picks the running sync up again (job:list), with its progress and its Cancel button.
+    const beforeReload = await fetched()
+    await page.reload()
+    await expect.poll(() => page.getByTestId('profile-name').textContent()).toBe('Acme test')
+    await expect.poll(fetched, { timeout: 30_000 }).toBeGreaterThan(beforeReload)
+    await page.getByTestId('sync-cancel').waitFor()
     // The header lists the running job; it opens from the keyboard too.
     await page.getByTestId('jobs-indicator').focus()
     await page.keyboard.press('Enter')
