@@ -9,6 +9,7 @@ import { PROJECT_ROOT } from '../support/renderer-harness'
 import { sandboxWithClient } from '../support/sandbox'
 
 const readme = readFileSync(join(PROJECT_ROOT, 'README.md'), 'utf8')
+const apiDoc = readFileSync(join(PROJECT_ROOT, 'docs', 'api.md'), 'utf8')
 let sandbox: Sandbox
 let client: ApiClient
 
@@ -32,6 +33,14 @@ describe('assumptions about the spec’s gaps', () => {
     const section = readme.slice(readme.indexOf('## Assumptions about the spec'))
     const listed = [...section.matchAll(/^- \*\*([a-z0-9-]+)\*\*:/gm)].map((m) => m[1])
     expect(listed).toEqual(ASSUMPTIONS.map((a) => a.id))
+  })
+
+  it('docs/api.md lists exactly the same, word for word, and the README links to it, not outside the repository', () => {
+    const section = apiDoc.slice(apiDoc.indexOf('## Assumptions about what the description leaves out'))
+    expect([...section.matchAll(/^- \*\*([a-z0-9-]+)\*\*:/gm)].map((m) => m[1])).toEqual(ASSUMPTIONS.map((a) => a.id))
+    for (const assumption of ASSUMPTIONS) expect(section, assumption.id).toContain(`**${assumption.id}**: ${assumption.summary}`)
+    expect(readme).toContain('[docs/api.md](docs/api.md)')
+    expect(readme).not.toMatch(/\.\.\/shared/)
   })
 
   it('GET /payments: the client sends the query names the README lists', async () => {

@@ -1,4 +1,4 @@
-// Records store: the search the accountant is building (text, filters, sort, page) and its results, run in main's SQLite.
+// Records store: the search the accountant is building (text, filters, sort, page) and its results, run in the host's SQLite.
 import { defineStore } from 'pinia'
 import { reactive, ref } from 'vue'
 import type { ExportStarted } from '../../../shared/ipc/contract'

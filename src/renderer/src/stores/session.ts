@@ -1,4 +1,4 @@
-// Session store: the profiles, which one is active, and app facts, all from main through window.api.
+// Session store: the profiles, which one is active, and app facts, all from the service host through window.api.
 import { defineStore } from 'pinia'
 import { ref } from 'vue'
 import type { AppInfo, ProfileSummary } from '../../../shared/ipc/contract'
@@ -43,7 +43,7 @@ export const useSessionStore = defineStore('session', () => {
     return result.ok ? null : result.error
   }
 
-  /** The profile goes at once (after main's confirmation); a job deletes its cached records. */
+  /** The profile goes at once (after main's confirmation); a job deletes its cached records, then its key. */
   async function remove(id: string): Promise<CallError | null> {
     const result = await window.api.profile.remove({ id })
     if (!result.ok) return result.error
