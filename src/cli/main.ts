@@ -25,10 +25,11 @@ import { readSecret } from './prompt'
 const USAGE = `Usage: ledgerline <command> [options]
 
 Commands:
-  sandbox [--port N] [--seed N] [--payments N] [--no-rate-limits]
+  sandbox [--port N] [--seed N] [--payments N] [--no-rate-limits] [--strict-spec]
       Start the local Sandbox simulator of the payments API. Prints one JSON line
       with baseUrl, testKey, liveKey and controlToken (for its /__sandbox/* endpoints),
-      then serves until stopped (Ctrl+C).
+      then serves until stopped (Ctrl+C). --strict-spec answers with only what
+      api-spec.md shows (no extra fields, 400 for unknown ids).
   profile add NAME --base-url URL      Check the key with the server and keep it in the OS keychain.
                                        The key is read from LEDGERLINE_API_KEY or asked for.
   profile list [--json]
@@ -37,6 +38,9 @@ Commands:
        [--track-transfer REF]... [--track-plan ID]... [--no-pacing] [--json]
       Pull the provider's records into the cache. With --base-url the key comes from
       LEDGERLINE_API_KEY and is not stored. Progress goes to stderr.
+  following [--profile NAME] [--json]  What sync follows, with when each last synced and its last error.
+  unfollow [--profile NAME] (--bulk-file ID | --transfer REF | --plan ID)...
+      Stop following items; what was fetched for them stays cached.
   search [--profile NAME] [--resource R] [filters] [--page N] [--page-size N] [--json] [QUERY...]
   export [--profile NAME] --resource R [filters] [--filter KEY=VALUE]... --out FILE [QUERY...]
       Excel-safe CSV: UTF-8 with BOM, CRLF, exact amounts, identifiers kept as text.
@@ -260,7 +264,10 @@ async function syncCommand(args: string[]): Promise<number> {
       process.stdout.write(`Synced "${profile.name}" (${profile.mode.toUpperCase()}) in ${(summary.durationMs / 1000).toFixed(1)} s\n`)
       for (const [resource, outcome] of Object.entries(summary.resources)) {
         const count = `${store.count(profile.id, resource as never).toLocaleString('en-US')} cached`
-        process.stdout.write(`  ${resource.padEnd(17)} ${outcome.ok ? 'ok    ' : 'FAILED'} ${outcome.written.toLocaleString('en-US')} fetched, ${count}${outcome.error ? ` — ${outcome.error.code}: ${outcome.error.message}` : ''}\n`)
+        const cost = `${outcome.requests.toLocaleString('en-US')} request${outcome.requests === 1 ? '' : 's'}${outcome.skipped ? `, ${outcome.skipped.toLocaleString('en-US')} skipped` : ''}`
+        const failedWhole = outcome.error && !outcome.failedItems ? ` — ${outcome.error.code}: ${outcome.error.message}` : ''
+        process.stdout.write(`  ${resource.padEnd(17)} ${outcome.ok ? 'ok    ' : 'FAILED'} ${outcome.written.toLocaleString('en-US')} fetched, ${count}, ${cost}${failedWhole}\n`)
+        for (const item of outcome.failedItems ?? []) process.stdout.write(`      ${item.code}: ${item.message}\n`)
       }
     }
     const failed = Object.entries(summary.resources).filter(([, o]) => !o.ok)
@@ -278,6 +285,56 @@ async function syncCommand(args: string[]): Promise<number> {
     process.off('SIGINT', onSignal)
     process.off('SIGTERM', onSignal)
     await clients.close()
+    await data.close()
+  }
+}
+
+async function followingCommand(args: string[]): Promise<number> {
+  const { values } = parseArgs({ args, options: { ...COMMON }, strict: true, allowPositionals: false })
+  const data = openData(values.db)
+  try {
+    const profile = chooseProfile(data, values)
+    const store = new CacheStore(data.db)
+    const items = (['bulk_file', 'transfer', 'plan'] as const).flatMap((kind) => store.trackedItems(profile.id, kind))
+    if (values.json) process.stdout.write(`${JSON.stringify(items)}\n`)
+    else if (items.length === 0) process.stdout.write(`"${profile.name}" follows nothing; add items with sync --track-bulk-file, --track-transfer or --track-plan.\n`)
+    else {
+      for (const item of items) {
+        const error = item.lastError ? ` — last problem: ${item.lastError}` : ''
+        process.stdout.write(`${item.kind.padEnd(10)} ${item.value}  last synced ${item.lastSyncedAt ?? 'never'}${error}\n`)
+      }
+    }
+    return 0
+  } finally {
+    await data.close()
+  }
+}
+
+async function unfollowCommand(args: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    options: { ...COMMON, 'bulk-file': { type: 'string', multiple: true }, transfer: { type: 'string', multiple: true }, plan: { type: 'string', multiple: true } },
+    strict: true,
+    allowPositionals: false
+  })
+  const wanted = [
+    ...(values['bulk-file'] ?? []).map((value) => ({ kind: 'bulk_file' as const, value })),
+    ...(values.transfer ?? []).map((value) => ({ kind: 'transfer' as const, value })),
+    ...(values.plan ?? []).map((value) => ({ kind: 'plan' as const, value }))
+  ]
+  if (wanted.length === 0) throw new UsageError('unfollow needs --bulk-file ID, --transfer REF or --plan ID')
+  const data = openData(values.db)
+  try {
+    const profile = chooseProfile(data, values)
+    const store = new CacheStore(data.db)
+    const missing = wanted.filter((w) => !store.untrack(profile.id, w.kind, w.value))
+    for (const w of wanted) if (!missing.includes(w)) process.stdout.write(`No longer following ${w.kind.replace('_', ' ')} ${w.value}.\n`)
+    if (missing.length > 0) {
+      process.stderr.write(`ledgerline: not followed by "${profile.name}": ${missing.map((m) => `${m.kind.replace('_', ' ')} ${m.value}`).join(', ')}\n`)
+      return 1
+    }
+    return 0
+  } finally {
     await data.close()
   }
 }
@@ -334,14 +391,22 @@ async function exportCommand(args: string[]): Promise<number> {
 async function sandboxCommand(args: string[]): Promise<number> {
   const { values } = parseArgs({
     args,
-    options: { port: { type: 'string' }, seed: { type: 'string' }, payments: { type: 'string' }, 'no-rate-limits': { type: 'boolean' } },
+    options: { port: { type: 'string' }, seed: { type: 'string' }, payments: { type: 'string' }, 'no-rate-limits': { type: 'boolean' }, 'strict-spec': { type: 'boolean' } },
     strict: true,
     allowPositionals: false
   })
   const port = positiveInt('port', values.port, 0)
   if (port > 65535) throw new UsageError(`--port must be at most 65535 (got ${port})`)
-  const sandbox = await startSandbox({ port, seed: positiveInt('seed', values.seed, 1), payments: positiveInt('payments', values.payments, 5_000), rateLimits: !values['no-rate-limits'] })
-  process.stdout.write(`${JSON.stringify({ baseUrl: sandbox.baseUrl, testKey: sandbox.keys.test, liveKey: sandbox.keys.live, controlToken: sandbox.controlToken, bulkFileIds: sandbox.bulkFileIds })}\n`)
+  const sandbox = await startSandbox({
+    port,
+    seed: positiveInt('seed', values.seed, 1),
+    payments: positiveInt('payments', values.payments, 5_000),
+    rateLimits: !values['no-rate-limits'],
+    strictSpec: values['strict-spec'] === true
+  })
+  process.stdout.write(
+    `${JSON.stringify({ baseUrl: sandbox.baseUrl, testKey: sandbox.keys.test, liveKey: sandbox.keys.live, controlToken: sandbox.controlToken, bulkFileIds: sandbox.bulkFileIds, strictSpec: sandbox.strictSpec })}\n`
+  )
   await new Promise<void>((done) => {
     process.once('SIGINT', () => done())
     process.once('SIGTERM', () => done())
@@ -360,6 +425,10 @@ export async function main(argv: string[]): Promise<number> {
         return await profileCommand(rest)
       case 'sync':
         return await syncCommand(rest)
+      case 'following':
+        return await followingCommand(rest)
+      case 'unfollow':
+        return await unfollowCommand(rest)
       case 'search':
         return await searchCommand(rest)
       case 'export':

@@ -148,7 +148,8 @@ async function startServices(): Promise<void> {
     config: {
       app: { name: app.getName(), version: app.getVersion(), electronVersion: process.versions.electron ?? null, chromeVersion: process.versions.chrome ?? null },
       paths: { userData, cacheDatabase: join(userData, CACHE_FILE_NAME), logs },
-      sqlite: electronSqliteBinding ? { nativeBinding: electronSqliteBinding } : {}
+      sqlite: electronSqliteBinding ? { nativeBinding: electronSqliteBinding } : {},
+      sandboxStrictSpec: process.env['LEDGERLINE_SANDBOX_STRICT_SPEC'] === '1'
     },
     ui: nativeUi(() => mainWindow),
     onEvent: (name, payload) => {

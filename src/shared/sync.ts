@@ -18,9 +18,17 @@ export interface SyncProgress {
 }
 
 export interface ResourceOutcome {
+  /** False when the resource failed, or when one of its items (a followed bulk file, transfer, plan or account) did. */
   ok: boolean
+  /** Records written in this run. */
   written: number
+  /** Requests this resource sent in this run (pages and lookups; transport retries not counted). */
+  requests: number
+  /** Items left alone because nothing about them can have changed (final, expired, or fetched recently). */
+  skipped: number
   error?: { code: string; message: string }
+  /** Items that failed on their own while the rest went on, each named (at most 20 listed). */
+  failedItems?: { id: string; code: string; message: string }[]
 }
 
 export interface SyncSummary {

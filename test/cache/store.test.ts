@@ -40,7 +40,7 @@ describe('record rows', () => {
 
   it('keep a record they cannot convert or understand instead of dropping it', () => {
     const odd = paymentRow({ ...base, amount: 12.5, currency: 'XYZ', status: 'ON_HOLD', createdAt: 'yesterday', riskScore: 3 })
-    expect(odd).toMatchObject({ amount_raw: '12.5', amount_minor: null, currency: 'XYZ', status: 'unknown', status_raw: 'ON_HOLD', is_final: 0, created_at_ms: null })
+    expect(odd).toMatchObject({ amount_raw: '12.5', amount_minor: null, currency: 'XYZ', status: 'unknown', status_raw: 'ON_HOLD', is_final: 1, created_at_ms: null })
     expect(JSON.parse(String(odd['raw']))).toMatchObject({ riskScore: 3 })
   })
 })
@@ -51,13 +51,13 @@ describe('cache store', () => {
   it('writes Sandbox pages once each, however often a page is written again', async () => {
     let seen = 0
     for await (const page of client.paymentPages()) {
-      const checkpoint = { resource: 'payments', scope: '', nextPage: page.pageNumber + 1, pageSize: page.pageSize, totalElements: page.totalElements, completed: page.pageNumber + 1 >= page.totalPages }
+      const checkpoint = { resource: 'payments', scope: '', nextPage: page.pageNumber + 1, nextOffset: page.pageNumber * page.pageSize + page.content.length, pageSize: page.pageSize, totalElements: page.totalElements, completed: page.pageNumber + 1 >= page.totalPages }
       store.writePage('p1', 'payments', page.content.map(paymentRow), checkpoint)
       if (seen++ === 2) store.writePage('p1', 'payments', page.content.map(paymentRow), { ...checkpoint, completed: false })
     }
     expect(store.count('p1', 'payments')).toBe(400)
     expect(store.count('p2', 'payments')).toBe(0)
-    expect(store.checkpoint('p1', 'payments')).toEqual({ resource: 'payments', scope: '', nextPage: 8, pageSize: 50, totalElements: 400, completed: true })
+    expect(store.checkpoint('p1', 'payments')).toEqual({ resource: 'payments', scope: '', nextPage: 8, nextOffset: 400, pageSize: 50, totalElements: 400, completed: true })
     const sums = db.prepare("select currency, sum(amount_minor) as total, count(*) as n from payments where profile_id = 'p1' group by currency").all() as { total: number; n: number }[]
     expect(sums.reduce((a, s) => a + s.n, 0)).toBe(400)
     for (const s of sums) expect(Number.isSafeInteger(s.total)).toBe(true)
@@ -93,7 +93,7 @@ describe('cache store', () => {
   it('writes nothing of a page, checkpoint included, when any part of it fails', () => {
     const good = paymentRow({ id: 'g1', amount: 1, currency: 'NGN', status: 'pending', createdAt: '2026-01-01T00:00:00Z' })
     const broken = { ...good, id: null }
-    expect(() => store.writePage('p2', 'payments', [good, broken], { resource: 'payments', scope: '', nextPage: 1, pageSize: 2, totalElements: 2, completed: false })).toThrow()
+    expect(() => store.writePage('p2', 'payments', [good, broken], { resource: 'payments', scope: '', nextPage: 1, nextOffset: 2, pageSize: 2, totalElements: 2, completed: false })).toThrow()
     expect(store.count('p2', 'payments')).toBe(0)
     expect(store.checkpoint('p2', 'payments')).toBeNull()
   })

@@ -17,6 +17,7 @@ const VALID: Partial<Record<CallName, Record<string, unknown>>> = {
   'profile:remove': { id: 'nobody' },
   'sync:start': { resources: ['banks'] },
   'sync:track': { kind: 'plan', value: 'plan-1' },
+  'sync:untrack': { kind: 'plan', value: 'plan-1' },
   'search:query': { resource: 'payments', text: 'okafor', page: 0, pageSize: 25 },
   'export:csv': { resource: 'payments', currency: 'NGN' },
   'accounts:create': { currency: 'NGN', accountName: 'Invoice 1', amount: '10.00', expiresIn: 10 },

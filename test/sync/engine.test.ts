@@ -15,8 +15,8 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0)) await cleanup()
 })
 
-async function setup(payments = 1200, extra: Parameters<typeof sandboxWithClient>[1] = {}) {
-  const started = await sandboxWithClient({ payments, bulkFiles: [30, 260], subscriptions: 300 }, extra)
+async function setupSandbox(payments = 1200, extra: Parameters<typeof sandboxWithClient>[1] = {}, strictSpec = false) {
+  const started = await sandboxWithClient({ payments, bulkFiles: [30, 260], subscriptions: 300, strictSpec }, extra)
   const db = openCache(':memory:')
   db.prepare("insert into profiles (id, name, mode, created_at) values ('p', 'Sandbox', 'test', '2026-01-01')").run()
   const store = new CacheStore(db)
@@ -30,7 +30,9 @@ const distinctRequests = (log: readonly { method: string; path: string; query: R
 const snapshot = (db: Database.Database, table: string, key: string): string[] =>
   (db.prepare(`select ${key} as k, raw from ${table} where profile_id = 'p' order by ${key}`).all() as { k: string; raw: string }[]).map((r) => `${r.k} ${r.raw}`)
 
-describe('sync engine', () => {
+describe.each([{ strict: false }, { strict: true }])('sync engine (strict spec: $strict)', ({ strict }) => {
+  const setup = (payments?: number, extra: Parameters<typeof sandboxWithClient>[1] = {}) => setupSandbox(payments, extra, strict)
+
   it('pulls every resource, with progress, totals and ETA', async () => {
     const { sandbox, client, store, db } = await setup()
     const bulk = sandbox.bulkFileIds.test[1] as string
@@ -54,8 +56,10 @@ describe('sync engine', () => {
     const planIds = store.referencedPlanIds('p')
     expect(store.count('p', 'plans')).toBe(planIds.length - 1)
     // The unknown plan id is recorded with its API code; everything else still synced.
-    expect(summary.resources.plans).toMatchObject({ ok: true })
-    expect(store.failures('p')[0]).toMatchObject({ resource: 'plans', code: 'not_found', status: 404 })
+    const unknownPlan = '00000000-0000-4000-8000-0000000000ff'
+    expect(summary.resources.plans).toMatchObject({ ok: false, failedItems: [{ id: unknownPlan, code: strict ? 'invalid_parameter' : 'not_found' }] })
+    expect(summary.resources.plans?.failedItems?.[0]?.message).toContain(unknownPlan)
+    expect(store.failures('p')[0]).toMatchObject({ resource: 'plans', scope: unknownPlan, code: strict ? 'invalid_parameter' : 'not_found', status: strict ? 400 : 404 })
     for (const resource of ['payments', 'subscriptions', 'banks', 'transfers', 'virtual_accounts'] as const) expect(summary.resources[resource]?.ok, resource).toBe(true)
     const last = progress.filter((p) => p.resource === 'payments').at(-1)
     expect(last).toMatchObject({ done: 1200, total: 1200 })
@@ -94,7 +98,8 @@ describe('sync engine', () => {
   it('looks up each unfinished payment by id when there are only a few', async () => {
     const { sandbox, client, store, db } = await setup(400)
     await runSync({ client, store, profileId: 'p', resources: ['payments'] })
-    const keep = store.unfinishedPaymentIds('p').slice(0, 2)
+    // Two old ones: the newest page is read anyway (for new payments), so they must be beyond it.
+    const keep = store.unfinishedPaymentIds('p').slice(-2)
     db.prepare(`update payments set is_final = 1 where profile_id = 'p' and id not in (?, ?)`).run(...keep)
     const before = sandbox.requests.length
     await runSync({ client, store, profileId: 'p', resources: ['payments'] })
@@ -125,6 +130,7 @@ describe('sync engine', () => {
     const checkpoint = store.checkpoint('p', 'payments:full')
     expect(checkpoint?.completed).toBe(false)
     expect(checkpoint?.nextPage).toBe(saved / 50)
+    expect(checkpoint?.nextOffset).toBe(saved)
     const resumed = await runSync({ client, store, profileId: 'p', resources: ['payments'] })
     expect(resumed.resources.payments?.ok).toBe(true)
     expect(store.count('p', 'payments')).toBe(3000)

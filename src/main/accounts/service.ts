@@ -3,7 +3,7 @@ import type Database from 'better-sqlite3'
 import type { VirtualAccountSummary } from '../../shared/ipc/contract'
 import { parseMajor, toMajorString } from '../../shared/money'
 import type { ApiClient } from '../api/client'
-import { virtualAccountRow } from '../cache/records'
+import { createdVirtualAccountRow } from '../cache/records'
 import type { CacheStore } from '../cache/store'
 import { AppError } from '../errors'
 
@@ -19,7 +19,7 @@ export function listVirtualAccounts(db: Database.Database, profileId: string): V
   return db
     .prepare(
       `select id, account_number as accountNumber, account_name as accountName, bank_name as bankName, lifecycle, expires_at as expiresAt,
-              cast(json_extract(raw, '$.amount') as text) as amountRaw, json_extract(raw, '$.currency') as currency
+              amount_raw as amountRaw, currency
        from virtual_accounts where profile_id = ? order by expires_at desc, id`
     )
     .all(profileId) as VirtualAccountSummary[]
@@ -38,16 +38,25 @@ export function checkVirtualAccountAmount(input: NewVirtualAccount): number {
 }
 
 /** Creates the account with the provider and caches it, so each sync refreshes it by id. */
-export async function createVirtualAccount(client: ApiClient, store: CacheStore, profileId: string, input: NewVirtualAccount): Promise<VirtualAccountSummary> {
+export async function createVirtualAccount(
+  client: ApiClient,
+  store: CacheStore,
+  profileId: string,
+  input: NewVirtualAccount,
+  now: () => number = Date.now
+): Promise<VirtualAccountSummary> {
   const minor = checkVirtualAccountAmount(input)
+  const amount = toMajorString(minor, input.currency)
+  const requestedAt = now()
   const account = await client.createVirtualAccount({
     currency: input.currency,
     accountName: input.accountName,
     // The API takes major units as a JSON number; NGN and GHS have two decimals, well within a double's exact range.
-    amount: Number(toMajorString(minor, input.currency)),
+    amount: Number(amount),
     ...(input.expiresIn !== undefined ? { expiresIn: input.expiresIn } : {})
   })
-  store.writePage(profileId, 'virtual_accounts', [virtualAccountRow(account)])
+  // The response does not carry amount or currency (spec 2.1): they are kept from the request.
+  store.writePage(profileId, 'virtual_accounts', [createdVirtualAccountRow(account, { amount, currency: input.currency, expiresIn: input.expiresIn }, requestedAt)])
   const created = listVirtualAccounts(store.db, profileId).find((a) => a.id === account.id)
   if (!created) throw new AppError('internal', 'The new virtual account was not saved.')
   return created

@@ -2,6 +2,7 @@
 import type { z } from 'zod'
 import { KEY_PREFIXES, RATE_LIMITS } from '../../shared/api/assumptions'
 import { ApiError, errorFromResponse } from './errors'
+import { parseJsonExact } from './exact-json'
 import { SlidingWindow } from './rate-window'
 
 export type KeyMode = 'test' | 'live'
@@ -216,7 +217,7 @@ export function createHttp(options: HttpOptions): Http {
     let parsed: unknown
     let parseFailed = false
     try {
-      parsed = text === '' ? undefined : JSON.parse(text)
+      parsed = text === '' ? undefined : parseJsonExact(text)
     } catch {
       parseFailed = true
     }

@@ -1,5 +1,5 @@
 // API records → cache rows for every resource: exact money, normalised and raw statuses, epoch times, and the raw JSON.
-import { isFinalPaymentStatus, normalizePaymentStatus, normalizeStatusWord, normalizeTransferStatus, readBankCodes } from '../../shared/api/assumptions'
+import { isFinalPaymentStatus, isFinalTransferStatus, normalizePaymentStatus, normalizeStatusWord, normalizeTransferStatus, readBankCodes } from '../../shared/api/assumptions'
 import type { Bank, Payment, Plan, Subscription, Transfer, VirtualAccount } from '../../shared/api/schemas'
 import { parseMajor } from '../../shared/money'
 
@@ -32,9 +32,15 @@ export function paymentRow(payment: Payment): Row {
     amount_raw: String(payment.amount),
     amount_minor: minorOrNull(payment.amount, payment.currency),
     currency: payment.currency,
+    local_amount_raw: rawAmount(payment.localAmount),
     local_amount_minor: minorOrNull(payment.localAmount, payment.localCurrency),
     local_currency: text(payment.localCurrency),
+    fees_raw: rawAmount(payment.totalFees),
     fees_minor: minorOrNull(payment.totalFees, payment.currency),
+    tax_raw: rawAmount(payment.totalTaxAmount),
+    tax_minor: minorOrNull(payment.totalTaxAmount, payment.currency),
+    total_local_raw: rawAmount(payment.totalLocalAmount),
+    total_local_minor: minorOrNull(payment.totalLocalAmount, payment.localCurrency),
     channel: text(payment.channel),
     status,
     status_raw: payment.status,
@@ -59,6 +65,7 @@ export function transferRow(transfer: Transfer, bulkFileId: string | null): Row 
     currency: transfer.currency,
     status: normalizeTransferStatus(transfer.status),
     status_raw: transfer.status,
+    is_final: isFinalTransferStatus(normalizeTransferStatus(transfer.status)) ? 1 : 0,
     transfer_mode: text(transfer.transferMode),
     account_number: text(transfer.destination?.accountNumber),
     account_name: text(transfer.destination?.accountName),
@@ -105,15 +112,54 @@ export function subscriptionRow(subscription: Subscription): Row {
   }
 }
 
+/**
+ * A virtual account as the API returned it. The spec's account carries no amount, currency, creation
+ * or expiry time, so those columns are only written when the response has them: a later lookup never
+ * blanks what the create request recorded (see createdVirtualAccountRow).
+ */
 export function virtualAccountRow(account: VirtualAccount): Row {
-  return {
+  const row: Row = {
     id: account.id,
     account_number: account.accountNumber,
     account_name: text(account.accountName),
     bank_name: text(account.bankName),
     lifecycle: text(account.lifeCycle),
-    expires_at: text(account.expiresAt),
     raw: JSON.stringify(account)
+  }
+  const extra = account as Record<string, unknown>
+  if (text(account.expiresAt)) row['expires_at'] = text(account.expiresAt)
+  if (rawAmount(extra['amount']) !== null && text(extra['currency'])) {
+    row['amount_raw'] = rawAmount(extra['amount'])
+    row['amount_minor'] = minorOrNull(extra['amount'], extra['currency'])
+    row['currency'] = text(extra['currency'])
+  }
+  return row
+}
+
+/** Virtual accounts made by one POST /virtual-accounts/temporary (the response said so). */
+export const DEFAULT_VIRTUAL_ACCOUNT_MINUTES = 30
+
+/**
+ * The row for an account this app created: the amount and currency come from the request (the
+ * response does not carry them), and expiry is the creation time plus expiresIn (default 30 minutes),
+ * unless the response states its own expiresAt.
+ */
+export function createdVirtualAccountRow(
+  account: VirtualAccount,
+  request: { amount: number | string; currency: string; expiresIn?: number | undefined },
+  createdAtMs: number
+): Row {
+  const minutes = request.expiresIn ?? DEFAULT_VIRTUAL_ACCOUNT_MINUTES
+  const responseCreated = epoch((account as Record<string, unknown>)['createdAt'])
+  const created = responseCreated ?? createdAtMs
+  return {
+    ...virtualAccountRow(account),
+    amount_raw: String(request.amount),
+    amount_minor: minorOrNull(request.amount, request.currency),
+    currency: request.currency,
+    created_at: new Date(created).toISOString(),
+    expires_in_minutes: minutes,
+    expires_at: text(account.expiresAt) ?? new Date(created + minutes * 60_000).toISOString()
   }
 }
 

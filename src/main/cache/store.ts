@@ -16,9 +16,10 @@ const TABLES: Record<Resource, { key: readonly string[] }> = {
 }
 
 /**
- * Payment rowids are created_at_ms × 2^20 plus a sequence within that millisecond, so rowid order
- * is time order. FTS5 returns matches in rowid order natively, which lets "newest first" stream the
- * first page of a million matches instead of sorting them. An upsert keeps a row's first rowid.
+ * A payment's `seq` (its INTEGER PRIMARY KEY, so also its rowid) is created_at_ms × 2^20 plus a
+ * sequence within that millisecond, so seq order is time order. FTS5 returns matches in rowid order
+ * natively, which lets "newest first" stream the first page of a million matches instead of sorting
+ * them. An upsert keeps a row's first seq; being declared, VACUUM never renumbers it.
  */
 export const PAYMENT_ROWID_SLOTS = 2 ** 20
 
@@ -55,6 +56,8 @@ export interface Checkpoint {
   resource: string
   scope: string
   nextPage: number
+  /** Records of the list walked so far (page number × server page size + rows on the page): where a resumed walk picks up. */
+  nextOffset: number
   pageSize: number
   totalElements: number
   /** The walk reached its last page. */
@@ -101,15 +104,18 @@ export class CacheStore {
   private upsert(resource: Resource, row: Row): Database.Statement {
     const columns = ['profile_id', ...Object.keys(row), 'fetched_at_ms']
     const key = TABLES[resource].key
-    const updates = columns.filter((c) => c !== 'profile_id' && !key.includes(c)).map((c) => `${c} = excluded.${c}`)
-    // Payments get a time-ordered rowid (see PAYMENT_ROWID_SLOTS), so newest-first is rowid order.
-    const rowid = resource === 'payments' ? ['rowid'] : []
-    const rowidValue =
+    // A transfer read by its reference alone keeps the bulk file it was listed under.
+    const updates = columns
+      .filter((c) => c !== 'profile_id' && !key.includes(c))
+      .map((c) => (resource === 'transfers' && c === 'bulk_file_id' ? `${c} = coalesce(excluded.${c}, ${resource}.${c})` : `${c} = excluded.${c}`))
+    // Payments get a time-ordered seq (see PAYMENT_ROWID_SLOTS), so newest-first is seq order.
+    const seq = resource === 'payments' ? ['seq'] : []
+    const seqValue =
       resource === 'payments'
-        ? [`(select coalesce(max(rowid) + 1, @rowid_base) from payments where rowid between @rowid_base and @rowid_base + ${PAYMENT_ROWID_SLOTS - 1})`]
+        ? [`(select coalesce(max(seq) + 1, @rowid_base) from payments where seq between @rowid_base and @rowid_base + ${PAYMENT_ROWID_SLOTS - 1})`]
         : []
     return this.statement(
-      `insert into ${resource} (${[...rowid, ...columns].join(', ')}) values (${[...rowidValue, ...columns.map((c) => `@${c}`)].join(', ')})
+      `insert into ${resource} (${[...seq, ...columns].join(', ')}) values (${[...seqValue, ...columns.map((c) => `@${c}`)].join(', ')})
        on conflict (profile_id, ${key.join(', ')}) do update set ${updates.join(', ')}`
     )
   }
@@ -117,11 +123,21 @@ export class CacheStore {
   private saveCheckpoint(profileId: string, checkpoint: Checkpoint, at: number): void {
     const iso = new Date(at).toISOString()
     this.statement(
-      `insert into sync_state (profile_id, resource, scope, next_page, page_size, total_elements, completed_at, updated_at)
-       values (?, ?, ?, ?, ?, ?, ?, ?)
-       on conflict (profile_id, resource, scope) do update set next_page = excluded.next_page, page_size = excluded.page_size,
-         total_elements = excluded.total_elements, completed_at = excluded.completed_at, updated_at = excluded.updated_at`
-    ).run(profileId, checkpoint.resource, checkpoint.scope, checkpoint.nextPage, checkpoint.pageSize, checkpoint.totalElements, checkpoint.completed ? iso : null, iso)
+      `insert into sync_state (profile_id, resource, scope, next_page, next_offset, page_size, total_elements, completed_at, updated_at)
+       values (?, ?, ?, ?, ?, ?, ?, ?, ?)
+       on conflict (profile_id, resource, scope) do update set next_page = excluded.next_page, next_offset = excluded.next_offset,
+         page_size = excluded.page_size, total_elements = excluded.total_elements, completed_at = excluded.completed_at, updated_at = excluded.updated_at`
+    ).run(
+      profileId,
+      checkpoint.resource,
+      checkpoint.scope,
+      checkpoint.nextPage,
+      checkpoint.nextOffset,
+      checkpoint.pageSize,
+      checkpoint.totalElements,
+      checkpoint.completed ? iso : null,
+      iso
+    )
   }
 
   /** Upserts rows (one page) and, when given, the checkpoint that follows them, all in one transaction. */
@@ -139,10 +155,18 @@ export class CacheStore {
 
   checkpoint(profileId: string, resource: string, scope = ''): Checkpoint | null {
     const row = this.statement('select * from sync_state where profile_id = ? and resource = ? and scope = ?').get(profileId, resource, scope) as
-      | { next_page: number; page_size: number | null; total_elements: number | null; completed_at: string | null }
+      | { next_page: number; next_offset: number | null; page_size: number | null; total_elements: number | null; completed_at: string | null }
       | undefined
     if (!row) return null
-    return { resource, scope, nextPage: row.next_page, pageSize: row.page_size ?? 0, totalElements: row.total_elements ?? 0, completed: row.completed_at !== null }
+    return {
+      resource,
+      scope,
+      nextPage: row.next_page,
+      nextOffset: row.next_offset ?? row.next_page * (row.page_size ?? 0),
+      pageSize: row.page_size ?? 0,
+      totalElements: row.total_elements ?? 0,
+      completed: row.completed_at !== null
+    }
   }
 
   /** Failures are stored with every known key removed from their text (see redactSecrets). */
@@ -183,10 +207,10 @@ export class CacheStore {
     return found
   }
 
-  /** Payments whose status is not final, optionally only those last fetched before a time (epoch ms). */
+  /** Payments still `pending` (the only status checked again), optionally only those last fetched before a time (epoch ms). */
   unfinishedPaymentIds(profileId: string, fetchedBefore = Number.MAX_SAFE_INTEGER): string[] {
     return (
-      this.statement('select id from payments where profile_id = ? and is_final = 0 and fetched_at_ms < ? order by created_at_ms desc').all(profileId, fetchedBefore) as { id: string }[]
+      this.statement('select id from payments where profile_id = ? and is_final = 0 and fetched_at_ms < ? order by seq desc').all(profileId, fetchedBefore) as { id: string }[]
     ).map((r) => r.id)
   }
 
@@ -194,14 +218,35 @@ export class CacheStore {
   paymentsNotOlderThanUnfinished(profileId: string, fetchedBefore = Number.MAX_SAFE_INTEGER): number {
     return (
       this.statement(
-        `select count(*) as n from payments where profile_id = @profile and created_at_ms >=
-           (select min(created_at_ms) from payments where profile_id = @profile and is_final = 0 and fetched_at_ms < @before)`
+        `select count(*) as n from payments where profile_id = @profile and seq >=
+           (select min(seq) from payments where profile_id = @profile and is_final = 0 and fetched_at_ms < @before)`
       ).get({ profile: profileId, before: fetchedBefore }) as { n: number }
     ).n
   }
 
   markSynced(profileId: string, at: string): void {
     this.statement('update profiles set last_synced_at = ? where id = ?').run(at, profileId)
+  }
+
+  /**
+   * Plan ids to fetch this run: those cached payments, subscriptions or the user refer to that are not
+   * cached yet, or were last fetched before `staleBefore` (epoch ms); an id that failed with a 4xx
+   * since `staleBefore` waits (a plan that does not exist will not exist five minutes later).
+   */
+  plansToFetch(profileId: string, staleBefore: number): string[] {
+    return (
+      this.statement(
+        `with wanted(id) as (
+           select plan_id from payments where profile_id = @profile and plan_id is not null
+           union select plan_id from subscriptions where profile_id = @profile and plan_id is not null
+           union select value from tracked where profile_id = @profile and kind = 'plan')
+         select w.id from wanted w
+         where not exists (select 1 from plans p where p.profile_id = @profile and p.id = w.id and p.fetched_at_ms >= @stale)
+           and not exists (select 1 from sync_failures f where f.profile_id = @profile and f.resource = 'plans' and f.scope = w.id
+                             and f.status between 400 and 499 and f.occurred_at >= @staleIso)
+         order by 1`
+      ).all({ profile: profileId, stale: staleBefore, staleIso: new Date(staleBefore).toISOString() }) as { id: string }[]
+    ).map((r) => r.id)
   }
 
   /** Plan ids that cached payments or subscriptions refer to, plus those the user added. */
@@ -222,17 +267,91 @@ export class CacheStore {
     else this.statement('insert into tracked (profile_id, kind, value, added_at) values (?, ?, ?, ?) on conflict do nothing').run(profileId, kind, value, at)
   }
 
+  /** Stops following an item; what was fetched for it stays cached. Returns whether it was followed. */
+  untrack(profileId: string, kind: TrackedKind, value: string): boolean {
+    const result =
+      kind === 'bulk_file'
+        ? this.statement('delete from bulk_files where profile_id = ? and id = ?').run(profileId, value)
+        : this.statement('delete from tracked where profile_id = ? and kind = ? and value = ?').run(profileId, kind, value)
+    return result.changes > 0
+  }
+
   tracked(profileId: string, kind: TrackedKind): string[] {
-    if (kind === 'bulk_file') return (this.statement('select id from bulk_files where profile_id = ? order by added_at, id').all(profileId) as { id: string }[]).map((r) => r.id)
-    return (this.statement('select value from tracked where profile_id = ? and kind = ? order by added_at, value').all(profileId, kind) as { value: string }[]).map((r) => r.value)
+    return this.trackedItems(profileId, kind).map((item) => item.value)
+  }
+
+  /** Followed items with when each last synced and its last error. */
+  trackedItems(profileId: string, kind: TrackedKind): TrackedItem[] {
+    const rows =
+      kind === 'bulk_file'
+        ? this.statement('select id as value, last_synced_at, last_error from bulk_files where profile_id = ? order by added_at, id').all(profileId)
+        : this.statement('select value, last_synced_at, last_error from tracked where profile_id = ? and kind = ? order by added_at, value').all(profileId, kind)
+    return (rows as { value: string; last_synced_at: string | null; last_error: string | null }[]).map((r) => ({
+      kind,
+      value: r.value,
+      lastSyncedAt: r.last_synced_at,
+      lastError: r.last_error
+    }))
+  }
+
+  /** Records how a followed item's sync went: success moves "last synced" on and clears the error; a failure keeps "last synced" as it was. */
+  trackedOutcome(profileId: string, kind: TrackedKind, value: string, error: string | null): void {
+    const at = new Date(this.now()).toISOString()
+    const table = kind === 'bulk_file' ? 'bulk_files' : 'tracked'
+    const where = kind === 'bulk_file' ? 'profile_id = @profile and id = @value' : 'profile_id = @profile and kind = @kind and value = @value'
+    const params = { profile: profileId, value, at, error: error === null ? null : redactSecrets(error), ...(kind === 'bulk_file' ? {} : { kind }) }
+    if (error === null) this.statement(`update ${table} set last_synced_at = @at, last_error = null where ${where}`).run(params)
+    else this.statement(`update ${table} set last_error = @error where ${where}`).run(params)
   }
 
   /** Records a followed bulk file's transfer count after its transfers were all fetched. */
   bulkFileSynced(profileId: string, id: string, totalTransfers: number): void {
-    this.statement('update bulk_files set total_transfers = ?, last_synced_at = ? where profile_id = ? and id = ?').run(totalTransfers, new Date(this.now()).toISOString(), profileId, id)
+    this.statement('update bulk_files set total_transfers = ? where profile_id = ? and id = ?').run(totalTransfers, profileId, id)
+  }
+
+  /** A bulk file needs fetching until one full walk finished and every transfer in it is final. */
+  bulkFileSettled(profileId: string, id: string): boolean {
+    const row = this.statement(
+      `select b.total_transfers is not null and b.last_synced_at is not null
+         and not exists (select 1 from transfers t where t.profile_id = b.profile_id and t.bulk_file_id = b.id and t.is_final = 0) as settled
+       from bulk_files b where b.profile_id = ? and b.id = ?`
+    ).get(profileId, id) as { settled: number } | undefined
+    return row?.settled === 1
+  }
+
+  /** A transfer already cached with a final status: following it costs no request. */
+  transferFinal(profileId: string, reference: string): boolean {
+    return this.statement('select 1 from transfers where profile_id = ? and reference = ? and is_final = 1').get(profileId, reference) !== undefined
+  }
+
+  /**
+   * Virtual accounts still worth a request: not yet seen after their expiry time (an expired account
+   * no longer changes). Expiry is the API's expiresAt when it sends one, else creation + expiresIn.
+   */
+  virtualAccountsToFetch(profileId: string): string[] {
+    return (
+      this.statement(
+        `select id from virtual_accounts where profile_id = ?
+           and not (lifecycle is not null and lower(lifecycle) = 'expired')
+           and (expires_at is null or unixepoch(expires_at, 'subsec') is null or fetched_at_ms <= unixepoch(expires_at, 'subsec') * 1000)
+         order by id`
+      ).all(profileId) as { id: string }[]
+    ).map((r) => r.id)
   }
 
   virtualAccountIds(profileId: string): string[] {
     return (this.statement('select id from virtual_accounts where profile_id = ? order by id').all(profileId) as { id: string }[]).map((r) => r.id)
   }
+
+  /** When a resource was last written for a profile (epoch ms), e.g. to refresh the bank list daily. */
+  lastFetched(profileId: string, resource: Resource): number | null {
+    return (this.statement(`select max(fetched_at_ms) as at from ${resource} where profile_id = ?`).get(profileId) as { at: number | null }).at
+  }
+}
+
+export interface TrackedItem {
+  kind: TrackedKind
+  value: string
+  lastSyncedAt: string | null
+  lastError: string | null
 }

@@ -48,7 +48,7 @@ export function createHostContext(config: HostConfig, deps: HostDeps): HostConte
     store: new CacheStore(db),
     profiles,
     active: new ActiveProfile(db, profiles),
-    clients: new ClientPool({ secrets, ...fetchOption, ...pacingOption }),
+    clients: new ClientPool({ secrets, ...fetchOption, ...pacingOption, sandboxStrictSpec: config.sandboxStrictSpec === true }),
     jobs: new JobRunner(deps.events, log),
     events: deps.events,
     log,

@@ -15,6 +15,8 @@ export interface ClientPoolOptions {
   fetch?: typeof fetch
   /** Default: the provider's documented limits per key mode. false: none (a server without limits). */
   pacing?: Pacing | false
+  /** The built-in Sandbox runs in strict-spec mode. */
+  sandboxStrictSpec?: boolean
 }
 
 interface Entry {
@@ -31,7 +33,7 @@ export class ClientPool {
 
   /** The in-app Sandbox behind the built-in profile, started on first use. */
   builtInSandbox(): Promise<Sandbox> {
-    this.sandbox ??= startSandbox({ rateLimits: false })
+    this.sandbox ??= startSandbox({ rateLimits: false, strictSpec: this.options.sandboxStrictSpec === true })
     return this.sandbox
   }
 

@@ -9,6 +9,7 @@ import { checkPlanRows, checkTransferRows, parseCsv, PLAN_COLUMNS, TRANSFER_COLU
 import { major, type SandboxMode } from './data'
 import { FaultControl, isFaultKind, type FaultKind, type FaultSettings } from './faults'
 import { ModeState } from './state'
+import { strictVirtualAccount } from './strict'
 
 type Json = Record<string, unknown>
 
@@ -31,6 +32,20 @@ export interface SandboxOptions {
   host?: string
   /** Largest request body accepted, in bytes. */
   maxBodyBytes?: number
+  /**
+   * Answer only with what api-spec.md shows: no invented fields (virtual accounts without amount,
+   * currency or expiry; payments without made-up metadata), spec statuses only, and 400 (the spec
+   * lists 400 and 401 only) for an id the server does not know. See strict.ts.
+   */
+  strictSpec?: boolean
+}
+
+/** Ways a misbehaving server pages, switchable while it runs (tests of the client's paging checks). */
+export interface PagingQuirks {
+  /** The `page` query parameter is ignored: every request gets the first page, labelled page 0. */
+  ignorePage: boolean
+  /** Like ignorePage, but the answer claims to be the page asked for. */
+  ignorePageButEcho: boolean
 }
 
 export interface RequestLogEntry {
@@ -51,6 +66,8 @@ export interface Sandbox {
   controlToken: string
   bulkFileIds: Record<SandboxMode, string[]>
   faults: FaultControl
+  readonly strictSpec: boolean
+  paging: PagingQuirks
   /** The most recent requests (bounded), for tests and diagnostics. */
   requests: RequestLogEntry[]
   setRateLimits(limits: SandboxOptions['rateLimits']): void
@@ -73,6 +90,8 @@ class HttpReply {
 const json = (status: number, body: unknown, headers: Record<string, string> = {}): HttpReply => new HttpReply(status, body, headers)
 const bad = (message: string, error = 'Missing Parameter'): HttpReply => json(400, { error, message, status: 400 })
 const notFound = (what: string): HttpReply => json(404, { error: `${what} not found`, message: 'not_found', status: 404 })
+/** What a spec-strict server answers for an id it does not know: 400 (the spec shows no 404). */
+const unknownIdStrict = (): HttpReply => bad('invalid_parameter', 'Bad Request')
 
 function newKey(mode: SandboxMode): string {
   return `${KEY_PREFIXES[mode]}${randomBytes(24).toString('base64url').replace(/[-_]/g, 'x')}`
@@ -111,7 +130,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const maxBody = options.maxBodyBytes ?? 10 * 1024 * 1024
   const keys: Record<SandboxMode, string> = { test: options.keys?.test ?? newKey('test'), live: options.keys?.live ?? newKey('live') }
   const controlToken = options.controlToken ?? randomBytes(24).toString('base64url')
-  const states: Record<SandboxMode, ModeState> = { test: new ModeState(seedOptions, 'test'), live: new ModeState(seedOptions, 'live') }
+  const strictSpec = options.strictSpec === true
+  const states: Record<SandboxMode, ModeState> = { test: new ModeState(seedOptions, 'test', strictSpec), live: new ModeState(seedOptions, 'live', strictSpec) }
+  const pagingQuirks: PagingQuirks = { ignorePage: false, ignorePageButEcho: false }
+  /** An unknown id: 404 in the lenient Sandbox (as the provider answers in practice), 400 in strict mode. */
+  const unknown = (what: string): HttpReply => (strictSpec ? unknownIdStrict() : notFound(what))
+  const accountShape = (account: Json): Json => (strictSpec ? strictVirtualAccount(account) : account)
   const faults = new FaultControl(seed)
   const requests: RequestLogEntry[] = []
   let limiters: Partial<Record<SandboxMode, { window: SlidingWindow; minute: RateWindow; second: RateWindow }>> = {}
@@ -211,11 +235,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         return bad('invalid_json', 'Malformed JSON body')
       }
     }
-    const paging = (): { page: number; size: number } | HttpReply => {
+    const paging = (): { page: number; size: number; label: number } | HttpReply => {
       const page = intParam(q.get('page'), 0)
       const size = intParam(q.get('size'), 10)
       if (page === null || size === null || size === 0) return bad('invalid_parameter', 'Invalid page or size')
-      return { page, size: Math.min(size, maxPageSize) }
+      if (pagingQuirks.ignorePage || pagingQuirks.ignorePageButEcho) return { page: 0, size: Math.min(size, maxPageSize), label: pagingQuirks.ignorePageButEcho ? page : 0 }
+      return { page, size: Math.min(size, maxPageSize), label: page }
     }
 
     switch (endpoint) {
@@ -249,19 +274,19 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
           expiresAt: new Date(Date.now() + minutes * 60_000).toISOString()
         }
         state.virtualAccounts.set(id, account)
-        return json(200, account)
+        return json(200, accountShape(account))
       }
       case 'va-get': {
         const account = state.virtualAccounts.get(params[0] ?? '')
-        if (!account) return notFound('Virtual account')
-        return json(200, Date.parse(account['expiresAt'] as string) <= Date.now() ? { ...account, lifecycle: 'expired' } : account)
+        if (!account) return unknown('Virtual account')
+        return json(200, accountShape(Date.parse(account['expiresAt'] as string) <= Date.now() ? { ...account, lifecycle: 'expired' } : account))
       }
       case 'funds': {
         if (mode !== 'test') return bad('test_mode_only', 'The funds simulator works with test keys only')
         const input = jsonBody()
         if (input instanceof HttpReply) return input
         const account = typeof input['virtualAccountId'] === 'string' ? state.virtualAccounts.get(input['virtualAccountId']) : undefined
-        if (!account) return input['virtualAccountId'] === undefined ? bad('missing_parameter') : notFound('Virtual account')
+        if (!account) return input['virtualAccountId'] === undefined ? bad('missing_parameter') : unknown('Virtual account')
         if (Date.parse(account['expiresAt'] as string) <= Date.now()) return bad('account_expired', 'The virtual account has expired')
         const currency = account['currency'] as string
         let minor: number
@@ -299,7 +324,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         const auth = input['authorization']
         if (typeof input['reference'] !== 'string' || input['reference'] === '' || auth === null || typeof auth !== 'object') return bad('missing_parameter')
         const result = state.authorize(input['reference'], auth as Json)
-        if (!result) return notFound('Payment')
+        if (!result) return unknown('Payment')
         if ('error' in result) return bad(result.error, result.title)
         return json(200, ModeState.authorizeShape(result.payment))
       }
@@ -318,7 +343,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
           ...(q.get('provider') ? { provider: q.get('provider') as string } : {})
         }
         const slice = state.listPayments(filter, p.page, p.size)
-        return json(200, pageWrapper(slice.content, p.page, p.size, slice.total))
+        return json(200, pageWrapper(slice.content, p.label, p.size, slice.total))
       }
       case 'bulk-validate': {
         const got = await csvFrom(req, body, true)
@@ -331,13 +356,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         const p = paging()
         if (p instanceof HttpReply) return p
         const file = state.bulkFileIndex(params[0] ?? '')
-        if (file === null) return notFound('Bulk file')
+        if (file === null) return unknown('Bulk file')
         const slice = state.listBulkTransfers(file, p.page, p.size)
-        return json(200, pageWrapper(slice.content, p.page, p.size, slice.total))
+        return json(200, pageWrapper(slice.content, p.label, p.size, slice.total))
       }
       case 'transfer': {
         const transfer = state.transferByReference(params[0] ?? '')
-        return transfer ? json(200, transfer) : notFound('Transfer')
+        return transfer ? json(200, transfer) : unknown('Transfer')
       }
       case 'banks': {
         const currency = params[0]
@@ -349,7 +374,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         if (p instanceof HttpReply) return p
         const slice = state.listSubscriptions(q.get('customerId') ?? undefined, q.get('email') ?? undefined, p.page, p.size)
         // Documented shape: an array whose element is a page wrapper.
-        return json(200, [pageWrapper(slice.content, p.page, p.size, slice.total)])
+        return json(200, [pageWrapper(slice.content, p.label, p.size, slice.total)])
       }
       case 'bulk-plans': {
         const got = await csvFrom(req, body, false)
@@ -360,15 +385,17 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         const { failures, valid } = checkPlanRows(parsed.rows, (ref) => state.planReferenceInUse(ref))
         if (failures.length === 0 || skipErrors) for (const plan of valid) state.createPlan(plan.fields)
         const created = failures.length === 0 || skipErrors ? valid.length : 0
+        // The spec shows an empty object and no fields; a strict server says nothing more.
+        if (strictSpec) return failures.length === 0 || skipErrors ? json(200, {}) : bad('invalid_file', 'Bad Request')
         return json(200, { status: failures.length === 0 ? 'success' : skipErrors ? 'partial' : 'failed', created, failedRequests: failures })
       }
       case 'plan': {
         const plan = state.plan(params[0] ?? '')
-        return plan ? json(200, plan) : notFound('Plan')
+        return plan ? json(200, plan) : unknown('Plan')
       }
       case 'plan-cancel': {
         const plan = state.plan(params[0] ?? '')
-        if (!plan) return notFound('Plan')
+        if (!plan) return unknown('Plan')
         // As the provider's sample does: a status outside the documented enum.
         const cancelled = { ...plan, status: 'cancelled' }
         state.savePlan(cancelled)
@@ -559,6 +586,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       live: seedOptions.bulkFiles.map((_, i) => states.live.data.bulkFileId(i))
     },
     faults,
+    strictSpec,
+    paging: pagingQuirks,
     requests,
     setRateLimits,
     state: (mode) => states[mode],

@@ -2,6 +2,7 @@
 import { normalizePaymentStatus } from '../../shared/api/assumptions'
 import { GHS_BANKS, NGN_BANKS, SeededData, type SandboxMode, type SeedOptions } from './data'
 import { indexFromUuid, indexedUuid } from './random'
+import { PAYMENT_LIST_ONLY, strictPayment } from './strict'
 
 type Json = Record<string, unknown>
 
@@ -17,9 +18,6 @@ export interface PageSlice {
   content: Json[]
   total: number
 }
-
-/** Fields only the list item carries (spec 2.2); the authorize response leaves them out. */
-const LIST_ONLY_FIELDS = ['mode', 'ussd', 'bankDetails', 'totalTaxAmount', 'totalLocalAmount', 'planId', 'mobileMoney']
 
 export class ModeState {
   readonly data: SeededData
@@ -37,7 +35,9 @@ export class ModeState {
 
   constructor(
     options: SeedOptions,
-    readonly mode: SandboxMode
+    readonly mode: SandboxMode,
+    /** Strict-spec mode: payments carry only the spec's fields and statuses (see strict.ts). */
+    readonly strict = false
   ) {
     this.data = new SeededData(options, mode)
   }
@@ -49,8 +49,10 @@ export class ModeState {
   // ---- payments
 
   seededPayment(index: number): Json {
+    const changed = this.changedPayments.get(this.data.paymentId(index))
+    if (changed) return changed
     const payment = this.data.payment(index)
-    return this.changedPayments.get(payment['id'] as string) ?? payment
+    return this.strict ? strictPayment(payment) : payment
   }
 
   private matches(payment: Json, q: PaymentQuery): boolean {
@@ -121,7 +123,7 @@ export class ModeState {
   /** The authorize response shape: shared fields plus providerMessage, without list-only fields. */
   static authorizeShape(payment: Json): Json {
     const out: Json = {}
-    for (const [key, value] of Object.entries(payment)) if (!LIST_ONLY_FIELDS.includes(key)) out[key] = value
+    for (const [key, value] of Object.entries(payment)) if (!(PAYMENT_LIST_ONLY as readonly string[]).includes(key)) out[key] = value
     return out
   }
 
@@ -142,8 +144,34 @@ export class ModeState {
     } else {
       return { error: 'invalid_state', title: `Payment needs a ${step || 'different'} step, not PIN or OTP` }
     }
-    this.replacePayment(payment, next)
+    this.replacePayment(payment, this.strict ? strictPayment(next) : next)
     return { payment: next }
+  }
+
+  /** Moves a payment to another status, as the provider would when it settles (tests and the control endpoint use it). */
+  setPaymentStatus(id: string, status: string): boolean {
+    const payment = this.findPaymentById(id)
+    if (!payment) return false
+    this.replacePayment(payment, { ...payment, status })
+    return true
+  }
+
+  /** New payments made now, newest last, shaped like seeded ones (as if customers paid while the app was closed). */
+  addNewPayments(count: number, at = Date.now()): Json[] {
+    const made: Json[] = []
+    for (let i = 0; i < count; i++) {
+      const n = this.created.length
+      const template = this.data.payment(n % Math.max(1, this.seeded.payments))
+      const payment: Json = {
+        ...template,
+        id: this.newPaymentId(),
+        reference: `NEW-${this.mode.toUpperCase()}-${String(n).padStart(6, '0')}`,
+        createdAt: new Date(at + i).toISOString()
+      }
+      this.addPayment(payment)
+      made.push(payment)
+    }
+    return made
   }
 
   private replacePayment(before: Json, after: Json): void {
@@ -154,7 +182,7 @@ export class ModeState {
   }
 
   addPayment(payment: Json): void {
-    this.created.push(payment)
+    this.created.push(this.strict ? strictPayment(payment) : payment)
     this.filterCache.clear()
   }
 

@@ -1,13 +1,15 @@
-// The sync engine: pulls each resource into the cache page by page, resumable after a kill, cancellable, failures recorded per resource.
-import type { Page } from '../../shared/api/schemas'
+// The sync engine: pulls each resource into the cache at a cost that follows what changed, resumable, cancellable, failures kept per resource and per item.
+import type { Payment, Transfer } from '../../shared/api/schemas'
+import { normalizePaymentStatus } from '../../shared/api/assumptions'
 import { SYNC_RESOURCES, type ResourceOutcome, type SyncProgress, type SyncResource, type SyncSummary } from '../../shared/sync'
-import { isLastPage, type ApiClient } from '../api/client'
+import type { ApiClient, PaymentFilter } from '../api/client'
 import { ApiError } from '../api/errors'
 import { bankRow, paymentRow, planRow, subscriptionRow, transferRow, virtualAccountRow, type Row } from '../cache/records'
-import type { CacheStore, Resource } from '../cache/store'
+import type { CacheStore, Resource, TrackedKind } from '../cache/store'
 import { REQUESTED_PAGE_SIZE } from '../../shared/api/assumptions'
 import { clip } from '../../shared/text'
 import { redactSecrets } from '../redact'
+import { Cancelled, pagingProblem, walkChecked, type ListSpec } from './paging'
 
 export interface SyncOptions {
   client: ApiClient
@@ -19,18 +21,34 @@ export interface SyncOptions {
   now?: () => number
 }
 
-class Cancelled extends Error {}
+/** Plans and the bank lists change rarely: fetched again when older than this. */
+export const REFRESH_AFTER_MS = 24 * 60 * 60 * 1000
+/** Pages requested ahead of the one being written in a full pass: the server works on them while SQLite writes. */
+const FULL_PASS_AHEAD = 2
+/** Failed items listed by name in a resource's outcome. */
+const LISTED_FAILURES = 20
 
 function isCancel(error: unknown, signal: AbortSignal | undefined): boolean {
   return error instanceof Cancelled || (error instanceof ApiError && error.code === 'cancelled') || signal?.aborted === true
 }
 
-/** Tracks one resource's progress and reports it, at most every 200 ms plus the last report. */
+/** Errors that end the whole resource rather than one item: cancel, a refused key, a server that does not page as assumed. */
+function failsWholeResource(error: unknown, signal: AbortSignal | undefined): boolean {
+  return isCancel(error, signal) || !(error instanceof ApiError) || error.kind === 'auth' || error.code === 'paging_unreliable'
+}
+
+const messageOf = (error: unknown): string => clip(redactSecrets(error instanceof Error ? error.message : String(error)))
+
+/** Tracks one resource's progress, requests and item failures, and reports progress at most every 200 ms plus the last report. */
 class Meter {
   private readonly started: number
   private lastReport = 0
   done = 0
   total: number | null = null
+  requests = 0
+  skipped = 0
+  readonly failedItems: { id: string; code: string; message: string }[] = []
+  failedCount = 0
 
   constructor(
     private readonly resource: SyncResource,
@@ -38,6 +56,18 @@ class Meter {
     private readonly now: () => number
   ) {
     this.started = now()
+  }
+
+  /** Counts one request and sends it. */
+  request<T>(send: () => Promise<T>): Promise<T> {
+    this.requests++
+    return send()
+  }
+
+  itemFailed(id: string, error: unknown): void {
+    this.failedCount++
+    const code = error instanceof ApiError ? error.code : 'sync_failed'
+    if (this.failedItems.length < LISTED_FAILURES) this.failedItems.push({ id: clip(id, 200), code: clip(code, 80), message: messageOf(error) })
   }
 
   add(count: number, phase: string, force = false): void {
@@ -52,42 +82,12 @@ class Meter {
   }
 }
 
-/** Pages requested ahead of the one being written in a full pass: the server works on them while SQLite writes. */
-const FULL_PASS_AHEAD = 2
-/** Walks that usually stop after a page or two (new payments, re-checks) look only one page ahead. */
-const SHORT_WALK_AHEAD = 1
-
-/**
- * Walks a list from `startPage`, keeping up to `ahead` further pages in flight while the current
- * one is written, and stops after totalPages or an empty page (or when `write` returns true).
- * `write` runs synchronously, one page at a time, in page order.
- */
-async function walk<T>(
-  fetchPage: (page: number) => Promise<Page<T>>,
-  startPage: number,
-  write: (page: Page<T>, isLast: boolean) => boolean | void,
-  signal: AbortSignal | undefined,
-  ahead: number = SHORT_WALK_AHEAD
-): Promise<void> {
-  const inFlight: Promise<Page<T>>[] = [fetchPage(startPage)]
-  let requested = startPage
-  try {
-    for (;;) {
-      const page = await (inFlight.shift() as Promise<Page<T>>)
-      if (signal?.aborted) throw new Cancelled()
-      const isLast = isLastPage(page)
-      while (!isLast && inFlight.length < ahead && requested + 1 < page.totalPages) {
-        requested++
-        const next = fetchPage(requested)
-        next.catch(() => undefined)
-        inFlight.push(next)
-      }
-      if (write(page, isLast) === true || isLast) return
-    }
-  } finally {
-    // Pages fetched ahead but not needed are simply dropped; their failures do not matter.
-    await Promise.allSettled(inFlight)
-  }
+const ITEM_LABEL: Record<TrackedKind | 'plan-ref' | 'account', string> = {
+  bulk_file: 'Followed bulk file',
+  transfer: 'Followed transfer',
+  plan: 'Plan',
+  'plan-ref': 'Plan',
+  account: 'Virtual account'
 }
 
 export async function runSync(options: SyncOptions): Promise<SyncSummary> {
@@ -98,132 +98,268 @@ export async function runSync(options: SyncOptions): Promise<SyncSummary> {
   const summary: SyncSummary = { profileId, cancelled: false, durationMs: 0, resources: {} }
   const pageOpts = { size: REQUESTED_PAGE_SIZE, ...(signal ? { signal } : {}) }
 
-  /** Walks a whole list with a resumable checkpoint; a completed walk starts again from page 0 next time. */
-  async function fullWalk<T>(resource: Resource, scope: string, meter: Meter, fetchPage: (page: number) => Promise<Page<T>>, toRow: (item: T) => Row): Promise<boolean> {
+  const paymentList = (meter: Meter, filter: PaymentFilter = {}): ListSpec<Payment> => ({
+    endpoint: 'GET /payments',
+    assumption: 'payments-query',
+    fetchPage: (page) => meter.request(() => client.listPayments(filter, { ...pageOpts, page })),
+    key: (p) => p.id
+  })
+
+  /**
+   * Walks a whole list with a checkpoint after every page, resuming at the saved record offset: the
+   * page to start from is worked out from the server's page size, so a size that changed between
+   * runs re-reads a few rows rather than skipping any. A completed walk starts from the top next time.
+   */
+  async function fullWalk<T>(resource: Resource, scope: string, meter: Meter, list: ListSpec<T>, toRow: (item: T) => Row): Promise<boolean> {
     const checkpointName = `${resource}:full`
     const saved = store.checkpoint(profileId, checkpointName, scope)
-    const startPage = saved && !saved.completed ? saved.nextPage : 0
-    let completedNow = false
-    await walk(
-      fetchPage,
-      startPage,
-      (page, isLast) => {
-        meter.total = page.totalElements
-        store.writePage(profileId, resource, page.content.map(toRow), {
-          resource: checkpointName,
-          scope,
-          nextPage: page.pageNumber + 1,
-          pageSize: page.pageSize,
-          totalElements: page.totalElements,
-          completed: isLast
-        })
-        completedNow = isLast
-        meter.add(page.content.length, scope || 'full')
-      },
-      signal,
-      FULL_PASS_AHEAD
-    )
-    return completedNow
+    const resumeAt = saved && !saved.completed ? saved.nextOffset : 0
+    let size = saved && !saved.completed && saved.pageSize > 0 ? saved.pageSize : REQUESTED_PAGE_SIZE
+    for (let attempt = 0; ; attempt++) {
+      const startPage = Math.floor(resumeAt / size)
+      let realignTo: number | null = null
+      let completed = false
+      await walkChecked(
+        list,
+        startPage,
+        (page, isLast) => {
+          if (page.pageNumber === startPage && resumeAt > 0 && page.pageSize > 0 && page.pageSize !== size && Math.floor(resumeAt / page.pageSize) < startPage) {
+            realignTo = page.pageSize
+            return true
+          }
+          meter.total = page.totalElements
+          store.writePage(profileId, resource, page.content.map(toRow), {
+            resource: checkpointName,
+            scope,
+            nextPage: page.pageNumber + 1,
+            nextOffset: page.pageNumber * page.pageSize + page.content.length,
+            pageSize: page.pageSize,
+            totalElements: page.totalElements,
+            completed: isLast
+          })
+          completed = isLast
+          meter.add(page.content.length, scope || 'full')
+          return undefined
+        },
+        signal,
+        FULL_PASS_AHEAD
+      )
+      if (realignTo === null || attempt >= 2) return completed
+      size = realignTo
+    }
+  }
+
+  /** One lookup by payment id; a server that answers with other payments does not filter by the assumed parameter name. */
+  async function lookUpPayment(meter: Meter, id: string): Promise<Payment | null> {
+    const result = await meter.request(() => client.listPayments({ paymentId: id }, { ...pageOpts, size: 1, page: 0 }))
+    const payment = result.content.find((p) => p.id === id)
+    if (!payment && result.content.length > 0) {
+      throw pagingProblem({ endpoint: 'GET /payments', assumption: 'payments-query' }, `a lookup of one payment by id answered with ${result.totalElements} other payments`)
+    }
+    return payment ?? null
   }
 
   async function syncPayments(meter: Meter): Promise<void> {
     const saved = store.checkpoint(profileId, 'payments:full', '')
     const runStart = now()
     if (!saved || !saved.completed) {
-      // First or interrupted full pass; resumes at the saved page. New payments arrive at the front,
-      // so pages only shift later: a resumed walk may see a payment twice (upserted) but misses none.
-      await fullWalk('payments', '', meter, (page) => client.listPayments({}, { ...pageOpts, page }), paymentRow)
+      // First or interrupted full pass. New payments arrive at the front, so pages only shift later:
+      // a resumed walk may see a payment twice (upserted) but misses none.
+      await fullWalk('payments', '', meter, paymentList(meter), paymentRow)
     }
-    // New payments since the last pass: newest first, until a page holds nothing new.
-    await walk(
-      (page) => client.listPayments({}, { ...pageOpts, page }),
+
+    // New payments: newest first, until a page reaches payments cached before this run, or the server's
+    // total says every new one has been seen. Whole pages are written, which refreshes what they hold.
+    const cachedBefore = store.count(profileId, 'payments')
+    const writtenNow = new Set<string>()
+    let fresh = 0
+    await walkChecked(
+      paymentList(meter),
       0,
       (page) => {
-        const known = store.knownPaymentIds(profileId, page.content.map((p) => p.id))
-        const fresh = page.content.filter((p) => !known.has(p.id))
-        if (fresh.length > 0) store.writePage(profileId, 'payments', fresh.map(paymentRow))
+        const ids = page.content.map((p) => p.id)
+        const known = [...store.knownPaymentIds(profileId, ids)].filter((id) => !writtenNow.has(id))
+        const added = ids.length - known.length - ids.filter((id) => writtenNow.has(id)).length
+        store.writePage(profileId, 'payments', page.content.map(paymentRow))
+        for (const id of ids) writtenNow.add(id)
+        fresh += added
         meter.total = page.totalElements
-        meter.add(fresh.length, 'new')
-        return fresh.length === 0
+        meter.add(added, 'new')
+        return known.length > 0 || fresh >= page.totalElements - cachedBefore
       },
       signal
     )
-    // Payments not yet final (pending and the like) that this run did not just fetch are checked again,
-    // by whichever costs fewer requests: one lookup each, or re-reading the newest-first pages down
-    // to the oldest of them.
+
+    // Pending payments this run did not just read are checked again, the cheapest bounded way:
+    // one lookup each, re-reading the newest pages down to the oldest of them, or the server's
+    // pending list plus a lookup for each that left it. Never a walk through all history.
     const unfinished = store.unfinishedPaymentIds(profileId, runStart)
     if (unfinished.length === 0) return
-    const pagesToOldest = Math.ceil(store.paymentsNotOlderThanUnfinished(profileId, runStart) / REQUESTED_PAGE_SIZE) + 1
-    if (unfinished.length <= pagesToOldest) {
-      for (const id of unfinished) {
-        const result = await client.listPayments({ paymentId: id }, { ...pageOpts, size: 1, page: 0 })
-        const payment = result.content.find((p) => p.id === id)
-        if (payment) store.writePage(profileId, 'payments', [paymentRow(payment)])
-        meter.add(payment ? 1 : 0, 'recheck')
-      }
-      return
+    const size = store.checkpoint(profileId, 'payments:full', '')?.pageSize || REQUESTED_PAGE_SIZE
+    const pagesToOldest = Math.ceil(store.paymentsNotOlderThanUnfinished(profileId, runStart) / size) + 1
+    const viaPendingList = Math.ceil(unfinished.length / size) + 1
+    if (unfinished.length <= Math.min(pagesToOldest, viaPendingList)) {
+      await lookUpEach(meter, unfinished)
+    } else if (pagesToOldest <= viaPendingList) {
+      const waiting = new Set(unfinished)
+      await walkChecked(
+        paymentList(meter),
+        0,
+        (page) => {
+          store.writePage(profileId, 'payments', page.content.map(paymentRow))
+          for (const p of page.content) waiting.delete(p.id)
+          meter.add(page.content.length, 'recheck')
+          return waiting.size === 0
+        },
+        signal
+      )
+    } else {
+      const pendingList = paymentList(meter, { status: 'pending' })
+      await walkChecked(
+        pendingList,
+        0,
+        (page) => {
+          const other = page.content.find((p) => normalizePaymentStatus(p.status) !== 'pending')
+          if (other) throw pagingProblem(pendingList, `the list filtered by status=pending holds a payment that is "${clip(other.status, 40)}"`)
+          store.writePage(profileId, 'payments', page.content.map(paymentRow))
+          meter.add(page.content.length, 'recheck')
+        },
+        signal,
+        FULL_PASS_AHEAD
+      )
+      // Whatever left the pending list has settled (or changed some other way): one lookup each.
+      await lookUpEach(meter, store.unfinishedPaymentIds(profileId, runStart))
     }
-    const waiting = new Set(unfinished)
-    await walk(
-      (page) => client.listPayments({}, { ...pageOpts, page }),
-      0,
-      (page) => {
-        store.writePage(profileId, 'payments', page.content.map(paymentRow))
-        for (const p of page.content) waiting.delete(p.id)
-        meter.add(page.content.length, 'recheck')
-        return waiting.size === 0
-      },
-      signal
-    )
+  }
+
+  async function lookUpEach(meter: Meter, ids: readonly string[]): Promise<void> {
+    for (const id of ids) {
+      if (signal?.aborted) throw new Cancelled()
+      const payment = await lookUpPayment(meter, id)
+      if (payment) store.writePage(profileId, 'payments', [paymentRow(payment)])
+      meter.add(payment ? 1 : 0, 'recheck')
+    }
+  }
+
+  /**
+   * Runs one item on its own: a failure is recorded with the item named, and the others go on.
+   * Cancelling, a refused key or a server that does not page as assumed still end the resource.
+   */
+  async function item(meter: Meter, resource: SyncResource, kind: keyof typeof ITEM_LABEL, id: string, run: () => Promise<void>): Promise<void> {
+    const tracked: TrackedKind | null = kind === 'bulk_file' || kind === 'transfer' || kind === 'plan' ? kind : null
+    try {
+      await run()
+      if (tracked) store.trackedOutcome(profileId, tracked, id, null)
+    } catch (error) {
+      if (failsWholeResource(error, signal)) throw error
+      const named = new ApiError({
+        kind: error instanceof ApiError ? error.kind : 'unexpected',
+        code: error instanceof ApiError ? error.code : 'sync_failed',
+        endpoint: `${ITEM_LABEL[kind]} "${clip(id, 120)}"`,
+        message: messageOf(error),
+        ...(error instanceof ApiError && error.status !== null ? { status: error.status } : {})
+      })
+      meter.itemFailed(id, named)
+      store.recordFailure(profileId, resource, id, { code: named.code, message: named.message, status: named.status })
+      if (tracked) store.trackedOutcome(profileId, tracked, id, named.message)
+    }
   }
 
   async function syncTransfers(meter: Meter): Promise<void> {
     for (const bulkFileId of store.tracked(profileId, 'bulk_file')) {
-      const completed = await fullWalk('transfers', bulkFileId, meter, (page) => client.listBulkTransfers(bulkFileId, { ...pageOpts, page }), (t) => transferRow(t, bulkFileId))
-      if (completed) store.bulkFileSynced(profileId, bulkFileId, store.checkpoint(profileId, 'transfers:full', bulkFileId)?.totalElements ?? 0)
+      if (store.bulkFileSettled(profileId, bulkFileId)) {
+        meter.skipped++
+        continue
+      }
+      await item(meter, 'transfers', 'bulk_file', bulkFileId, async () => {
+        const list: ListSpec<Transfer> = {
+          endpoint: 'GET /transfers/bulk/{id}/transfers',
+          assumption: 'bulk-transfers-query',
+          fetchPage: (page) => meter.request(() => client.listBulkTransfers(bulkFileId, { ...pageOpts, page })),
+          key: (t) => t.reference
+        }
+        const completed = await fullWalk('transfers', bulkFileId, meter, list, (t) => transferRow(t, bulkFileId))
+        if (!completed) throw new ApiError({ kind: 'unexpected', code: 'incomplete', endpoint: list.endpoint, message: 'the list ended before its last page' })
+        store.bulkFileSynced(profileId, bulkFileId, store.checkpoint(profileId, 'transfers:full', bulkFileId)?.totalElements ?? 0)
+      })
     }
     for (const reference of store.tracked(profileId, 'transfer')) {
-      const transfer = await client.getTransfer(reference, signal)
-      store.writePage(profileId, 'transfers', [transferRow(transfer, null)])
-      meter.add(1, 'references')
+      if (store.transferFinal(profileId, reference)) {
+        meter.skipped++
+        continue
+      }
+      await item(meter, 'transfers', 'transfer', reference, async () => {
+        const transfer = await meter.request(() => client.getTransfer(reference, signal))
+        // Read by reference alone: the bulk file it was listed under, if any, is kept (see the store's upsert).
+        store.writePage(profileId, 'transfers', [transferRow(transfer, null)])
+        meter.add(1, 'references')
+      })
     }
   }
 
-  /** One request per id; an id the provider does not know is recorded and skipped, the rest go on. */
-  async function eachId<T>(resource: SyncResource, ids: readonly string[], meter: Meter, fetch: (id: string) => Promise<T>, write: (item: T) => void): Promise<void> {
+  async function syncPlans(meter: Meter): Promise<void> {
+    const ids = store.plansToFetch(profileId, now() - REFRESH_AFTER_MS)
+    meter.skipped = Math.max(0, store.referencedPlanIds(profileId).length - ids.length)
+    meter.total = ids.length
+    const followed = new Set(store.tracked(profileId, 'plan'))
+    for (const id of ids) {
+      await item(meter, 'plans', followed.has(id) ? 'plan' : 'plan-ref', id, async () => {
+        const plan = await meter.request(() => client.getPlan(id, signal))
+        store.writePage(profileId, 'plans', [planRow(plan)])
+        meter.add(1, 'by id')
+      })
+    }
+  }
+
+  async function syncVirtualAccounts(meter: Meter): Promise<void> {
+    const ids = store.virtualAccountsToFetch(profileId)
+    meter.skipped = store.count(profileId, 'virtual_accounts') - ids.length
     meter.total = ids.length
     for (const id of ids) {
-      try {
-        write(await fetch(id))
+      await item(meter, 'virtual_accounts', 'account', id, async () => {
+        const account = await meter.request(() => client.getVirtualAccount(id, signal))
+        store.writePage(profileId, 'virtual_accounts', [virtualAccountRow(account)])
         meter.add(1, 'by id')
-      } catch (error) {
-        if (isCancel(error, signal) || !(error instanceof ApiError) || error.status !== 404) throw error
-        store.recordFailure(profileId, resource, id, { code: error.code, message: error.message, status: error.status })
-        meter.add(0, 'by id')
-      }
+      })
+    }
+  }
+
+  async function syncBanks(meter: Meter): Promise<void> {
+    const last = store.lastFetched(profileId, 'banks')
+    if (last !== null && now() - last < REFRESH_AFTER_MS) {
+      meter.skipped = store.count(profileId, 'banks')
+      return
+    }
+    for (const currency of ['NGN', 'GHS'] as const) {
+      const banks = await meter.request(() => client.listBanks(currency, signal))
+      store.replaceBanks(profileId, currency, banks.map((b) => bankRow(b, currency)))
+      meter.add(banks.length, currency)
     }
   }
 
   const steps: Record<SyncResource, (meter: Meter) => Promise<void>> = {
     payments: syncPayments,
     subscriptions: async (meter) => {
-      await fullWalk('subscriptions', '', meter, (page) => client.listSubscriptions({}, { ...pageOpts, page }), subscriptionRow)
+      await fullWalk(
+        'subscriptions',
+        '',
+        meter,
+        {
+          endpoint: 'GET /subscriptions',
+          assumption: 'subscriptions-query',
+          fetchPage: (page) => meter.request(() => client.listSubscriptions({}, { ...pageOpts, page })),
+          key: (s) => s.id
+        },
+        subscriptionRow
+      )
     },
-    plans: (meter) =>
-      eachId('plans', store.referencedPlanIds(profileId), meter, (id) => client.getPlan(id, signal), (plan) => store.writePage(profileId, 'plans', [planRow(plan)])),
-    banks: async (meter) => {
-      meter.total = null
-      for (const currency of ['NGN', 'GHS'] as const) {
-        const banks = await client.listBanks(currency, signal)
-        store.replaceBanks(profileId, currency, banks.map((b) => bankRow(b, currency)))
-        meter.add(banks.length, currency)
-      }
-    },
+    plans: syncPlans,
+    banks: syncBanks,
     transfers: syncTransfers,
-    virtual_accounts: (meter) =>
-      eachId('virtual_accounts', store.virtualAccountIds(profileId), meter, (id) => client.getVirtualAccount(id, signal), (account) => store.writePage(profileId, 'virtual_accounts', [virtualAccountRow(account)]))
+    virtual_accounts: syncVirtualAccounts
   }
 
+  let resourceFailed = false
   for (const resource of SYNC_RESOURCES) {
     if (!wanted.has(resource)) continue
     if (signal?.aborted) {
@@ -231,29 +367,46 @@ export async function runSync(options: SyncOptions): Promise<SyncSummary> {
       break
     }
     const meter = new Meter(resource, options.onProgress, now)
-    const outcome: ResourceOutcome = { ok: true, written: 0 }
+    const outcome: ResourceOutcome = { ok: true, written: 0, requests: 0, skipped: 0 }
     try {
       await steps[resource](meter)
     } catch (error) {
+      outcome.ok = false
       if (isCancel(error, signal)) {
         summary.cancelled = true
-        outcome.ok = false
         outcome.error = { code: 'cancelled', message: 'Sync was cancelled; what was fetched so far is saved.' }
       } else {
+        resourceFailed = true
         const code = error instanceof ApiError ? error.code : 'sync_failed'
         // Keys are removed from the text (a server may echo one back), and it is kept short enough to show.
-        const message = clip(redactSecrets(error instanceof Error ? error.message : String(error)))
-        outcome.ok = false
+        const message = messageOf(error)
         outcome.error = { code: clip(code, 80), message }
         store.recordFailure(profileId, resource, '', { code, message, status: error instanceof ApiError ? error.status : null })
       }
     }
+    if (meter.failedCount > 0) {
+      outcome.ok = false
+      outcome.failedItems = meter.failedItems
+      outcome.error ??= {
+        code: 'items_failed',
+        message: clip(
+          `${meter.failedCount} item${meter.failedCount === 1 ? '' : 's'} could not be synced; the rest were. ${meter.failedItems
+            .slice(0, 3)
+            .map((f) => f.message)
+            .join(' · ')}`
+        )
+      }
+    }
     outcome.written = meter.done
+    outcome.requests = meter.requests
+    outcome.skipped = Math.max(0, meter.skipped)
     meter.add(0, 'done', true)
     summary.resources[resource] = outcome
     if (summary.cancelled) break
   }
-  if (!summary.cancelled && Object.values(summary.resources).every((r) => r.ok)) store.markSynced(profileId, new Date(now()).toISOString())
+  // "Last synced" moves on when every resource went through; an item that failed on its own is
+  // shown with its own last-synced time and error instead of holding the whole profile back.
+  if (!summary.cancelled && !resourceFailed) store.markSynced(profileId, new Date(now()).toISOString())
   summary.durationMs = now() - started
   return summary
 }

@@ -1,5 +1,7 @@
 // sync:* calls: start a sync job for the profile in use, report what its cache holds, follow bulk files, transfers and plans.
 import type { SyncStatus } from '../../shared/ipc/contract'
+import { FOLLOW_KINDS } from '../../shared/ipc/sync'
+import { AppError } from '../errors'
 import type { HostContext } from '../host/context'
 import type { HandlerMap } from '../ipc/router'
 import { describeSync } from '../log'
@@ -21,7 +23,7 @@ export function syncHandlers(ctx: HostContext): HandlerMap {
         virtual_accounts: count('virtual_accounts'),
         banks: count('banks')
       },
-      tracked: { bulkFiles: ctx.store.tracked(profile.id, 'bulk_file'), transfers: ctx.store.tracked(profile.id, 'transfer'), plans: ctx.store.tracked(profile.id, 'plan') },
+      followed: FOLLOW_KINDS.flatMap((kind) => ctx.store.trackedItems(profile.id, kind)),
       failures: ctx.store.failures(profile.id, 20)
     }
   }
@@ -52,6 +54,12 @@ export function syncHandlers(ctx: HostContext): HandlerMap {
     'sync:status': () => status(),
     'sync:track': ({ kind, value }) => {
       ctx.store.track(ctx.active.current().id, kind, value)
+      return status()
+    },
+    'sync:untrack': ({ kind, value }) => {
+      if (!ctx.store.untrack(ctx.active.current().id, kind, value)) {
+        throw new AppError('not_followed', `"${value}" is not followed as a ${kind === 'bulk_file' ? 'bulk file' : kind}; nothing was changed.`)
+      }
       return status()
     }
   }

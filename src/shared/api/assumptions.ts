@@ -85,9 +85,16 @@ export function normalizeStatusWord(raw: unknown): string {
   return typeof raw === 'string' && raw.trim() !== '' ? raw.trim().toLowerCase() : 'unknown'
 }
 
-/** A final payment status is one sync need not check again. */
+/**
+ * Sync checks a payment or transfer again only while it is `pending`: a status the app does not know
+ * is kept raw and counts as final, so an unexpected value never makes every sync re-read it.
+ */
 export function isFinalPaymentStatus(status: NormalizedPaymentStatus): boolean {
-  return status === 'successful' || status === 'failed' || status === 'cancelled'
+  return status !== 'pending'
+}
+
+export function isFinalTransferStatus(status: NormalizedTransferStatus): boolean {
+  return status !== 'pending'
 }
 
 export const ASSUMPTIONS: readonly Assumption[] = [
@@ -113,12 +120,12 @@ export const ASSUMPTIONS: readonly Assumption[] = [
   {
     id: 'payment-status',
     summary:
-      'Payment statuses are matched case-insensitively: `success`/`successful` → successful, `pending` and `provider_processed` → pending (not final), `failed`, `cancelled`; anything else is kept raw and shown as unknown.'
+      'Payment statuses are matched case-insensitively: `success`/`successful` → successful, `pending` and `provider_processed` → pending (not final), `failed`, `cancelled`; anything else is kept raw, shown as unknown, and not checked again by sync.'
   },
   {
     id: 'transfer-status',
     summary:
-      'Transfer statuses: `successful`/`success` → successful; `processing`, `initiated`, `pending` → pending; `failed`, `reversed` → failed; anything else unknown, raw kept.'
+      'Transfer statuses: `successful`/`success` → successful; `processing`, `initiated`, `pending` → pending; `failed`, `reversed` → failed; anything else unknown, raw kept, not checked again.'
   },
   {
     id: 'failed-requests',

@@ -1,7 +1,7 @@
 // Tolerant runtime schemas for the API's responses: unknown fields and statuses are kept, missing required fields are named.
 import { z } from 'zod'
 
-/** Amounts arrive as JSON numbers (major units); a numeric string is tolerated and kept as sent. */
+/** Amounts arrive as JSON numbers (major units); the client reads them as the literal text sent (see exact-json.ts), and a numeric string is taken as sent too. */
 const amount = z.union([z.number(), z.string()])
 const text = z.string()
 const optionalText = z.string().nullish()
@@ -29,6 +29,8 @@ export const paymentSchema = z.looseObject({
   localAmount: optionalAmount,
   localCurrency: optionalText,
   totalFees: optionalAmount,
+  totalTaxAmount: optionalAmount,
+  totalLocalAmount: optionalAmount,
   channel: optionalText,
   status: text,
   rate: optionalAmount,

@@ -10,14 +10,28 @@ export interface SyncStatus {
   profileId: string
   lastSyncedAt: string | null
   counts: Record<'payments' | 'transfers' | 'plans' | 'subscriptions' | 'virtual_accounts' | 'banks', number>
-  tracked: { bulkFiles: string[]; transfers: string[]; plans: string[] }
+  /** Followed bulk files, transfer references and plans, each with when it last synced and its last error. */
+  followed: FollowedItem[]
   failures: { resource: string; scope: string; code: string; message: string; status: number | null; occurredAt: string }[]
+}
+
+export type FollowKind = 'bulk_file' | 'transfer' | 'plan'
+export const FOLLOW_KINDS = ['bulk_file', 'transfer', 'plan'] as const
+
+export interface FollowedItem {
+  kind: FollowKind
+  value: string
+  lastSyncedAt: string | null
+  lastError: string | null
 }
 
 const resourceOutcome = z.strictObject({
   ok: z.boolean(),
   written: z.number().int().min(0),
-  error: z.strictObject({ code: text(80), message: text(2000) }).optional()
+  requests: z.number().int().min(0),
+  skipped: z.number().int().min(0),
+  error: z.strictObject({ code: text(80), message: text(2000) }).optional(),
+  failedItems: z.array(z.strictObject({ id: text(200), code: text(80), message: text(2000) })).max(20).optional()
 })
 
 /** What a finished sync job reports (SyncSummary in src/shared/sync.ts), checked before it leaves the host. */
@@ -32,5 +46,7 @@ export const syncCalls = {
   /** Starts the sync job for the profile in use (one at a time per profile); progress comes as job events. */
   'sync:start': call<JobInfo>()(z.strictObject({ resources: z.array(z.enum(SYNC_RESOURCES)).min(1).max(SYNC_RESOURCES.length).optional() })),
   'sync:status': call<SyncStatus>()(noArgs),
-  'sync:track': call<SyncStatus>()(z.strictObject({ kind: z.enum(['bulk_file', 'transfer', 'plan']), value: z.string().trim().min(1).max(200) }))
+  'sync:track': call<SyncStatus>()(z.strictObject({ kind: z.enum(FOLLOW_KINDS), value: z.string().trim().min(1).max(200) })),
+  /** Stops following an item; what was fetched for it stays cached. */
+  'sync:untrack': call<SyncStatus>()(z.strictObject({ kind: z.enum(FOLLOW_KINDS), value: z.string().trim().min(1).max(200) }))
 } as const

@@ -67,6 +67,12 @@ export const useSyncStore = defineStore('sync', () => {
     return result.ok ? null : result.error
   }
 
+  async function untrack(kind: 'bulk_file' | 'transfer' | 'plan', value: string): Promise<CallError | null> {
+    const result = await window.api.sync.untrack({ kind, value })
+    if (result.ok) status.value = result.value
+    return result.ok ? null : result.error
+  }
+
   /** A different profile is in use: forget the last one's job and results. */
   function reset(): void {
     jobId.value = null
@@ -75,5 +81,5 @@ export const useSyncStore = defineStore('sync', () => {
     error.value = null
   }
 
-  return { status, job, progress, running, summary, error, load, start, cancel, track, reset }
+  return { status, job, progress, running, summary, error, load, start, cancel, track, untrack, reset }
 })
