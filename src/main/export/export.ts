@@ -11,13 +11,19 @@ import { compileQuery } from '../search/search'
 
 type DbRow = Record<string, string | number | null>
 
-/** A money cell: exact decimal when the amount converted, else the provider's value as text (nothing is dropped). */
-function money(row: DbRow, minorColumn: string, currencyColumn: string, rawColumn?: string): CsvCell {
+/** Marks a money cell holding the provider's text because it could not be converted exactly (unknown currency, too many decimals or digits). */
+export const AS_SENT_MARK = 'as sent: '
+
+/**
+ * A money cell: the exact decimal when the amount converted, else the provider's text, marked
+ * "as sent: …" so it is never mistaken for a checked amount (and never an empty cell).
+ */
+function money(row: DbRow, minorColumn: string, currencyColumn: string, rawColumn: string): CsvCell {
   const minor = row[minorColumn]
   const currency = row[currencyColumn]
   if (typeof minor === 'number' && typeof currency === 'string') return amount(minor, currency)
-  const raw = rawColumn ? row[rawColumn] : null
-  return raw === null || raw === undefined ? null : text(String(raw))
+  const raw = row[rawColumn]
+  return raw === null || raw === undefined ? null : text(`${AS_SENT_MARK}${String(raw)}`)
 }
 
 const str = (row: DbRow, column: string): string | null => (row[column] === null || row[column] === undefined ? null : String(row[column]))
@@ -29,11 +35,12 @@ interface ExportLayout {
 
 const LAYOUTS: Record<SearchResource, ExportLayout> = {
   payments: {
-    header: ['mode', 'id', 'reference', 'service_reference', 'created_at', 'status', 'status_as_sent', 'channel', 'amount', 'currency', 'fees', 'local_amount', 'local_currency', 'customer_name', 'customer_email', 'account_number', 'plan_id'],
+    header: ['mode', 'id', 'reference', 'service_reference', 'created_at', 'status', 'status_as_sent', 'channel', 'amount', 'currency', 'fees', 'tax', 'local_amount', 'total_local_amount', 'local_currency', 'customer_name', 'customer_email', 'account_number', 'plan_id'],
     cells: (r, mode) => [
       text(mode), identifier(str(r, 'id')), identifier(str(r, 'reference')), identifier(str(r, 'service_reference')), text(str(r, 'created_at')),
       text(str(r, 'status')), text(str(r, 'status_raw')), text(str(r, 'channel')), money(r, 'amount_minor', 'currency', 'amount_raw'), text(str(r, 'currency')),
-      money(r, 'fees_minor', 'currency'), money(r, 'local_amount_minor', 'local_currency'), text(str(r, 'local_currency')), text(str(r, 'customer_name')),
+      money(r, 'fees_minor', 'currency', 'fees_raw'), money(r, 'tax_minor', 'currency', 'tax_raw'), money(r, 'local_amount_minor', 'local_currency', 'local_amount_raw'),
+      money(r, 'total_local_minor', 'local_currency', 'total_local_raw'), text(str(r, 'local_currency')), text(str(r, 'customer_name')),
       text(str(r, 'customer_email')), identifier(str(r, 'account_number')), identifier(str(r, 'plan_id'))
     ]
   },

@@ -46,6 +46,8 @@ export interface PagingQuirks {
   ignorePage: boolean
   /** Like ignorePage, but the answer claims to be the page asked for. */
   ignorePageButEcho: boolean
+  /** Overrides maxPageSize from now on (a server whose page size changed between two syncs). */
+  maxPageSize: number | null
 }
 
 export interface RequestLogEntry {
@@ -132,7 +134,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const controlToken = options.controlToken ?? randomBytes(24).toString('base64url')
   const strictSpec = options.strictSpec === true
   const states: Record<SandboxMode, ModeState> = { test: new ModeState(seedOptions, 'test', strictSpec), live: new ModeState(seedOptions, 'live', strictSpec) }
-  const pagingQuirks: PagingQuirks = { ignorePage: false, ignorePageButEcho: false }
+  const pagingQuirks: PagingQuirks = { ignorePage: false, ignorePageButEcho: false, maxPageSize: null }
   /** An unknown id: 404 in the lenient Sandbox (as the provider answers in practice), 400 in strict mode. */
   const unknown = (what: string): HttpReply => (strictSpec ? unknownIdStrict() : notFound(what))
   const accountShape = (account: Json): Json => (strictSpec ? strictVirtualAccount(account) : account)
@@ -239,8 +241,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       const page = intParam(q.get('page'), 0)
       const size = intParam(q.get('size'), 10)
       if (page === null || size === null || size === 0) return bad('invalid_parameter', 'Invalid page or size')
-      if (pagingQuirks.ignorePage || pagingQuirks.ignorePageButEcho) return { page: 0, size: Math.min(size, maxPageSize), label: pagingQuirks.ignorePageButEcho ? page : 0 }
-      return { page, size: Math.min(size, maxPageSize), label: page }
+      const largest = pagingQuirks.maxPageSize ?? maxPageSize
+      if (pagingQuirks.ignorePage || pagingQuirks.ignorePageButEcho) return { page: 0, size: Math.min(size, largest), label: pagingQuirks.ignorePageButEcho ? page : 0 }
+      return { page, size: Math.min(size, largest), label: page }
     }
 
     switch (endpoint) {
