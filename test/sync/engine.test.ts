@@ -134,7 +134,10 @@ describe.each([{ strict: false }, { strict: true }])('sync engine (strict spec: 
     const resumed = await runSync({ client, store, profileId: 'p', resources: ['payments'] })
     expect(resumed.resources.payments?.ok).toBe(true)
     expect(store.count('p', 'payments')).toBe(3000)
-    expect((db.prepare("select count(distinct id) as n from payments where profile_id = 'p'").get() as { n: number }).n).toBe(3000)
+    // Checked against the server's own list: the same ids, each with the status the server gives it.
+    const server = new Map((await collect(client.paymentPages())).map((p) => [p.id, p.status]))
+    const cached = new Map((db.prepare("select id, status_raw from payments where profile_id = 'p'").all() as { id: string; status_raw: string }[]).map((r) => [r.id, r.status_raw]))
+    expect(cached).toEqual(server)
   })
 
   it('ends with the same cache through 429s, 5xx and dropped connections as on a clean run', async () => {

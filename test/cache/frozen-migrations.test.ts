@@ -1,0 +1,83 @@
+// Shipped migrations never change, and a cache from every earlier schema version upgrades with its records intact.
+import { createHash } from 'node:crypto'
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { latestVersion, MIGRATIONS } from '../../src/main/cache/migrations'
+import { openCache } from '../../src/main/cache/open'
+import { CacheStore } from '../../src/main/cache/store'
+
+const SCHEMA_DIR = join(import.meta.dirname, '../../src/main/cache/schema')
+const FIXTURES = join(import.meta.dirname, '../fixtures/cache')
+
+/**
+ * SHA-256 of each migration file (line endings normalised). A migration that has shipped is never
+ * edited: a change to the schema is a new file with the next version, and its checksum goes here.
+ */
+const SHIPPED: Record<string, string> = {
+  'v1-profiles-records-sync-state.ts': '7111797c32c1a05cb5d481ee99e36e9040349eb1be249b984a1a497c86ae5ff5',
+  'v2-full-text-search.ts': '91464a0e51c4fa901e9b63552ca0ca01fd2254ab0b9dc319b4ad2e611c0ef454',
+  'v3-profiles-being-removed.ts': '8fa6ce1ce4676b05602d5168bbe9fc2d0d321f5a83d952ac4d3a0342f2ab0759',
+  'v4-exact-incremental-sync.ts': '505118dc627e820d84416774c6cbc0a5f6de1d11a6264b9e801370d1f2fd825d'
+}
+
+const sha256 = (file: string): string => createHash('sha256').update(readFileSync(file, 'utf8').replace(/\r\n/g, '\n')).digest('hex')
+
+describe('frozen migrations', () => {
+  it('has one file per migration, each unchanged since it shipped', () => {
+    const files = readdirSync(SCHEMA_DIR).filter((f) => f.endsWith('.ts')).sort()
+    expect(files).toEqual(Object.keys(SHIPPED).sort())
+    expect(files.map((f) => Number(/^v(\d+)-/.exec(f)?.[1]))).toEqual(MIGRATIONS.map((m) => m.version))
+    for (const file of files) expect(sha256(join(SCHEMA_DIR, file)), `${file} changed after it shipped: add a new migration instead`).toBe(SHIPPED[file])
+  })
+
+  it('has a fixture cache for every earlier schema version', () => {
+    const versions = readdirSync(FIXTURES).map((f) => Number(/^v(\d+)\.sqlite$/.exec(f)?.[1])).sort()
+    expect(versions).toEqual(Array.from({ length: latestVersion() - 1 }, (_, i) => i + 1))
+  })
+
+  const fixtures = readdirSync(FIXTURES).filter((f) => f.endsWith('.sqlite')).sort()
+  it.each(fixtures)('upgrades %s to the latest version with every record intact', (fixture) => {
+    const file = join(mkdtempSync(join(tmpdir(), 'ledgerline-fixture-')), 'cache.sqlite')
+    copyFileSync(join(FIXTURES, fixture), file)
+    const db = openCache(file)
+    expect(db.pragma('user_version', { simple: true })).toBe(latestVersion())
+    expect(db.pragma('integrity_check', { simple: true })).toBe('ok')
+    db.exec("insert into payments_fts (payments_fts) values ('integrity-check')")
+
+    const payments = db.prepare("select seq, id, amount_raw, amount_minor, currency, status, status_raw, is_final, created_at_ms from payments where profile_id = 'p-live' order by seq").all() as {
+      seq: bigint | number
+      id: string
+      is_final: number
+      created_at_ms: number
+    }[]
+    expect(payments.map((p) => p.id)).toEqual(['pay-1', 'pay-2', 'pay-3'])
+    // The time-ordered key carried over exactly (beyond 2^53, so compared as BigInt).
+    const seqs = db.prepare("select seq from payments where profile_id = 'p-live' order by seq").safeIntegers(true).all() as { seq: bigint }[]
+    for (const [i, p] of payments.entries()) expect(seqs[i]?.seq).toBe(BigInt(p.created_at_ms) * 2n ** 20n)
+    expect(payments.find((p) => p.id === 'pay-2')).toMatchObject({ amount_raw: '12.345', amount_minor: null, currency: 'XYZ', status: 'unknown', status_raw: 'ON_HOLD', is_final: 1 })
+    expect(payments.find((p) => p.id === 'pay-3')).toMatchObject({ status: 'pending', is_final: 0 })
+    expect(db.prepare("select count(*) as n from payments where profile_id = 'p-test'").get()).toEqual({ n: 1 })
+    // Search still finds them, through the rebuilt table's triggers too.
+    const find = (q: string): string[] =>
+      (db.prepare("select p.id from payments_fts f join payments p on p.seq = f.rowid where payments_fts match ? and p.profile_id = 'p-live' order by p.seq").all(q) as { id: string }[]).map((r) => r.id)
+    expect(find('"INV"*')).toEqual(['pay-1', 'pay-2', 'pay-3'])
+    db.prepare("update payments set reference = 'RENAMED-1' where id = 'pay-1' and profile_id = 'p-live'").run()
+    expect(find('renamed')).toEqual(['pay-1'])
+
+    const store = new CacheStore(db)
+    expect(store.checkpoint('p-test', 'payments:full')).toMatchObject({ nextPage: 7, nextOffset: 350, pageSize: 50, completed: false })
+    expect(store.trackedItems('p-live', 'transfer')).toEqual([{ kind: 'transfer', value: 'PAY-REF-9', lastSyncedAt: null, lastError: null }])
+    expect(store.trackedItems('p-live', 'bulk_file')[0]).toMatchObject({ value: 'bulk-1', lastSyncedAt: '2026-06-01T08:00:00Z' })
+    expect(db.prepare("select reference, is_final from transfers where profile_id = 'p-live' order by reference").all()).toEqual([
+      { reference: 'PAY-REF-1', is_final: 1 },
+      { reference: 'PAY-REF-2', is_final: 0 }
+    ])
+    for (const table of ['subscriptions', 'plans', 'virtual_accounts', 'banks', 'sync_failures']) {
+      expect((db.prepare(`select count(*) as n from ${table} where profile_id = 'p-live'`).get() as { n: number }).n, table).toBe(1)
+    }
+    expect(db.prepare("select time_zone from profiles where id = 'p-live'").get()).toEqual({ time_zone: null })
+    db.close()
+  })
+})
