@@ -18,6 +18,7 @@ import { search } from '../main/search/search'
 import { createOsKeychainStore } from '../main/secrets/secret-store'
 import { runSync } from '../main/sync/engine'
 import { toMajorString } from '../shared/money'
+import { formatInZone } from '../shared/time'
 import { SEARCH_RESOURCES, SEARCH_SORTS, type SearchQuery, type SearchResource, type SearchSort } from '../shared/search'
 import { SYNC_RESOURCES, type SyncProgress, type SyncResource } from '../shared/sync'
 import { readSecret } from './prompt'
@@ -41,7 +42,8 @@ Commands:
   following [--profile NAME] [--json]  What sync follows, with when each last synced and its last error.
   unfollow [--profile NAME] (--bulk-file ID | --transfer REF | --plan ID)...
       Stop following items; what was fetched for them stays cached.
-  search [--profile NAME] [--resource R] [filters] [--page N] [--page-size N] [--json] [QUERY...]
+  search [--profile NAME] [--resource R] [filters] [--page-size N] [--after C | --before C] [--json] [QUERY...]
+      Pages go by cursor: each answer prints the --after / --before for the next and previous page.
   export [--profile NAME] --resource R [filters] [--filter KEY=VALUE]... --out FILE [QUERY...]
       Excel-safe CSV: UTF-8 with BOM, CRLF, exact amounts, identifiers kept as text.
   help
@@ -248,6 +250,7 @@ async function syncCommand(args: string[]): Promise<number> {
       client,
       store,
       profileId: profile.id,
+      timeZone: profile.timeZone,
       resources: resources as SyncResource[],
       signal: controller.signal,
       onProgress: (p) => {
@@ -347,26 +350,33 @@ function formatAmount(minor: number | null, raw: string | null, currency: string
 async function searchCommand(args: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args,
-    options: { ...COMMON, ...FILTER_OPTIONS, resource: { type: 'string' }, page: { type: 'string' }, 'page-size': { type: 'string' } },
+    options: { ...COMMON, ...FILTER_OPTIONS, resource: { type: 'string' }, after: { type: 'string' }, before: { type: 'string' }, 'page-size': { type: 'string' } },
     strict: true,
     allowPositionals: true
   })
   const data = openData(values.db)
   try {
     const profile = chooseProfile(data, values)
-    const query = { ...queryFrom(values, values.resource, positionals), page: positiveInt('page', values.page, 0), pageSize: positiveInt('page-size', values['page-size'], 25, 1) }
-    const result = search(data.db, profile.id, query)
+    if (values.after && values.before) throw new UsageError('give --after or --before, not both')
+    const query = {
+      ...queryFrom(values, values.resource, positionals),
+      pageSize: positiveInt('page-size', values['page-size'], 25, 1),
+      ...(values.after ? { after: values.after } : {}),
+      ...(values.before ? { before: values.before } : {})
+    }
+    const result = search(data.db, profile.id, query, { timeZone: profile.timeZone })
     if (values.json) {
       process.stdout.write(`${JSON.stringify({ profile: { name: profile.name, mode: profile.mode }, ...result })}\n`)
       return 0
     }
-    const from = result.total === 0 ? 0 : result.page * result.pageSize + 1
     const total = `${result.total.toLocaleString('en-US')}${result.totalCapped ? '+' : ''}`
-    process.stdout.write(`${total} ${query.resource} in "${profile.name}" (${profile.mode.toUpperCase()}); showing ${from}-${result.page * result.pageSize + result.items.length}\n`)
+    process.stdout.write(`${total} ${query.resource} in "${profile.name}" (${profile.mode.toUpperCase()}, times in ${profile.timeZone}); showing ${result.items.length}\n`)
     for (const item of result.items) {
-      const cells = [(item.date ?? '').slice(0, 10).padEnd(10), (item.reference ?? item.key).padEnd(22), (item.name ?? '').slice(0, 24).padEnd(24), formatAmount(item.amountMinor, item.amountRaw, item.currency).padStart(20), item.statusRaw]
+      const cells = [(formatInZone(item.date, profile.timeZone) ?? '').slice(0, 16).padEnd(16), (item.reference ?? item.key).padEnd(22), (item.name ?? '').slice(0, 24).padEnd(24), formatAmount(item.amountMinor, item.amountRaw, item.currency).padStart(20), item.statusRaw]
       process.stdout.write(`${cells.join('  ')}\n`)
     }
+    if (result.previousCursor) process.stdout.write(`previous page: --before ${result.previousCursor}\n`)
+    if (result.nextCursor) process.stdout.write(`next page: --after ${result.nextCursor}\n`)
     return 0
   } finally {
     await data.close()

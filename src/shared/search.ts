@@ -2,6 +2,7 @@
 
 export const SEARCH_RESOURCES = ['payments', 'transfers', 'subscriptions', 'plans'] as const
 export type SearchResource = (typeof SEARCH_RESOURCES)[number]
+/** Amount sorts group by currency first: amounts in different currencies are never compared as one. */
 export const SEARCH_SORTS = ['newest', 'oldest', 'amount_desc', 'amount_asc'] as const
 export type SearchSort = (typeof SEARCH_SORTS)[number]
 export const MAX_PAGE_SIZE = 200
@@ -16,12 +17,17 @@ export interface SearchQuery {
   /** Major-unit decimals in `currency` (required with either bound), e.g. "1000.00". */
   minAmount?: string
   maxAmount?: string
-  /** ISO dates or date-times; a date alone covers that whole day (UTC). */
+  /** ISO dates or date-times; a date alone covers that whole day in the profile's business time zone. */
   from?: string
   to?: string
   sort?: SearchSort
+  /** The page's number as the caller counts it (shown back, e.g. "page 3"); paging itself goes by cursor. */
   page?: number
   pageSize?: number
+  /** nextCursor of the page before: fetch the page after it. */
+  after?: string
+  /** previousCursor of the page after: fetch the page before it. */
+  before?: string
 }
 
 export interface SearchItem {
@@ -50,4 +56,8 @@ export interface SearchResult {
   totalCapped: boolean
   page: number
   pageSize: number
+  /** Give as `after` for the next page; null on the last page. */
+  nextCursor: string | null
+  /** Give as `before` for the previous page; null on the first page. */
+  previousCursor: string | null
 }

@@ -5,7 +5,10 @@ import { openCache } from '../../src/main/cache/open'
 import { paymentRow, subscriptionRow, transferRow } from '../../src/main/cache/records'
 import { CacheStore } from '../../src/main/cache/store'
 import { search, toFtsQuery } from '../../src/main/search/search'
-import { COUNT_LIMIT } from '../../src/shared/search'
+import { COUNT_LIMIT, type SearchQuery } from '../../src/shared/search'
+import { normalizePaymentStatus } from '../../src/shared/api/assumptions'
+import { parseMajor } from '../../src/shared/money'
+import { DateTime } from 'luxon'
 import type { Payment } from '../../src/shared/api/schemas'
 import { collect, sandboxWithClient } from '../support/sandbox'
 
@@ -67,12 +70,81 @@ describe('search', () => {
     expect(() => search(db, 'p1', { resource: 'payments', from: 'last tuesday' })).toThrow(/not a date/)
   })
 
-  it('sorts and pages in SQLite, consistently', () => {
-    const all: string[] = []
-    for (let page = 0; page < 10; page++) all.push(...search(db, 'p1', { resource: 'payments', page, pageSize: 200 }).items.map((i) => i.key))
-    expect(all).toEqual([...payments].sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt)).map((p) => p.id))
-    const amounts = search(db, 'p1', { resource: 'payments', currency: 'GHS', sort: 'amount_desc', pageSize: 200 }).items.map((i) => i.amountMinor as number)
-    expect(amounts).toEqual([...amounts].sort((a, b) => b - a))
+  /** Every page from the first by next-cursors, then back again by previous-cursors. */
+  function walkAll(query: SearchQuery): { forward: string[]; backward: string[]; pages: number } {
+    const forward: string[] = []
+    let result = search(db, 'p1', query)
+    let pages = 1
+    forward.push(...result.items.map((i) => i.key))
+    expect(result.previousCursor).toBeNull()
+    while (result.nextCursor) {
+      result = search(db, 'p1', { ...query, after: result.nextCursor })
+      forward.push(...result.items.map((i) => i.key))
+      pages++
+    }
+    const backward: string[] = [...result.items.map((i) => i.key)].reverse()
+    while (result.previousCursor) {
+      result = search(db, 'p1', { ...query, before: result.previousCursor })
+      backward.push(...[...result.items.map((i) => i.key)].reverse())
+    }
+    return { forward, backward: backward.reverse(), pages }
+  }
+
+  it('pages by keyset, forward and back, through every row in order', () => {
+    const newest = walkAll({ resource: 'payments', pageSize: 150 })
+    expect(newest.forward).toEqual([...payments].sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt)).map((p) => p.id))
+    expect(newest.pages).toBe(Math.ceil(2000 / 150))
+    expect(newest.backward).toEqual(newest.forward)
+    const oldest = walkAll({ resource: 'payments', sort: 'oldest', pageSize: 200 })
+    expect(oldest.forward).toEqual([...newest.forward].reverse())
+    // With a text match too (driven from the FTS index), and on resources ordered by date then key.
+    const text = walkAll({ resource: 'payments', text: 'example', pageSize: 97 })
+    expect(text.forward.length).toBe(new Set(text.forward).size)
+    expect(text.forward).toEqual(newest.forward.filter((id) => text.forward.includes(id)))
+    expect(text.backward).toEqual(text.forward)
+    const subs = walkAll({ resource: 'subscriptions', pageSize: 33 })
+    expect(subs.forward.length).toBe(search(db, 'p1', { resource: 'subscriptions' }).total)
+    expect(new Set(subs.forward).size).toBe(subs.forward.length)
+    expect(subs.backward).toEqual(subs.forward)
+    // A cursor from another sort or resource is refused clearly.
+    const cursor = search(db, 'p1', { resource: 'payments', pageSize: 5 }).nextCursor as string
+    expect(() => search(db, 'p1', { resource: 'payments', sort: 'oldest', after: cursor })).toThrow(expect.objectContaining({ code: 'invalid_cursor' }))
+    expect(() => search(db, 'p1', { resource: 'payments', after: 'not-a-cursor' })).toThrow(expect.objectContaining({ code: 'invalid_cursor' }))
+  })
+
+  it('sorts by amount within each currency, never across currencies', () => {
+    for (const sort of ['amount_desc', 'amount_asc'] as const) {
+      const rows = walkAll({ resource: 'payments', sort, pageSize: 200 }).forward.map((id) => payments.find((p) => p.id === id) as Payment)
+      expect(rows).toHaveLength(2000)
+      const currencies = rows.map((p) => p.currency)
+      // Each currency is one contiguous block, in code order.
+      expect([...new Set(currencies)]).toEqual([...new Set(currencies)].sort())
+      for (const currency of new Set(currencies)) {
+        const minor = rows.filter((p) => p.currency === currency).map((p) => parseMajor(p.amount, currency))
+        expect(minor, `${sort} ${currency}`).toEqual([...minor].sort((a, b) => (sort === 'amount_desc' ? b - a : a - b)))
+      }
+    }
+  })
+
+  it('reads the status filter the way statuses are stored: SUCCESS finds successful payments', () => {
+    const successful = payments.filter((p) => normalizePaymentStatus(p.status) === 'successful').length
+    for (const typed of ['SUCCESS', 'successful', 'Successful', 'SUCCESSFUL']) {
+      expect(search(db, 'p1', { resource: 'payments', status: typed }).total, typed).toBe(Math.min(successful, COUNT_LIMIT))
+    }
+    // A status the app does not know is found as the provider sent it.
+    const reversed = payments.filter((p) => p.status === 'reversed').length
+    expect(search(db, 'p1', { resource: 'payments', status: 'REVERSED' }).total).toBe(reversed)
+  })
+
+  it('reads a date filter as whole days in the business time zone', () => {
+    const day = (payments[300] as Payment).createdAt.slice(0, 10)
+    for (const zone of ['UTC', 'Africa/Lagos', 'America/New_York', 'Pacific/Auckland']) {
+      const start = DateTime.fromISO(day, { zone }).toMillis()
+      const end = DateTime.fromISO(day, { zone }).plus({ days: 1 }).toMillis()
+      const expected = payments.filter((p) => Date.parse(p.createdAt) >= start && Date.parse(p.createdAt) < end).length
+      const found = search(db, 'p1', { resource: 'payments', from: day, to: day }, { timeZone: zone })
+      expect(found.total, zone).toBe(Math.min(expected, COUNT_LIMIT))
+    }
   })
 
   it('never shows another profile’s records', () => {

@@ -15,6 +15,7 @@ const VALID: Partial<Record<CallName, Record<string, unknown>>> = {
   'profile:add': { name: 'Acme', baseUrl: 'https://api.example.com/v1', key: 'sk_test_abc' },
   'profile:replaceKey': { id: 'sandbox', key: 'sk_test_abc' },
   'profile:remove': { id: 'nobody' },
+  'profile:setTimeZone': { id: 'nobody', timeZone: 'Africa/Lagos' },
   'sync:start': { resources: ['banks'] },
   'sync:track': { kind: 'plan', value: 'plan-1' },
   'sync:untrack': { kind: 'plan', value: 'plan-1' },

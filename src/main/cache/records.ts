@@ -2,6 +2,7 @@
 import { isFinalPaymentStatus, isFinalTransferStatus, normalizePaymentStatus, normalizeStatusWord, normalizeTransferStatus, readBankCodes } from '../../shared/api/assumptions'
 import type { Bank, Payment, Plan, Subscription, Transfer, VirtualAccount } from '../../shared/api/schemas'
 import { parseMajor } from '../../shared/money'
+import { parseTimestamp } from '../../shared/time'
 
 export type Row = Record<string, string | number | null>
 
@@ -16,13 +17,22 @@ export function minorOrNull(amount: unknown, currency: unknown): number | null {
 }
 
 const text = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null)
-const epoch = (value: unknown): number | null => {
-  const time = typeof value === 'string' ? Date.parse(value) : NaN
-  return Number.isNaN(time) ? null : time
-}
+/** Epoch ms; a timestamp without an offset is read in the profile's business time zone. */
+const epoch = (value: unknown, zone = 'UTC'): number | null => parseTimestamp(value, zone)
 const rawAmount = (value: unknown): string | null => (typeof value === 'number' || typeof value === 'string' ? String(value) : null)
 
+/** A payment row; timestamps without an offset read in UTC (see paymentRowIn for a profile's zone). */
 export function paymentRow(payment: Payment): Row {
+  return paymentRowIn('UTC')(payment)
+}
+
+/** Payment rows for a profile whose business time zone is `zone`. */
+export const paymentRowIn =
+  (zone: string) =>
+  (payment: Payment): Row =>
+    paymentRowInZone(payment, zone)
+
+function paymentRowInZone(payment: Payment, zone: string): Row {
   const status = normalizePaymentStatus(payment.status)
   const metadata = payment.metadata ?? {}
   return {
@@ -46,7 +56,7 @@ export function paymentRow(payment: Payment): Row {
     status_raw: payment.status,
     is_final: isFinalPaymentStatus(status) ? 1 : 0,
     created_at: payment.createdAt,
-    created_at_ms: epoch(payment.createdAt),
+    created_at_ms: epoch(payment.createdAt, zone),
     plan_id: text(payment.planId),
     customer_name: text(payment.bankDetails?.accountName) ?? text(metadata['customerName']),
     customer_email: text(metadata['customerEmail']) ?? text(metadata['email']),
@@ -93,6 +103,15 @@ export function planRow(plan: Plan): Row {
 }
 
 export function subscriptionRow(subscription: Subscription): Row {
+  return subscriptionRowIn('UTC')(subscription)
+}
+
+export const subscriptionRowIn =
+  (zone: string) =>
+  (subscription: Subscription): Row =>
+    subscriptionRowInZone(subscription, zone)
+
+function subscriptionRowInZone(subscription: Subscription, zone: string): Row {
   return {
     id: subscription.id,
     plan_id: text(subscription.planId),
@@ -107,7 +126,7 @@ export function subscriptionRow(subscription: Subscription): Row {
     start_date: text(subscription.startDate),
     next_payment_date: text(subscription.nextPaymentDate),
     created_at: text(subscription.createdAt),
-    created_at_ms: epoch(subscription.createdAt),
+    created_at_ms: epoch(subscription.createdAt, zone),
     raw: JSON.stringify(subscription)
   }
 }

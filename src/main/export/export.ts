@@ -8,6 +8,7 @@ import type { SearchQuery, SearchResource } from '../../shared/search'
 import { AppError } from '../errors'
 import { openDatabase, type SqliteOptions } from '../cache/sqlite'
 import { compileQuery } from '../search/search'
+import { formatInZone } from '../../shared/time'
 
 type DbRow = Record<string, string | number | null>
 
@@ -29,15 +30,20 @@ function money(row: DbRow, minorColumn: string, currencyColumn: string, rawColum
 const str = (row: DbRow, column: string): string | null => (row[column] === null || row[column] === undefined ? null : String(row[column]))
 
 interface ExportLayout {
+  /** LOCAL_TIME is replaced by the column of times in the business time zone, named with the zone. */
   header: string[]
-  cells(row: DbRow, mode: string): CsvCell[]
+  cells(row: DbRow, mode: string, zone: string): CsvCell[]
 }
+
+const LOCAL_TIME = 'created_local'
+/** A timestamp in the profile's business time zone, beside the one as sent. */
+const local = (row: DbRow, column: string, zone: string): CsvCell => text(formatInZone(str(row, column), zone))
 
 const LAYOUTS: Record<SearchResource, ExportLayout> = {
   payments: {
-    header: ['mode', 'id', 'reference', 'service_reference', 'created_at', 'status', 'status_as_sent', 'channel', 'amount', 'currency', 'fees', 'tax', 'local_amount', 'total_local_amount', 'local_currency', 'customer_name', 'customer_email', 'account_number', 'plan_id'],
-    cells: (r, mode) => [
-      text(mode), identifier(str(r, 'id')), identifier(str(r, 'reference')), identifier(str(r, 'service_reference')), text(str(r, 'created_at')),
+    header: ['mode', 'id', 'reference', 'service_reference', 'created_at', LOCAL_TIME, 'status', 'status_as_sent', 'channel', 'amount', 'currency', 'fees', 'tax', 'local_amount', 'total_local_amount', 'local_currency', 'customer_name', 'customer_email', 'account_number', 'plan_id'],
+    cells: (r, mode, zone) => [
+      text(mode), identifier(str(r, 'id')), identifier(str(r, 'reference')), identifier(str(r, 'service_reference')), text(str(r, 'created_at')), local(r, 'created_at', zone),
       text(str(r, 'status')), text(str(r, 'status_raw')), text(str(r, 'channel')), money(r, 'amount_minor', 'currency', 'amount_raw'), text(str(r, 'currency')),
       money(r, 'fees_minor', 'currency', 'fees_raw'), money(r, 'tax_minor', 'currency', 'tax_raw'), money(r, 'local_amount_minor', 'local_currency', 'local_amount_raw'),
       money(r, 'total_local_minor', 'local_currency', 'total_local_raw'), text(str(r, 'local_currency')), text(str(r, 'customer_name')),
@@ -53,18 +59,19 @@ const LAYOUTS: Record<SearchResource, ExportLayout> = {
     ]
   },
   subscriptions: {
-    header: ['mode', 'id', 'plan_id', 'customer_id', 'customer_name', 'customer_email', 'status', 'status_as_sent', 'amount', 'currency', 'start_date', 'next_payment_date', 'created_at'],
-    cells: (r, mode) => [
+    header: ['mode', 'id', 'plan_id', 'customer_id', 'customer_name', 'customer_email', 'status', 'status_as_sent', 'amount', 'currency', 'start_date', 'next_payment_date', 'created_at', LOCAL_TIME],
+    cells: (r, mode, zone) => [
       text(mode), identifier(str(r, 'id')), identifier(str(r, 'plan_id')), identifier(str(r, 'customer_id')), text(str(r, 'customer_name')),
       text(str(r, 'customer_email')), text(str(r, 'status')), text(str(r, 'status_raw')), money(r, 'amount_minor', 'currency', 'amount_raw'),
-      text(str(r, 'currency')), text(str(r, 'start_date')), text(str(r, 'next_payment_date')), text(str(r, 'created_at'))
+      text(str(r, 'currency')), text(str(r, 'start_date')), text(str(r, 'next_payment_date')), text(str(r, 'created_at')), local(r, 'created_at', zone)
     ]
   },
   plans: {
-    header: ['mode', 'id', 'title', 'internal_reference', 'frequency', 'status', 'status_as_sent', 'amount', 'currency', 'created_at'],
-    cells: (r, mode) => [
+    header: ['mode', 'id', 'title', 'internal_reference', 'frequency', 'status', 'status_as_sent', 'amount', 'currency', 'created_at', LOCAL_TIME],
+    cells: (r, mode, zone) => [
       text(mode), identifier(str(r, 'id')), text(str(r, 'title')), identifier(str(r, 'internal_reference')), text(str(r, 'frequency')),
-      text(str(r, 'status')), text(str(r, 'status_raw')), money(r, 'amount_minor', 'currency', 'amount_raw'), text(str(r, 'currency')), text(str(r, 'created_at'))
+      text(str(r, 'status')), text(str(r, 'status_raw')), money(r, 'amount_minor', 'currency', 'amount_raw'), text(str(r, 'currency')), text(str(r, 'created_at')),
+      local(r, 'created_at', zone)
     ]
   }
 }
@@ -101,9 +108,11 @@ function createTempFile(file: string): { path: string; fd: number } {
  * connection to the cache file (WAL lets it read while others write), in slices with a yield
  * between them, so it can report progress and be cancelled, and never holds up other work.
  */
-export async function exportCsv(cache: { file: string; sqlite?: SqliteOptions }, profile: { id: string; mode: string }, query: SearchQuery, file: string, options: ExportOptions = {}): Promise<ExportResult> {
+export async function exportCsv(cache: { file: string; sqlite?: SqliteOptions }, profile: { id: string; mode: string; timeZone?: string }, query: SearchQuery, file: string, options: ExportOptions = {}): Promise<ExportResult> {
   const layout = LAYOUTS[query.resource]
-  const q = compileQuery(profile.id, query)
+  const zone = profile.timeZone ?? 'UTC'
+  const header = layout.header.map((name) => (name === LOCAL_TIME ? `${LOCAL_TIME} (${zone})` : name))
+  const q = compileQuery(profile.id, query, zone)
   const db = openDatabase(cache.file, { ...cache.sqlite, readonly: true })
   const temp = createTempFile(file)
   let rows = 0
@@ -111,11 +120,11 @@ export async function exportCsv(cache: { file: string; sqlite?: SqliteOptions },
   try {
     const total = q.empty ? 0 : (db.prepare(`SELECT count(*) AS n FROM ${q.from} WHERE ${q.where}`).get(q.params) as { n: number }).n
     options.onProgress?.({ done: 0, total })
-    writeSync(temp.fd, BOM + headerLine(layout.header))
+    writeSync(temp.fd, BOM + headerLine(header))
     if (!q.empty) {
       let chunk = ''
       for (const row of db.prepare(`SELECT t.* FROM ${q.from} WHERE ${q.where} ORDER BY ${q.order}`).iterate(q.params) as Iterable<DbRow>) {
-        chunk += rowLine(layout.cells(row, profile.mode), layout.header.length)
+        chunk += rowLine(layout.cells(row, profile.mode, zone), header.length)
         rows++
         if (rows % ROWS_PER_SLICE === 0) {
           writeSync(temp.fd, chunk)

@@ -43,6 +43,11 @@ export function profileHandlers(ctx: HostContext): HandlerMap {
       ctx.log.info(`profile "${profile.name}" in use (${profile.mode})`)
       return profile
     },
+    'profile:setTimeZone': ({ id, timeZone }) => {
+      const profile = ctx.profiles.setTimeZone(id, timeZone)
+      ctx.log.info(`profile "${profile.name}" business time zone: ${profile.timeZone}${profile.timeZoneIsSystem ? ' (the computer’s)' : ''}`)
+      return profile
+    },
     'profile:add': async (input) => {
       const profile = await ctx.profiles.add(input)
       ctx.log.info(`profile "${profile.name}" added (${profile.mode}, ${profile.baseUrl})`)

@@ -11,6 +11,7 @@ import type { Logger } from '../log'
 import { registerSecret } from '../redact'
 import type { SecretStore } from '../secrets/secret-store'
 import { SANDBOX_PROFILE } from './builtin'
+import { isTimeZone, systemTimeZone } from '../../shared/time'
 
 export type Profile = ProfileSummary
 
@@ -22,9 +23,12 @@ interface ProfileRow {
   built_in: number
   created_at: string
   last_synced_at: string | null
+  time_zone: string | null
 }
 
 const toProfile = (r: ProfileRow): Profile => ({
+  timeZone: r.time_zone ?? systemTimeZone(),
+  timeZoneIsSystem: r.time_zone === null,
   id: r.id,
   name: r.name,
   baseUrl: r.base_url,
@@ -126,6 +130,17 @@ export class ProfileService {
     if (row) return toProfile(row)
     const names = this.list().map((p) => p.name)
     throw new AppError('unknown_profile', `No profile called "${idOrName.slice(0, 80)}". Profiles: ${names.join(', ')}.`)
+  }
+
+  /** Sets the business time zone (IANA name), or null to follow the computer's. */
+  setTimeZone(idOrName: string, timeZone: string | null): Profile {
+    const profile = this.get(idOrName)
+    const zone = timeZone?.trim() ?? null
+    if (zone !== null && !isTimeZone(zone)) {
+      throw new AppError('invalid_time_zone', `Time zone: "${zone.slice(0, 64)}" is not a time zone name; use one such as Africa/Lagos, Europe/London or UTC.`, { field: 'timeZone' })
+    }
+    this.db.prepare('update profiles set time_zone = ? where id = ?').run(zone, profile.id)
+    return this.get(profile.id)
   }
 
   /** A client for a key that is not a profile's yet (checks before adding or replacing); profiles' own clients come from the ClientPool. */

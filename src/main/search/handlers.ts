@@ -5,6 +5,9 @@ import { search } from './search'
 
 export function searchHandlers(ctx: Pick<HostContext, 'db' | 'active'>): HandlerMap {
   return {
-    'search:query': (query) => search(ctx.db, ctx.active.current().id, query)
+    'search:query': (query) => {
+      const profile = ctx.active.current()
+      return search(ctx.db, profile.id, query, { timeZone: profile.timeZone })
+    }
   }
 }

@@ -1,7 +1,9 @@
 // Offline search over the cache: FTS5 for text, SQL filters, sorting and paging done in SQLite, never in JS.
 import type Database from 'better-sqlite3'
+import { normalizePaymentStatus, normalizeStatusWord, normalizeTransferStatus } from '../../shared/api/assumptions'
 import { COUNT_LIMIT, MAX_PAGE_SIZE, type SearchItem, type SearchQuery, type SearchResult, type SearchResource } from '../../shared/search'
 import { MoneyError, parseMajor } from '../../shared/money'
+import { dayBoundary } from '../../shared/time'
 import { AppError } from '../errors'
 
 interface ResourceColumns {
@@ -13,30 +15,32 @@ interface ResourceColumns {
   amountRaw: string
   currency: string
   channel: string
-  /** Sortable date expression and the text shown. */
+  /** Sortable date expression (over t) and the text shown; 'seq' means the row's own time-ordered key. */
   dateSort: string
   dateText: string
   /** Epoch ms expression for date-range filters (null: the resource has no dates). */
   dateMs: string | null
+  /** Reads a typed status into the stored normalised form ('unknown' when it is not one the app knows). */
+  status: (typed: string) => string
 }
 
 const COLUMNS: Record<SearchResource, ResourceColumns> = {
-  // Payment rowids are time-ordered (see PAYMENT_ROWID_SLOTS): sorting by rowid is sorting by date, and streams.
+  // Payment seqs are time-ordered (see PAYMENT_ROWID_SLOTS): sorting by seq is sorting by date, and streams.
   payments: {
     key: 'id', reference: 'reference', name: 'customer_name', email: 'customer_email', amount: 'amount_minor', amountRaw: 'amount_raw',
-    currency: 'currency', channel: 'channel', dateSort: 'rowid', dateText: 'created_at', dateMs: 'created_at_ms'
+    currency: 'currency', channel: 'channel', dateSort: 'seq', dateText: 'created_at', dateMs: 'created_at_ms', status: normalizePaymentStatus
   },
   transfers: {
     key: 'reference', reference: 'reference', name: 'account_name', email: 'NULL', amount: 'amount_minor', amountRaw: 'amount_raw',
-    currency: 'currency', channel: 'NULL', dateSort: 'rowid', dateText: 'NULL', dateMs: null
+    currency: 'currency', channel: 'NULL', dateSort: 'seq', dateText: 'NULL', dateMs: null, status: normalizeTransferStatus
   },
   subscriptions: {
     key: 'id', reference: 'id', name: 'customer_name', email: 'customer_email', amount: 'amount_minor', amountRaw: 'amount_raw',
-    currency: 'currency', channel: 'NULL', dateSort: 'created_at_ms', dateText: 'created_at', dateMs: 'created_at_ms'
+    currency: 'currency', channel: 'NULL', dateSort: 'coalesce(t.created_at_ms, -1)', dateText: 'created_at', dateMs: 'created_at_ms', status: normalizeStatusWord
   },
   plans: {
     key: 'id', reference: 'internal_reference', name: 'title', email: 'NULL', amount: 'amount_minor', amountRaw: 'amount_raw',
-    currency: 'currency', channel: 'NULL', dateSort: 'created_at', dateText: 'created_at', dateMs: null
+    currency: 'currency', channel: 'NULL', dateSort: "coalesce(t.created_at, '')", dateText: 'created_at', dateMs: null, status: normalizeStatusWord
   }
 }
 
@@ -55,11 +59,11 @@ export function toFtsQuery(text: string): string | null {
     .join(' ')
 }
 
-function dayBound(value: string, end: boolean, field: string): number {
-  const dateOnly = /^\d{4}-\d{2}-\d{2}$/.test(value)
-  const ms = Date.parse(dateOnly ? `${value}T00:00:00Z` : value)
-  if (Number.isNaN(ms)) throw new AppError('invalid_filter', `${field}: "${value.slice(0, 40)}" is not a date (use YYYY-MM-DD).`)
-  return dateOnly && end ? ms + 86_400_000 : ms
+/** A date filter's bound: a date alone is that whole day in the business time zone. */
+function dayBound(value: string, end: boolean, field: string, zone: string): number {
+  const ms = dayBoundary(value, zone, end)
+  if (ms === null) throw new AppError('invalid_filter', `${field}: "${value.slice(0, 40)}" is not a date (use YYYY-MM-DD).`)
+  return ms
 }
 
 function minorBound(value: string, currency: string | undefined, field: string): number {
@@ -71,25 +75,33 @@ function minorBound(value: string, currency: string | undefined, field: string):
   }
 }
 
+/** One ORDER BY term: an SQL expression and its direction. */
+interface SortKey {
+  expr: string
+  desc: boolean
+}
+
 export interface CompiledQuery {
   table: SearchResource
   columns: ResourceColumns
   /** FROM clause: the table as t, joined from its FTS index as f when there is text. */
   from: string
   where: string
-  params: Record<string, string | number>
+  params: Record<string, string | number | bigint>
+  /** The sort, ending in the row's key so it is total (keyset paging needs that). */
+  keys: SortKey[]
   order: string
   /** Free text held nothing searchable: the answer is no rows. */
   empty: boolean
 }
 
 /** Turns a query into SQL pieces shared by search (paged) and export (streamed). */
-export function compileQuery(profileId: string, query: SearchQuery): CompiledQuery {
+export function compileQuery(profileId: string, query: SearchQuery, timeZone = 'UTC'): CompiledQuery {
   const c = COLUMNS[query.resource]
   if (!c) throw new AppError('invalid_filter', `Unknown resource "${String(query.resource)}".`)
   const table = query.resource
   const where: string[] = ['t.profile_id = @profile']
-  const params: Record<string, string | number> = { profile: profileId }
+  const params: Record<string, string | number | bigint> = { profile: profileId }
   let empty = false
 
   let from = `${table} t`
@@ -105,9 +117,18 @@ export function compileQuery(profileId: string, query: SearchQuery): CompiledQue
       text = true
     }
   }
-  if (query.status) {
-    where.push('t.status = @status')
-    params['status'] = query.status.toLowerCase()
+  if (query.status && query.status.trim() !== '') {
+    // Read the way statuses are stored: SUCCESS finds successful payments. A status the app does not
+    // know (stored as unknown) is matched on the value as the provider sent it.
+    const typed = query.status.trim()
+    const normalised = c.status(typed)
+    if (normalised !== 'unknown' || typed.toLowerCase() === 'unknown') {
+      where.push('t.status = @status')
+      params['status'] = normalised
+    } else {
+      where.push('lower(t.status_raw) = @statusRaw')
+      params['statusRaw'] = typed.toLowerCase()
+    }
   }
   if (query.channel && c.channel !== 'NULL') {
     where.push(`t.${c.channel} = @channel`)
@@ -129,42 +150,146 @@ export function compileQuery(profileId: string, query: SearchQuery): CompiledQue
   if ((query.from || query.to) && !c.dateMs) throw new AppError('invalid_filter', `${table} have no dates to filter by.`)
   if (query.from) {
     where.push(`t.${c.dateMs} >= @from`)
-    params['from'] = dayBound(query.from, false, 'from')
+    params['from'] = dayBound(query.from, false, 'from', timeZone)
   }
   if (query.to) {
     where.push(`t.${c.dateMs} < @to`)
-    params['to'] = dayBound(query.to, true, 'to')
+    params['to'] = dayBound(query.to, true, 'to', timeZone)
   }
 
   // With a text match, ordering by the FTS rowid lets FTS5 hand rows over already in order.
   const rowid = text ? 'f.rowid' : 't.rowid'
-  const date = c.dateSort === 'rowid' ? rowid : `t.${c.dateSort}`
-  const order =
-    query.sort === 'oldest'
-      ? c.dateSort === 'rowid' ? `${rowid} ASC` : `${date} ASC, ${rowid} ASC`
-      : query.sort === 'amount_desc'
-        ? `t.${c.amount} DESC, ${rowid} DESC`
-        : query.sort === 'amount_asc'
-          ? `t.${c.amount} ASC, ${rowid} ASC`
-          : c.dateSort === 'rowid' ? `${rowid} DESC` : `${date} DESC, ${rowid} DESC`
-  return { table, columns: c, from, where: where.join(' AND '), params, order, empty }
+  const date = c.dateSort === 'seq' ? rowid : c.dateSort
+  // Amounts are only compared within a currency: the currency comes first, then the amount; amounts
+  // that could not be converted exactly come last either way.
+  const amountKeys = (desc: boolean): SortKey[] => [
+    { expr: `coalesce(t.${c.currency}, '')`, desc: false },
+    { expr: `coalesce(t.${c.amount}, ${desc ? '-9223372036854775808' : '9223372036854775807'})`, desc },
+    { expr: rowid, desc }
+  ]
+  const keys: SortKey[] =
+    query.sort === 'amount_desc'
+      ? amountKeys(true)
+      : query.sort === 'amount_asc'
+        ? amountKeys(false)
+        : c.dateSort === 'seq'
+          ? [{ expr: rowid, desc: query.sort !== 'oldest' }]
+          : [
+              { expr: date, desc: query.sort !== 'oldest' },
+              { expr: rowid, desc: query.sort !== 'oldest' }
+            ]
+  const order = orderBy(keys, false)
+  return { table, columns: c, from, where: where.join(' AND '), params, keys, order, empty }
 }
 
-export function search(db: Database.Database, profileId: string, query: SearchQuery): SearchResult {
+function orderBy(keys: readonly SortKey[], reversed: boolean): string {
+  return keys.map((k) => `${k.expr} ${k.desc !== reversed ? 'DESC' : 'ASC'}`).join(', ')
+}
+
+/**
+ * Rows strictly after (or, for `before`, strictly before) the row whose sort values are `values`, in
+ * the order of `keys`: (k0 beyond v0) OR (k0 = v0 AND k1 beyond v1) OR … Answered from the same
+ * indexes as the order, so the 20,000th page costs what the first does.
+ */
+function keysetWhere(keys: readonly SortKey[], backwards: boolean): string {
+  const beyond = (k: SortKey, i: number): string => `${k.expr} ${k.desc !== backwards ? '<' : '>'} @k${i}`
+  return `(${keys.map((k, i) => [...keys.slice(0, i).map((p, j) => `${p.expr} = @k${j}`), beyond(k, i)].join(' AND ')).join(' OR ')})`
+}
+
+type CursorValue = bigint | string
+
+/** A page edge: the resource and sort it belongs to, and the sort values of its row (integers as text: seqs are past 2^53). */
+function encodeCursor(query: SearchQuery, values: readonly CursorValue[]): string {
+  const body = [query.resource, query.sort ?? 'newest', ...values.map((v) => (typeof v === 'bigint' ? ['i', v.toString()] : ['s', v]))]
+  return Buffer.from(JSON.stringify(body)).toString('base64url')
+}
+
+function decodeCursor(query: SearchQuery, cursor: string, count: number): CursorValue[] {
+  const refuse = (): never => {
+    throw new AppError('invalid_cursor', 'That page link is from another search or no longer valid; start again from the first page.')
+  }
+  let body: unknown
+  try {
+    body = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'))
+  } catch {
+    return refuse()
+  }
+  if (!Array.isArray(body) || body[0] !== query.resource || body[1] !== (query.sort ?? 'newest') || body.length !== count + 2) return refuse()
+  return (body.slice(2) as unknown[]).map((v) => {
+    if (Array.isArray(v) && v[0] === 'i' && typeof v[1] === 'string' && /^-?\d{1,19}$/.test(v[1])) return BigInt(v[1])
+    if (Array.isArray(v) && v[0] === 's' && typeof v[1] === 'string') return v[1]
+    return refuse()
+  })
+}
+
+export interface SearchOptions {
+  /** The profile's business time zone: a date filter covers that day there. */
+  timeZone?: string
+}
+
+/**
+ * One page of matches. Paging is by keyset: `after` (the next page) or `before` (the previous one)
+ * is a cursor from an earlier answer, never an offset, so every page costs the same.
+ */
+export function search(db: Database.Database, profileId: string, query: SearchQuery, options: SearchOptions = {}): SearchResult {
   const page = Math.max(0, Math.floor(query.page ?? 0))
   const pageSize = Math.min(MAX_PAGE_SIZE, Math.max(1, Math.floor(query.pageSize ?? 50)))
-  const q = compileQuery(profileId, query)
-  if (q.empty) return { items: [], total: 0, totalCapped: false, page, pageSize }
+  const q = compileQuery(profileId, query, options.timeZone)
+  const none: SearchResult = { items: [], total: 0, totalCapped: false, page, pageSize, nextCursor: null, previousCursor: null }
+  if (q.empty) return none
+  if (query.after && query.before) throw new AppError('invalid_cursor', 'Give either the next-page or the previous-page link, not both.')
   const c = q.columns
   const col = (expr: string): string => (expr === 'NULL' ? 'NULL' : `t.${expr}`)
   const counted = (db.prepare(`SELECT count(*) AS n FROM (SELECT 1 FROM ${q.from} WHERE ${q.where} LIMIT ${COUNT_LIMIT + 1})`).get(q.params) as { n: number }).n
-  const rows = db
-    .prepare(
-      `SELECT ${col(c.key)} AS key, ${col(c.reference)} AS reference, ${col(c.name)} AS name, ${col(c.email)} AS email,
-              ${col(c.amount)} AS amountMinor, ${col(c.amountRaw)} AS amountRaw, ${col(c.currency)} AS currency,
-              t.status AS status, t.status_raw AS statusRaw, ${col(c.channel)} AS channel, ${col(c.dateText)} AS date
-       FROM ${q.from} WHERE ${q.where} ORDER BY ${q.order} LIMIT @limit OFFSET @offset`
-    )
-    .all({ ...q.params, limit: pageSize, offset: page * pageSize }) as Omit<SearchItem, 'resource'>[]
-  return { items: rows.map((r) => ({ resource: query.resource, ...r })), total: Math.min(counted, COUNT_LIMIT), totalCapped: counted > COUNT_LIMIT, page, pageSize }
+  const cursor = query.after ?? query.before
+  const backwards = query.before !== undefined
+  const params: Record<string, string | number | bigint> = { ...q.params, limit: pageSize + 1 }
+  let where = q.where
+  if (cursor !== undefined) {
+    decodeCursor(query, cursor, q.keys.length).forEach((v, i) => (params[`k${i}`] = v))
+    where += ` AND ${keysetWhere(q.keys, backwards)}`
+  }
+  const statement = db.prepare(
+    `SELECT ${col(c.key)} AS key, ${col(c.reference)} AS reference, ${col(c.name)} AS name, ${col(c.email)} AS email,
+            ${col(c.amount)} AS amountMinor, ${col(c.amountRaw)} AS amountRaw, ${col(c.currency)} AS currency,
+            t.status AS status, t.status_raw AS statusRaw, ${col(c.channel)} AS channel, ${col(c.dateText)} AS date,
+            ${q.keys.map((k, i) => `${k.expr} AS _k${i}`).join(', ')}
+     FROM ${q.from} WHERE ${where} ORDER BY ${orderBy(q.keys, backwards)} LIMIT @limit`
+  )
+  // Sort values are read as BigInt (exact past 2^53); the row's own fields as plain numbers.
+  const rows = statement.safeIntegers(true).all(params) as Record<string, unknown>[]
+  const more = rows.length > pageSize
+  const pageRows = rows.slice(0, pageSize)
+  if (backwards) pageRows.reverse()
+  const edge = (row: Record<string, unknown> | undefined): string | null =>
+    row ? encodeCursor(query, q.keys.map((_, i) => row[`_k${i}`] as CursorValue)) : null
+  const items = pageRows.map((row) => {
+    const amount = row['amountMinor']
+    return {
+      resource: query.resource,
+      key: row['key'] as string,
+      reference: row['reference'] as string | null,
+      name: row['name'] as string | null,
+      email: row['email'] as string | null,
+      amountMinor: typeof amount === 'bigint' ? Number(amount) : (amount as number | null),
+      amountRaw: row['amountRaw'] as string | null,
+      currency: row['currency'] as string | null,
+      status: row['status'] as string,
+      statusRaw: row['statusRaw'] as string,
+      channel: row['channel'] as string | null,
+      date: row['date'] as string | null
+    } satisfies SearchItem
+  })
+  // Going forward there is a next page when a row beyond this one exists, and a previous one when we came by a cursor; backwards the other way round.
+  const hasNext = backwards ? true : more
+  const hasPrevious = backwards ? more : cursor !== undefined
+  return {
+    items,
+    total: Math.min(counted, COUNT_LIMIT),
+    totalCapped: counted > COUNT_LIMIT,
+    page,
+    pageSize,
+    nextCursor: hasNext && items.length > 0 ? edge(pageRows.at(-1)) : null,
+    previousCursor: hasPrevious && items.length > 0 ? edge(pageRows[0]) : null
+  }
 }

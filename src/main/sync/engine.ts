@@ -4,7 +4,7 @@ import { normalizePaymentStatus } from '../../shared/api/assumptions'
 import { SYNC_RESOURCES, type ResourceOutcome, type SyncProgress, type SyncResource, type SyncSummary } from '../../shared/sync'
 import type { ApiClient, PaymentFilter } from '../api/client'
 import { ApiError } from '../api/errors'
-import { bankRow, paymentRow, planRow, subscriptionRow, transferRow, virtualAccountRow, type Row } from '../cache/records'
+import { bankRow, paymentRowIn, planRow, subscriptionRowIn, transferRow, virtualAccountRow, type Row } from '../cache/records'
 import type { CacheStore, Resource, TrackedKind } from '../cache/store'
 import { REQUESTED_PAGE_SIZE } from '../../shared/api/assumptions'
 import { clip } from '../../shared/text'
@@ -19,6 +19,8 @@ export interface SyncOptions {
   signal?: AbortSignal
   onProgress?: (progress: SyncProgress) => void
   now?: () => number
+  /** The profile's business time zone: timestamps sent without an offset are read in it. Default UTC. */
+  timeZone?: string
 }
 
 /** Plans and the bank lists change rarely: fetched again when older than this. */
@@ -97,6 +99,8 @@ export async function runSync(options: SyncOptions): Promise<SyncSummary> {
   const wanted = new Set(options.resources ?? SYNC_RESOURCES)
   const summary: SyncSummary = { profileId, cancelled: false, durationMs: 0, resources: {} }
   const pageOpts = { size: REQUESTED_PAGE_SIZE, ...(signal ? { signal } : {}) }
+  const zone = options.timeZone ?? 'UTC'
+  const toPaymentRow = paymentRowIn(zone)
 
   const paymentList = (meter: Meter, filter: PaymentFilter = {}): ListSpec<Payment> => ({
     endpoint: 'GET /payments',
@@ -165,7 +169,7 @@ export async function runSync(options: SyncOptions): Promise<SyncSummary> {
     if (!saved || !saved.completed) {
       // First or interrupted full pass. New payments arrive at the front, so pages only shift later:
       // a resumed walk may see a payment twice (upserted) but misses none.
-      await fullWalk('payments', '', meter, paymentList(meter), paymentRow)
+      await fullWalk('payments', '', meter, paymentList(meter), toPaymentRow)
     }
 
     // New payments: newest first, until a page reaches payments cached before this run, or the server's
@@ -180,7 +184,7 @@ export async function runSync(options: SyncOptions): Promise<SyncSummary> {
         const ids = page.content.map((p) => p.id)
         const known = [...store.knownPaymentIds(profileId, ids)].filter((id) => !writtenNow.has(id))
         const added = ids.length - known.length - ids.filter((id) => writtenNow.has(id)).length
-        store.writePage(profileId, 'payments', page.content.map(paymentRow))
+        store.writePage(profileId, 'payments', page.content.map(toPaymentRow))
         for (const id of ids) writtenNow.add(id)
         fresh += added
         meter.total = page.totalElements
@@ -206,7 +210,7 @@ export async function runSync(options: SyncOptions): Promise<SyncSummary> {
         paymentList(meter),
         0,
         (page) => {
-          store.writePage(profileId, 'payments', page.content.map(paymentRow))
+          store.writePage(profileId, 'payments', page.content.map(toPaymentRow))
           for (const p of page.content) waiting.delete(p.id)
           meter.add(page.content.length, 'recheck')
           return waiting.size === 0
@@ -221,7 +225,7 @@ export async function runSync(options: SyncOptions): Promise<SyncSummary> {
         (page) => {
           const other = page.content.find((p) => normalizePaymentStatus(p.status) !== 'pending')
           if (other) throw pagingProblem(pendingList, `the list filtered by status=pending holds a payment that is "${clip(other.status, 40)}"`)
-          store.writePage(profileId, 'payments', page.content.map(paymentRow))
+          store.writePage(profileId, 'payments', page.content.map(toPaymentRow))
           meter.add(page.content.length, 'recheck')
         },
         signal,
@@ -236,7 +240,7 @@ export async function runSync(options: SyncOptions): Promise<SyncSummary> {
     for (const id of ids) {
       if (signal?.aborted) throw new Cancelled()
       const payment = await lookUpPayment(meter, id)
-      if (payment) store.writePage(profileId, 'payments', [paymentRow(payment)])
+      if (payment) store.writePage(profileId, 'payments', [toPaymentRow(payment)])
       meter.add(payment ? 1 : 0, 'recheck')
     }
   }
@@ -350,7 +354,7 @@ export async function runSync(options: SyncOptions): Promise<SyncSummary> {
           fetchPage: (page) => meter.request(() => client.listSubscriptions({}, { ...pageOpts, page })),
           key: (s) => s.id
         },
-        subscriptionRow
+        subscriptionRowIn(zone)
       )
     },
     plans: syncPlans,

@@ -41,6 +41,7 @@ export function syncHandlers(ctx: HostContext): HandlerMap {
             client,
             store: ctx.store,
             profileId: profile.id,
+            timeZone: profile.timeZone,
             ...(resources ? { resources } : {}),
             signal: job.signal,
             onProgress: (p) => job.progress({ phase: p.phase, step: p.resource, done: p.done, total: p.total, rate: p.rate, etaSeconds: p.etaSeconds }, p.phase === 'done')

@@ -12,6 +12,10 @@ export interface ProfileSummary {
   builtIn: boolean
   createdAt: string
   lastSyncedAt: string | null
+  /** The business time zone (IANA name): date filters, period boundaries, displays and exports use it. */
+  timeZone: string
+  /** True when the profile names no zone of its own and follows the computer's. */
+  timeZoneIsSystem: boolean
 }
 
 /** A secret key as typed: bounded here; its characters are checked in the host (no whitespace or control characters). */
@@ -27,5 +31,7 @@ export const profileCalls = {
   /** Confirmed in a native dialog that shows the new key sees this profile's data. */
   'profile:replaceKey': call<ProfileSummary>()(z.strictObject({ id, key })),
   /** Confirmed in a native dialog; the profile disappears at once and its cached records are deleted by a job. */
-  'profile:remove': call<{ removed: string; jobId: string }>()(z.strictObject({ id }))
+  'profile:remove': call<{ removed: string; jobId: string }>()(z.strictObject({ id })),
+  /** Sets the profile's business time zone (an IANA name such as Africa/Lagos), or null to follow the computer's. */
+  'profile:setTimeZone': call<ProfileSummary>()(z.strictObject({ id, timeZone: z.string().min(1).max(64).nullable() }))
 } as const

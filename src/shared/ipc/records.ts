@@ -24,7 +24,13 @@ export interface ExportStarted {
 
 export const searchCalls = {
   'search:query': call<SearchResult>()(
-    z.strictObject({ ...searchFilters, page: z.number().int().min(0).max(1_000_000).optional(), pageSize: z.number().int().min(1).max(MAX_PAGE_SIZE).optional() })
+    z.strictObject({
+      ...searchFilters,
+      page: z.number().int().min(0).max(10_000_000).optional(),
+      pageSize: z.number().int().min(1).max(MAX_PAGE_SIZE).optional(),
+      after: z.string().min(1).max(2_000).optional(),
+      before: z.string().min(1).max(2_000).optional()
+    })
   )
 } as const
 

@@ -44,14 +44,26 @@ export const useRecordsStore = defineStore('records', () => {
   const loading = ref(false)
   let latest = 0
 
-  async function run(): Promise<void> {
+  /** The first page, or the next or previous one from the page shown (keyset cursors: every page costs the same). */
+  async function run(move: 'first' | 'next' | 'previous' = 'first'): Promise<void> {
+    const shown = result.value
+    const cursor = move === 'next' ? shown?.nextCursor : move === 'previous' ? shown?.previousCursor : null
+    if (move !== 'first' && !cursor) return
+    const target = move === 'next' ? page.value + 1 : move === 'previous' ? Math.max(0, page.value - 1) : 0
     const ticket = ++latest
     loading.value = true
-    const answer = await window.api.search.query({ ...toQuery(filters), page: page.value, pageSize: pageSize.value })
+    const answer = await window.api.search.query({
+      ...toQuery(filters),
+      page: target,
+      pageSize: pageSize.value,
+      ...(move === 'next' && cursor ? { after: cursor } : {}),
+      ...(move === 'previous' && cursor ? { before: cursor } : {})
+    })
     if (ticket !== latest) return
     loading.value = false
     if (answer.ok) {
       result.value = answer.value
+      page.value = target
       error.value = null
     } else error.value = answer.error
   }

@@ -31,6 +31,15 @@ export const useSessionStore = defineStore('session', () => {
     return null
   }
 
+  /** The business time zone of the profile in use; null follows the computer's. */
+  async function setTimeZone(timeZone: string | null): Promise<CallError | null> {
+    if (!profile.value) return null
+    const result = await window.api.profile.setTimeZone({ id: profile.value.id, timeZone })
+    if (!result.ok) return result.error
+    profile.value = result.value
+    return null
+  }
+
   async function add(input: { name: string; baseUrl: string; key: string }): Promise<CallError | null> {
     const result = await window.api.profile.add(input)
     if (!result.ok) return result.error
@@ -62,5 +71,5 @@ export const useSessionStore = defineStore('session', () => {
     }
   }
 
-  return { profile, profileError, profiles, info, infoError, infoLoading, loadProfile, loadProfiles, select, add, replaceKey, remove, loadInfo }
+  return { profile, profileError, profiles, info, infoError, infoLoading, loadProfile, loadProfiles, select, setTimeZone, add, replaceKey, remove, loadInfo }
 })
