@@ -1,4 +1,4 @@
-// npm run bench [api|ingest|search|paced|host ...]: every benchmark figure with its ratio to a baseline from the same run.
+// npm run bench [api|ingest|search|paced|second-sync|host ...]: every benchmark figure with its ratio to a baseline from the same run.
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -6,7 +6,7 @@ import { apiBench } from './api'
 import { hostBench } from './host'
 import { syncBenches } from './sync'
 
-const ALL = ['api', 'ingest', 'search', 'paced', 'host']
+const ALL = ['api', 'ingest', 'search', 'paced', 'second-sync', 'host']
 
 async function main(): Promise<void> {
   const asked = process.argv.slice(2)

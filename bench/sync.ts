@@ -151,12 +151,62 @@ export async function pacedBench(dir: string): Promise<void> {
   line('sync wall time', `${fmt(wall, 1)} s`, `ratio ${(wall / floor).toFixed(3)} (target <= 1.10)`)
 }
 
+/**
+ * The second sync against the first: 100,000 payments from the strict-spec Sandbox, then 1% new and
+ * 1% of them settled. Requests are what a rate-limited server charges for; the floor at the live limit
+ * turns them into the wait a user would see.
+ */
+export async function secondSyncBench(dir: string): Promise<void> {
+  const total = Number(process.env['BENCH_SECOND_SYNC'] ?? 100_000)
+  const sandbox = await startSandbox({ payments: total, rateLimits: false, strictSpec: true, subscriptions: 0, plans: 0, bulkFiles: [] })
+  const client = createApiClient({ baseUrl: sandbox.baseUrl, getKey: () => sandbox.keys.test, pacing: false })
+  const db = freshDb(dir, 'second-sync.sqlite')
+  const store = new CacheStore(db)
+  const run = async (): Promise<{ requests: number; seconds: number; ok: boolean }> => {
+    const t = process.hrtime.bigint()
+    const summary = await runSync({ client, store, profileId: 'p', resources: ['payments'] })
+    return { requests: summary.resources.payments?.requests ?? 0, seconds: seconds(t), ok: summary.resources.payments?.ok === true }
+  }
+  const first = await run()
+  const state = sandbox.state('test')
+  const changed = Math.round(total / 100)
+  const pending = store.unfinishedPaymentIds('p')
+  const settled = pending.filter((_, i) => i % Math.max(1, Math.floor(pending.length / changed)) === 0).slice(0, changed)
+  for (const id of settled) state.setPaymentStatus(id, 'successful')
+  state.addNewPayments(changed)
+  const second = await run()
+  const wrongAfter = (ids: readonly string[]): number =>
+    ids.filter((id) => (db.prepare("select status from payments where profile_id = 'p' and id = ?").get(id) as { status: string }).status !== 'successful').length
+  const wrong = wrongAfter(settled)
+  // As in practice: the ones that settle are the newest pending payments.
+  const recent = store.unfinishedPaymentIds('p').slice(0, changed)
+  for (const id of recent) state.setPaymentStatus(id, 'successful')
+  state.addNewPayments(changed)
+  const third = await run()
+  const wrongRecent = wrongAfter(recent)
+  const cached = store.count('p', 'payments')
+  db.close()
+  await sandbox.close()
+  const live = RATE_LIMITS.live
+  const floor = (requests: number): number => rateLimitFloorSeconds(requests, live.perMinute, live.perSecond)
+  console.log(`\nSecond sync — ${fmt(total)} payments (strict-spec Sandbox, ${fmt(pending.length)} pending), then ${fmt(changed)} new and ${fmt(settled.length)} settled`)
+  line('first sync: requests', fmt(first.requests), first.ok ? 'ok' : 'FAILED')
+  line('first sync: seconds on loopback / at the live rate limit', `${fmt(first.seconds, 1)} s / ${fmt(floor(first.requests) / 60, 1)} min`)
+  line('second sync: requests', fmt(second.requests), `ratio ${(second.requests / first.requests).toFixed(3)} of the first`)
+  line('second sync: seconds on loopback / at the live rate limit', `${fmt(second.seconds, 1)} s / ${fmt(floor(second.requests) / 60, 1)} min`, `ratio ${(second.seconds / first.seconds).toFixed(3)} of the first`)
+  line('after the second sync', `${fmt(settled.length - wrong)} of ${fmt(settled.length)} settled seen`, second.ok && wrong === 0 ? 'ok' : 'WRONG')
+  line('third sync, the newest pending settled: requests', fmt(third.requests), `ratio ${(third.requests / first.requests).toFixed(3)} of the first`)
+  line('third sync: seconds on loopback / at the live rate limit', `${fmt(third.seconds, 1)} s / ${fmt(floor(third.requests) / 60, 1)} min`)
+  line('after the third sync', `${fmt(cached)} cached, ${fmt(recent.length - wrongRecent)} of ${fmt(recent.length)} settled seen`, third.ok && wrongRecent === 0 && cached === total + 2 * changed ? 'ok' : 'WRONG')
+}
+
 export async function syncBenches(which: Set<string>): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'ledgerline-bench-'))
   try {
     if (which.has('ingest')) await ingestBench(dir)
     if (which.has('search')) await searchBench(dir)
     if (which.has('paced')) await pacedBench(dir)
+    if (which.has('second-sync')) await secondSyncBench(dir)
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }

@@ -29,7 +29,26 @@ describe('workflow in Chromium', { timeout: 120_000 }, () => {
     expect(Number((await page.getByTestId('cached-subscriptions').textContent())?.replace(/\D/g, ''))).toBeGreaterThan(0)
     expect(await page.getByTestId('sync-row-payments').textContent()).toContain('ok')
     expect(await page.getByTestId('last-sync').textContent()).not.toBe('never')
+    // What the sync cost: requests per resource.
+    expect(Number((await page.getByTestId('requests-payments').textContent())?.replace(/\D/g, ''))).toBeGreaterThan(0)
     await harness.screenshot('overview-synced')
+  })
+
+  it('follows a transfer reference; a mistyped one fails alone, named, and can be unfollowed', async () => {
+    const { page } = harness
+    await page.getByTestId('follow-kind').click()
+    await page.getByText('Transfer reference', { exact: true }).click()
+    await page.getByTestId('follow-value').locator('input').fill('PAYOUT-T1-0000X')
+    await page.getByTestId('follow-value').locator('input').press('Enter')
+    await page.getByTestId('followed-PAYOUT-T1-0000X').waitFor()
+    await page.getByTestId('sync-start').click()
+    await page.getByTestId('sync-done').waitFor({ timeout: 60_000 })
+    await expect.poll(() => page.getByTestId('result-transfers').textContent()).toContain('PAYOUT-T1-0000X')
+    expect(await page.getByTestId('followed-PAYOUT-T1-0000X').textContent()).toContain('PAYOUT-T1-0000X')
+    expect(await page.getByTestId('sync-row-payments').textContent()).toContain('ok')
+    await harness.screenshot('overview-follow-failed')
+    await page.getByTestId('unfollow-PAYOUT-T1-0000X').click()
+    await expect.poll(() => page.getByTestId('followed-PAYOUT-T1-0000X').count()).toBe(0)
   })
 
   it('finds a record by reference, pages through results, and exports exactly what is filtered', async () => {
@@ -44,9 +63,16 @@ describe('workflow in Chromium', { timeout: 120_000 }, () => {
     await page.getByTestId('search-text').locator('input').fill('okafor')
     await expect.poll(() => page.getByTestId('records-total').textContent()).toMatch(/payments/)
     const firstPage = await page.getByTestId('records-table').locator('tbody tr').first().textContent()
-    await page.locator('.n-pagination-item', { hasText: /^2$/ }).click()
+    await page.getByTestId('page-next').click()
     await expect.poll(() => page.getByTestId('records-table').locator('tbody tr').first().textContent()).not.toBe(firstPage)
+    expect(await page.getByTestId('page-number').textContent()).toBe('Page 2')
+    expect(await page.getByTestId('records-shown').textContent()).toBe('26–50')
     await harness.screenshot('records-search')
+    // Alt+← goes back a page from the keyboard.
+    await page.keyboard.press('Alt+ArrowLeft')
+    await expect.poll(() => page.getByTestId('records-table').locator('tbody tr').first().textContent()).toBe(firstPage)
+    expect(await page.getByTestId('page-number').textContent()).toBe('Page 1')
+    expect(await page.getByTestId('page-previous').isDisabled()).toBe(true)
 
     await page.getByTestId('export').click()
     await page.getByText(/Exported [\d,]+ rows to /).waitFor()

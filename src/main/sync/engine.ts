@@ -166,7 +166,8 @@ export async function runSync(options: SyncOptions): Promise<SyncSummary> {
   async function syncPayments(meter: Meter): Promise<void> {
     const saved = store.checkpoint(profileId, 'payments:full', '')
     const runStart = now()
-    if (!saved || !saved.completed) {
+    const fullPass = !saved || !saved.completed
+    if (fullPass) {
       // First or interrupted full pass. New payments arrive at the front, so pages only shift later:
       // a resumed walk may see a payment twice (upserted) but misses none.
       await fullWalk('payments', '', meter, paymentList(meter), toPaymentRow)
@@ -175,6 +176,8 @@ export async function runSync(options: SyncOptions): Promise<SyncSummary> {
     // New payments: newest first, until a page reaches payments cached before this run, or the server's
     // total says every new one has been seen. Whole pages are written, which refreshes what they hold.
     const cachedBefore = store.count(profileId, 'payments')
+    // An incremental run counts what changed, not the whole list: no total to count towards.
+    if (!fullPass) meter.total = null
     const writtenNow = new Set<string>()
     let fresh = 0
     await walkChecked(
@@ -187,7 +190,6 @@ export async function runSync(options: SyncOptions): Promise<SyncSummary> {
         store.writePage(profileId, 'payments', page.content.map(toPaymentRow))
         for (const id of ids) writtenNow.add(id)
         fresh += added
-        meter.total = page.totalElements
         meter.add(added, 'new')
         return known.length > 0 || fresh >= page.totalElements - cachedBefore
       },
@@ -195,17 +197,45 @@ export async function runSync(options: SyncOptions): Promise<SyncSummary> {
     )
 
     // Pending payments this run did not just read are checked again, the cheapest bounded way:
-    // one lookup each, re-reading the newest pages down to the oldest of them, or the server's
-    // pending list plus a lookup for each that left it. Never a walk through all history.
+    // one lookup each, or re-reading the newest pages down to the oldest of them; when there are many,
+    // the server's pending list first, and then only those that left it. Never a walk through all history.
     const unfinished = store.unfinishedPaymentIds(profileId, runStart)
     if (unfinished.length === 0) return
     const size = store.checkpoint(profileId, 'payments:full', '')?.pageSize || REQUESTED_PAGE_SIZE
-    const pagesToOldest = Math.ceil(store.paymentsNotOlderThanUnfinished(profileId, runStart) / size) + 1
     const viaPendingList = Math.ceil(unfinished.length / size) + 1
-    if (unfinished.length <= Math.min(pagesToOldest, viaPendingList)) {
-      await lookUpEach(meter, unfinished)
-    } else if (pagesToOldest <= viaPendingList) {
-      const waiting = new Set(unfinished)
+    if (Math.min(unfinished.length, pagesToOldestUnfinished(size)) <= viaPendingList) {
+      await recheck(meter, unfinished, size)
+      return
+    }
+    const pendingList = paymentList(meter, { status: 'pending' })
+    await walkChecked(
+      pendingList,
+      0,
+      (page) => {
+        const other = page.content.find((p) => normalizePaymentStatus(p.status) !== 'pending')
+        if (other) throw pagingProblem(pendingList, `the list filtered by status=pending holds a payment that is "${clip(other.status, 40)}"`)
+        store.writePage(profileId, 'payments', page.content.map(toPaymentRow))
+        meter.add(page.content.length, 'recheck')
+      },
+      signal,
+      FULL_PASS_AHEAD
+    )
+    // Whatever left the pending list has settled (or changed some other way).
+    await recheck(meter, store.unfinishedPaymentIds(profileId, runStart), size)
+
+    /** Pages of the newest-first list down to the oldest pending payment not read in this run. */
+    function pagesToOldestUnfinished(pageSize: number): number {
+      return Math.ceil(store.paymentsNotOlderThanUnfinished(profileId, runStart) / pageSize) + 1
+    }
+
+    /** Reads these payments again: one lookup each, or the newest pages down to the oldest of them, whichever is fewer requests. */
+    async function recheck(meter: Meter, ids: readonly string[], pageSize: number): Promise<void> {
+      if (ids.length === 0) return
+      if (ids.length <= pagesToOldestUnfinished(pageSize)) {
+        await lookUpEach(meter, ids)
+        return
+      }
+      const waiting = new Set(ids)
       await walkChecked(
         paymentList(meter),
         0,
@@ -217,22 +247,6 @@ export async function runSync(options: SyncOptions): Promise<SyncSummary> {
         },
         signal
       )
-    } else {
-      const pendingList = paymentList(meter, { status: 'pending' })
-      await walkChecked(
-        pendingList,
-        0,
-        (page) => {
-          const other = page.content.find((p) => normalizePaymentStatus(p.status) !== 'pending')
-          if (other) throw pagingProblem(pendingList, `the list filtered by status=pending holds a payment that is "${clip(other.status, 40)}"`)
-          store.writePage(profileId, 'payments', page.content.map(toPaymentRow))
-          meter.add(page.content.length, 'recheck')
-        },
-        signal,
-        FULL_PASS_AHEAD
-      )
-      // Whatever left the pending list has settled (or changed some other way): one lookup each.
-      await lookUpEach(meter, store.unfinishedPaymentIds(profileId, runStart))
     }
   }
 
