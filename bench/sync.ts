@@ -11,7 +11,7 @@ import { paymentRow, type Row } from '../src/main/cache/records'
 import { CacheStore } from '../src/main/cache/store'
 import { SeededData } from '../src/main/sandbox/data'
 import { startSandbox } from '../src/main/sandbox/server'
-import { search } from '../src/main/search/search'
+import { cursorAfterRow, search } from '../src/main/search/search'
 import { runSync } from '../src/main/sync/engine'
 import { RATE_LIMITS } from '../src/shared/api/assumptions'
 import type { Payment } from '../src/shared/api/schemas'
@@ -109,6 +109,14 @@ export async function searchBench(dir: string): Promise<void> {
   )
   const likeSample = sample.filter((_, i) => i % 10 === 0)
   const likeTimes = likeSample.map((q) => time(() => likeStatement.all({ q: `%${q.like}%` }))).sort((a, b) => a - b)
+  // Paging deep: the page after row total-50 by keyset cursor, against the first page and an OFFSET read of the same page.
+  const deepOffset = total - 50
+  const cursor = cursorAfterRow(db, 'p', { resource: 'payments' }, deepOffset - 1) as string
+  const median = (fn: () => unknown): number => percentile(Array.from({ length: 15 }, () => time(fn)).sort((a, b) => a - b), 50)
+  const firstPage = median(() => search(db, 'p', { resource: 'payments', pageSize: 50 }))
+  const deepKeyset = median(() => search(db, 'p', { resource: 'payments', pageSize: 50, after: cursor }))
+  const offsetStatement = db.prepare("select * from payments t where t.profile_id = 'p' order by t.seq desc limit 50 offset @offset")
+  const deepOffsetMs = median(() => offsetStatement.all({ offset: deepOffset }))
   db.close()
 
   console.log(`\nOffline search — ${fmt(total)} cached payments (built in ${fmt(buildSeconds, 1)} s), ${sample.length} look-ups (reference, email prefix, account number, surname), first page of 50 with total count`)
@@ -116,6 +124,9 @@ export async function searchBench(dir: string): Promise<void> {
   line('FTS5 search p95', `${fmt(percentile(ftsTimes, 95), 2)} ms`, 'target <= 20 ms')
   line(`LIKE '%…%' scan p50 (${likeSample.length} of the same look-ups)`, `${fmt(percentile(likeTimes, 50), 2)} ms`)
   line('LIKE scan p95', `${fmt(percentile(likeTimes, 95), 2)} ms`, `FTS p95 is ${(percentile(likeTimes, 95) / percentile(ftsTimes, 95)).toFixed(0)}x faster`)
+  line('first page of 50 with total count (p50)', `${fmt(firstPage, 2)} ms`)
+  line(`page at row ${fmt(deepOffset + 1)} by keyset cursor (p50)`, `${fmt(deepKeyset, 2)} ms`, `ratio ${(deepKeyset / firstPage).toFixed(2)} of the first page (target <= 2)`)
+  line('the same page by OFFSET (p50)', `${fmt(deepOffsetMs, 2)} ms`, `keyset is ${(deepOffsetMs / deepKeyset).toFixed(0)}x faster`)
 }
 
 /** Fastest possible send times under both sliding windows; the last one is the floor for n requests. */

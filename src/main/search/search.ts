@@ -222,6 +222,20 @@ function decodeCursor(query: SearchQuery, cursor: string, count: number): Cursor
   })
 }
 
+/**
+ * A cursor that starts the next page after the row at `offset` (0-based) of this query's order: for
+ * jumping deep once (it pays one OFFSET scan); paging on from there costs what the first page does.
+ */
+export function cursorAfterRow(db: Database.Database, profileId: string, query: SearchQuery, offset: number, options: SearchOptions = {}): string | null {
+  const q = compileQuery(profileId, query, options.timeZone)
+  if (q.empty) return null
+  const row = db
+    .prepare(`SELECT ${q.keys.map((k, i) => `${k.expr} AS _k${i}`).join(', ')} FROM ${q.from} WHERE ${q.where} ORDER BY ${q.order} LIMIT 1 OFFSET @offset`)
+    .safeIntegers(true)
+    .get({ ...q.params, offset }) as Record<string, unknown> | undefined
+  return row ? encodeCursor(query, q.keys.map((_, i) => row[`_k${i}`] as CursorValue)) : null
+}
+
 export interface SearchOptions {
   /** The profile's business time zone: a date filter covers that day there. */
   timeZone?: string

@@ -66,6 +66,7 @@ export const v4: Migration = {
         FROM payments;
       DROP TABLE payments;
       ALTER TABLE payments_v4 RENAME TO payments;
+      CREATE INDEX payments_by_profile ON payments (profile_id, seq);
       CREATE INDEX payments_by_time ON payments (profile_id, created_at_ms DESC);
       CREATE INDEX payments_by_reference ON payments (profile_id, reference);
       CREATE INDEX payments_by_status ON payments (profile_id, status, seq DESC);
