@@ -19,6 +19,7 @@ import { createOsKeychainStore } from '../main/secrets/secret-store'
 import { runSync } from '../main/sync/engine'
 import { toMajorString } from '../shared/money'
 import { formatInZone } from '../shared/time'
+import { FOLLOW_KIND_NAMES } from '../shared/ipc/sync'
 import { SEARCH_RESOURCES, SEARCH_SORTS, type SearchQuery, type SearchResource, type SearchSort } from '../shared/search'
 import { SYNC_RESOURCES, type SyncProgress, type SyncResource } from '../shared/sync'
 import { readSecret } from './prompt'
@@ -298,7 +299,7 @@ async function followingCommand(args: string[]): Promise<number> {
   try {
     const profile = chooseProfile(data, values)
     const store = new CacheStore(data.db)
-    const items = (['bulk_file', 'transfer', 'plan'] as const).flatMap((kind) => store.trackedItems(profile.id, kind))
+    const items = store.followedItems(profile.id)
     if (values.json) process.stdout.write(`${JSON.stringify(items)}\n`)
     else if (items.length === 0) process.stdout.write(`"${profile.name}" follows nothing; add items with sync --track-bulk-file, --track-transfer or --track-plan.\n`)
     else {
@@ -331,9 +332,9 @@ async function unfollowCommand(args: string[]): Promise<number> {
     const profile = chooseProfile(data, values)
     const store = new CacheStore(data.db)
     const missing = wanted.filter((w) => !store.untrack(profile.id, w.kind, w.value))
-    for (const w of wanted) if (!missing.includes(w)) process.stdout.write(`No longer following ${w.kind.replace('_', ' ')} ${w.value}.\n`)
+    for (const w of wanted) if (!missing.includes(w)) process.stdout.write(`No longer following ${FOLLOW_KIND_NAMES[w.kind]} ${w.value}.\n`)
     if (missing.length > 0) {
-      process.stderr.write(`ledgerline: not followed by "${profile.name}": ${missing.map((m) => `${m.kind.replace('_', ' ')} ${m.value}`).join(', ')}\n`)
+      process.stderr.write(`ledgerline: not followed by "${profile.name}": ${missing.map((m) => `${FOLLOW_KIND_NAMES[m.kind]} ${m.value}`).join(', ')}\n`)
       return 1
     }
     return 0

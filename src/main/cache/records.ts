@@ -21,18 +21,8 @@ const text = (value: unknown): string | null => (typeof value === 'string' && va
 const epoch = (value: unknown, zone = 'UTC'): number | null => parseTimestamp(value, zone)
 const rawAmount = (value: unknown): string | null => (typeof value === 'number' || typeof value === 'string' ? String(value) : null)
 
-/** A payment row; timestamps without an offset read in UTC (see paymentRowIn for a profile's zone). */
-export function paymentRow(payment: Payment): Row {
-  return paymentRowIn('UTC')(payment)
-}
-
-/** Payment rows for a profile whose business time zone is `zone`. */
-export const paymentRowIn =
-  (zone: string) =>
-  (payment: Payment): Row =>
-    paymentRowInZone(payment, zone)
-
-function paymentRowInZone(payment: Payment, zone: string): Row {
+/** Payment rows for a profile whose business time zone is `zone` (timestamps without an offset are read in it). */
+export const paymentRowIn = (zone: string) => (payment: Payment): Row => {
   const status = normalizePaymentStatus(payment.status)
   const metadata = payment.metadata ?? {}
   return {
@@ -64,6 +54,9 @@ function paymentRowInZone(payment: Payment, zone: string): Row {
     raw: JSON.stringify(payment)
   }
 }
+
+/** A payment row with timestamps that lack an offset read in UTC. */
+export const paymentRow = paymentRowIn('UTC')
 
 export function transferRow(transfer: Transfer, bulkFileId: string | null): Row {
   return {
@@ -102,16 +95,8 @@ export function planRow(plan: Plan): Row {
   }
 }
 
-export function subscriptionRow(subscription: Subscription): Row {
-  return subscriptionRowIn('UTC')(subscription)
-}
-
-export const subscriptionRowIn =
-  (zone: string) =>
-  (subscription: Subscription): Row =>
-    subscriptionRowInZone(subscription, zone)
-
-function subscriptionRowInZone(subscription: Subscription, zone: string): Row {
+/** Subscription rows for a profile whose business time zone is `zone`. */
+export const subscriptionRowIn = (zone: string) => (subscription: Subscription): Row => {
   return {
     id: subscription.id,
     plan_id: text(subscription.planId),
@@ -130,6 +115,8 @@ function subscriptionRowInZone(subscription: Subscription, zone: string): Row {
     raw: JSON.stringify(subscription)
   }
 }
+
+export const subscriptionRow = subscriptionRowIn('UTC')
 
 /**
  * A virtual account as the API returned it. The spec's account carries no amount, currency, creation

@@ -2,9 +2,17 @@
 import type Database from 'better-sqlite3'
 import { redactSecrets } from '../redact'
 import type { Row } from './records'
+import { FOLLOW_KINDS, type FollowedItem, type FollowKind } from '../../shared/ipc/sync'
 
 export type Resource = 'payments' | 'transfers' | 'plans' | 'subscriptions' | 'virtual_accounts' | 'banks'
-export type TrackedKind = 'bulk_file' | 'transfer' | 'plan'
+export type TrackedKind = FollowKind
+export type TrackedItem = FollowedItem
+
+/** Plan ids that cached payments or subscriptions refer to, plus those the user follows (one row each, as `id`). */
+const REFERENCED_PLAN_IDS = `
+  select plan_id as id from payments where profile_id = @profile and plan_id is not null
+  union select plan_id from subscriptions where profile_id = @profile and plan_id is not null
+  union select value from tracked where profile_id = @profile and kind = 'plan'`
 
 const TABLES: Record<Resource, { key: readonly string[] }> = {
   payments: { key: ['id'] },
@@ -236,10 +244,7 @@ export class CacheStore {
   plansToFetch(profileId: string, staleBefore: number): string[] {
     return (
       this.statement(
-        `with wanted(id) as (
-           select plan_id from payments where profile_id = @profile and plan_id is not null
-           union select plan_id from subscriptions where profile_id = @profile and plan_id is not null
-           union select value from tracked where profile_id = @profile and kind = 'plan')
+        `with wanted(id) as (${REFERENCED_PLAN_IDS})
          select w.id from wanted w
          where not exists (select 1 from plans p where p.profile_id = @profile and p.id = w.id and p.fetched_at_ms >= @stale)
            and not exists (select 1 from sync_failures f where f.profile_id = @profile and f.resource = 'plans' and f.scope = w.id
@@ -252,12 +257,7 @@ export class CacheStore {
   /** Plan ids that cached payments or subscriptions refer to, plus those the user added. */
   referencedPlanIds(profileId: string): string[] {
     return (
-      this.statement(
-        `select plan_id as id from payments where profile_id = @profile and plan_id is not null
-         union select plan_id from subscriptions where profile_id = @profile and plan_id is not null
-         union select value from tracked where profile_id = @profile and kind = 'plan'
-         order by 1`
-      ).all({ profile: profileId }) as { id: string }[]
+      this.statement(`${REFERENCED_PLAN_IDS} order by 1`).all({ profile: profileId }) as { id: string }[]
     ).map((r) => r.id)
   }
 
@@ -292,6 +292,11 @@ export class CacheStore {
       lastSyncedAt: r.last_synced_at,
       lastError: r.last_error
     }))
+  }
+
+  /** Everything followed, bulk files first, then transfers, then plans. */
+  followedItems(profileId: string): TrackedItem[] {
+    return FOLLOW_KINDS.flatMap((kind) => this.trackedItems(profileId, kind))
   }
 
   /** Records how a followed item's sync went: success moves "last synced" on and clears the error; a failure keeps "last synced" as it was. */
@@ -339,19 +344,9 @@ export class CacheStore {
     ).map((r) => r.id)
   }
 
-  virtualAccountIds(profileId: string): string[] {
-    return (this.statement('select id from virtual_accounts where profile_id = ? order by id').all(profileId) as { id: string }[]).map((r) => r.id)
-  }
-
   /** When a resource was last written for a profile (epoch ms), e.g. to refresh the bank list daily. */
   lastFetched(profileId: string, resource: Resource): number | null {
     return (this.statement(`select max(fetched_at_ms) as at from ${resource} where profile_id = ?`).get(profileId) as { at: number | null }).at
   }
 }
 
-export interface TrackedItem {
-  kind: TrackedKind
-  value: string
-  lastSyncedAt: string | null
-  lastError: string | null
-}

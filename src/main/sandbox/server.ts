@@ -92,8 +92,6 @@ class HttpReply {
 const json = (status: number, body: unknown, headers: Record<string, string> = {}): HttpReply => new HttpReply(status, body, headers)
 const bad = (message: string, error = 'Missing Parameter'): HttpReply => json(400, { error, message, status: 400 })
 const notFound = (what: string): HttpReply => json(404, { error: `${what} not found`, message: 'not_found', status: 404 })
-/** What a spec-strict server answers for an id it does not know: 400 (the spec shows no 404). */
-const unknownIdStrict = (): HttpReply => bad('invalid_parameter', 'Bad Request')
 
 function newKey(mode: SandboxMode): string {
   return `${KEY_PREFIXES[mode]}${randomBytes(24).toString('base64url').replace(/[-_]/g, 'x')}`
@@ -135,8 +133,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const strictSpec = options.strictSpec === true
   const states: Record<SandboxMode, ModeState> = { test: new ModeState(seedOptions, 'test', strictSpec), live: new ModeState(seedOptions, 'live', strictSpec) }
   const pagingQuirks: PagingQuirks = { ignorePage: false, ignorePageButEcho: false, maxPageSize: null }
-  /** An unknown id: 404 in the lenient Sandbox (as the provider answers in practice), 400 in strict mode. */
-  const unknown = (what: string): HttpReply => (strictSpec ? unknownIdStrict() : notFound(what))
+  /** An unknown id: 404 in the lenient Sandbox (as the provider answers in practice), 400 in strict mode (the spec shows no 404). */
+  const unknown = (what: string): HttpReply => (strictSpec ? bad('invalid_parameter', 'Bad Request') : notFound(what))
   const accountShape = (account: Json): Json => (strictSpec ? strictVirtualAccount(account) : account)
   const faults = new FaultControl(seed)
   const requests: RequestLogEntry[] = []

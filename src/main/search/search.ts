@@ -198,6 +198,13 @@ function keysetWhere(keys: readonly SortKey[], backwards: boolean): string {
 
 type CursorValue = bigint | string
 
+/** The sort values selected beside each row (as _k0, _k1 …), from which its cursor is made. */
+const sortValueColumns = (q: CompiledQuery): string => q.keys.map((k, i) => `${k.expr} AS _k${i}`).join(', ')
+
+/** The cursor of a row read with sortValueColumns. */
+const rowCursor = (query: SearchQuery, q: CompiledQuery, row: Record<string, unknown>): string =>
+  encodeCursor(query, q.keys.map((_, i) => row[`_k${i}`] as CursorValue))
+
 /** A page edge: the resource and sort it belongs to, and the sort values of its row (integers as text: seqs are past 2^53). */
 function encodeCursor(query: SearchQuery, values: readonly CursorValue[]): string {
   const body = [query.resource, query.sort ?? 'newest', ...values.map((v) => (typeof v === 'bigint' ? ['i', v.toString()] : ['s', v]))]
@@ -230,10 +237,10 @@ export function cursorAfterRow(db: Database.Database, profileId: string, query: 
   const q = compileQuery(profileId, query, options.timeZone)
   if (q.empty) return null
   const row = db
-    .prepare(`SELECT ${q.keys.map((k, i) => `${k.expr} AS _k${i}`).join(', ')} FROM ${q.from} WHERE ${q.where} ORDER BY ${q.order} LIMIT 1 OFFSET @offset`)
+    .prepare(`SELECT ${sortValueColumns(q)} FROM ${q.from} WHERE ${q.where} ORDER BY ${q.order} LIMIT 1 OFFSET @offset`)
     .safeIntegers(true)
     .get({ ...q.params, offset }) as Record<string, unknown> | undefined
-  return row ? encodeCursor(query, q.keys.map((_, i) => row[`_k${i}`] as CursorValue)) : null
+  return row ? rowCursor(query, q, row) : null
 }
 
 export interface SearchOptions {
@@ -267,7 +274,7 @@ export function search(db: Database.Database, profileId: string, query: SearchQu
     `SELECT ${col(c.key)} AS key, ${col(c.reference)} AS reference, ${col(c.name)} AS name, ${col(c.email)} AS email,
             ${col(c.amount)} AS amountMinor, ${col(c.amountRaw)} AS amountRaw, ${col(c.currency)} AS currency,
             t.status AS status, t.status_raw AS statusRaw, ${col(c.channel)} AS channel, ${col(c.dateText)} AS date,
-            ${q.keys.map((k, i) => `${k.expr} AS _k${i}`).join(', ')}
+            ${sortValueColumns(q)}
      FROM ${q.from} WHERE ${where} ORDER BY ${orderBy(q.keys, backwards)} LIMIT @limit`
   )
   // Sort values are read as BigInt (exact past 2^53); the row's own fields as plain numbers.
@@ -275,8 +282,7 @@ export function search(db: Database.Database, profileId: string, query: SearchQu
   const more = rows.length > pageSize
   const pageRows = rows.slice(0, pageSize)
   if (backwards) pageRows.reverse()
-  const edge = (row: Record<string, unknown> | undefined): string | null =>
-    row ? encodeCursor(query, q.keys.map((_, i) => row[`_k${i}`] as CursorValue)) : null
+  const edge = (row: Record<string, unknown> | undefined): string | null => (row ? rowCursor(query, q, row) : null)
   const items = pageRows.map((row) => {
     const amount = row['amountMinor']
     return {

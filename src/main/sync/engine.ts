@@ -102,9 +102,10 @@ export async function runSync(options: SyncOptions): Promise<SyncSummary> {
   const zone = options.timeZone ?? 'UTC'
   const toPaymentRow = paymentRowIn(zone)
 
+  /** GET /payments as sync walks it; also what a paging problem with it names. */
+  const PAYMENTS = { endpoint: 'GET /payments', assumption: 'payments-query' }
   const paymentList = (meter: Meter, filter: PaymentFilter = {}): ListSpec<Payment> => ({
-    endpoint: 'GET /payments',
-    assumption: 'payments-query',
+    ...PAYMENTS,
     fetchPage: (page) => meter.request(() => client.listPayments(filter, { ...pageOpts, page })),
     key: (p) => p.id
   })
@@ -153,16 +154,6 @@ export async function runSync(options: SyncOptions): Promise<SyncSummary> {
     }
   }
 
-  /** One lookup by payment id; a server that answers with other payments does not filter by the assumed parameter name. */
-  async function lookUpPayment(meter: Meter, id: string): Promise<Payment | null> {
-    const result = await meter.request(() => client.listPayments({ paymentId: id }, { ...pageOpts, size: 1, page: 0 }))
-    const payment = result.content.find((p) => p.id === id)
-    if (!payment && result.content.length > 0) {
-      throw pagingProblem({ endpoint: 'GET /payments', assumption: 'payments-query' }, `a lookup of one payment by id answered with ${result.totalElements} other payments`)
-    }
-    return payment ?? null
-  }
-
   async function syncPayments(meter: Meter): Promise<void> {
     const saved = store.checkpoint(profileId, 'payments:full', '')
     const runStart = now()
@@ -185,13 +176,15 @@ export async function runSync(options: SyncOptions): Promise<SyncSummary> {
       0,
       (page) => {
         const ids = page.content.map((p) => p.id)
-        const known = [...store.knownPaymentIds(profileId, ids)].filter((id) => !writtenNow.has(id))
-        const added = ids.length - known.length - ids.filter((id) => writtenNow.has(id)).length
+        const known = store.knownPaymentIds(profileId, ids)
+        // A page that shifted under us repeats what this walk just wrote: only payments cached before it mark the end.
+        const reachedCached = ids.some((id) => known.has(id) && !writtenNow.has(id))
+        const added = ids.filter((id) => !known.has(id)).length
         store.writePage(profileId, 'payments', page.content.map(toPaymentRow))
         for (const id of ids) writtenNow.add(id)
         fresh += added
         meter.add(added, 'new')
-        return known.length > 0 || fresh >= page.totalElements - cachedBefore
+        return reachedCached || fresh >= page.totalElements - cachedBefore
       },
       signal
     )
@@ -203,8 +196,9 @@ export async function runSync(options: SyncOptions): Promise<SyncSummary> {
     if (unfinished.length === 0) return
     const size = store.checkpoint(profileId, 'payments:full', '')?.pageSize || REQUESTED_PAGE_SIZE
     const viaPendingList = Math.ceil(unfinished.length / size) + 1
-    if (Math.min(unfinished.length, pagesToOldestUnfinished(size)) <= viaPendingList) {
-      await recheck(meter, unfinished, size)
+    const pagesToOldest = pagesToOldestUnfinished(size)
+    if (Math.min(unfinished.length, pagesToOldest) <= viaPendingList) {
+      await recheck(meter, unfinished, pagesToOldest)
       return
     }
     const pendingList = paymentList(meter, { status: 'pending' })
@@ -221,17 +215,17 @@ export async function runSync(options: SyncOptions): Promise<SyncSummary> {
       FULL_PASS_AHEAD
     )
     // Whatever left the pending list has settled (or changed some other way).
-    await recheck(meter, store.unfinishedPaymentIds(profileId, runStart), size)
+    const left = store.unfinishedPaymentIds(profileId, runStart)
+    if (left.length > 0) await recheck(meter, left, pagesToOldestUnfinished(size))
 
     /** Pages of the newest-first list down to the oldest pending payment not read in this run. */
     function pagesToOldestUnfinished(pageSize: number): number {
       return Math.ceil(store.paymentsNotOlderThanUnfinished(profileId, runStart) / pageSize) + 1
     }
 
-    /** Reads these payments again: one lookup each, or the newest pages down to the oldest of them, whichever is fewer requests. */
-    async function recheck(meter: Meter, ids: readonly string[], pageSize: number): Promise<void> {
-      if (ids.length === 0) return
-      if (ids.length <= pagesToOldestUnfinished(pageSize)) {
+    /** Reads these payments again: one lookup each, or the `pagesToOldest` newest pages, whichever is fewer requests. */
+    async function recheck(meter: Meter, ids: readonly string[], pagesToOldest: number): Promise<void> {
+      if (ids.length <= pagesToOldest) {
         await lookUpEach(meter, ids)
         return
       }
@@ -250,10 +244,13 @@ export async function runSync(options: SyncOptions): Promise<SyncSummary> {
     }
   }
 
+  /** One lookup by id each; a server that answers with other payments does not filter by the assumed parameter name. */
   async function lookUpEach(meter: Meter, ids: readonly string[]): Promise<void> {
     for (const id of ids) {
       if (signal?.aborted) throw new Cancelled()
-      const payment = await lookUpPayment(meter, id)
+      const result = await meter.request(() => client.listPayments({ paymentId: id }, { ...pageOpts, size: 1, page: 0 }))
+      const payment = result.content.find((p) => p.id === id)
+      if (!payment && result.content.length > 0) throw pagingProblem(PAYMENTS, `a lookup of one payment by id answered with ${result.totalElements} other payments`)
       if (payment) store.writePage(profileId, 'payments', [toPaymentRow(payment)])
       meter.add(payment ? 1 : 0, 'recheck')
     }

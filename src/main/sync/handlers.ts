@@ -1,6 +1,6 @@
 // sync:* calls: start a sync job for the profile in use, report what its cache holds, follow bulk files, transfers and plans.
 import type { SyncStatus } from '../../shared/ipc/contract'
-import { FOLLOW_KINDS } from '../../shared/ipc/sync'
+import { FOLLOW_KIND_NAMES } from '../../shared/ipc/sync'
 import { AppError } from '../errors'
 import type { HostContext } from '../host/context'
 import type { HandlerMap } from '../ipc/router'
@@ -23,7 +23,7 @@ export function syncHandlers(ctx: HostContext): HandlerMap {
         virtual_accounts: count('virtual_accounts'),
         banks: count('banks')
       },
-      followed: FOLLOW_KINDS.flatMap((kind) => ctx.store.trackedItems(profile.id, kind)),
+      followed: ctx.store.followedItems(profile.id),
       failures: ctx.store.failures(profile.id, 20)
     }
   }
@@ -59,7 +59,7 @@ export function syncHandlers(ctx: HostContext): HandlerMap {
     },
     'sync:untrack': ({ kind, value }) => {
       if (!ctx.store.untrack(ctx.active.current().id, kind, value)) {
-        throw new AppError('not_followed', `"${value}" is not followed as a ${kind === 'bulk_file' ? 'bulk file' : kind}; nothing was changed.`)
+        throw new AppError('not_followed', `"${value}" is not followed as a ${FOLLOW_KIND_NAMES[kind]}; nothing was changed.`)
       }
       return status()
     }

@@ -17,6 +17,8 @@ export interface SyncStatus {
 
 export type FollowKind = 'bulk_file' | 'transfer' | 'plan'
 export const FOLLOW_KINDS = ['bulk_file', 'transfer', 'plan'] as const
+/** How each kind is named in messages. */
+export const FOLLOW_KIND_NAMES: Record<FollowKind, string> = { bulk_file: 'bulk file', transfer: 'transfer', plan: 'plan' }
 
 export interface FollowedItem {
   kind: FollowKind
