@@ -106,7 +106,7 @@ export async function hostBench(dir: string): Promise<void> {
       keychainService: `app.ledgerline.bench-${process.pid}`,
       pacing: false
     },
-    ui: { confirm: async () => true, chooseSaveFile: async () => join(dir, 'host.csv') },
+    ui: { confirm: async () => true, chooseSaveFile: async () => join(dir, 'host.csv'), chooseOpenFile: async () => null },
     onEvent: (name, payload) => {
       const job = payload as JobInfo
       if (name === 'job:finished') finished.get(job.id)?.(job)

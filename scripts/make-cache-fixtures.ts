@@ -56,5 +56,13 @@ for (const row of rows) {
   payment.run({ ...row, profile: 'p-live', ms, rowid: BigInt(ms) * 2n ** 20n })
 }
 payment.run({ ...rows[0], id: 'pay-1', profile: 'p-test', ms: Date.parse(rows[0]!.created_at), rowid: BigInt(Date.parse(rows[0]!.created_at)) * 2n ** 20n + 1n })
+if (version >= 4) {
+  // What version 4 itself would have written: offsets, and only pending records unfinished.
+  db.exec(`
+    UPDATE sync_state SET next_offset = next_page * coalesce(page_size, 0);
+    UPDATE transfers SET is_final = CASE WHEN status = 'pending' THEN 0 ELSE 1 END;
+    UPDATE payments SET is_final = CASE WHEN status = 'pending' THEN 0 ELSE 1 END;
+  `)
+}
 db.close()
 console.log(`wrote ${file}`)

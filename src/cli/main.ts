@@ -1,18 +1,15 @@
 // The headless `ledgerline` CLI over the same services the app uses; every failure is one line and a non-zero exit.
-import { mkdirSync } from 'node:fs'
-import { dirname, join, resolve } from 'node:path'
+import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
-import type Database from 'better-sqlite3'
 import { defaultDataDir, CACHE_FILE_NAME } from '../main/app/paths'
-import { openCache } from '../main/cache/open'
 import { CacheStore } from '../main/cache/store'
 import { AppError } from '../main/errors'
-import { createFileLogger, describeSync, LOG_FILE_NAME, type Logger } from '../main/log'
+import { describeSync } from '../main/log'
 import { exportCsv } from '../main/export/export'
 import { ClientPool } from '../main/profiles/clients'
 import { completeRemoval } from '../main/profiles/removal'
-import { ProfileService, type Profile } from '../main/profiles/service'
-import { redactSecrets, registerSecret } from '../main/redact'
+import type { Profile } from '../main/profiles/service'
+import { redactSecrets } from '../main/redact'
 import { startSandbox } from '../main/sandbox/server'
 import { search } from '../main/search/search'
 import { createOsKeychainStore } from '../main/secrets/secret-store'
@@ -22,7 +19,9 @@ import { formatInZone } from '../shared/time'
 import { FOLLOW_KIND_NAMES } from '../shared/ipc/sync'
 import { SEARCH_RESOURCES, SEARCH_SORTS, type SearchQuery, type SearchResource, type SearchSort } from '../shared/search'
 import { SYNC_RESOURCES, type SyncProgress, type SyncResource } from '../shared/sync'
+import { apiKeyFromEnv, chooseProfile, COMMON, FILTER_OPTIONS, openData, positiveInt, UsageError } from './common'
 import { readSecret } from './prompt'
+import { auditCommand, importCommand, reconcileCommand } from './reconcile'
 
 const USAGE = `Usage: ledgerline <command> [options]
 
@@ -47,6 +46,20 @@ Commands:
       Pages go by cursor: each answer prints the --after / --before for the next and previous page.
   export [--profile NAME] --resource R [filters] [--filter KEY=VALUE]... --out FILE [QUERY...]
       Excel-safe CSV: UTF-8 with BOM, CRLF, exact amounts, identifiers kept as text.
+  import [--profile NAME] [--mapping FILE] [--currency CUR] [--preview] [--save-preset NAME]
+         [--same-file use-existing|import-again] [--same-rows keep|skip] [--json] STATEMENT
+      Read a bank statement, ledger or order export (CSV in any common encoding and
+      separator, or XLSX) and store its rows. Columns, number form and date order are
+      found from the file; each bad row is reported with its line and column.
+  reconcile [--profile NAME] --source payments|payouts|subscriptions|virtual-accounts
+            --against STATEMENT [--mapping FILE] [--currency CUR] [--from DATE --to DATE]
+            [--amount-tolerance X] [--days-before N --days-after N] [--net-of-fees]
+            [--bulk-file ID]... [--transfer REF]... --out REPORT.csv [--summary FILE.csv]
+            [--xlsx FILE.xlsx] [--json]
+      Import the statement, match it against the provider's records and write the
+      reconciled report. Exit 0: everything matched; 1: exceptions remain; 2: bad input.
+  audit verify [--session ID] [--json]
+      Check every reconciliation decision's hash chain; exit 1 when anything was changed.
   help
 
 Common options: --db FILE (default: ${join(defaultDataDir(), CACHE_FILE_NAME)})
@@ -56,87 +69,6 @@ Resources: ${SEARCH_RESOURCES.join(', ')} (search/export); ${SYNC_RESOURCES.join
 Example:
   npx ledgerline sandbox --port 8080
 `
-
-/** Thrown for anything the user typed wrong: printed as one line, exit code 2. */
-class UsageError extends Error {}
-
-function positiveInt(name: string, value: string | undefined, fallback: number, min = 0): number {
-  if (value === undefined) return fallback
-  if (!/^\d+$/.test(value) || Number(value) < min || !Number.isSafeInteger(Number(value))) {
-    throw new UsageError(`--${name} must be a whole number${min > 0 ? ` of at least ${min}` : ''} (got "${value}")`)
-  }
-  return Number(value)
-}
-
-const FILTER_OPTIONS = {
-  status: { type: 'string' },
-  channel: { type: 'string' },
-  currency: { type: 'string' },
-  min: { type: 'string' },
-  max: { type: 'string' },
-  from: { type: 'string' },
-  to: { type: 'string' },
-  sort: { type: 'string' },
-  filter: { type: 'string', multiple: true }
-} as const
-
-const COMMON = {
-  db: { type: 'string' },
-  profile: { type: 'string' },
-  'base-url': { type: 'string' },
-  mode: { type: 'string' },
-  json: { type: 'boolean' }
-} as const
-
-interface Opened {
-  file: string
-  db: Database.Database
-  profiles: ProfileService
-  /** logs/ledgerline.log beside the cache file. */
-  log: Logger
-  close(): Promise<void>
-}
-
-function openData(dbOption: string | undefined): Opened {
-  const file = resolve(dbOption ?? join(defaultDataDir(), CACHE_FILE_NAME))
-  mkdirSync(dirname(file), { recursive: true })
-  const db = openCache(file)
-  const log = createFileLogger(join(dirname(file), 'logs', LOG_FILE_NAME))
-  const profiles = new ProfileService({ db, secrets: createOsKeychainStore(), logger: log })
-  return {
-    file,
-    db,
-    profiles,
-    log,
-    close: async () => {
-      db.close()
-    }
-  }
-}
-
-function apiKeyFromEnv(): string | undefined {
-  const key = process.env['LEDGERLINE_API_KEY']?.trim()
-  if (!key) return undefined
-  registerSecret(key)
-  return key
-}
-
-/** --profile, or --base-url (mode from --mode or the key in LEDGERLINE_API_KEY), or the only profile holding data. */
-function chooseProfile(data: Opened, values: { profile?: string | undefined; 'base-url'?: string | undefined; mode?: string | undefined }): Profile {
-  if (values.profile) return data.profiles.get(values.profile)
-  if (values['base-url']) {
-    const key = apiKeyFromEnv()
-    if (key) return data.profiles.adHoc(values['base-url'], key)
-    if (values.mode !== 'test' && values.mode !== 'live') throw new UsageError('with --base-url, give --mode test|live (or LEDGERLINE_API_KEY)')
-    return data.profiles.adHocForMode(values['base-url'], values.mode)
-  }
-  const withData = data.db
-    .prepare(`select distinct profile_id as id from (select profile_id from payments union all select profile_id from transfers union all select profile_id from subscriptions union all select profile_id from plans)`)
-    .all() as { id: string }[]
-  if (withData.length === 1) return data.profiles.get((withData[0] as { id: string }).id)
-  const names = data.profiles.list().map((p) => `"${p.name}"`).join(', ')
-  throw new UsageError(`choose a profile with --profile NAME (profiles: ${names})`)
-}
 
 function queryFrom(values: Record<string, unknown>, resource: string | undefined, text: string[]): SearchQuery {
   const chosen = (resource ?? 'payments') as SearchResource
@@ -444,6 +376,12 @@ export async function main(argv: string[]): Promise<number> {
         return await searchCommand(rest)
       case 'export':
         return await exportCommand(rest)
+      case 'import':
+        return await importCommand(rest)
+      case 'reconcile':
+        return await reconcileCommand(rest)
+      case 'audit':
+        return await auditCommand(rest)
       case undefined:
       case 'help':
       case '--help':

@@ -110,7 +110,7 @@ describe('host supervisor', { timeout: 60_000 }, () => {
     const db = openDatabase(config.paths.cacheDatabase)
     db.pragma('user_version = 99')
     db.close()
-    const supervisor = new HostSupervisor({ launch: nodeHostLauncher(), config, ui: { confirm: async () => false, chooseSaveFile: async () => null }, onEvent: () => {} })
+    const supervisor = new HostSupervisor({ launch: nodeHostLauncher(), config, ui: { confirm: async () => false, chooseSaveFile: async () => null, chooseOpenFile: async () => null }, onEvent: () => {} })
     await expect(supervisor.start()).rejects.toMatchObject({ code: 'cache_too_new', message: expect.stringMatching(/newer Ledgerline \(schema version 99\)/) })
     expect(supervisor.state).toBe('failed')
     expect(await supervisor.call('app:info', undefined)).toMatchObject({ ok: false, error: { code: 'cache_too_new' } })

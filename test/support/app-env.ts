@@ -9,7 +9,7 @@ import type { CallName, CallValue } from '../../src/shared/ipc/contract'
 import { createEventEmitter, type EventEmitter } from '../../src/main/ipc/events'
 import { createGate, createSenderCheck, type Gate } from '../../src/main/ipc/gate'
 import { nodeHostLauncher } from '../../src/main/host/node-launcher'
-import type { ConfirmRequest, HostConfig, SaveFileRequest } from '../../src/main/host/protocol'
+import type { ConfirmRequest, HostConfig, OpenFileRequest, SaveFileRequest } from '../../src/main/host/protocol'
 import { HostSupervisor, type SupervisorOptions } from '../../src/main/host/supervisor'
 
 /** A fresh data folder and the host configuration a test app would have: unpaced, throwaway keychain service. */
@@ -28,6 +28,9 @@ export function testHostConfig(): HostConfig {
 export interface ScriptedUi {
   confirmations: Omit<ConfirmRequest, 'kind'>[]
   saves: Omit<SaveFileRequest, 'kind'>[]
+  opens: Omit<OpenFileRequest, 'kind'>[]
+  /** What the open dialog answers: a path, or null for Cancel. */
+  openAnswer: string | null
   confirmAnswer: boolean
   /** Where save dialogs "choose" to save. */
   exportDir: string
@@ -59,7 +62,7 @@ export interface TestHostOptions {
 /** Starts the real host in its own process behind a real supervisor and gate. */
 export async function startTestHost(options: TestHostOptions = {}): Promise<TestHost> {
   const config = options.config ?? testHostConfig()
-  const ui: ScriptedUi = { confirmations: [], saves: [], confirmAnswer: true, exportDir: mkdtempSync(join(tmpdir(), 'ledgerline-export-')) }
+  const ui: ScriptedUi = { confirmations: [], saves: [], opens: [], openAnswer: null, confirmAnswer: true, exportDir: mkdtempSync(join(tmpdir(), 'ledgerline-export-')) }
   const events: TestHost['events'] = []
   const checked = createEventEmitter((_channel, name, payload) => {
     events.push({ name, payload })
@@ -76,6 +79,10 @@ export async function startTestHost(options: TestHostOptions = {}): Promise<Test
       chooseSaveFile: async (request) => {
         ui.saves.push(request)
         return join(ui.exportDir, request.suggestedName)
+      },
+      chooseOpenFile: async (request) => {
+        ui.opens.push(request)
+        return ui.openAnswer
       }
     },
     onEvent: (name, payload) => checked.emit(name as never, payload as never),

@@ -60,7 +60,7 @@ describe('production builds', () => {
     const supervisor = new HostSupervisor({
       launch: nodeHostLauncher({ entry: path.join(PROJECT_ROOT, 'out/main/host.js') }),
       config: testHostConfig(),
-      ui: { confirm: async () => false, chooseSaveFile: async () => null },
+      ui: { confirm: async () => false, chooseSaveFile: async () => null, chooseOpenFile: async () => null },
       onEvent: () => {}
     })
     await supervisor.start()

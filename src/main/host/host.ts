@@ -8,6 +8,7 @@ import { createEventEmitter } from '../ipc/events'
 import { createDispatcher, type Dispatcher, type HandlerMap } from '../ipc/router'
 import { jobHandlers } from '../jobs/handlers'
 import { profileHandlers, startRemovalJob } from '../profiles/handlers'
+import { reconHandlers } from '../reconcile/handlers'
 import { redactDeep } from '../redact'
 import { searchHandlers } from '../search/handlers'
 import { syncHandlers } from '../sync/handlers'
@@ -16,7 +17,7 @@ import { readToHost, type AskRequest, type HostConfig, type HostPort, type MainU
 
 /** Every domain's handlers; the dispatcher refuses a call handled twice or not at all. */
 export function domainHandlers(ctx: HostContext): HandlerMap[] {
-  return [appHandlers(ctx), profileHandlers(ctx), syncHandlers(ctx), searchHandlers(ctx), exportHandlers(ctx), accountHandlers(ctx), jobHandlers(ctx)]
+  return [appHandlers(ctx), profileHandlers(ctx), syncHandlers(ctx), searchHandlers(ctx), exportHandlers(ctx), accountHandlers(ctx), jobHandlers(ctx), reconHandlers(ctx)]
 }
 
 export function createHostDispatcher(ctx: HostContext): Dispatcher {
@@ -54,6 +55,10 @@ export function serveHost(port: HostPort, options: ServeOptions = {}): void {
     confirm: async (request) => (await ask({ kind: 'confirm', ...request })) === true,
     chooseSaveFile: async (request) => {
       const answer = await ask({ kind: 'saveFile', ...request })
+      return typeof answer === 'string' && answer !== '' ? answer : null
+    },
+    chooseOpenFile: async (request) => {
+      const answer = await ask({ kind: 'openFile', ...request })
       return typeof answer === 'string' && answer !== '' ? answer : null
     }
   }

@@ -34,13 +34,23 @@ export interface SaveFileRequest {
   extensions: string[]
 }
 
-export type AskRequest = ConfirmRequest | SaveFileRequest
+/** A native open dialog for one file (a statement to import). */
+export interface OpenFileRequest {
+  kind: 'openFile'
+  title: string
+  filterName: string
+  extensions: string[]
+}
+
+export type AskRequest = ConfirmRequest | SaveFileRequest | OpenFileRequest
 
 /** The questions host code may put to the user through main. */
 export interface MainUi {
   confirm(request: Omit<ConfirmRequest, 'kind'>): Promise<boolean>
   /** The chosen path, or null when the user cancelled. */
   chooseSaveFile(request: Omit<SaveFileRequest, 'kind'>): Promise<string | null>
+  /** The chosen file, or null when the user cancelled. */
+  chooseOpenFile(request: Omit<OpenFileRequest, 'kind'>): Promise<string | null>
 }
 
 /** Checked by main before it shows anything the host asks for. */
@@ -49,6 +59,12 @@ export const askRequestSchema = z.discriminatedUnion('kind', [
   z.strictObject({
     kind: z.literal('saveFile'),
     suggestedName: z.string().max(255),
+    filterName: z.string().max(60),
+    extensions: z.array(z.string().regex(/^[a-z0-9]{1,8}$/)).max(8)
+  }),
+  z.strictObject({
+    kind: z.literal('openFile'),
+    title: z.string().max(200),
     filterName: z.string().max(60),
     extensions: z.array(z.string().regex(/^[a-z0-9]{1,8}$/)).max(8)
   })

@@ -203,9 +203,12 @@ export class HostSupervisor {
       if (request.kind === 'confirm') {
         const { kind: _kind, ...confirm } = request
         value = await this.options.ui.confirm(confirm)
-      } else {
+      } else if (request.kind === 'saveFile') {
         const { kind: _kind, ...save } = request
         value = await this.options.ui.chooseSaveFile(save)
+      } else {
+        const { kind: _kind, ...open } = request
+        value = await this.options.ui.chooseOpenFile(open)
       }
     } catch (error) {
       this.options.log?.('error', `dialog failed: ${error instanceof Error ? error.message : String(error)}`)

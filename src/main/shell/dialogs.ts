@@ -1,4 +1,4 @@
-// The native dialogs main shows for the host: confirmations of money-moving and destructive calls, and where to save a file.
+// The native dialogs main shows for the host: confirmations of money-moving and destructive calls, where to save a file, which file to open.
 import { app, dialog, type BrowserWindow } from 'electron'
 import { join } from 'node:path'
 import type { MainUi } from '../host/protocol'
@@ -25,6 +25,12 @@ export function nativeUi(window: () => BrowserWindow | null): MainUi {
       const win = window()
       const result = win ? await dialog.showSaveDialog(win, options) : await dialog.showSaveDialog(options)
       return result.canceled || !result.filePath ? null : result.filePath
+    },
+    async chooseOpenFile(request) {
+      const options = { title: request.title, defaultPath: app.getPath('documents'), properties: ['openFile' as const], filters: [{ name: request.filterName, extensions: request.extensions }] }
+      const win = window()
+      const result = win ? await dialog.showOpenDialog(win, options) : await dialog.showOpenDialog(options)
+      return result.canceled || !result.filePaths[0] ? null : result.filePaths[0]
     }
   }
 }

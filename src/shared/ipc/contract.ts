@@ -5,6 +5,7 @@ import { appCalls, appEvents } from './app'
 import { mergeParts } from './define'
 import { jobCalls, jobEvents } from './jobs'
 import { profileCalls } from './profiles'
+import { reconCalls } from './reconcile'
 import { exportCalls, searchCalls } from './records'
 import type { CallResult } from './result'
 import { syncCalls } from './sync'
@@ -15,12 +16,13 @@ export type { SyncStatus } from './sync'
 export type { ExportStarted } from './records'
 export type { VirtualAccountSummary } from './accounts'
 export type { JobInfo, JobKind, JobProgress, JobResult } from './jobs'
+export type { StatementPreview, AuditVerification } from './reconcile'
 
 /**
  * Every call, named `domain:action`. Argument schemas are strict: unknown fields, wrong
  * types and oversized strings are rejected before a service sees them.
  */
-export const calls = mergeParts('call', [appCalls, profileCalls, syncCalls, searchCalls, exportCalls, accountCalls, jobCalls])
+export const calls = mergeParts('call', [appCalls, profileCalls, syncCalls, searchCalls, exportCalls, accountCalls, jobCalls, reconCalls])
 
 /** Events the host (through main) pushes to the renderer, with the payload schema checked before sending. */
 export const events = mergeParts('event', [appEvents, jobEvents])

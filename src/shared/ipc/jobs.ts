@@ -1,9 +1,10 @@
-// The job domain of the IPC contract: long work (sync, export, profile removal, and later import and matching) as jobs with ids.
+// The job domain of the IPC contract: long work (sync, export, profile removal, statement import, matching) as jobs with ids.
 import { z } from 'zod'
 import { call, id, noArgs, text } from './define'
+import { OUTCOMES } from '../reconcile'
 import { syncSummarySchema } from './sync'
 
-export const JOB_KINDS = ['sync', 'export', 'profile-remove'] as const
+export const JOB_KINDS = ['sync', 'export', 'profile-remove', 'recon-import', 'recon-run'] as const
 export type JobKind = (typeof JOB_KINDS)[number]
 export const JOB_STATES = ['running', 'succeeded', 'failed', 'cancelled'] as const
 
@@ -23,7 +24,17 @@ export type JobProgress = z.infer<typeof jobProgressSchema>
 export const jobResultSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('sync'), summary: syncSummarySchema }),
   z.strictObject({ kind: z.literal('export'), file: text(4096), rows: z.number().int().min(0) }),
-  z.strictObject({ kind: z.literal('profile-remove'), removed: text(200) })
+  z.strictObject({ kind: z.literal('profile-remove'), removed: text(200) }),
+  z.strictObject({
+    kind: z.literal('recon-import'),
+    /** imported, same-file (the earlier import is used) or same-rows (asked: keep or skip them). */
+    status: z.enum(['imported', 'same-file', 'same-rows', 'questions']),
+    fileId: text(80).nullable(),
+    rows: z.number().int().min(0),
+    problems: z.number().int().min(0),
+    sameRows: z.number().int().min(0)
+  }),
+  z.strictObject({ kind: z.literal('recon-run'), sessionId: text(80), items: z.number().int().min(0), counts: z.record(z.enum(OUTCOMES), z.number().int().min(0)) })
 ])
 export type JobResult = z.infer<typeof jobResultSchema>
 

@@ -1,0 +1,140 @@
+// The audit trail: every decision an append-only event, chained by SHA-256 over the previous one, so an edited, removed or reordered row is found.
+import type Database from 'better-sqlite3'
+import { createHash } from 'node:crypto'
+import { userInfo } from 'node:os'
+
+export const GENESIS = '0'.repeat(64)
+
+export interface AuditEvent {
+  sessionId: string
+  seq: number
+  at: string
+  user: string
+  kind: string
+  payload: Record<string, unknown>
+  prevHash: string
+  hash: string
+}
+
+/** The OS user name: who made a decision, as the computer knows them. */
+export function osUserName(): string {
+  try {
+    return userInfo().username || process.env['USER'] || process.env['USERNAME'] || 'unknown'
+  } catch {
+    return process.env['USER'] ?? process.env['USERNAME'] ?? 'unknown'
+  }
+}
+
+/** JSON with keys sorted at every level: the same event always hashes the same. */
+export function canonicalJson(value: unknown): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value)
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`
+  const entries = Object.entries(value as Record<string, unknown>)
+    .filter(([, v]) => v !== undefined)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`
+}
+
+export function eventHash(event: Omit<AuditEvent, 'hash'>): string {
+  const body = canonicalJson({ session: event.sessionId, seq: event.seq, at: event.at, user: event.user, kind: event.kind, payload: event.payload })
+  return createHash('sha256').update(`${event.prevHash}\n${body}`).digest('hex')
+}
+
+interface EventRow {
+  session_id: string
+  seq: number
+  at: string
+  user: string
+  kind: string
+  payload: string
+  prev_hash: string
+  hash: string
+}
+
+const fromRow = (r: EventRow): AuditEvent => ({ sessionId: r.session_id, seq: r.seq, at: r.at, user: r.user, kind: r.kind, payload: JSON.parse(r.payload) as Record<string, unknown>, prevHash: r.prev_hash, hash: r.hash })
+
+/**
+ * Appends one event to a session's chain and moves the session's head, in the caller's transaction
+ * when there is one. Returns the stored event.
+ */
+export function appendEvent(db: Database.Database, sessionId: string, kind: string, payload: Record<string, unknown>, now: () => Date = () => new Date(), user = osUserName()): AuditEvent {
+  return db.transaction(() => {
+    const head = db.prepare('select head_hash as hash, event_count as count from recon_sessions where id = ?').get(sessionId) as { hash: string; count: number } | undefined
+    if (!head) throw new Error(`No reconciliation session ${sessionId}`)
+    const partial = { sessionId, seq: head.count + 1, at: now().toISOString(), user, kind, payload: JSON.parse(JSON.stringify(payload)) as Record<string, unknown>, prevHash: head.hash }
+    const event: AuditEvent = { ...partial, hash: eventHash(partial) }
+    db.prepare('insert into recon_events (session_id, seq, at, user, kind, payload, prev_hash, hash) values (?, ?, ?, ?, ?, ?, ?, ?)').run(
+      sessionId,
+      event.seq,
+      event.at,
+      event.user,
+      event.kind,
+      canonicalJson(event.payload),
+      event.prevHash,
+      event.hash
+    )
+    db.prepare('update recon_sessions set head_hash = ?, event_count = ? where id = ?').run(event.hash, event.seq, sessionId)
+    return event
+  })()
+}
+
+export function sessionEvents(db: Database.Database, sessionId: string): AuditEvent[] {
+  return (db.prepare('select * from recon_events where session_id = ? order by seq').all(sessionId) as EventRow[]).map(fromRow)
+}
+
+export interface AuditProblem {
+  sessionId: string
+  seq: number | null
+  message: string
+}
+
+export interface AuditReport {
+  ok: boolean
+  sessions: number
+  events: number
+  problems: AuditProblem[]
+}
+
+/**
+ * Walks every session's chain: each event's hash must be what its content and the previous hash
+ * give, the sequence must have no gap, and the session's stored head must be the last event's hash.
+ */
+export function verifyAudit(db: Database.Database, sessionId?: string): AuditReport {
+  const sessions = (sessionId ? db.prepare('select id, head_hash, event_count from recon_sessions where id = ?').all(sessionId) : db.prepare('select id, head_hash, event_count from recon_sessions order by created_at, id').all()) as {
+    id: string
+    head_hash: string
+    event_count: number
+  }[]
+  const problems: AuditProblem[] = []
+  let events = 0
+  for (const session of sessions) {
+    const rows = db.prepare('select * from recon_events where session_id = ? order by seq').all(session.id) as EventRow[]
+    events += rows.length
+    let prev = GENESIS
+    let expectedSeq = 1
+    for (const row of rows) {
+      if (row.seq !== expectedSeq) {
+        problems.push({ sessionId: session.id, seq: row.seq, message: `event ${expectedSeq} is missing (the next stored is ${row.seq})` })
+        expectedSeq = row.seq
+      }
+      let payload: Record<string, unknown>
+      try {
+        payload = JSON.parse(row.payload) as Record<string, unknown>
+      } catch {
+        problems.push({ sessionId: session.id, seq: row.seq, message: 'its content is not readable JSON' })
+        prev = row.hash
+        expectedSeq++
+        continue
+      }
+      if (row.prev_hash !== prev) problems.push({ sessionId: session.id, seq: row.seq, message: 'it does not follow the event before it (the chain is broken here)' })
+      const again = eventHash({ sessionId: row.session_id, seq: row.seq, at: row.at, user: row.user, kind: row.kind, payload, prevHash: row.prev_hash })
+      if (again !== row.hash) problems.push({ sessionId: session.id, seq: row.seq, message: `its content was changed after it was written (${row.kind} at ${row.at} by ${row.user})` })
+      prev = row.hash
+      expectedSeq++
+    }
+    if (rows.length !== session.event_count || prev !== session.head_hash) {
+      problems.push({ sessionId: session.id, seq: null, message: `the session records ${session.event_count} event(s) ending in ${session.head_hash.slice(0, 12)}…, but ${rows.length} are stored ending in ${prev.slice(0, 12)}… (events were removed or added)` })
+    }
+  }
+  return { ok: problems.length === 0, sessions: sessions.length, events, problems }
+}

@@ -1,0 +1,197 @@
+// recon:* and audit:verify calls: statements chosen in main's dialog and read here, sessions of the profile in use, runs and imports as jobs, decisions, reports.
+import { randomUUID } from 'node:crypto'
+import { readFile, stat } from 'node:fs/promises'
+import { basename } from 'node:path'
+import type { StatementPreview } from '../../shared/ipc/contract'
+import type { ReconSource, SessionInfo, StatementMapping } from '../../shared/reconcile'
+import { AppError } from '../errors'
+import type { HostContext } from '../host/context'
+import type { HandlerMap } from '../ipc/router'
+import { verifyAudit } from './audit'
+import type { ParsedStatement } from './import/statement'
+import { buildSummary, writeItemsCsv, writeSummaryCsv, writeXlsx, type ReportInput } from './report'
+import { ReconService } from './service'
+
+/** Largest statement read: a million-line CSV is about 150 MB. */
+const MAX_STATEMENT_BYTES = 512 * 1024 * 1024
+/** Files held between preview and import; the oldest goes first. */
+const HELD_FILES = 4
+const HELD_FOR_MS = 60 * 60 * 1000
+const PREVIEW_ROWS = 200
+const PREVIEW_PROBLEMS = 500
+
+interface Held {
+  profileId: string
+  name: string
+  bytes: Uint8Array
+  at: number
+}
+
+export function reconHandlers(ctx: HostContext): HandlerMap {
+  const service = new ReconService(ctx.db)
+  const held = new Map<string, Held>()
+
+  const hold = (entry: Held): string => {
+    const token = randomUUID()
+    held.set(token, entry)
+    for (const [t, h] of held) if (held.size > HELD_FILES || Date.now() - h.at > HELD_FOR_MS) held.delete(t)
+    return token
+  }
+  const heldFile = (token: string): Held => {
+    const entry = held.get(token)
+    if (!entry || entry.profileId !== ctx.active.current().id) throw new AppError('file_expired', 'That statement is no longer open here; choose the file again.')
+    return entry
+  }
+  const preview = async (token: string, entry: Held, mapping: Partial<StatementMapping>): Promise<StatementPreview> => {
+    const outcome = await service.importStatement({ profileId: entry.profileId, name: entry.name, bytes: entry.bytes, mapping, previewOnly: true })
+    const parsed = outcome.parsed
+    const sameFile = service.files(entry.profileId).find((f) => f.sha256 === parsed.sha256) ?? null
+    return toPreview(token, parsed, outcome.presetApplied, sameFile, service.sameRows(entry.profileId, parsed.rows))
+  }
+  const sessionOfProfile = (id: string): SessionInfo => {
+    const session = service.session(id)
+    if (session.profileId !== ctx.active.current().id) throw new AppError('profile_mismatch', 'That session belongs to another profile; switch to it first (test and live never mix).')
+    return session
+  }
+  const reportInput = (session: SessionInfo): ReportInput => {
+    const profile = ctx.profiles.get(session.profileId)
+    return { session, profile: { name: profile.name, mode: profile.mode }, items: () => service.allItems(session.id), folded: service.fold(session.id), events: service.events(session.id) }
+  }
+
+  return {
+    'recon:open': async ({ mapping }) => {
+      const profile = ctx.active.current()
+      const path = await ctx.ui.chooseOpenFile({ title: 'Import a statement', filterName: 'Statements (CSV, Excel)', extensions: ['csv', 'txt', 'tsv', 'xlsx'] })
+      if (!path) return null
+      const size = (await stat(path)).size
+      if (size > MAX_STATEMENT_BYTES) throw new AppError('file_too_large', `${basename(path)} is ${Math.round(size / 1048576)} MB; statements up to ${MAX_STATEMENT_BYTES / 1048576} MB are read.`)
+      const entry: Held = { profileId: profile.id, name: basename(path), bytes: await readFile(path), at: Date.now() }
+      return preview(hold(entry), entry, mapping ?? {})
+    },
+    'recon:preview': async ({ token, mapping }) => preview(token, heldFile(token), mapping as Partial<StatementMapping>),
+    'recon:import': ({ token, mapping, ifSameFile, ifSameRows, saveAs }) => {
+      const entry = heldFile(token)
+      const profile = ctx.active.current()
+      return ctx.jobs.start({
+        kind: 'recon-import',
+        profile,
+        title: `Import of ${entry.name}`,
+        run: async (job) => {
+          job.progress({ phase: 'reading', done: 0, total: entry.bytes.byteLength }, true)
+          const outcome = await service.importStatement({ profileId: entry.profileId, name: entry.name, bytes: entry.bytes, mapping: (mapping ?? {}) as Partial<StatementMapping>, ifSameFile, ifSameRows })
+          if (saveAs && outcome.parsed.questions.length === 0) service.savePreset(saveAs, outcome.parsed.headerSignature, outcome.parsed.mapping)
+          if (outcome.status === 'imported') held.delete(token)
+          ctx.log.info(`statement ${entry.name}: ${outcome.status}, ${outcome.parsed.rows.length} rows, ${outcome.parsed.problems.length} problems`)
+          return {
+            kind: 'recon-import' as const,
+            status: outcome.status === 'preview' ? ('questions' as const) : outcome.status,
+            fileId: outcome.status === 'imported' ? outcome.file.id : outcome.status === 'same-file' ? outcome.existing.id : null,
+            rows: outcome.parsed.rows.length,
+            problems: outcome.parsed.problems.length,
+            sameRows: outcome.status === 'same-rows' ? outcome.sameRows : 0
+          }
+        }
+      })
+    },
+    'recon:files': () => service.files(ctx.active.current().id),
+    'recon:sessions': () => service.sessions(ctx.active.current().id),
+    'recon:session': ({ id }) => sessionOfProfile(id),
+    'recon:create': ({ name, source, bulkFileIds, references, from, to, settings, fileIds }) => {
+      const profile = ctx.active.current()
+      return service.createSession({
+        profileId: profile.id,
+        name,
+        source: source as ReconSource,
+        filter: { ...(bulkFileIds ? { bulkFileIds } : {}), ...(references ? { references } : {}) },
+        from,
+        to,
+        timeZone: profile.timeZone,
+        settings,
+        fileIds
+      })
+    },
+    'recon:addFiles': ({ sessionId, fileIds }) => {
+      sessionOfProfile(sessionId)
+      return service.addFiles(sessionId, fileIds)
+    },
+    'recon:settings': ({ sessionId, settings }) => {
+      sessionOfProfile(sessionId)
+      return service.updateSettings(sessionId, settings)
+    },
+    'recon:run': ({ sessionId }) => {
+      const session = sessionOfProfile(sessionId)
+      const profile = ctx.active.current()
+      return ctx.jobs.start({
+        kind: 'recon-run',
+        profile,
+        title: `Matching of "${session.name}"`,
+        run: async (job) => {
+          // Let the job's first event out before the matching holds the thread.
+          await new Promise((resolve) => setImmediate(resolve))
+          const outcome = service.run(sessionId, { signal: job.signal, onProgress: (phase, done, total) => job.progress({ phase, done, total }) })
+          return { kind: 'recon-run' as const, sessionId, items: outcome.items, counts: outcome.counts }
+        }
+      })
+    },
+    'recon:items': ({ sessionId, outcome, offset, limit }) => {
+      sessionOfProfile(sessionId)
+      return service.items(sessionId, { outcome, ...(offset !== undefined ? { offset } : {}), ...(limit !== undefined ? { limit } : {}) })
+    },
+    'recon:decide': ({ sessionId, decision }) => {
+      sessionOfProfile(sessionId)
+      return service.decide(sessionId, decision).session
+    },
+    'recon:close': ({ sessionId }) => {
+      sessionOfProfile(sessionId)
+      return service.close(sessionId)
+    },
+    'recon:reopen': ({ sessionId, reason }) => {
+      sessionOfProfile(sessionId)
+      return service.reopen(sessionId, reason)
+    },
+    'recon:events': ({ sessionId }) => {
+      sessionOfProfile(sessionId)
+      return service.events(sessionId).map((e) => ({ seq: e.seq, at: e.at, user: e.user, kind: e.kind, payload: e.payload, hash: e.hash }))
+    },
+    'recon:summary': ({ sessionId }) => buildSummary(reportInput(sessionOfProfile(sessionId))),
+    'recon:export': async ({ sessionId, format }) => {
+      const session = sessionOfProfile(sessionId)
+      const extension = format === 'xlsx' ? 'xlsx' : 'csv'
+      const stem = `ledgerline-reconciliation-${session.from}-${session.to}${format === 'summary-csv' ? '-summary' : ''}`
+      const file = await ctx.ui.chooseSaveFile({ suggestedName: `${stem}.${extension}`, filterName: format === 'xlsx' ? 'Excel workbook' : 'CSV (Excel)', extensions: [extension] })
+      if (!file) return { file: null }
+      const input = reportInput(session)
+      if (format === 'items-csv') await writeItemsCsv(file, input)
+      else if (format === 'summary-csv') await writeSummaryCsv(file, buildSummary(input), input)
+      else await writeXlsx(file, buildSummary(input), input)
+      ctx.log.info(`reconciliation report written (${format})`)
+      return { file }
+    },
+    'audit:verify': () => verifyAudit(ctx.db)
+  }
+}
+
+function toPreview(token: string, parsed: ParsedStatement, presetApplied: string | null, sameFile: StatementPreview['sameFile'], sameRows: number): StatementPreview {
+  return {
+    token,
+    name: parsed.name,
+    sha256: parsed.sha256,
+    encoding: parsed.encoding,
+    separator: parsed.separator,
+    sheet: parsed.sheet,
+    header: parsed.header,
+    headerLine: parsed.headerLine,
+    mapping: parsed.mapping,
+    numberForm: parsed.numberForm,
+    dateForm: parsed.dateForm,
+    rowCount: parsed.rows.length,
+    rows: parsed.rows.slice(0, PREVIEW_ROWS).map(({ line, date, amountMinor, currency, reference, description, counterparty }) => ({ line, date, amountMinor, currency, reference, description, counterparty })),
+    problems: parsed.problems.slice(0, PREVIEW_PROBLEMS),
+    problemCount: parsed.problems.length,
+    skipped: parsed.skipped.slice(0, PREVIEW_PROBLEMS),
+    questions: parsed.questions,
+    presetApplied,
+    sameFile,
+    sameRows
+  }
+}

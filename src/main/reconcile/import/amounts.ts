@@ -1,0 +1,167 @@
+// Amounts as statements write them ("1,234.56", "1.234,56", "1 234,56", "(1,234.56)", "1,234.56-", "NGN 1,234.56", "₦1,234.56 CR") → exact minor units.
+import { currencyExponent, isKnownCurrency, parseMajor } from '../../../shared/money'
+import type { DecimalMark } from '../../../shared/reconcile'
+
+/** Symbols that name one currency without doubt; "$" and "¥" do not, so they are only stripped. */
+const SYMBOLS: Record<string, string> = { '₦': 'NGN', '₵': 'GHS', 'GH₵': 'GHS', '€': 'EUR', '£': 'GBP', KSh: 'KES', 'R$': 'BRL', '₹': 'INR', '₩': 'KRW' }
+const LOOSE_SYMBOLS = ['US$', '$', '¥', '￥']
+
+export interface AmountText {
+  /** Digits and separators only, e.g. "1.234,56". */
+  body: string
+  negative: boolean
+  /** A currency named in the cell (code or unambiguous symbol). */
+  currency: string | null
+  /** A DR/CR written after the amount. */
+  side: 'debit' | 'credit' | null
+}
+
+export class AmountFormatError extends Error {
+  constructor(
+    readonly code: string,
+    message: string
+  ) {
+    super(message)
+  }
+}
+
+const SPACES = /[\s\u00a0\u202f\u2007']/g
+
+/** Splits a cell into sign, currency and the digits with their separators; null when it is empty. */
+export function readAmountText(cell: string): AmountText | null {
+  let text = cell.trim()
+  if (text === '' || text === '-' || text === '—') return null
+  let negative = false
+  let currency: string | null = null
+  let side: AmountText['side'] = null
+  const suffix = /\s*\b(DR|CR|D|C)\.?$/i.exec(text)
+  if (suffix && /\d/.test(text.slice(0, suffix.index))) {
+    side = (suffix[1] as string).toUpperCase().startsWith('D') ? 'debit' : 'credit'
+    text = text.slice(0, suffix.index).trim()
+  }
+  if (text.startsWith('(') && text.endsWith(')')) {
+    negative = true
+    text = text.slice(1, -1).trim()
+  }
+  const code = /^([A-Za-z]{3})\s*(?=[-+(\d.,])|(?<=[\d.,)])\s*([A-Za-z]{3})$/.exec(text)
+  if (code) {
+    const found = (code[1] ?? code[2] ?? '').toUpperCase()
+    if (isKnownCurrency(found)) {
+      currency = found
+      text = (code[1] ? text.slice(code[0].length) : text.slice(0, text.length - code[0].length)).trim()
+    }
+  }
+  for (const [symbol, iso] of Object.entries(SYMBOLS).sort((a, b) => b[0].length - a[0].length)) {
+    if (text.includes(symbol)) {
+      currency ??= iso
+      text = text.replace(symbol, '').trim()
+      break
+    }
+  }
+  for (const symbol of LOOSE_SYMBOLS) if (text.includes(symbol)) text = text.replace(symbol, '').trim()
+  if (text.startsWith('(') && text.endsWith(')')) {
+    negative = !negative
+    text = text.slice(1, -1).trim()
+  }
+  if (text.startsWith('-') || text.startsWith('−')) {
+    negative = !negative
+    text = text.slice(1).trim()
+  } else if (text.startsWith('+')) text = text.slice(1).trim()
+  if (text.endsWith('-') || text.endsWith('−')) {
+    negative = !negative
+    text = text.slice(0, -1).trim()
+  }
+  // A sign may sit after the symbol: "₦-5.00", "NGN -5.00".
+  if (text.startsWith('-')) {
+    negative = !negative
+    text = text.slice(1).trim()
+  }
+  const body = text.replace(SPACES, (s) => (s === "'" ? "'" : ' '))
+  return { body, negative, currency, side }
+}
+
+/**
+ * What one cell says about the decimal mark: '.' or ',' when it settles it, 'either' when it is
+ * "1,234" / "1.234" (one separator, three digits after), 'none' when it has no separator.
+ */
+export function decimalVote(body: string): DecimalMark | 'either' | 'none' | 'invalid' {
+  const compact = body.replace(/[ ']/g, '')
+  if (!/^\d[\d.,]*$|^[.,]\d+$/.test(compact)) return 'invalid'
+  const dots = compact.split('.').length - 1
+  const commas = compact.split(',').length - 1
+  if (dots === 0 && commas === 0) return 'none'
+  if (dots > 0 && commas > 0) return compact.lastIndexOf('.') > compact.lastIndexOf(',') ? '.' : ','
+  const mark = dots > 0 ? '.' : ','
+  const count = dots + commas
+  if (count > 1) return mark === '.' ? ',' : '.' // "1.234.567" groups thousands, so the decimal mark is the other one
+  const after = compact.length - compact.indexOf(mark) - 1
+  if (after === 3 && compact.indexOf(mark) > 0) return 'either'
+  return mark
+}
+
+/**
+ * The exact minor units of `body` read with `mark` as the decimal mark; every other separator must
+ * group thousands (three digits a group). Throws AmountFormatError naming what is wrong.
+ */
+export function parseAmountBody(body: string, mark: DecimalMark, currency: string): number {
+  const thousands = mark === '.' ? ',' : '.'
+  const trimmed = body.trim()
+  const at = trimmed.lastIndexOf(mark)
+  const whole = at < 0 ? trimmed : trimmed.slice(0, at)
+  const fraction = at < 0 ? '' : trimmed.slice(at + 1)
+  if (whole.includes(mark)) throw new AmountFormatError('invalid_amount', `"${body}" has the decimal mark "${mark}" more than once.`)
+  if (!/^\d*$/.test(fraction)) throw new AmountFormatError('invalid_amount', `"${body}" is not an amount.`)
+  const groups = whole.split(new RegExp(`[ '${thousands === '.' ? '\\.' : ','}]`))
+  if (groups.some((g) => !/^\d*$/.test(g))) throw new AmountFormatError('invalid_amount', `"${body}" is not an amount.`)
+  if (groups.length > 1 && (groups.slice(1).some((g) => g.length !== 3) || (groups[0] as string).length === 0 || (groups[0] as string).length > 3)) {
+    throw new AmountFormatError('invalid_amount', `"${body}" groups its digits wrongly for thousands separated by "${thousands}".`)
+  }
+  const digits = groups.join('')
+  if (digits === '' && fraction === '') throw new AmountFormatError('invalid_amount', `"${body}" is not an amount.`)
+  try {
+    return parseMajor(`${digits || '0'}${fraction ? `.${fraction}` : ''}`, currency)
+  } catch (error) {
+    throw new AmountFormatError((error as { code?: string }).code ?? 'invalid_amount', (error as Error).message)
+  }
+}
+
+/** The decimal mark a column settles on, by every cell; null when no cell settles it (see `ambiguousDecimal`). */
+export function chooseDecimalMark(bodies: Iterable<string>, currencyOf: (index: number) => string | null): { mark: DecimalMark | null; conflict: boolean; ambiguous: boolean } {
+  let dot = 0
+  let comma = 0
+  let either = false
+  let index = 0
+  for (const body of bodies) {
+    const vote = decimalVote(body)
+    if (vote === '.') dot++
+    else if (vote === ',') comma++
+    else if (vote === 'either') {
+      // "1,234" in a currency with two decimals can only be thousands.
+      const currency = currencyOf(index)
+      const exponent = currency ? safeExponent(currency) : 2
+      if (exponent < 3) {
+        if (body.includes(',')) dot++
+        else comma++
+      } else either = true
+    }
+    index++
+  }
+  if (dot > 0 && comma > 0) return { mark: dot >= comma ? '.' : ',', conflict: true, ambiguous: false }
+  if (dot > 0) return { mark: '.', conflict: false, ambiguous: false }
+  if (comma > 0) return { mark: ',', conflict: false, ambiguous: false }
+  return { mark: null, conflict: false, ambiguous: either }
+}
+
+function safeExponent(currency: string): number {
+  try {
+    return currencyExponent(currency)
+  } catch {
+    return 2
+  }
+}
+
+/** How the chosen form is shown to the user: "1,234.56" or "1.234,56" (or with spaces for thousands). */
+export function describeNumberForm(mark: DecimalMark, spaces: boolean): string {
+  if (spaces) return mark === '.' ? '1 234.56' : '1 234,56'
+  return mark === '.' ? '1,234.56' : '1.234,56'
+}

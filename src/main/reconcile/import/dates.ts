@@ -1,0 +1,134 @@
+// Statement dates (ISO, DD/MM/YYYY, MM/DD/YYYY, DD-MMM-YYYY, with or without a time) → calendar days, the order settled by every row, never guessed.
+import { DateTime } from 'luxon'
+import type { DateOrder } from '../../../shared/reconcile'
+
+const MONTHS: Record<string, number> = {
+  jan: 1, feb: 2, mar: 3, apr: 4, may: 5, jun: 6, jul: 7, aug: 8, sep: 9, sept: 9, oct: 10, nov: 11, dec: 12,
+  january: 1, february: 2, march: 3, april: 4, june: 6, july: 7, august: 8, september: 9, october: 10, november: 11, december: 12
+}
+
+/** A time of day after the date: "14:05", "14:05:09", "2:05 PM", "T14:05:09Z", "14:05:09.123+01:00". */
+const TIME = /^(?:[T\s]+)(\d{1,2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?\s*([AaPp][Mm])?\s*(Z|[+-]\d{2}:?\d{2})?$/
+
+export interface DateShape {
+  /** Numeric parts in written order, or a named month. */
+  kind: 'iso' | 'numeric' | 'named'
+  a: number
+  b: number
+  c: number
+  /** Four-digit year as written in the numeric form (c), else 0. */
+  time: string | null
+}
+
+/** Reads the shape of a date cell; null when it is not a date in any accepted form. */
+export function readDateShape(cell: string): DateShape | null {
+  const text = cell.trim()
+  if (text === '') return null
+  let m = /^(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(.*)$/.exec(text)
+  if (m) return withTime('iso', Number(m[1]), Number(m[2]), Number(m[3]), m[4] as string)
+  m = /^(\d{4})(\d{2})(\d{2})$/.exec(text)
+  if (m) return withTime('iso', Number(m[1]), Number(m[2]), Number(m[3]), '')
+  m = /^(\d{1,2})[-/.](\d{1,2})[-/.](\d{4}|\d{2})(.*)$/.exec(text)
+  if (m) return withTime('numeric', Number(m[1]), Number(m[2]), fullYear(m[3] as string), m[4] as string)
+  m = /^(\d{1,2})[-/.\s]+([A-Za-z]{3,9})\.?[-/.,\s]+(\d{4}|\d{2})(.*)$/.exec(text)
+  if (m) {
+    const month = MONTHS[(m[2] as string).toLowerCase()]
+    if (month) return withTime('named', Number(m[1]), month, fullYear(m[3] as string), m[4] as string)
+  }
+  m = /^([A-Za-z]{3,9})\.?\s+(\d{1,2}),?\s+(\d{4})(.*)$/.exec(text)
+  if (m) {
+    const month = MONTHS[(m[1] as string).toLowerCase()]
+    if (month) return withTime('named', Number(m[2]), month, Number(m[3]), m[4] as string)
+  }
+  return null
+}
+
+function fullYear(text: string): number {
+  const n = Number(text)
+  return text.length === 2 ? 2000 + n : n
+}
+
+function withTime(kind: DateShape['kind'], a: number, b: number, c: number, rest: string): DateShape | null {
+  if (rest.trim() === '') return { kind, a, b, c, time: null }
+  const t = TIME.exec(rest)
+  if (!t) return null
+  let hour = Number(t[1])
+  const ampm = t[4]?.toLowerCase()
+  if (ampm === 'pm' && hour < 12) hour += 12
+  if (ampm === 'am' && hour === 12) hour = 0
+  if (hour > 23 || Number(t[2]) > 59 || Number(t[3] ?? 0) > 59) return null
+  return { kind, a, b, c, time: `${String(hour).padStart(2, '0')}:${t[2]}:${t[3] ?? '00'}` }
+}
+
+function validDay(year: number, month: number, day: number): boolean {
+  return DateTime.fromObject({ year, month, day }, { zone: 'UTC' }).isValid
+}
+
+/** Which orders a numeric shape can be read in. ISO and named-month shapes fit every order. */
+export function ordersFitting(shape: DateShape): Set<DateOrder> {
+  if (shape.kind === 'iso') return new Set(validDay(shape.a, shape.b, shape.c) ? ['ymd', 'dmy', 'mdy'] : [])
+  if (shape.kind === 'named') return new Set(validDay(shape.c, shape.b, shape.a) ? ['ymd', 'dmy', 'mdy'] : [])
+  const fits = new Set<DateOrder>()
+  if (validDay(shape.c, shape.b, shape.a)) fits.add('dmy')
+  if (validDay(shape.c, shape.a, shape.b)) fits.add('mdy')
+  return fits
+}
+
+/** The calendar day "YYYY-MM-DD" of a shape read in `order` (numeric shapes need dmy or mdy), or null when it is no real day. */
+export function dayOf(shape: DateShape, order: DateOrder): string | null {
+  let year: number
+  let month: number
+  let day: number
+  if (shape.kind === 'iso') [year, month, day] = [shape.a, shape.b, shape.c]
+  else if (shape.kind === 'named') [year, month, day] = [shape.c, shape.b, shape.a]
+  else if (order === 'dmy') [year, month, day] = [shape.c, shape.b, shape.a]
+  else if (order === 'mdy') [year, month, day] = [shape.c, shape.a, shape.b]
+  else return null
+  if (!validDay(year, month, day)) return null
+  return `${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`
+}
+
+/**
+ * The order every numeric date in a column agrees with: 'dmy' once a row like 13/10/2026 settles it,
+ * 'mdy' once 10/13/2026 does; null when all rows fit both (ask the user), or when no row is numeric
+ * ('ymd' is then reported: the column is ISO or uses month names).
+ */
+export function chooseDateOrder(shapes: Iterable<DateShape>): { order: DateOrder | null; ambiguous: boolean; conflict: boolean } {
+  let numeric = 0
+  let dmy = 0
+  let mdy = 0
+  for (const shape of shapes) {
+    if (shape.kind !== 'numeric') continue
+    numeric++
+    const fits = ordersFitting(shape)
+    if (fits.has('dmy') && !fits.has('mdy')) dmy++
+    if (fits.has('mdy') && !fits.has('dmy')) mdy++
+  }
+  if (numeric === 0) return { order: 'ymd', ambiguous: false, conflict: false }
+  if (dmy > 0 && mdy > 0) return { order: dmy >= mdy ? 'dmy' : 'mdy', ambiguous: false, conflict: true }
+  if (dmy > 0) return { order: 'dmy', ambiguous: false, conflict: false }
+  if (mdy > 0) return { order: 'mdy', ambiguous: false, conflict: false }
+  return { order: null, ambiguous: true, conflict: false }
+}
+
+/** Days since 1970-01-01 of a "YYYY-MM-DD" day: the engine's date arithmetic, free of time zones. */
+export function dayNumber(day: string): number {
+  return Math.round(Date.UTC(Number(day.slice(0, 4)), Number(day.slice(5, 7)) - 1, Number(day.slice(8, 10))) / 86_400_000)
+}
+
+/**
+ * A function giving the calendar day in `zone` of an epoch ms. The zone's offset is looked up once
+ * per quarter hour (offsets only ever change on quarter hours), so a million records cost little.
+ */
+export function dayInZone(zone: string): (ms: number) => string {
+  const offsets = new Map<number, number>()
+  return (ms) => {
+    const bucket = Math.floor(ms / 900_000)
+    let offset = offsets.get(bucket)
+    if (offset === undefined) {
+      offset = DateTime.fromMillis(bucket * 900_000, { zone }).offset
+      offsets.set(bucket, offset)
+    }
+    return new Date(ms + offset * 60_000).toISOString().slice(0, 10)
+  }
+}

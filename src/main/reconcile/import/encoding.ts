@@ -1,0 +1,59 @@
+// Statement bytes → text: the byte order mark, then strict UTF-8, then UTF-16 by its zero bytes, then chardet's guess (Latin ones read as Windows-1252), decoded by iconv-lite.
+import chardet from 'chardet'
+import iconv from 'iconv-lite'
+
+/** Encodings chardet may name that are all read as Windows-1252 (its superset for Western text, and what Excel writes). */
+const LATIN = new Set(['iso-8859-1', 'iso-8859-2', 'iso-8859-9', 'iso-8859-15', 'windows-1250', 'windows-1252', 'windows-1254', 'windows-1257', 'ascii'])
+
+export interface Decoded {
+  text: string
+  /** The encoding used, as iconv-lite names it. */
+  encoding: string
+  /** How it was chosen: 'bom', 'valid utf-8', 'zero bytes', 'detected', 'given'. */
+  how: string
+}
+
+export class EncodingError extends Error {
+  readonly code = 'unknown_encoding'
+}
+
+export function decodeStatement(bytes: Uint8Array, given?: string | null): Decoded {
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+  if (given) {
+    if (!iconv.encodingExists(given)) throw new EncodingError(`The encoding "${given}" is not one Ledgerline can read (try utf-8, utf-16le, windows-1252).`)
+    return { text: stripBom(iconv.decode(buffer, given)), encoding: given.toLowerCase(), how: 'given' }
+  }
+  if (buffer[0] === 0xef && buffer[1] === 0xbb && buffer[2] === 0xbf) return { text: iconv.decode(buffer.subarray(3), 'utf-8'), encoding: 'utf-8', how: 'bom' }
+  if (buffer[0] === 0xff && buffer[1] === 0xfe) return { text: iconv.decode(buffer.subarray(2), 'utf-16le'), encoding: 'utf-16le', how: 'bom' }
+  if (buffer[0] === 0xfe && buffer[1] === 0xff) return { text: iconv.decode(buffer.subarray(2), 'utf-16be'), encoding: 'utf-16be', how: 'bom' }
+  const utf16 = utf16ByZeros(buffer)
+  if (utf16) return { text: iconv.decode(buffer, utf16), encoding: utf16, how: 'zero bytes' }
+  try {
+    return { text: new TextDecoder('utf-8', { fatal: true }).decode(buffer), encoding: 'utf-8', how: 'valid utf-8' }
+  } catch {
+    // Not UTF-8: a legacy single-byte or East Asian encoding.
+  }
+  const guess = (chardet.detect(buffer.subarray(0, 1 << 20)) ?? 'windows-1252').toLowerCase()
+  const encoding = LATIN.has(guess) || !iconv.encodingExists(guess) ? 'windows-1252' : guess
+  return { text: iconv.decode(buffer, encoding), encoding, how: 'detected' }
+}
+
+function stripBom(text: string): string {
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text
+}
+
+/** UTF-16 without a BOM: ASCII text then has a zero in every other byte. */
+function utf16ByZeros(buffer: Buffer): 'utf-16le' | 'utf-16be' | null {
+  const n = Math.min(buffer.length, 4096) & ~1
+  if (n < 4) return null
+  let even = 0
+  let odd = 0
+  for (let i = 0; i < n; i += 2) {
+    if (buffer[i] === 0) even++
+    if (buffer[i + 1] === 0) odd++
+  }
+  const pairs = n / 2
+  if (odd > pairs * 0.6 && even < pairs * 0.1) return 'utf-16le'
+  if (even > pairs * 0.6 && odd < pairs * 0.1) return 'utf-16be'
+  return null
+}

@@ -1,0 +1,118 @@
+// Which statement column is which: header synonyms first, then what the values look like; presets are matched by a signature of the headers.
+import { createHash } from 'node:crypto'
+import type { MappedField } from '../../../shared/reconcile'
+import { decimalVote, readAmountText } from './amounts'
+import { readDateShape } from './dates'
+
+/** Header words per field, most specific first (a header matching an earlier entry wins the field). */
+export const HEADER_SYNONYMS: Record<MappedField, string[]> = {
+  date: ['value date', 'valuedate', 'transaction date', 'txn date', 'trans date', 'booking date', 'posting date', 'posted date', 'date posted', 'date'],
+  reference: ['reference', 'ref', 'ref no', 'reference number', 'transaction id', 'transaction ref', 'transaction reference', 'txn id', 'txn ref', 'payment reference', 'order id', 'order reference', 'id'],
+  amount: ['amount', 'transaction amount', 'amt', 'value', 'net amount'],
+  debit: ['debit', 'debits', 'debit amount', 'withdrawal', 'withdrawals', 'money out', 'paid out', 'outflow', 'dr'],
+  credit: ['credit', 'credits', 'credit amount', 'deposit', 'deposits', 'money in', 'paid in', 'inflow', 'cr'],
+  indicator: ['dr/cr', 'cr/dr', 'd/c', 'c/d', 'debit/credit', 'credit/debit', 'dc', 'drcr', 'type', 'transaction type', 'sign'],
+  currency: ['currency', 'ccy', 'cur', 'curr', 'currency code'],
+  description: ['description', 'details', 'narration', 'narrative', 'transaction details', 'particulars', 'memo', 'remarks', 'remark', 'purpose'],
+  counterparty: ['counterparty', 'payee', 'beneficiary', 'payer', 'customer', 'customer name', 'name', 'account name', 'sender', 'recipient']
+}
+
+/** Headers that are recognised so they are never taken as an amount or a reference. */
+const IGNORED = ['balance', 'running balance', 'closing balance', 'available balance', 'ledger balance', 'cheque no', 'check number', 'serial', 's/n', 'sn']
+
+export function normaliseHeader(header: string): string {
+  return header
+    .toLowerCase()
+    .replace(/[_\-.:#()]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
+}
+
+/** The field a header names, or null (unknown or a column to ignore such as a running balance). */
+export function fieldOfHeader(header: string): MappedField | 'ignored' | null {
+  const h = normaliseHeader(header)
+  if (h === '') return null
+  if (IGNORED.includes(h) || h.endsWith(' balance')) return 'ignored'
+  for (const [field, words] of Object.entries(HEADER_SYNONYMS) as [MappedField, string[]][]) if (words.includes(h)) return field
+  return null
+}
+
+/** How many cells of a row look like statement headers: finds the header row under a bank's header block. */
+export function headerScore(cells: readonly string[]): number {
+  let score = 0
+  for (const cell of cells) {
+    const field = fieldOfHeader(cell)
+    if (field !== null) score++
+  }
+  return score
+}
+
+/**
+ * Guesses the mapping from the headers, then fills gaps from the values of the first rows: a date
+ * column where most cells are dates, an amount column where most are amounts (never a balance).
+ */
+export function guessColumns(header: readonly string[], sample: readonly (readonly string[])[]): Partial<Record<MappedField, string>> {
+  const chosen: Partial<Record<MappedField, string>> = {}
+  const taken = new Set<number>()
+  const fields = Object.keys(HEADER_SYNONYMS) as MappedField[]
+  // Earlier synonyms are more specific: "value date" beats "posting date" beats "date".
+  for (const field of fields) {
+    let best: { index: number; rank: number } | null = null
+    header.forEach((h, index) => {
+      if (taken.has(index)) return
+      const rank = (HEADER_SYNONYMS[field] as string[]).indexOf(normaliseHeader(h))
+      if (rank >= 0 && (best === null || rank < best.rank)) best = { index, rank }
+    })
+    if (best !== null) {
+      const index = (best as { index: number }).index
+      chosen[field] = header[index] as string
+      taken.add(index)
+    }
+  }
+  const ignored = new Set(header.map((h, i) => (fieldOfHeader(h) === 'ignored' ? i : -1)).filter((i) => i >= 0))
+  const share = (index: number, test: (cell: string) => boolean): number => {
+    const cells = sample.map((row) => (row[index] ?? '').trim()).filter((c) => c !== '')
+    return cells.length === 0 ? 0 : cells.filter(test).length / cells.length
+  }
+  const free = header.map((_, i) => i).filter((i) => !taken.has(i) && !ignored.has(i))
+  if (!chosen.date) {
+    const index = free.find((i) => share(i, (c) => readDateShape(c) !== null) >= 0.8)
+    if (index !== undefined) {
+      chosen.date = header[index] as string
+      taken.add(index)
+    }
+  }
+  if (!chosen.amount && !chosen.debit && !chosen.credit) {
+    const index = free.find((i) => !taken.has(i) && share(i, looksLikeAmount) >= 0.8)
+    if (index !== undefined) {
+      chosen.amount = header[index] as string
+      taken.add(index)
+    }
+  }
+  if (!chosen.description) {
+    // The column with the longest text on average.
+    let best = -1
+    let length = 0
+    for (const i of free) {
+      if (taken.has(i)) continue
+      const average = sample.reduce((sum, row) => sum + (row[i] ?? '').length, 0) / Math.max(1, sample.length)
+      if (average > length && share(i, (c) => /[A-Za-z]{3}/.test(c)) >= 0.5) {
+        best = i
+        length = average
+      }
+    }
+    if (best >= 0) chosen.description = header[best] as string
+  }
+  return chosen
+}
+
+function looksLikeAmount(cell: string): boolean {
+  if (readDateShape(cell)) return false
+  const text = readAmountText(cell)
+  return text !== null && decimalVote(text.body) !== 'invalid'
+}
+
+/** A signature of the header row: presets are reapplied to files whose headers match it. */
+export function headerSignature(header: readonly string[]): string {
+  return createHash('sha256').update(header.map(normaliseHeader).join('\u001f')).digest('hex')
+}

@@ -1,0 +1,114 @@
+// A statement file → a grid of text cells: CSV by papaparse with the separator detected, XLSX by exceljs, and the header row found under any bank header block.
+import ExcelJS from 'exceljs'
+import Papa from 'papaparse'
+import { headerScore } from './mapping'
+
+export const SEPARATORS = [',', ';', '\t', '|'] as const
+
+export interface Grid {
+  rows: string[][]
+  /** 1-based line (CSV) or row (XLSX) of each grid row, as the user would find it. */
+  lines: number[]
+  separator: string | null
+  sheet: string | null
+}
+
+export class TableError extends Error {
+  constructor(
+    readonly code: string,
+    message: string
+  ) {
+    super(message)
+  }
+}
+
+/** The separator under which the most lines share one width of two or more cells. */
+export function detectSeparator(text: string): string {
+  const sample = text.slice(0, 64 * 1024)
+  let best: { separator: string; rows: number } = { separator: ',', rows: -1 }
+  for (const separator of SEPARATORS) {
+    const parsed = Papa.parse<string[]>(sample, { delimiter: separator, preview: 200, skipEmptyLines: true })
+    const widths = new Map<number, number>()
+    for (const row of parsed.data) if (row.length >= 2) widths.set(row.length, (widths.get(row.length) ?? 0) + 1)
+    const rows = Math.max(0, ...widths.values())
+    if (rows > best.rows) best = { separator, rows }
+  }
+  return best.separator
+}
+
+export function readCsvGrid(text: string, separator: string | null): Grid {
+  const chosen = separator ?? detectSeparator(text)
+  const rows: string[][] = []
+  const lines: number[] = []
+  let line = 1
+  // papaparse reports no line numbers; count the line breaks each row consumed (quoted fields may hold some).
+  const result = Papa.parse<string[]>(text, { delimiter: chosen, skipEmptyLines: false })
+  for (const row of result.data) {
+    const here = line
+    for (const cell of row) for (let i = cell.indexOf('\n'); i >= 0; i = cell.indexOf('\n', i + 1)) line++
+    line++
+    if (row.length === 1 && (row[0] as string).trim() === '') continue
+    rows.push(row)
+    lines.push(here)
+  }
+  const broken = result.errors.find((e) => e.code === 'MissingQuotes' || e.code === 'InvalidQuotes')
+  if (broken && rows.length === 0) throw new TableError('malformed_csv', `The file could not be read as CSV: ${broken.message} (row ${broken.row ?? '?'}).`)
+  return { rows, lines, separator: chosen, sheet: null }
+}
+
+/** The first worksheet with data, every cell as the text a user would type: dates as YYYY-MM-DD, numbers exact as stored. */
+export async function readXlsxGrid(bytes: Uint8Array): Promise<Grid> {
+  const workbook = new ExcelJS.Workbook()
+  try {
+    await workbook.xlsx.load(Buffer.from(bytes) as unknown as ArrayBuffer)
+  } catch (error) {
+    throw new TableError('malformed_xlsx', `The file could not be read as an Excel workbook: ${(error as Error).message}`)
+  }
+  const sheet = workbook.worksheets.find((w) => w.actualRowCount > 0)
+  if (!sheet) throw new TableError('empty_file', 'The workbook has no rows.')
+  const rows: string[][] = []
+  const lines: number[] = []
+  const width = sheet.actualColumnCount
+  sheet.eachRow({ includeEmpty: false }, (row, number) => {
+    const cells: string[] = []
+    for (let c = 1; c <= Math.max(width, row.cellCount); c++) cells.push(cellText(row.getCell(c).value))
+    if (cells.every((c) => c.trim() === '')) return
+    rows.push(cells)
+    lines.push(number)
+  })
+  return { rows, lines, separator: null, sheet: sheet.name }
+}
+
+function cellText(value: ExcelJS.CellValue): string {
+  if (value === null || value === undefined) return ''
+  if (value instanceof Date) {
+    const iso = value.toISOString()
+    return iso.endsWith('T00:00:00.000Z') ? iso.slice(0, 10) : iso.slice(0, 19).replace('T', ' ')
+  }
+  if (typeof value === 'number') return String(value)
+  if (typeof value === 'string') return value
+  if (typeof value === 'boolean') return value ? 'TRUE' : 'FALSE'
+  if ('richText' in value) return value.richText.map((r) => r.text).join('')
+  if ('result' in value) return cellText(value.result as ExcelJS.CellValue)
+  if ('text' in value) return String(value.text)
+  if ('error' in value) return ''
+  return ''
+}
+
+/**
+ * The header row: the first of the first 50 rows that names at least two statement columns and is
+ * followed by a row of the same width. Null when the file has no header row.
+ */
+export function findHeaderRow(rows: readonly (readonly string[])[]): number | null {
+  const limit = Math.min(rows.length, 50)
+  for (let i = 0; i < limit; i++) {
+    const row = rows[i] as readonly string[]
+    if (headerScore(row) >= 2) return i
+  }
+  return null
+}
+
+export function isXlsx(bytes: Uint8Array, name: string): boolean {
+  const zip = bytes[0] === 0x50 && bytes[1] === 0x4b && bytes[2] === 0x03 && bytes[3] === 0x04
+  return zip || /\.xlsx$/i.test(name)
+}

@@ -1,0 +1,229 @@
+// The provider side of a session, read from the cache: payments, payouts (debits), expected subscription charges, or virtual accounts' expected amounts.
+import type Database from 'better-sqlite3'
+import { DateTime } from 'luxon'
+import type { ReconSource } from '../../shared/reconcile'
+import { dayBoundary } from '../../shared/time'
+import type { EngineProvider } from './engine'
+import { dayInZone } from './import/dates'
+
+export interface SourceFilter {
+  /** Payouts: the bulk files whose transfers are reconciled. */
+  bulkFileIds?: string[]
+  /** Payouts: single transfers by reference. */
+  references?: string[]
+}
+
+export interface ProviderSideQuery {
+  profileId: string
+  source: ReconSource
+  filter: SourceFilter
+  /** Inclusive calendar days in the business time zone. */
+  from: string
+  to: string
+  timeZone: string
+}
+
+export interface ProviderSide {
+  records: EngineProvider[]
+  /** Records left out because their amount could not be read exactly (an unknown currency, say). */
+  unreadable: number
+  /** How the records' days were found where the API gives none. */
+  notes: string[]
+}
+
+export function loadProviderSide(db: Database.Database, q: ProviderSideQuery): ProviderSide {
+  const start = dayBoundary(q.from, q.timeZone, false)
+  const end = dayBoundary(q.to, q.timeZone, true)
+  if (start === null || end === null) throw new Error(`The period ${q.from} to ${q.to} is not two days`)
+  const dayOf = dayInZone(q.timeZone)
+  switch (q.source) {
+    case 'payments':
+      return payments(db, q, start, end, dayOf)
+    case 'payouts':
+      return payouts(db, q, dayOf)
+    case 'subscriptions':
+      return subscriptionCharges(db, q)
+    case 'virtual-accounts':
+      return virtualAccounts(db, q, start, end, dayOf)
+  }
+}
+
+function payments(db: Database.Database, q: ProviderSideQuery, start: number, end: number, dayOf: (ms: number) => string): ProviderSide {
+  const records: EngineProvider[] = []
+  let unreadable = 0
+  const rows = db
+    .prepare(
+      `select id, reference, service_reference, amount_minor, fees_minor, currency, status, channel, created_at_ms, customer_name, customer_email, account_number
+       from payments where profile_id = ? and created_at_ms >= ? and created_at_ms < ?`
+    )
+    .raw(true)
+    .iterate(q.profileId, start, end) as Iterable<[string, string | null, string | null, number | null, number | null, string, string, string | null, number, string | null, string | null, string | null]>
+  for (const [id, reference, serviceReference, amount, fees, currency, status, channel, ms, name, email, account] of rows) {
+    if (amount === null) {
+      unreadable++
+      continue
+    }
+    records.push({ id, reference, serviceReference, day: dayOf(ms), amountMinor: amount, feesMinor: fees ?? 0, currency, status, channel, text: [name, email, account].filter(Boolean).join(' ') || null })
+  }
+  return { records, unreadable, notes: [] }
+}
+
+/** Transfers carry no date in the API: a transfer's day is its own createdAt when the server sent one, else the day its bulk file (or reference) was followed. */
+function payouts(db: Database.Database, q: ProviderSideQuery, dayOf: (ms: number) => string): ProviderSide {
+  const files = q.filter.bulkFileIds ?? []
+  const refs = q.filter.references ?? []
+  if (files.length === 0 && refs.length === 0) throw new Error('A payouts session needs at least one bulk file or transfer reference')
+  const rows = db
+    .prepare(
+      `select t.reference, t.service_reference, t.amount_minor, t.currency, t.status, t.transfer_mode, t.account_name, t.account_number, t.narration,
+              json_extract(t.raw, '$.createdAt') as created_at, coalesce(b.added_at, k.added_at) as followed_at
+       from transfers t
+       left join bulk_files b on b.profile_id = t.profile_id and b.id = t.bulk_file_id
+       left join tracked k on k.profile_id = t.profile_id and k.kind = 'transfer' and k.value = t.reference
+       where t.profile_id = ? and (t.bulk_file_id in (select value from json_each(?)) or t.reference in (select value from json_each(?)))`
+    )
+    .all(q.profileId, JSON.stringify(files), JSON.stringify(refs)) as {
+    reference: string
+    service_reference: string | null
+    amount_minor: number | null
+    currency: string
+    status: string
+    transfer_mode: string | null
+    account_name: string | null
+    account_number: string | null
+    narration: string | null
+    created_at: string | null
+    followed_at: string | null
+  }[]
+  const records: EngineProvider[] = []
+  let unreadable = 0
+  let undated = 0
+  for (const r of rows) {
+    if (r.amount_minor === null) {
+      unreadable++
+      continue
+    }
+    const created = r.created_at ? Date.parse(r.created_at) : NaN
+    const followed = r.followed_at ? Date.parse(r.followed_at) : NaN
+    if (!Number.isFinite(created)) undated++
+    const ms = Number.isFinite(created) ? created : Number.isFinite(followed) ? followed : Date.parse(`${q.from}T00:00:00Z`)
+    records.push({
+      id: r.reference,
+      reference: r.reference,
+      serviceReference: r.service_reference,
+      day: dayOf(ms),
+      amountMinor: -Math.abs(r.amount_minor),
+      feesMinor: 0,
+      currency: r.currency,
+      status: r.status,
+      channel: r.transfer_mode,
+      text: [r.account_name, r.account_number, r.narration].filter(Boolean).join(' ') || null
+    })
+  }
+  const notes = undated > 0 ? [`${undated} transfer(s) carry no date; each is dated the day its bulk file or reference was followed`] : []
+  return { records, unreadable, notes }
+}
+
+const STEP: Record<string, { months?: number; days?: number }> = {
+  DAILY: { days: 1 },
+  WEEKLY: { days: 7 },
+  MONTHLY: { months: 1 },
+  QUARTERLY: { months: 3 },
+  BIANNUAL: { months: 6 },
+  BIANNUALLY: { months: 6 },
+  ANNUAL: { months: 12 },
+  ANNUALLY: { months: 12 },
+  YEARLY: { months: 12 }
+}
+
+/**
+ * Charges each active subscription should have made in the period: from its start date, one per
+ * plan period (the plan's frequency), at the subscription's amount (else the plan's). Each is an
+ * expected record, id "<subscription id>@<day>", that the file should show.
+ */
+function subscriptionCharges(db: Database.Database, q: ProviderSideQuery): ProviderSide {
+  const rows = db
+    .prepare(
+      `select s.id, s.customer_id, s.customer_name, s.customer_email, s.status, coalesce(s.amount_minor, p.amount_minor) as amount, coalesce(s.currency, p.currency) as currency,
+              s.start_date, s.next_payment_date, p.frequency, p.title
+       from subscriptions s left join plans p on p.profile_id = s.profile_id and p.id = s.plan_id
+       where s.profile_id = ?`
+    )
+    .all(q.profileId) as {
+    id: string
+    customer_id: string | null
+    customer_name: string | null
+    customer_email: string | null
+    status: string
+    amount: number | null
+    currency: string | null
+    start_date: string | null
+    next_payment_date: string | null
+    frequency: string | null
+    title: string | null
+  }[]
+  const records: EngineProvider[] = []
+  let unreadable = 0
+  let noSchedule = 0
+  const from = DateTime.fromISO(q.from, { zone: q.timeZone }).startOf('day')
+  const to = DateTime.fromISO(q.to, { zone: q.timeZone }).endOf('day')
+  for (const s of rows) {
+    if (s.status !== 'active') continue
+    if (s.amount === null || !s.currency) {
+      unreadable++
+      continue
+    }
+    const step = STEP[(s.frequency ?? '').toUpperCase()]
+    const anchorText = s.start_date ?? s.next_payment_date
+    if (!step || !anchorText) {
+      noSchedule++
+      continue
+    }
+    const anchor = DateTime.fromISO(anchorText, { zone: q.timeZone })
+    if (!anchor.isValid) {
+      noSchedule++
+      continue
+    }
+    for (let n = 0; n < 10_000; n++) {
+      const due = anchor.plus({ months: (step.months ?? 0) * n, days: (step.days ?? 0) * n })
+      if (due > to) break
+      if (due < from) continue
+      const day = due.toFormat('yyyy-MM-dd')
+      records.push({
+        id: `${s.id}@${day}`,
+        reference: null,
+        serviceReference: null,
+        day,
+        amountMinor: s.amount,
+        feesMinor: 0,
+        currency: s.currency,
+        status: 'expected',
+        channel: null,
+        text: [s.customer_name, s.customer_email, s.title].filter(Boolean).join(' ') || null,
+        keys: [s.id, ...(s.customer_id ? [s.customer_id] : [])]
+      })
+    }
+  }
+  const notes = [`expected charges: every active subscription's due days in the period, by its plan's frequency`]
+  if (noSchedule > 0) notes.push(`${noSchedule} active subscription(s) have no plan frequency or start date and give no expected charge`)
+  return { records, unreadable, notes }
+}
+
+/** Virtual accounts created here in the period, each expecting the amount it was created for. */
+function virtualAccounts(db: Database.Database, q: ProviderSideQuery, start: number, end: number, dayOf: (ms: number) => string): ProviderSide {
+  const rows = db
+    .prepare('select id, account_number, account_name, amount_minor, currency, created_at from virtual_accounts where profile_id = ? and created_at is not null')
+    .all(q.profileId) as { id: string; account_number: string; account_name: string | null; amount_minor: number | null; currency: string | null; created_at: string }[]
+  const records: EngineProvider[] = []
+  let unreadable = 0
+  for (const r of rows) {
+    const ms = Date.parse(r.created_at)
+    if (!Number.isFinite(ms) || ms < start || ms >= end) continue
+    if (r.amount_minor === null || !r.currency) {
+      unreadable++
+      continue
+    }
+    records.push({ id: r.id, reference: null, serviceReference: null, day: dayOf(ms), amountMinor: r.amount_minor, feesMinor: 0, currency: r.currency, status: 'expected', channel: 'bank_transfer', text: r.account_name, keys: [r.account_number] })
+  }
+  return { records, unreadable, notes: ['virtual accounts: the amount each was created for, expected once'] }
+}

@@ -1,0 +1,75 @@
+// References compared as people write them: case, spaces, punctuation and common prefixes ("REF:", "TRF/", "TXN-") do not make two references differ.
+
+/** Prefixes banks and ledgers put before a reference; stripped only when a separator follows, so "REFUND1" stays whole. */
+const PREFIX = /^(?:ref(?:erence)?|trf|trx|txn|tran|transfer|pmt|payment|inv|order|ord|no|nr)\s*[:#/\-.\s]\s*/i
+
+/** Upper case, letters and digits only, common prefixes gone: " ref: ab-123 " → "AB123". */
+export function normaliseReference(value: string): string {
+  let text = value.trim()
+  for (let i = 0; i < 2; i++) {
+    const stripped = text.replace(PREFIX, '')
+    if (stripped === text || stripped === '') break
+    text = stripped
+  }
+  return text.toUpperCase().replace(/[^A-Z0-9]/g, '')
+}
+
+/** A normalised key is only trusted when it is long enough to be a reference, not a word or a day number. */
+export function isUsableKey(key: string): boolean {
+  return key.length >= 6 && /\d/.test(key)
+}
+
+/**
+ * Whole tokens of a description that could be references, normalised: split on spaces and the
+ * punctuation around words (a reference's own hyphens and slashes stay inside its token).
+ */
+export function referenceTokens(text: string | null): string[] {
+  if (!text) return []
+  const out = new Set<string>()
+  for (const raw of text.split(/[\s,;|()[\]{}"']+/)) {
+    const token = raw.replace(/^[^A-Za-z0-9]+|[^A-Za-z0-9]+$/g, '')
+    if (token === '') continue
+    for (const candidate of [token, ...token.split(/[:=]/)]) {
+      const key = normaliseReference(candidate)
+      if (isUsableKey(key)) out.add(key)
+    }
+  }
+  return [...out]
+}
+
+/** Words every bank line carries; sharing them says nothing about who paid. */
+const STOP_WORDS = new Set(
+  'THE AND FOR FROM TO OF BY VIA WITH TRANSFER TRF TRANS TRANSACTION PAYMENT PAYMENTS PMT PAY NIP POS WEB ONLINE USSD CARD MOBILE MONEY MOMO DEPOSIT CREDIT DEBIT CR DR BANK LTD LIMITED PLC INC REF REFERENCE NO INWARD OUTWARD CHARGE CHARGES FEE FEES SETTLEMENT'.split(' ')
+)
+
+/** Words of free text for similarity: upper case, letters and digits, two characters or more, without banking filler words. */
+export function words(text: string | null | undefined): string[] {
+  if (!text) return []
+  return text
+    .toUpperCase()
+    .split(/[^A-Z0-9@.]+/)
+    .map((w) => w.replace(/^[.@]+|[.@]+$/g, ''))
+    .filter((w) => w.length >= 2 && !STOP_WORDS.has(w))
+}
+
+/**
+ * How much two texts share, 0…1: the share of the smaller word set found in the other (an email's
+ * user part and a name's words count), so "JOHN DOE TRANSFER" and "Doe, John" score 1.
+ */
+export function similarity(a: readonly string[], b: readonly string[]): number {
+  if (a.length === 0 || b.length === 0) return 0
+  const expand = (list: readonly string[]): Set<string> => {
+    const set = new Set<string>()
+    for (const w of list) {
+      set.add(w)
+      if (w.includes('@')) for (const part of (w.split('@')[0] as string).split(/[._+-]/)) if (part.length >= 2) set.add(part)
+    }
+    return set
+  }
+  const sa = expand(a)
+  const sb = expand(b)
+  const [small, large] = sa.size <= sb.size ? [sa, sb] : [sb, sa]
+  let shared = 0
+  for (const w of small) if (large.has(w)) shared++
+  return shared / small.size
+}

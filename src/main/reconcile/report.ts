@@ -1,0 +1,281 @@
+// Reports an auditor can open: the reconciled items and a summary that foots per currency, as Excel-safe CSV and as one XLSX workbook (Summary and Items).
+import { createWriteStream } from 'node:fs'
+import { once } from 'node:events'
+import ExcelJS from 'exceljs'
+import { amount, headerLine, identifier, integer, rowLine, text, BOM, type CsvCell } from '../../shared/csv/excel-safe'
+import { currencyExponent, toMajorString } from '../../shared/money'
+import { OUTCOMES, RULE_VERSION, type CurrencySummary, type Outcome, type ReconItem, type ReconSettings, type ReconSummary, type SessionInfo } from '../../shared/reconcile'
+import type { AuditEvent } from './audit'
+import { expectedAmount } from './engine'
+import type { FoldedDecisions } from './service'
+
+export const ITEM_COLUMNS = [
+  'outcome',
+  'difference',
+  'score',
+  'reasons',
+  'decision',
+  'note',
+  'reason_code',
+  'resolved',
+  'decided_by',
+  'decided_at',
+  'provider_ids',
+  'provider_reference',
+  'provider_service_reference',
+  'provider_date',
+  'provider_status',
+  'provider_channel',
+  'provider_currency',
+  'provider_amount',
+  'provider_fees',
+  'provider_net',
+  'file_row_ids',
+  'file_reference',
+  'file_description',
+  'file_counterparty',
+  'file_date',
+  'file_currency',
+  'file_amount',
+  'item_key'
+] as const
+
+const join = (values: (string | null)[]): string | null => {
+  const kept = values.filter((v): v is string => v !== null && v !== '')
+  return kept.length === 0 ? null : kept.join(' + ')
+}
+const single = <T>(values: T[]): T | null => (new Set(values).size === 1 ? (values[0] as T) : null)
+const sum = (values: number[]): number => values.reduce((s, v) => s + v, 0)
+
+/** One report row per item or group; a group's members are joined with " + " and its amounts summed. */
+export function itemCells(item: ReconItem): CsvCell[] {
+  const pCurrency = single(item.provider.map((p) => p.currency))
+  const fCurrency = single(item.file.map((f) => f.currency))
+  const common = pCurrency ?? fCurrency
+  const money = (minor: number | null, currency: string | null): CsvCell => (minor === null || currency === null ? null : amount(minor, currency))
+  const hasP = item.provider.length > 0
+  const hasF = item.file.length > 0
+  return [
+    text(item.outcome),
+    item.differenceMinor === null || common === null ? null : amount(item.differenceMinor, common),
+    item.score === null ? null : text(String(item.score)),
+    text(item.reasons.join('; ')),
+    text(item.decision),
+    text(item.note),
+    text(item.reasonCode),
+    text(item.resolved ? 'yes' : 'no'),
+    text(item.decidedBy),
+    text(item.decidedAt),
+    identifier(join(item.provider.map((p) => p.id))),
+    identifier(join(item.provider.map((p) => p.reference))),
+    identifier(join(item.provider.map((p) => p.serviceReference))),
+    text(join([...new Set(item.provider.map((p) => p.date))])),
+    text(join([...new Set(item.provider.map((p) => p.status))])),
+    text(join([...new Set(item.provider.map((p) => p.channel))])),
+    text(pCurrency ?? join(item.provider.map((p) => p.currency))),
+    hasP ? money(pCurrency ? sum(item.provider.map((p) => p.amountMinor)) : null, pCurrency) : null,
+    hasP ? money(pCurrency ? sum(item.provider.map((p) => p.feesMinor)) : null, pCurrency) : null,
+    hasP ? money(pCurrency ? sum(item.provider.map((p) => expectedAmount(p, true))) : null, pCurrency) : null,
+    identifier(join(item.file.map((f) => f.id))),
+    identifier(join(item.file.map((f) => f.reference))),
+    text(join(item.file.map((f) => f.description))),
+    text(join([...new Set(item.file.map((f) => f.counterparty))])),
+    text(join([...new Set(item.file.map((f) => f.date))])),
+    text(fCurrency ?? join(item.file.map((f) => f.currency))),
+    hasF ? money(fCurrency ? sum(item.file.map((f) => f.amountMinor)) : null, fCurrency) : null,
+    identifier(item.key)
+  ]
+}
+
+/** Totals per currency and outcome; every item adds its provider side (net when the session nets fees) and its file side to its currencies. */
+export function summarise(items: Iterable<ReconItem>, settings: ReconSettings, adjustments: FoldedDecisions['adjustments']): { counts: Record<Outcome, number>; currencies: CurrencySummary[]; exceptions: number } {
+  const counts = Object.fromEntries(OUTCOMES.map((o) => [o, 0])) as Record<Outcome, number>
+  const byCurrency = new Map<string, CurrencySummary>()
+  const of = (currency: string): CurrencySummary => {
+    let c = byCurrency.get(currency)
+    if (!c) {
+      c = {
+        currency,
+        providerTotalMinor: 0,
+        fileTotalMinor: 0,
+        adjustmentsMinor: 0,
+        outcomes: Object.fromEntries(OUTCOMES.map((o) => [o, { count: 0, providerMinor: 0, fileMinor: 0, differenceMinor: 0 }])) as CurrencySummary['outcomes'],
+        unexplainedMinor: 0
+      }
+      byCurrency.set(currency, c)
+    }
+    return c
+  }
+  let exceptions = 0
+  for (const item of items) {
+    counts[item.outcome]++
+    if (item.outcome !== 'matched' && !item.resolved) exceptions++
+    const touched = new Set<string>()
+    for (const p of item.provider) {
+      const c = of(p.currency)
+      const value = expectedAmount(p, settings.netOfFees)
+      c.providerTotalMinor += value
+      c.outcomes[item.outcome].providerMinor += value
+      touched.add(p.currency)
+    }
+    for (const f of item.file) {
+      const c = of(f.currency)
+      c.fileTotalMinor += f.amountMinor
+      c.outcomes[item.outcome].fileMinor += f.amountMinor
+      touched.add(f.currency)
+    }
+    for (const currency of touched) of(currency).outcomes[item.outcome].count++
+  }
+  for (const a of adjustments) of(a.currency).adjustmentsMinor += a.amountMinor
+  for (const c of byCurrency.values()) {
+    let explained = 0
+    for (const o of OUTCOMES) {
+      const bucket = c.outcomes[o]
+      bucket.differenceMinor = bucket.fileMinor - bucket.providerMinor
+      explained += bucket.differenceMinor
+    }
+    c.unexplainedMinor = c.fileTotalMinor - c.providerTotalMinor - explained
+    for (const v of [c.providerTotalMinor, c.fileTotalMinor, c.unexplainedMinor]) if (!Number.isSafeInteger(v)) throw new Error('A total is too large to be held exactly')
+  }
+  const currencies = [...byCurrency.values()].sort((a, b) => (a.currency < b.currency ? -1 : a.currency > b.currency ? 1 : 0))
+  return { counts, currencies, exceptions }
+}
+
+export interface ReportInput {
+  session: SessionInfo
+  profile: { name: string; mode: string }
+  items: () => Iterable<ReconItem>
+  folded: FoldedDecisions
+  events: AuditEvent[]
+}
+
+export function buildSummary(input: ReportInput): ReconSummary {
+  const { counts, currencies, exceptions } = summarise(input.items(), input.session.settings, input.folded.adjustments)
+  return {
+    sessionId: input.session.id,
+    ruleVersion: RULE_VERSION,
+    profile: input.profile,
+    source: input.session.source,
+    period: { from: input.session.from, to: input.session.to, timeZone: input.session.timeZone },
+    settings: input.session.settings,
+    files: input.session.files.map((f) => ({ id: f.id, name: f.name, sha256: f.sha256, rows: f.rows })),
+    counts,
+    currencies,
+    exceptions,
+    closedAt: input.session.closedAt,
+    closedBy: input.session.closedBy
+  }
+}
+
+/** Events after the session was first reopened: the discrepancy log an auditor reads. */
+export function discrepancyLog(events: AuditEvent[]): AuditEvent[] {
+  const first = events.findIndex((e) => e.kind === 'reopen')
+  return first < 0 ? [] : events.slice(first)
+}
+
+export const SUMMARY_COLUMNS = ['section', 'name', 'currency', 'outcome', 'count', 'provider_amount', 'file_amount', 'difference', 'value'] as const
+
+/** The summary as rows: session facts, settings, files, per-currency outcome totals that foot, adjustments, the discrepancy log. */
+export function summaryRows(summary: ReconSummary, input: ReportInput): CsvCell[][] {
+  const fact = (section: string, name: string, value: string | null, id = false): CsvCell[] => [text(section), text(name), null, null, null, null, null, null, id ? identifier(value) : text(value)]
+  const rows: CsvCell[][] = [
+    fact('session', 'id', summary.sessionId, true),
+    fact('session', 'name', input.session.name),
+    fact('session', 'profile', summary.profile.name),
+    fact('session', 'mode', summary.profile.mode),
+    fact('session', 'source', summary.source),
+    fact('session', 'period_from', summary.period.from),
+    fact('session', 'period_to', summary.period.to),
+    fact('session', 'time_zone', summary.period.timeZone),
+    fact('session', 'closed_at', summary.closedAt ?? 'open'),
+    fact('session', 'closed_by', summary.closedBy),
+    fact('session', 'rule_version', summary.ruleVersion),
+    fact('session', 'exceptions_open', String(summary.exceptions))
+  ]
+  for (const [name, value] of Object.entries(summary.settings)) rows.push(fact('setting', name, String(value)))
+  for (const f of summary.files) rows.push([text('file'), text(f.name), null, null, integer(f.rows), null, null, null, identifier(f.sha256)])
+  for (const c of summary.currencies) {
+    for (const o of OUTCOMES) {
+      const b = c.outcomes[o]
+      if (b.count === 0) continue
+      rows.push([text('outcome'), text(o), text(c.currency), text(o), integer(b.count), amount(b.providerMinor, c.currency), amount(b.fileMinor, c.currency), amount(b.differenceMinor, c.currency), null])
+    }
+    const count = OUTCOMES.reduce((s, o) => s + c.outcomes[o].count, 0)
+    rows.push([text('total'), text('provider against file'), text(c.currency), null, integer(count), amount(c.providerTotalMinor, c.currency), amount(c.fileTotalMinor, c.currency), amount(c.fileTotalMinor - c.providerTotalMinor, c.currency), null])
+    rows.push([text('foots'), text('difference not accounted for by outcomes'), text(c.currency), null, null, null, null, amount(c.unexplainedMinor, c.currency), null])
+    if (c.adjustmentsMinor !== 0) rows.push([text('adjustments'), text('recorded adjustments'), text(c.currency), null, null, null, null, amount(c.adjustmentsMinor, c.currency), null])
+  }
+  for (const a of input.folded.adjustments) rows.push([text('adjustment'), text(a.reason), text(a.currency), null, null, null, null, amount(a.amountMinor, a.currency), text(`${a.by} at ${a.at}${a.itemKey ? ` on ${a.itemKey}` : ''}`)])
+  for (const e of discrepancyLog(input.events)) rows.push([text('discrepancy_log'), text(e.kind), null, null, integer(e.seq), null, null, null, text(`${e.at} by ${e.user}: ${JSON.stringify(e.payload)}`)])
+  return rows
+}
+
+async function writeLines(file: string, lines: Iterable<string>): Promise<void> {
+  const out = createWriteStream(file, { encoding: 'utf8' })
+  const failed = once(out, 'error').then(([error]) => {
+    throw error
+  })
+  for (const line of lines) if (!out.write(line)) await Promise.race([once(out, 'drain'), failed])
+  out.end()
+  await Promise.race([once(out, 'finish'), failed])
+}
+
+export async function writeItemsCsv(file: string, input: ReportInput): Promise<number> {
+  let count = 0
+  function* lines(): Generator<string> {
+    yield BOM + headerLine(ITEM_COLUMNS)
+    for (const item of input.items()) {
+      count++
+      yield rowLine(itemCells(item), ITEM_COLUMNS.length)
+    }
+  }
+  await writeLines(file, lines())
+  return count
+}
+
+export async function writeSummaryCsv(file: string, summary: ReconSummary, input: ReportInput): Promise<void> {
+  const rows = summaryRows(summary, input)
+  await writeLines(file, [BOM + headerLine(SUMMARY_COLUMNS), ...rows.map((r) => rowLine(r, SUMMARY_COLUMNS.length))])
+}
+
+/** One workbook, Summary then Items: identifiers as text cells, amounts as numbers with their currency's decimals. */
+export async function writeXlsx(file: string, summary: ReconSummary, input: ReportInput): Promise<void> {
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ filename: file, useSharedStrings: false, useStyles: true })
+  const put = (sheet: ExcelJS.Worksheet, cells: CsvCell[]): void => {
+    const row = sheet.addRow(cells.map(xlsxValue))
+    cells.forEach((cell, i) => {
+      if (cell === null) return
+      const target = row.getCell(i + 1)
+      if (cell.kind === 'amount') target.numFmt = amountFormat(cell.currency)
+      else if (cell.kind === 'identifier' || cell.kind === 'text') target.numFmt = '@'
+    })
+    row.commit()
+  }
+  const summarySheet = workbook.addWorksheet('Summary')
+  summarySheet.addRow([...SUMMARY_COLUMNS]).commit()
+  for (const row of summaryRows(summary, input)) put(summarySheet, row)
+  summarySheet.commit()
+  const itemsSheet = workbook.addWorksheet('Items')
+  itemsSheet.addRow([...ITEM_COLUMNS]).commit()
+  for (const item of input.items()) put(itemsSheet, itemCells(item))
+  itemsSheet.commit()
+  await workbook.commit()
+}
+
+function xlsxValue(cell: CsvCell): string | number | null {
+  if (cell === null) return null
+  switch (cell.kind) {
+    case 'amount':
+      return Number(toMajorString(cell.minor, cell.currency))
+    case 'integer':
+      return cell.value
+    case 'identifier':
+    case 'text':
+      return cell.value
+  }
+}
+
+function amountFormat(currency: string): string {
+  const exponent = currencyExponent(currency)
+  return exponent === 0 ? '#,##0' : `#,##0.${'0'.repeat(exponent)}`
+}

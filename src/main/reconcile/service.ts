@@ -1,0 +1,660 @@
+// Reconciliation over the cache: imported statements, sessions, runs of the engine stored as the session's result, decisions as audit events, close and reopen.
+import type Database from 'better-sqlite3'
+import { randomUUID } from 'node:crypto'
+import { parseMajor } from '../../shared/money'
+import {
+  DEFAULT_SETTINGS,
+  OUTCOMES,
+  RECON_SOURCES,
+  RULE_VERSION,
+  type AdjustmentInfo,
+  type Decision,
+  type FileSide,
+  type ImportedFileInfo,
+  type Outcome,
+  type ProviderSide,
+  type ReconItem,
+  type ReconSettings,
+  type ReconSource,
+  type SessionInfo,
+  type StatementMapping
+} from '../../shared/reconcile'
+import { isTimeZone } from '../../shared/time'
+import { AppError } from '../errors'
+import { appendEvent, osUserName, sessionEvents, type AuditEvent } from './audit'
+import { expectedAmount, itemKey, pairKey, runMatch, type EngineDecisions, type EngineProvider, type EngineFileRow, type MatchResult, type PinnedMatch } from './engine'
+import { parseStatement, type ParsedStatement, type StatementRow } from './import/statement'
+import { loadProviderSide, type SourceFilter } from './provider-side'
+import { normaliseReference, referenceTokens } from './references'
+
+export interface ImportRequest {
+  profileId: string
+  name: string
+  bytes: Uint8Array
+  mapping?: Partial<StatementMapping> | undefined
+  /** When the same file (by SHA-256) was imported before: use that one, or import it again. */
+  ifSameFile?: 'use-existing' | 'import-again' | undefined
+  /** When some rows were imported before in another file: keep them all, or leave those rows out. */
+  ifSameRows?: 'keep' | 'skip' | undefined
+  /** Only read and report; store nothing. */
+  previewOnly?: boolean | undefined
+}
+
+export type ImportOutcome =
+  | { status: 'imported'; file: ImportedFileInfo; parsed: ParsedStatement; presetApplied: string | null; skippedSameRows: number }
+  | { status: 'preview' | 'questions'; parsed: ParsedStatement; presetApplied: string | null }
+  | { status: 'same-file'; parsed: ParsedStatement; existing: ImportedFileInfo; presetApplied: string | null }
+  | { status: 'same-rows'; parsed: ParsedStatement; sameRows: number; presetApplied: string | null }
+
+export interface NewSession {
+  profileId: string
+  name: string
+  source: ReconSource
+  filter?: SourceFilter | undefined
+  from: string
+  to: string
+  timeZone: string
+  settings?: Partial<ReconSettings> | undefined
+  fileIds: string[]
+}
+
+export interface RunOutcome {
+  session: SessionInfo
+  counts: Record<Outcome, number>
+  items: number
+  leftOutFailed: number
+  unreadable: number
+  notes: string[]
+}
+
+interface SessionRow {
+  id: string
+  profile_id: string
+  name: string
+  source: ReconSource
+  source_filter: string
+  period_from: string
+  period_to: string
+  time_zone: string
+  settings: string
+  created_at: string
+  created_by: string
+  last_run_at: string | null
+  closed_at: string | null
+  closed_by: string | null
+}
+
+interface FileRow {
+  id: string
+  name: string
+  sha256: string
+  row_count: number
+  problems: string
+  imported_at: string
+  imported_by: string
+  number_form: string | null
+  date_form: string | null
+  encoding: string | null
+  separator: string | null
+  mapping: string
+}
+
+/** What the events of a session say: decisions for the engine, notes and reasons per item, adjustments. */
+export interface FoldedDecisions {
+  engine: EngineDecisions
+  notes: Map<string, { note: string | null; reasonCode: string | null; resolved: boolean; by: string; at: string }>
+  adjustments: AdjustmentInfo[]
+  reopenedAt: string | null
+}
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/
+const emptyCounts = (): Record<Outcome, number> => Object.fromEntries(OUTCOMES.map((o) => [o, 0])) as Record<Outcome, number>
+
+export class ReconService {
+  constructor(
+    private readonly db: Database.Database,
+    private readonly options: { now?: () => Date; user?: string } = {}
+  ) {}
+
+  private now(): Date {
+    return this.options.now?.() ?? new Date()
+  }
+
+  private user(): string {
+    return this.options.user ?? osUserName()
+  }
+
+  // ---- statements -------------------------------------------------------------------------
+
+  /** Reads a statement, applies a saved preset when its headers match, and stores it unless asked only to preview or something needs the user. */
+  async importStatement(request: ImportRequest): Promise<ImportOutcome> {
+    let parsed = await parseStatement(request.bytes, request.name, request.mapping ?? {})
+    let presetApplied: string | null = null
+    if (!request.mapping?.columns || Object.keys(request.mapping.columns).length === 0) {
+      const preset = this.presetFor(parsed.headerSignature)
+      if (preset) {
+        parsed = await parseStatement(request.bytes, request.name, { ...preset.mapping, ...stripEmpty(request.mapping ?? {}), columns: preset.mapping.columns })
+        presetApplied = preset.sourceName
+      }
+    }
+    if (parsed.questions.length > 0) return { status: 'questions', parsed, presetApplied }
+    if (request.previewOnly) return { status: 'preview', parsed, presetApplied }
+    const existing = this.db.prepare('select id from recon_files where profile_id = ? and sha256 = ? order by imported_at limit 1').get(request.profileId, parsed.sha256) as { id: string } | undefined
+    if (existing && request.ifSameFile !== 'import-again') {
+      return { status: 'same-file', parsed, existing: this.file(existing.id), presetApplied }
+    }
+    const known = this.knownRowIds(request.profileId, parsed.rows)
+    if (known.size > 0 && !existing && request.ifSameRows === undefined) return { status: 'same-rows', parsed, sameRows: known.size, presetApplied }
+    const rows = request.ifSameRows === 'skip' ? parsed.rows.filter((r) => !known.has(r.id)) : parsed.rows
+    const id = randomUUID()
+    this.db.transaction(() => {
+      this.db
+        .prepare(
+          `insert into recon_files (id, profile_id, name, sha256, size, encoding, separator, sheet, header, header_line, mapping, number_form, date_form, row_count, problems, skipped, imported_at, imported_by)
+           values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+        )
+        .run(
+          id,
+          request.profileId,
+          request.name,
+          parsed.sha256,
+          parsed.size,
+          parsed.encoding,
+          parsed.separator,
+          parsed.sheet,
+          JSON.stringify(parsed.header),
+          parsed.headerLine,
+          JSON.stringify(parsed.mapping),
+          parsed.numberForm,
+          parsed.dateForm,
+          rows.length,
+          JSON.stringify(parsed.problems),
+          JSON.stringify(parsed.skipped),
+          this.now().toISOString(),
+          this.user()
+        )
+      const insert = this.db.prepare(
+        'insert or ignore into recon_file_rows (file_id, row_id, line, date, time, amount_minor, currency, reference, description, counterparty) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)'
+      )
+      for (const r of rows) insert.run(id, r.id, r.line, r.date, r.time, r.amountMinor, r.currency, r.reference, r.description, r.counterparty)
+    })()
+    return { status: 'imported', file: this.file(id), parsed, presetApplied, skippedSameRows: parsed.rows.length - rows.length }
+  }
+
+  /**
+   * The currency a statement without one is in: the provider's only currency for this source, or
+   * the one whose references the statement names most often. Null when that does not settle it.
+   */
+  async statementCurrency(profileId: string, source: ReconSource, bytes: Uint8Array, name: string, mapping: Partial<StatementMapping>): Promise<string | null> {
+    const table = source === 'payouts' ? 'transfers' : source === 'subscriptions' ? 'subscriptions' : source === 'virtual-accounts' ? 'virtual_accounts' : 'payments'
+    const currencies = (this.db.prepare(`select distinct currency from ${table} where profile_id = ? and currency is not null`).all(profileId) as { currency: string }[]).map((r) => r.currency)
+    if (currencies.length <= 1) return currencies[0] ?? null
+    if (table !== 'payments' && table !== 'transfers') return null
+    // Read with a placeholder currency: only the references and descriptions are looked at.
+    const parsed = await parseStatement(bytes, name, { ...mapping, defaultCurrency: 'USD' })
+    const keys = new Set<string>()
+    for (const row of parsed.rows) {
+      if (row.reference) keys.add(normaliseReference(row.reference))
+      for (const token of referenceTokens(row.description)) keys.add(token)
+    }
+    const hits = new Map<string, number>()
+    const rows = this.db.prepare(`select reference, service_reference, currency from ${table} where profile_id = ?`).raw(true).iterate(profileId) as Iterable<[string | null, string | null, string]>
+    for (const [reference, serviceReference, currency] of rows) {
+      if ((reference && keys.has(normaliseReference(reference))) || (serviceReference && keys.has(normaliseReference(serviceReference)))) hits.set(currency, (hits.get(currency) ?? 0) + 1)
+    }
+    const ranked = [...hits].sort((a, b) => b[1] - a[1])
+    if (ranked.length === 0 || (ranked.length > 1 && ranked[0]?.[1] === ranked[1]?.[1])) return null
+    return (ranked[0] as [string, number])[0]
+  }
+
+  /** How many of these rows were imported before in another file of the profile. */
+  sameRows(profileId: string, rows: readonly StatementRow[]): number {
+    return this.knownRowIds(profileId, rows).size
+  }
+
+  private knownRowIds(profileId: string, rows: readonly StatementRow[]): Set<string> {
+    const known = new Set<string>()
+    if (rows.length === 0) return known
+    const anyFile = this.db.prepare('select 1 from recon_files where profile_id = ? limit 1').get(profileId)
+    if (!anyFile) return known
+    const find = this.db.prepare('select 1 from recon_file_rows r join recon_files f on f.id = r.file_id where r.row_id = ? and f.profile_id = ? limit 1')
+    for (const r of rows) if (find.get(r.id, profileId)) known.add(r.id)
+    return known
+  }
+
+  file(id: string): ImportedFileInfo {
+    const row = this.db.prepare('select * from recon_files where id = ?').get(id) as FileRow | undefined
+    if (!row) throw new AppError('file_not_found', `No imported statement ${id}.`)
+    return {
+      id: row.id,
+      name: row.name,
+      sha256: row.sha256,
+      rows: row.row_count,
+      problems: (JSON.parse(row.problems) as unknown[]).length,
+      importedAt: row.imported_at,
+      importedBy: row.imported_by,
+      numberForm: row.number_form,
+      dateForm: row.date_form,
+      encoding: row.encoding,
+      separator: row.separator,
+      mapping: JSON.parse(row.mapping) as StatementMapping
+    }
+  }
+
+  files(profileId: string): ImportedFileInfo[] {
+    return (this.db.prepare('select id from recon_files where profile_id = ? order by imported_at, id').all(profileId) as { id: string }[]).map((r) => this.file(r.id))
+  }
+
+  /** Saves a file's mapping for a source: later files with the same headers are read the same way. */
+  savePreset(sourceName: string, headerSignature: string, mapping: StatementMapping): void {
+    const { encoding: _encoding, ...kept } = mapping
+    this.db
+      .prepare('insert into recon_presets (header_signature, source_name, mapping, saved_at) values (?, ?, ?, ?) on conflict (header_signature) do update set source_name = excluded.source_name, mapping = excluded.mapping, saved_at = excluded.saved_at')
+      .run(headerSignature, sourceName, JSON.stringify({ ...kept, encoding: null }), this.now().toISOString())
+  }
+
+  presetFor(headerSignature: string): { sourceName: string; mapping: StatementMapping } | null {
+    const row = this.db.prepare('select source_name, mapping from recon_presets where header_signature = ?').get(headerSignature) as { source_name: string; mapping: string } | undefined
+    return row ? { sourceName: row.source_name, mapping: JSON.parse(row.mapping) as StatementMapping } : null
+  }
+
+  // ---- sessions ---------------------------------------------------------------------------
+
+  createSession(input: NewSession): SessionInfo {
+    if (!RECON_SOURCES.includes(input.source)) throw new AppError('invalid_source', `The provider side must be one of ${RECON_SOURCES.join(', ')}.`)
+    if (!DAY.test(input.from) || !DAY.test(input.to) || input.from > input.to) throw new AppError('invalid_period', `The period must be two days YYYY-MM-DD, the first not after the second (got ${input.from} to ${input.to}).`)
+    if (!isTimeZone(input.timeZone)) throw new AppError('invalid_time_zone', `"${input.timeZone}" is not a time zone.`)
+    const settings = checkSettings({ ...DEFAULT_SETTINGS, ...(input.settings ?? {}) })
+    const filter = input.filter ?? {}
+    if (input.source === 'payouts' && (filter.bulkFileIds ?? []).length === 0 && (filter.references ?? []).length === 0) {
+      throw new AppError('invalid_source', 'A payouts session needs the bulk files or transfer references it reconciles.')
+    }
+    for (const fileId of input.fileIds) this.fileOfProfile(fileId, input.profileId)
+    const id = randomUUID()
+    const at = this.now().toISOString()
+    this.db.transaction(() => {
+      this.db
+        .prepare(
+          `insert into recon_sessions (id, profile_id, name, source, source_filter, period_from, period_to, time_zone, settings, created_at, created_by, head_hash, event_count)
+           values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0)`
+        )
+        .run(id, input.profileId, input.name, input.source, JSON.stringify(filter), input.from, input.to, input.timeZone, JSON.stringify(settings), at, this.user(), '0'.repeat(64))
+      for (const fileId of input.fileIds) this.db.prepare('insert into recon_session_files (session_id, file_id) values (?, ?)').run(id, fileId)
+      this.event(id, 'session_created', { name: input.name, source: input.source, filter, from: input.from, to: input.to, timeZone: input.timeZone, settings, fileIds: input.fileIds })
+    })()
+    return this.session(id)
+  }
+
+  private fileOfProfile(fileId: string, profileId: string): void {
+    const row = this.db.prepare('select profile_id from recon_files where id = ?').get(fileId) as { profile_id: string } | undefined
+    if (!row) throw new AppError('file_not_found', `No imported statement ${fileId}.`)
+    if (row.profile_id !== profileId) throw new AppError('profile_mismatch', 'That statement was imported under another profile; test and live never mix.')
+  }
+
+  addFiles(sessionId: string, fileIds: string[]): SessionInfo {
+    const session = this.openSession(sessionId)
+    for (const fileId of fileIds) this.fileOfProfile(fileId, session.profileId)
+    this.db.transaction(() => {
+      for (const fileId of fileIds) this.db.prepare('insert or ignore into recon_session_files (session_id, file_id) values (?, ?)').run(sessionId, fileId)
+      this.event(sessionId, 'files_added', { fileIds })
+    })()
+    return this.session(sessionId)
+  }
+
+  updateSettings(sessionId: string, settings: Partial<ReconSettings>): SessionInfo {
+    const session = this.openSession(sessionId)
+    const next = checkSettings({ ...session.settings, ...settings })
+    this.db.transaction(() => {
+      this.db.prepare('update recon_sessions set settings = ? where id = ?').run(JSON.stringify(next), sessionId)
+      this.event(sessionId, 'settings_changed', { settings: next })
+    })()
+    return this.session(sessionId)
+  }
+
+  session(id: string): SessionInfo {
+    const row = this.db.prepare('select * from recon_sessions where id = ?').get(id) as SessionRow | undefined
+    if (!row) throw new AppError('session_not_found', `No reconciliation session ${id}.`)
+    const files = (this.db.prepare('select file_id from recon_session_files where session_id = ? order by file_id').all(id) as { file_id: string }[]).map((f) => this.file(f.file_id))
+    const counts = row.last_run_at ? this.counts(id) : null
+    return {
+      id: row.id,
+      profileId: row.profile_id,
+      name: row.name,
+      source: row.source,
+      filter: JSON.parse(row.source_filter) as SourceFilter,
+      from: row.period_from,
+      to: row.period_to,
+      timeZone: row.time_zone,
+      settings: JSON.parse(row.settings) as ReconSettings,
+      files,
+      createdAt: row.created_at,
+      createdBy: row.created_by,
+      lastRunAt: row.last_run_at,
+      closedAt: row.closed_at,
+      closedBy: row.closed_by,
+      counts
+    }
+  }
+
+  sessions(profileId: string): SessionInfo[] {
+    return (this.db.prepare('select id from recon_sessions where profile_id = ? order by created_at desc, id').all(profileId) as { id: string }[]).map((r) => this.session(r.id))
+  }
+
+  private counts(sessionId: string): Record<Outcome, number> {
+    const counts = emptyCounts()
+    for (const r of this.db.prepare('select outcome, count(*) as n from recon_items where session_id = ? group by outcome').all(sessionId) as { outcome: Outcome; n: number }[]) counts[r.outcome] = r.n
+    return counts
+  }
+
+  private openSession(sessionId: string): SessionInfo {
+    const session = this.session(sessionId)
+    if (session.closedAt) throw new AppError('session_closed', `The session "${session.name}" was closed by ${session.closedBy} at ${session.closedAt}; reopen it (with a reason) to change it.`)
+    return session
+  }
+
+  private event(sessionId: string, kind: string, payload: Record<string, unknown>): AuditEvent {
+    return appendEvent(this.db, sessionId, kind, payload, () => this.now(), this.user())
+  }
+
+  events(sessionId: string): AuditEvent[] {
+    this.session(sessionId)
+    return sessionEvents(this.db, sessionId)
+  }
+
+  // ---- runs -------------------------------------------------------------------------------
+
+  /** Runs the engine over the session's inputs and decisions and stores the result in place of the last one. */
+  run(sessionId: string, options: { signal?: AbortSignal; onProgress?: (phase: string, done: number, total: number) => void } = {}): RunOutcome {
+    const session = this.openSession(sessionId)
+    const { result, unreadable, notes } = this.compute(session, options)
+    const folded = this.fold(sessionId)
+    const items = materialise(result, folded)
+    const counts = emptyCounts()
+    for (const item of items) counts[item.outcome]++
+    options.signal?.throwIfAborted()
+    this.db.transaction(() => {
+      this.db.prepare('delete from recon_items where session_id = ?').run(sessionId)
+      const insert = this.db.prepare('insert into recon_items (session_id, position, item_key, outcome, data) values (?, ?, ?, ?, ?)')
+      items.forEach((item, position) => insert.run(sessionId, position, item.key, item.outcome, JSON.stringify(item)))
+      this.db.prepare('update recon_sessions set last_run_at = ? where id = ?').run(this.now().toISOString(), sessionId)
+      this.event(sessionId, 'run', { ruleVersion: RULE_VERSION, providerRecords: result.provider.length, fileRows: result.file.length, counts, leftOutFailed: result.leftOutFailed, unreadable })
+    })()
+    return { session: this.session(sessionId), counts, items: items.length, leftOutFailed: result.leftOutFailed, unreadable, notes }
+  }
+
+  /** The engine's answer for the session as it stands, without storing anything (what a run would store). */
+  compute(session: SessionInfo, options: { signal?: AbortSignal; onProgress?: (phase: string, done: number, total: number) => void } = {}): { result: MatchResult; unreadable: number; notes: string[] } {
+    const side = loadProviderSide(this.db, { profileId: session.profileId, source: session.source, filter: session.filter, from: session.from, to: session.to, timeZone: session.timeZone })
+    const file = this.fileRows(session)
+    const { records, notes } = inFileCurrencies(side.records, file)
+    const folded = this.fold(session.id)
+    const result = runMatch(records, file, session.settings, folded.engine, options)
+    return { result, unreadable: side.unreadable, notes: [...side.notes, ...notes] }
+  }
+
+  /** The session's statement rows within its period; a row in two of its files counts once. */
+  private fileRows(session: SessionInfo): EngineFileRow[] {
+    const rows = this.db
+      .prepare(
+        `select r.file_id, r.row_id, r.line, r.date, r.amount_minor, r.currency, r.reference, r.description, r.counterparty
+         from recon_file_rows r join recon_session_files s on s.file_id = r.file_id
+         where s.session_id = ? and r.date >= ? and r.date <= ? order by r.file_id, r.line`
+      )
+      .raw(true)
+      .iterate(session.id, session.from, session.to) as Iterable<[string, string, number, string, number, string, string | null, string | null, string | null]>
+    const seen = new Set<string>()
+    const out: EngineFileRow[] = []
+    for (const [fileId, id, line, date, amount, currency, reference, description, counterparty] of rows) {
+      if (seen.has(id)) continue
+      seen.add(id)
+      out.push({ id, fileId, line, date, amountMinor: amount, currency, reference, description, counterparty })
+    }
+    return out
+  }
+
+  /** Folds the audit events into what the engine and the report need. */
+  fold(sessionId: string): FoldedDecisions {
+    const pinned = new Map<string, PinnedMatch>()
+    const dismissed = new Set<string>()
+    const notes: FoldedDecisions['notes'] = new Map()
+    const adjustments: AdjustmentInfo[] = []
+    let reopenedAt: string | null = null
+    const annotate = (key: string, at: string, by: string, change: Partial<{ note: string | null; reasonCode: string | null; resolved: boolean }>): void => {
+      const current = notes.get(key) ?? { note: null, reasonCode: null, resolved: false, by, at }
+      notes.set(key, { ...current, ...change, by, at })
+    }
+    for (const e of sessionEvents(this.db, sessionId)) {
+      const p = e.payload as Record<string, unknown>
+      const ids = (): { providerIds: string[]; fileIds: string[] } => ({ providerIds: (p['providerIds'] as string[]) ?? [], fileIds: (p['fileIds'] as string[]) ?? [] })
+      switch (e.kind) {
+        case 'accept':
+        case 'match': {
+          const { providerIds, fileIds } = ids()
+          const key = pairKey(providerIds, fileIds)
+          pinned.set(key, { kind: e.kind === 'accept' ? 'accepted' : 'manual', providerIds, fileIds })
+          dismissed.delete(key)
+          annotate(key, e.at, e.user, {})
+          break
+        }
+        case 'reject':
+        case 'unmatch': {
+          const { providerIds, fileIds } = ids()
+          const key = pairKey(providerIds, fileIds)
+          pinned.delete(key)
+          dismissed.add(key)
+          break
+        }
+        case 'note':
+          annotate(p['itemKey'] as string, e.at, e.user, { note: (p['note'] as string) || null })
+          break
+        case 'reason':
+          annotate(p['itemKey'] as string, e.at, e.user, { reasonCode: (p['code'] as string) || null })
+          break
+        case 'resolve':
+          annotate(p['itemKey'] as string, e.at, e.user, { resolved: p['resolved'] === true })
+          break
+        case 'adjust':
+          adjustments.push({ currency: p['currency'] as string, amountMinor: p['amountMinor'] as number, reason: p['reason'] as string, itemKey: (p['itemKey'] as string | undefined) ?? null, by: e.user, at: e.at })
+          break
+        case 'reopen':
+          reopenedAt ??= e.at
+          break
+      }
+    }
+    return { engine: { pinned: [...pinned.values()], dismissed }, notes, adjustments, reopenedAt }
+  }
+
+  // ---- decisions --------------------------------------------------------------------------
+
+  /** Records one decision as an audit event, then runs the session again so its result shows it. */
+  decide(sessionId: string, decision: Decision): RunOutcome {
+    const session = this.openSession(sessionId)
+    const payload = this.decisionPayload(session, decision)
+    this.event(sessionId, decision.kind, payload)
+    return this.run(sessionId)
+  }
+
+  private decisionPayload(session: SessionInfo, decision: Decision): Record<string, unknown> {
+    const item = (key: string): ReconItem => {
+      const found = this.item(session.id, key)
+      if (!found) throw new AppError('item_not_found', `No item "${key}" in the session's last run; run it again and pick the item anew.`)
+      return found
+    }
+    const members = (it: ReconItem): { providerIds: string[]; fileIds: string[]; itemKey: string } => ({ providerIds: it.provider.map((p) => p.id), fileIds: it.file.map((f) => f.id), itemKey: it.key })
+    switch (decision.kind) {
+      case 'accept': {
+        const it = item(decision.itemKey)
+        if (it.outcome !== 'suggested') throw new AppError('not_a_suggestion', `Only a suggestion can be accepted; this item is ${it.outcome}.`)
+        return members(it)
+      }
+      case 'reject': {
+        const it = item(decision.itemKey)
+        if (it.outcome !== 'suggested') throw new AppError('not_a_suggestion', `Only a suggestion can be rejected; this item is ${it.outcome} (use unmatch for a match).`)
+        return members(it)
+      }
+      case 'unmatch': {
+        const it = item(decision.itemKey)
+        if (it.provider.length === 0 || it.file.length === 0 || it.outcome === 'suggested' || it.outcome === 'ambiguous') {
+          throw new AppError('not_matched', `Only a match can be undone; this item is ${it.outcome}.`)
+        }
+        return members(it)
+      }
+      case 'match': {
+        if (decision.providerIds.length === 0 || decision.fileIds.length === 0) throw new AppError('invalid_match', 'A match needs at least one provider record and one file line.')
+        if (decision.providerIds.length > 1 && decision.fileIds.length > 1) throw new AppError('invalid_match', 'Match one to one, one to many or many to one; not many to many.')
+        const keys = new Set<string>()
+        const found = new Set<string>()
+        for (const it of this.itemsContaining(session.id, decision.providerIds, decision.fileIds)) {
+          keys.add(it.key)
+          for (const p of it.provider) if (decision.providerIds.includes(p.id)) found.add(p.id)
+          for (const f of it.file) if (decision.fileIds.includes(f.id)) found.add(f.id)
+        }
+        const missing = [...decision.providerIds, ...decision.fileIds].filter((id) => !found.has(id))
+        if (missing.length > 0) throw new AppError('item_not_found', `Not in the session's last run: ${missing.slice(0, 5).join(', ')}.`)
+        return { providerIds: [...decision.providerIds].sort(), fileIds: [...decision.fileIds].sort(), itemKey: itemKey(decision.providerIds, decision.fileIds), replaces: [...keys].sort() }
+      }
+      case 'note':
+        item(decision.itemKey)
+        return { itemKey: decision.itemKey, note: decision.note }
+      case 'reason':
+        item(decision.itemKey)
+        return { itemKey: decision.itemKey, code: decision.code }
+      case 'resolve':
+        item(decision.itemKey)
+        return { itemKey: decision.itemKey, resolved: decision.resolved }
+      case 'adjust': {
+        if (decision.itemKey) item(decision.itemKey)
+        let amountMinor: number
+        try {
+          amountMinor = parseMajor(decision.amount, decision.currency.toUpperCase())
+        } catch (error) {
+          throw new AppError('invalid_amount', `Adjustment amount: ${(error as Error).message}`)
+        }
+        if (decision.reason.trim() === '') throw new AppError('reason_required', 'An adjustment needs a reason.')
+        return { currency: decision.currency.toUpperCase(), amountMinor, amount: decision.amount, reason: decision.reason.trim(), ...(decision.itemKey ? { itemKey: decision.itemKey } : {}) }
+      }
+    }
+  }
+
+  close(sessionId: string): SessionInfo {
+    const session = this.openSession(sessionId)
+    if (!session.lastRunAt) throw new AppError('not_run', 'Run the session before closing it.')
+    const at = this.now().toISOString()
+    this.db.transaction(() => {
+      this.db.prepare('update recon_sessions set closed_at = ?, closed_by = ? where id = ?').run(at, this.user(), sessionId)
+      this.event(sessionId, 'close', { counts: this.counts(sessionId) })
+    })()
+    return this.session(sessionId)
+  }
+
+  reopen(sessionId: string, reason: string): SessionInfo {
+    const session = this.session(sessionId)
+    if (!session.closedAt) throw new AppError('session_open', `The session "${session.name}" is open already.`)
+    if (reason.trim() === '') throw new AppError('reason_required', 'Reopening a closed session needs a reason.')
+    this.db.transaction(() => {
+      this.db.prepare('update recon_sessions set closed_at = null, closed_by = null where id = ?').run(sessionId)
+      this.event(sessionId, 'reopen', { reason: reason.trim(), closedAt: session.closedAt, closedBy: session.closedBy })
+    })()
+    return this.session(sessionId)
+  }
+
+  // ---- reading the result -------------------------------------------------------------------
+
+  items(sessionId: string, options: { outcome?: Outcome | undefined; offset?: number; limit?: number } = {}): { total: number; items: ReconItem[] } {
+    const where = options.outcome ? 'session_id = ? and outcome = ?' : 'session_id = ?'
+    const args: unknown[] = options.outcome ? [sessionId, options.outcome] : [sessionId]
+    const total = (this.db.prepare(`select count(*) as n from recon_items where ${where}`).get(...args) as { n: number }).n
+    const rows = this.db.prepare(`select data from recon_items where ${where} order by position limit ? offset ?`).all(...args, options.limit ?? 500, options.offset ?? 0) as { data: string }[]
+    return { total, items: rows.map((r) => JSON.parse(r.data) as ReconItem) }
+  }
+
+  /** Every stored item in order, one at a time (reports of a million items). */
+  *allItems(sessionId: string): Generator<ReconItem> {
+    for (const row of this.db.prepare('select data from recon_items where session_id = ? order by position').iterate(sessionId) as Iterable<{ data: string }>) yield JSON.parse(row.data) as ReconItem
+  }
+
+  item(sessionId: string, key: string): ReconItem | null {
+    const row = this.db.prepare('select data from recon_items where session_id = ? and item_key = ?').get(sessionId, key) as { data: string } | undefined
+    return row ? (JSON.parse(row.data) as ReconItem) : null
+  }
+
+  private itemsContaining(sessionId: string, providerIds: string[], fileIds: string[]): ReconItem[] {
+    const wanted = new Set([...providerIds, ...fileIds])
+    const out: ReconItem[] = []
+    for (const it of this.allItems(sessionId)) if (it.provider.some((p) => wanted.has(p.id)) || it.file.some((f) => wanted.has(f.id))) out.push(it)
+    return out
+  }
+}
+
+/**
+ * A statement holds one account's currencies: provider records in other currencies are left out
+ * (and counted in a note), unless the statement names them by reference (then they show as
+ * currency_differs).
+ */
+function inFileCurrencies(records: EngineProvider[], file: EngineFileRow[]): { records: EngineProvider[]; notes: string[] } {
+  if (file.length === 0) return { records, notes: [] }
+  const currencies = new Set(file.map((f) => f.currency))
+  const named = new Set<string>()
+  for (const f of file) {
+    if (f.reference) named.add(normaliseReference(f.reference))
+    for (const token of referenceTokens(f.description)) named.add(token)
+  }
+  const left = new Map<string, number>()
+  const kept = records.filter((p) => {
+    if (currencies.has(p.currency)) return true
+    if ([p.reference, p.serviceReference, ...(p.keys ?? [])].some((k) => k && named.has(normaliseReference(k)))) return true
+    left.set(p.currency, (left.get(p.currency) ?? 0) + 1)
+    return false
+  })
+  const notes = left.size === 0 ? [] : [`left out, in currencies the statements do not hold: ${[...left].sort().map(([c, n]) => `${n} ${c}`).join(', ')}`]
+  return { records: kept, notes }
+}
+
+function stripEmpty(mapping: Partial<StatementMapping>): Partial<StatementMapping> {
+  return Object.fromEntries(Object.entries(mapping).filter(([k, v]) => k !== 'columns' && v !== null && v !== undefined)) as Partial<StatementMapping>
+}
+
+export function checkSettings(settings: ReconSettings): ReconSettings {
+  if (!/^\d+(\.\d+)?$/.test(settings.amountTolerance)) throw new AppError('invalid_settings', `The amount tolerance must be a plain non-negative amount such as 0 or 1.50 (got "${settings.amountTolerance}").`)
+  for (const [name, value, max] of [['daysBefore', settings.daysBefore, 366], ['daysAfter', settings.daysAfter, 366], ['groupSearchLimit', settings.groupSearchLimit, 40]] as const) {
+    if (!Number.isInteger(value) || value < 0 || value > max) throw new AppError('invalid_settings', `${name} must be a whole number from 0 to ${max} (got ${value}).`)
+  }
+  if (!(settings.ambiguityMargin >= 0 && settings.ambiguityMargin <= 10)) throw new AppError('invalid_settings', `ambiguityMargin must be from 0 to 10 (got ${settings.ambiguityMargin}).`)
+  return { amountTolerance: settings.amountTolerance, daysBefore: settings.daysBefore, daysAfter: settings.daysAfter, netOfFees: settings.netOfFees === true, ambiguityMargin: settings.ambiguityMargin, groupSearchLimit: settings.groupSearchLimit }
+}
+
+/** The engine's result as report items: both sides' key fields, difference, decision and the user's notes. */
+export function materialise(result: MatchResult, folded: FoldedDecisions): ReconItem[] {
+  return result.items.map((m) => {
+    const provider: ProviderSide[] = m.p.map((i) => {
+      const p = result.provider[i] as MatchResult['provider'][number]
+      return { id: p.id, reference: p.reference, serviceReference: p.serviceReference, date: p.day, amountMinor: p.amountMinor, feesMinor: p.feesMinor, currency: p.currency, status: p.status, channel: p.channel, name: p.text }
+    })
+    const file: FileSide[] = m.f.map((i) => {
+      const f = result.file[i] as EngineFileRow
+      return { id: f.id, fileId: f.fileId, line: f.line, date: f.date, reference: f.reference, description: f.description, counterparty: f.counterparty, amountMinor: f.amountMinor, currency: f.currency }
+    })
+    const key = itemKey(
+      provider.map((p) => p.id),
+      file.map((f) => f.id)
+    )
+    const currencies = new Set([...provider.map((p) => p.currency), ...file.map((f) => f.currency)])
+    const differenceMinor = currencies.size === 1 ? file.reduce((s, f) => s + f.amountMinor, 0) - provider.reduce((s, p) => s + expectedAmount(p, result.netOfFees), 0) : null
+    const annotation = folded.notes.get(key)
+    return {
+      key,
+      outcome: m.outcome,
+      provider,
+      file,
+      differenceMinor,
+      score: m.score,
+      reasons: m.reasons,
+      decision: m.decision,
+      note: annotation?.note ?? null,
+      reasonCode: annotation?.reasonCode ?? null,
+      resolved: annotation?.resolved ?? false,
+      decidedBy: annotation?.by ?? null,
+      decidedAt: annotation?.at ?? null
+    }
+  })
+}

@@ -1,0 +1,135 @@
+// The reconciliation domain of the IPC contract: statements in, sessions, runs as jobs, decisions, close and reopen, reports, audit verification.
+import { z } from 'zod'
+import { OUTCOMES, RECON_SOURCES, type ImportedFileInfo, type ImportQuestion, type ParseProblem, type ReconItem, type ReconSummary, type SessionInfo, type StatementMapping } from '../reconcile'
+import { call, id, noArgs } from './define'
+import type { JobInfo } from './jobs'
+
+const header = z.string().max(200)
+/** A column mapping as the user or a mapping file gives it; anything left out is guessed. */
+export const mappingSchema = z.strictObject({
+  columns: z
+    .strictObject({
+      date: header.optional(),
+      reference: header.optional(),
+      amount: header.optional(),
+      debit: header.optional(),
+      credit: header.optional(),
+      indicator: header.optional(),
+      currency: header.optional(),
+      description: header.optional(),
+      counterparty: header.optional()
+    })
+    .optional(),
+  dateOrder: z.enum(['ymd', 'dmy', 'mdy']).nullable().optional(),
+  decimalMark: z.enum(['.', ',']).nullable().optional(),
+  defaultCurrency: z.string().regex(/^[A-Za-z]{3}$/).transform((c) => c.toUpperCase()).nullable().optional(),
+  encoding: z.string().max(40).nullable().optional(),
+  separator: z.enum([',', ';', '\t', '|']).nullable().optional()
+})
+
+export const settingsSchema = z.strictObject({
+  amountTolerance: z.string().regex(/^\d{1,12}(\.\d{1,4})?$/).optional(),
+  daysBefore: z.number().int().min(0).max(366).optional(),
+  daysAfter: z.number().int().min(0).max(366).optional(),
+  netOfFees: z.boolean().optional(),
+  ambiguityMargin: z.number().min(0).max(10).optional(),
+  groupSearchLimit: z.number().int().min(2).max(40).optional()
+})
+
+const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/)
+const itemKey = z.string().min(1).max(20_000)
+const ids = z.array(z.string().min(1).max(200)).max(1000)
+
+export const decisionSchema = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('accept'), itemKey }),
+  z.strictObject({ kind: z.literal('reject'), itemKey }),
+  z.strictObject({ kind: z.literal('match'), providerIds: ids.min(1), fileIds: ids.min(1) }),
+  z.strictObject({ kind: z.literal('unmatch'), itemKey }),
+  z.strictObject({ kind: z.literal('note'), itemKey, note: z.string().max(2000) }),
+  z.strictObject({ kind: z.literal('reason'), itemKey, code: z.string().trim().max(60) }),
+  z.strictObject({ kind: z.literal('resolve'), itemKey, resolved: z.boolean() }),
+  z.strictObject({ kind: z.literal('adjust'), currency: z.string().regex(/^[A-Za-z]{3}$/), amount: z.string().trim().min(1).max(30), reason: z.string().trim().min(1).max(500), itemKey: itemKey.optional() })
+])
+
+/** What reading a statement shows before anything is stored: how it was read, its first rows, every problem, open questions. */
+export interface StatementPreview {
+  /** Names the file held in the host for the next call (import, or a new mapping); expires after a while. */
+  token: string
+  name: string
+  sha256: string
+  encoding: string | null
+  separator: string | null
+  sheet: string | null
+  header: string[]
+  headerLine: number | null
+  mapping: StatementMapping
+  numberForm: string | null
+  dateForm: string | null
+  rowCount: number
+  rows: { line: number; date: string; amountMinor: number; currency: string; reference: string | null; description: string | null; counterparty: string | null }[]
+  problems: ParseProblem[]
+  problemCount: number
+  skipped: { line: number; reason: string }[]
+  questions: ImportQuestion[]
+  presetApplied: string | null
+  /** Set when this exact file (same SHA-256) was imported before. */
+  sameFile: ImportedFileInfo | null
+  /** How many rows were imported before in other files. */
+  sameRows: number
+}
+
+export interface AuditVerification {
+  ok: boolean
+  sessions: number
+  events: number
+  problems: { sessionId: string; seq: number | null; message: string }[]
+}
+
+export const reconCalls = {
+  /** Asks main for a statement file (CSV or XLSX), reads it and previews it; nothing is stored yet. */
+  'recon:open': call<StatementPreview | null>()(z.strictObject({ mapping: mappingSchema.optional() })),
+  /** Reads the same file again with another mapping or answers to its questions. */
+  'recon:preview': call<StatementPreview>()(z.strictObject({ token: z.string().uuid(), mapping: mappingSchema })),
+  /** Stores the previewed file as an import job (its rows are then usable in sessions). */
+  'recon:import': call<JobInfo>()(
+    z.strictObject({
+      token: z.string().uuid(),
+      mapping: mappingSchema.optional(),
+      ifSameFile: z.enum(['use-existing', 'import-again']).optional(),
+      ifSameRows: z.enum(['keep', 'skip']).optional(),
+      /** Saves the mapping under this source name, reapplied to files with the same headers. */
+      saveAs: z.string().trim().min(1).max(100).optional()
+    })
+  ),
+  'recon:files': call<ImportedFileInfo[]>()(noArgs),
+  'recon:sessions': call<SessionInfo[]>()(noArgs),
+  'recon:session': call<SessionInfo>()(z.strictObject({ id })),
+  'recon:create': call<SessionInfo>()(
+    z.strictObject({
+      name: z.string().trim().min(1).max(200),
+      source: z.enum(RECON_SOURCES),
+      bulkFileIds: ids.optional(),
+      references: ids.optional(),
+      from: day,
+      to: day,
+      settings: settingsSchema.optional(),
+      fileIds: ids
+    })
+  ),
+  'recon:addFiles': call<SessionInfo>()(z.strictObject({ sessionId: id, fileIds: ids.min(1) })),
+  'recon:settings': call<SessionInfo>()(z.strictObject({ sessionId: id, settings: settingsSchema })),
+  /** Runs the matching as a cancellable job with progress; the result replaces the session's last one. */
+  'recon:run': call<JobInfo>()(z.strictObject({ sessionId: id })),
+  'recon:items': call<{ total: number; items: ReconItem[] }>()(
+    z.strictObject({ sessionId: id, outcome: z.enum(OUTCOMES).optional(), offset: z.number().int().min(0).max(100_000_000).optional(), limit: z.number().int().min(1).max(1000).optional() })
+  ),
+  /** One decision, kept as an audit event; the session is run again so its items show it. */
+  'recon:decide': call<SessionInfo>()(z.strictObject({ sessionId: id, decision: decisionSchema })),
+  'recon:close': call<SessionInfo>()(z.strictObject({ sessionId: id })),
+  'recon:reopen': call<SessionInfo>()(z.strictObject({ sessionId: id, reason: z.string().trim().min(1).max(500) })),
+  'recon:events': call<{ seq: number; at: string; user: string; kind: string; payload: Record<string, unknown>; hash: string }[]>()(z.strictObject({ sessionId: id })),
+  'recon:summary': call<ReconSummary>()(z.strictObject({ sessionId: id })),
+  /** Asks where to save, then writes the reconciled items CSV, the summary CSV or the XLSX workbook. */
+  'recon:export': call<{ file: string | null }>()(z.strictObject({ sessionId: id, format: z.enum(['items-csv', 'summary-csv', 'xlsx']) })),
+  'audit:verify': call<AuditVerification>()(noArgs)
+} as const

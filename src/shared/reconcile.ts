@@ -1,0 +1,214 @@
+// The reconciliation vocabulary shared by host, CLI and renderer: outcomes, sources, settings, file columns and the result shapes.
+
+/** Outcomes as they are named in reports and JSON; one per item or group. */
+export const OUTCOMES = [
+  'matched',
+  'amount_differs',
+  'currency_differs',
+  'status_differs',
+  'only_in_provider',
+  'only_in_file',
+  'duplicate_in_file',
+  'duplicate_in_provider',
+  'suggested',
+  'ambiguous'
+] as const
+export type Outcome = (typeof OUTCOMES)[number]
+
+/** What the provider side of a session is made of. */
+export const RECON_SOURCES = ['payments', 'payouts', 'subscriptions', 'virtual-accounts'] as const
+export type ReconSource = (typeof RECON_SOURCES)[number]
+
+/** Bumped whenever a rule changes what the engine decides; written into every report. */
+export const RULE_VERSION = 'ledgerline-match/1'
+
+export interface ReconSettings {
+  /** Largest amount difference, in major units as text (e.g. "0.00", "1.50"), that still counts as the same amount. */
+  amountTolerance: string
+  /** The file's date may be this many days before the provider's. */
+  daysBefore: number
+  /** …and this many days after it (money reaches the bank later). */
+  daysAfter: number
+  /** Compare the file with the provider's amount less its fees (settlements arrive net). */
+  netOfFees: boolean
+  /** Two candidates whose scores differ by less than this are a tie: the item is ambiguous. */
+  ambiguityMargin: number
+  /** Most provider records the subset search for one settlement line looks at. */
+  groupSearchLimit: number
+}
+
+export const DEFAULT_SETTINGS: ReconSettings = {
+  amountTolerance: '0',
+  daysBefore: 2,
+  daysAfter: 5,
+  netOfFees: false,
+  ambiguityMargin: 1,
+  groupSearchLimit: 24
+}
+
+/** The columns a statement can be mapped to; each holds the header text of the file's column, or null. */
+export const MAPPED_FIELDS = ['date', 'reference', 'amount', 'debit', 'credit', 'indicator', 'currency', 'description', 'counterparty'] as const
+export type MappedField = (typeof MAPPED_FIELDS)[number]
+
+export type DateOrder = 'ymd' | 'dmy' | 'mdy'
+export type DecimalMark = '.' | ','
+
+/** How a statement is read: which column is which and how its numbers and dates are written. */
+export interface StatementMapping {
+  columns: Partial<Record<MappedField, string>>
+  /** null: decide from the values (and ask when they do not settle it). */
+  dateOrder: DateOrder | null
+  decimalMark: DecimalMark | null
+  /** Used for rows without a currency (column or code in the amount). */
+  defaultCurrency: string | null
+  /** 'utf-8', 'utf-16le', 'utf-16be', 'windows-1252', …; null: detect. */
+  encoding: string | null
+  /** ',', ';', '\t' or '|'; null: detect. */
+  separator: string | null
+}
+
+export interface ParseProblem {
+  /** 1-based line (CSV) or row (XLSX) in the file as the user sees it. */
+  line: number
+  /** The file's column header, or null for a problem with the whole line. */
+  column: string | null
+  code: string
+  message: string
+}
+
+/** A question the import cannot settle from the values; answered in the mapping (dateOrder, decimalMark, defaultCurrency). */
+export interface ImportQuestion {
+  field: 'dateOrder' | 'decimalMark' | 'defaultCurrency' | 'columns'
+  message: string
+  choices: string[]
+}
+
+/** One side's key fields in a result item. */
+export interface ProviderSide {
+  id: string
+  reference: string | null
+  serviceReference: string | null
+  date: string
+  amountMinor: number
+  feesMinor: number
+  currency: string
+  status: string
+  channel: string | null
+  name: string | null
+}
+
+export interface FileSide {
+  id: string
+  fileId: string
+  line: number
+  date: string
+  reference: string | null
+  description: string | null
+  counterparty: string | null
+  amountMinor: number
+  currency: string
+}
+
+export type DecisionState = 'accepted' | 'manual' | null
+
+/** One item or group of the result, in its stable order. */
+export interface ReconItem {
+  key: string
+  outcome: Outcome
+  provider: ProviderSide[]
+  file: FileSide[]
+  /** File side less the provider side (net when the session nets fees), per currency when both sides share it; null otherwise. */
+  differenceMinor: number | null
+  score: number | null
+  reasons: string[]
+  decision: DecisionState
+  note: string | null
+  reasonCode: string | null
+  resolved: boolean
+  /** Who made the last decision or note about this item, and when. */
+  decidedBy: string | null
+  decidedAt: string | null
+}
+
+export interface CurrencySummary {
+  currency: string
+  providerTotalMinor: number
+  fileTotalMinor: number
+  adjustmentsMinor: number
+  /** Per outcome: how many items, the provider and file amounts in this currency, and their difference. */
+  outcomes: Record<Outcome, { count: number; providerMinor: number; fileMinor: number; differenceMinor: number }>
+  /** file − provider − Σ outcome differences: zero when the report foots. */
+  unexplainedMinor: number
+}
+
+export interface ReconSummary {
+  sessionId: string
+  ruleVersion: string
+  profile: { name: string; mode: string }
+  source: ReconSource
+  period: { from: string; to: string; timeZone: string }
+  settings: ReconSettings
+  files: { id: string; name: string; sha256: string; rows: number }[]
+  counts: Record<Outcome, number>
+  currencies: CurrencySummary[]
+  /** Items that still need the user: everything but matched (and resolved ones). */
+  exceptions: number
+  closedAt: string | null
+  closedBy: string | null
+}
+
+/** What the user decides about an item; each becomes one audit event. Items are named by their stable key. */
+export type Decision =
+  | { kind: 'accept'; itemKey: string }
+  | { kind: 'reject'; itemKey: string }
+  | { kind: 'match'; providerIds: string[]; fileIds: string[] }
+  | { kind: 'unmatch'; itemKey: string }
+  | { kind: 'note'; itemKey: string; note: string }
+  | { kind: 'reason'; itemKey: string; code: string }
+  | { kind: 'resolve'; itemKey: string; resolved: boolean }
+  | { kind: 'adjust'; currency: string; amount: string; reason: string; itemKey?: string | undefined }
+
+export const DECISION_KINDS = ['accept', 'reject', 'match', 'unmatch', 'note', 'reason', 'resolve', 'adjust'] as const
+
+export interface SessionInfo {
+  id: string
+  profileId: string
+  name: string
+  source: ReconSource
+  filter: { bulkFileIds?: string[]; references?: string[] }
+  from: string
+  to: string
+  timeZone: string
+  settings: ReconSettings
+  files: ImportedFileInfo[]
+  createdAt: string
+  createdBy: string
+  lastRunAt: string | null
+  closedAt: string | null
+  closedBy: string | null
+  counts: Record<Outcome, number> | null
+}
+
+export interface ImportedFileInfo {
+  id: string
+  name: string
+  sha256: string
+  rows: number
+  problems: number
+  importedAt: string
+  importedBy: string
+  numberForm: string | null
+  dateForm: string | null
+  encoding: string | null
+  separator: string | null
+  mapping: StatementMapping
+}
+
+export interface AdjustmentInfo {
+  currency: string
+  amountMinor: number
+  reason: string
+  itemKey: string | null
+  by: string
+  at: string
+}
