@@ -19,7 +19,8 @@ const SHIPPED: Record<string, string> = {
   'v1-profiles-records-sync-state.ts': '7111797c32c1a05cb5d481ee99e36e9040349eb1be249b984a1a497c86ae5ff5',
   'v2-full-text-search.ts': '91464a0e51c4fa901e9b63552ca0ca01fd2254ab0b9dc319b4ad2e611c0ef454',
   'v3-profiles-being-removed.ts': '8fa6ce1ce4676b05602d5168bbe9fc2d0d321f5a83d952ac4d3a0342f2ab0759',
-  'v4-exact-incremental-sync.ts': '965fa80caf7c10b1ed8b7c21580ba5c127c7ff45f46d657032ff47258eb7656b'
+  'v4-exact-incremental-sync.ts': '965fa80caf7c10b1ed8b7c21580ba5c127c7ff45f46d657032ff47258eb7656b',
+  'v5-reconciliation.ts': '11682c84d8adffc004e7b4be9936c1adb8ed1543211f9dca635715ce5a678794'
 }
 
 const sha256 = (file: string): string => createHash('sha256').update(readFileSync(file, 'utf8').replace(/\r\n/g, '\n')).digest('hex')

@@ -131,18 +131,18 @@ export class ReconService {
     let parsed = await parseStatement(request.bytes, request.name, request.mapping ?? {})
     let presetApplied: string | null = null
     if (!request.mapping?.columns || Object.keys(request.mapping.columns).length === 0) {
-      const preset = this.presetFor(parsed.headerSignature)
+      const preset = [parsed.headerSignature, ...parsed.rowSignatures].map((s) => this.presetFor(s)).find((p) => p !== null) ?? null
       if (preset) {
         parsed = await parseStatement(request.bytes, request.name, { ...preset.mapping, ...stripEmpty(request.mapping ?? {}), columns: preset.mapping.columns })
         presetApplied = preset.sourceName
       }
     }
-    if (parsed.questions.length > 0) return { status: 'questions', parsed, presetApplied }
-    if (request.previewOnly) return { status: 'preview', parsed, presetApplied }
     const existing = this.db.prepare('select id from recon_files where profile_id = ? and sha256 = ? order by imported_at limit 1').get(request.profileId, parsed.sha256) as { id: string } | undefined
-    if (existing && request.ifSameFile !== 'import-again') {
+    if (existing && request.ifSameFile !== 'import-again' && !request.previewOnly) {
       return { status: 'same-file', parsed, existing: this.file(existing.id), presetApplied }
     }
+    if (parsed.questions.length > 0) return { status: 'questions', parsed, presetApplied }
+    if (request.previewOnly) return { status: 'preview', parsed, presetApplied }
     const known = this.knownRowIds(request.profileId, parsed.rows)
     if (known.size > 0 && !existing && request.ifSameRows === undefined) return { status: 'same-rows', parsed, sameRows: known.size, presetApplied }
     const rows = request.ifSameRows === 'skip' ? parsed.rows.filter((r) => !known.has(r.id)) : parsed.rows

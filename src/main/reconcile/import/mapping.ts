@@ -6,14 +6,14 @@ import { readDateShape } from './dates'
 
 /** Header words per field, most specific first (a header matching an earlier entry wins the field). */
 export const HEADER_SYNONYMS: Record<MappedField, string[]> = {
-  date: ['value date', 'valuedate', 'transaction date', 'txn date', 'trans date', 'booking date', 'posting date', 'posted date', 'date posted', 'date'],
-  reference: ['reference', 'ref', 'ref no', 'reference number', 'transaction id', 'transaction ref', 'transaction reference', 'txn id', 'txn ref', 'payment reference', 'order id', 'order reference', 'id'],
-  amount: ['amount', 'transaction amount', 'amt', 'value', 'net amount'],
+  date: ['value date', 'valuedate', 'transaction date', 'txn date', 'trans date', 'booking date', 'posting date', 'posted date', 'date posted', 'date', 'date valeur', 'date opération', 'datum', 'valutadatum', 'buchungsdatum', 'fecha', 'fecha valor'],
+  reference: ['reference', 'ref', 'ref no', 'reference number', 'transaction id', 'transaction ref', 'transaction reference', 'txn id', 'txn ref', 'payment reference', 'order id', 'order reference', 'id', 'référence', 'referenz', 'referencia', 'kenmerk'],
+  amount: ['amount', 'transaction amount', 'amt', 'value', 'net amount', 'montant', 'betrag', 'importe', 'bedrag'],
   debit: ['debit', 'debits', 'debit amount', 'withdrawal', 'withdrawals', 'money out', 'paid out', 'outflow', 'dr'],
   credit: ['credit', 'credits', 'credit amount', 'deposit', 'deposits', 'money in', 'paid in', 'inflow', 'cr'],
   indicator: ['dr/cr', 'cr/dr', 'd/c', 'c/d', 'debit/credit', 'credit/debit', 'dc', 'drcr', 'type', 'transaction type', 'sign'],
-  currency: ['currency', 'ccy', 'cur', 'curr', 'currency code'],
-  description: ['description', 'details', 'narration', 'narrative', 'transaction details', 'particulars', 'memo', 'remarks', 'remark', 'purpose'],
+  currency: ['currency', 'ccy', 'cur', 'curr', 'currency code', 'devise', 'währung', 'moneda', 'valuta'],
+  description: ['description', 'details', 'narration', 'narrative', 'transaction details', 'particulars', 'memo', 'remarks', 'remark', 'purpose', 'libellé', 'libelle', 'verwendungszweck', 'concepto', 'omschrijving'],
   counterparty: ['counterparty', 'payee', 'beneficiary', 'payer', 'customer', 'customer name', 'name', 'account name', 'sender', 'recipient']
 }
 

@@ -34,6 +34,8 @@ export interface ParsedStatement {
   /** Line of the header row; null when the file has none (columns are then "Column 1", "Column 2", …). */
   headerLine: number | null
   headerSignature: string
+  /** Signatures of the first rows, any of which may be the header a saved preset knows. */
+  rowSignatures: string[]
   mapping: StatementMapping
   /** e.g. "1,234.56", shown so the user sees how amounts were read. */
   numberForm: string | null
@@ -82,7 +84,7 @@ export function parseGrid(grid: Grid, facts: FileFacts, mapping: StatementMappin
   const skipped: ParsedStatement['skipped'] = []
   const problems: ParseProblem[] = []
   const questions: ImportQuestion[] = []
-  const headerIndex = findHeaderRow(grid.rows)
+  const headerIndex = findHeaderRow(grid.rows, Object.values(mapping.columns))
   const width = Math.max(0, ...grid.rows.slice(0, 200).map((r) => r.length))
   const header = headerIndex === null ? Array.from({ length: width }, (_, i) => `Column ${i + 1}`) : (grid.rows[headerIndex] as string[]).map((h, i) => h.trim() || `Column ${i + 1}`)
   const first = headerIndex === null ? 0 : headerIndex + 1
@@ -97,6 +99,7 @@ export function parseGrid(grid: Grid, facts: FileFacts, mapping: StatementMappin
     header,
     headerLine: headerIndex === null ? null : (grid.lines[headerIndex] as number),
     headerSignature: headerSignature(header),
+    rowSignatures: grid.rows.slice(0, 50).map((r) => headerSignature(r)),
     mapping,
     numberForm,
     dateForm,
@@ -117,7 +120,9 @@ export function parseGrid(grid: Grid, facts: FileFacts, mapping: StatementMappin
     if (guessed.indicator !== undefined) {
       const column = indexOf(guessed.indicator)
       const values = dataRows.slice(0, 200).map((r) => (r[column] ?? '').trim()).filter((v) => v !== '')
-      if (values.length === 0 || values.some((v) => !INDICATOR_DEBIT.test(v) && !INDICATOR_CREDIT.test(v))) delete guessed.indicator
+      const sides = values.filter((v) => INDICATOR_DEBIT.test(v) || INDICATOR_CREDIT.test(v)).length
+      // A "Type" column of words (POS, Transfer) is no debit/credit indicator; a stray bad value in a real one is a row problem.
+      if (values.length === 0 || sides < values.length * 0.5) delete guessed.indicator
     }
     mapping.columns = guessed
   }

@@ -1,7 +1,7 @@
 // A statement file → a grid of text cells: CSV by papaparse with the separator detected, XLSX by exceljs, and the header row found under any bank header block.
 import ExcelJS from 'exceljs'
 import Papa from 'papaparse'
-import { headerScore } from './mapping'
+import { headerScore, normaliseHeader } from './mapping'
 
 export const SEPARATORS = [',', ';', '\t', '|'] as const
 
@@ -96,14 +96,15 @@ function cellText(value: ExcelJS.CellValue): string {
 }
 
 /**
- * The header row: the first of the first 50 rows that names at least two statement columns and is
- * followed by a row of the same width. Null when the file has no header row.
+ * The header row: the first of the first 50 rows that holds every column a mapping names, or,
+ * without a mapping, names at least two statement columns. Null when the file has no header row.
  */
-export function findHeaderRow(rows: readonly (readonly string[])[]): number | null {
+export function findHeaderRow(rows: readonly (readonly string[])[], named: readonly string[] = []): number | null {
   const limit = Math.min(rows.length, 50)
+  const wanted = named.map(normaliseHeader)
   for (let i = 0; i < limit; i++) {
     const row = rows[i] as readonly string[]
-    if (headerScore(row) >= 2) return i
+    if (wanted.length > 0 ? wanted.every((w) => row.some((cell) => normaliseHeader(cell) === w)) : headerScore(row) >= 2) return i
   }
   return null
 }

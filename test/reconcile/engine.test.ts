@@ -1,0 +1,261 @@
+// The matching engine by scenario and by property: every outcome, groups net of fees, ties, currencies, signs, determinism, decisions, footing.
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { toExcelCsv } from '../../src/shared/csv/excel-safe'
+import { DEFAULT_SETTINGS, type Outcome, type ReconSettings } from '../../src/shared/reconcile'
+import { pairKey, runMatch, type EngineDecisions, type EngineFileRow, type EngineProvider, type MatchResult } from '../../src/main/reconcile/engine'
+import { ITEM_COLUMNS, itemCells, summarise } from '../../src/main/reconcile/report'
+import { materialise } from '../../src/main/reconcile/service'
+
+let fileSeq = 0
+const P = (id: string, o: Partial<EngineProvider> = {}): EngineProvider => ({
+  id,
+  reference: null,
+  serviceReference: null,
+  day: '2026-10-10',
+  amountMinor: 10_000,
+  feesMinor: 0,
+  currency: 'NGN',
+  status: 'successful',
+  channel: 'card',
+  text: null,
+  ...o
+})
+const F = (o: Partial<EngineFileRow> = {}): EngineFileRow => ({
+  id: o.id ?? `f${String(++fileSeq).padStart(4, '0')}`,
+  fileId: 'file',
+  line: fileSeq,
+  date: '2026-10-10',
+  amountMinor: 10_000,
+  currency: 'NGN',
+  reference: null,
+  description: null,
+  counterparty: null,
+  ...o
+})
+
+const noDecisions: EngineDecisions = { pinned: [], dismissed: new Set() }
+const folded = { engine: noDecisions, notes: new Map(), adjustments: [], reopenedAt: null }
+
+/** Outcome per member: provider ids and file ids each mapped to their item's outcome. */
+function outcomes(result: MatchResult): Map<string, Outcome> {
+  const map = new Map<string, Outcome>()
+  for (const item of result.items) {
+    for (const i of item.p) map.set((result.provider[i] as EngineProvider).id, item.outcome)
+    for (const i of item.f) map.set((result.file[i] as EngineFileRow).id, item.outcome)
+  }
+  return map
+}
+const settings = (o: Partial<ReconSettings> = {}): ReconSettings => ({ ...DEFAULT_SETTINGS, ...o })
+const reportBytes = (result: MatchResult): string => toExcelCsv(ITEM_COLUMNS, materialise(result, folded).map((item) => itemCells(item)))
+
+describe('matching scenarios', () => {
+  it('gives every outcome its own case, by exact keys first and text-backed suggestions after', () => {
+    const provider = [
+      P('p-match', { reference: 'A-0001' }),
+      P('p-amount', { reference: 'B-0002', amountMinor: 20_000 }),
+      P('p-currency', { reference: 'C-0003' }),
+      P('p-status', { reference: 'D-0004', status: 'failed', amountMinor: 5_000 }),
+      P('p-pending', { reference: 'D-0005', status: 'pending', amountMinor: 7_000 }),
+      P('p-only', { reference: 'E-0006', amountMinor: 12_345 }),
+      P('p-dupfile', { reference: 'F-0007', amountMinor: 3_000 }),
+      P('p-dup1', { reference: 'G-0008', amountMinor: 4_000, day: '2026-10-09' }),
+      P('p-dup2', { reference: 'G-0008', amountMinor: 4_000 }),
+      P('p-suggest', { amountMinor: 55_500, text: 'Adaeze Okafor adaeze@example.com' }),
+      P('p-tie1', { amountMinor: 66_600, text: 'Bola Ade' }),
+      P('p-tie2', { amountMinor: 66_600, text: 'Bola Ade' })
+    ]
+    const file = [
+      F({ id: 'f-match', reference: ' a-0001 ' }),
+      F({ id: 'f-amount', reference: 'B-0002', amountMinor: 19_900 }),
+      F({ id: 'f-currency', reference: 'C-0003', currency: 'GHS' }),
+      F({ id: 'f-status', reference: 'D-0004', amountMinor: 5_000 }),
+      F({ id: 'f-dupfile1', reference: 'F-0007', amountMinor: 3_000 }),
+      F({ id: 'f-dupfile2', reference: 'f-0007', amountMinor: 3_000, date: '2026-10-12' }),
+      F({ id: 'f-dup', reference: 'G-0008', amountMinor: 4_000, date: '2026-10-09' }),
+      F({ id: 'f-suggest', amountMinor: 55_500, description: 'NIP TRANSFER FROM OKAFOR ADAEZE', date: '2026-10-11' }),
+      F({ id: 'f-tie', amountMinor: 66_600, description: 'BOLA ADE' }),
+      F({ id: 'f-only', amountMinor: -5_250, description: 'SMS ALERT CHARGES' })
+    ]
+    const result = runMatch(provider, file, settings())
+    const got = outcomes(result)
+    expect(Object.fromEntries(got)).toEqual({
+      'p-match': 'matched',
+      'f-match': 'matched',
+      'p-amount': 'amount_differs',
+      'f-amount': 'amount_differs',
+      'p-currency': 'currency_differs',
+      'f-currency': 'currency_differs',
+      'p-status': 'status_differs',
+      'f-status': 'status_differs',
+      'p-pending': 'only_in_provider',
+      'p-only': 'only_in_provider',
+      'p-dupfile': 'matched',
+      'f-dupfile1': 'matched',
+      'f-dupfile2': 'duplicate_in_file',
+      'p-dup1': 'matched',
+      'f-dup': 'matched',
+      'p-dup2': 'duplicate_in_provider',
+      'p-suggest': 'suggested',
+      'f-suggest': 'suggested',
+      'p-tie1': 'ambiguous',
+      'p-tie2': 'ambiguous',
+      'f-tie': 'ambiguous',
+      'f-only': 'only_in_file'
+    })
+    const suggestion = result.items.find((i) => i.outcome === 'suggested')
+    expect(suggestion?.score).toBeGreaterThan(6)
+    expect(suggestion?.reasons.join('; ')).toMatch(/amount equal \+3; date 1 day\(s\) after the provider's \+2; text 100% alike \+4/)
+    // The bank charge stays a file item with its sign.
+    expect(materialise(result, folded).find((i) => i.outcome === 'only_in_file')?.file[0]?.amountMinor).toBe(-5_250)
+  })
+
+  it('never matches on amount and date alone', () => {
+    const result = runMatch([P('p', { text: 'Chidi Eze', amountMinor: 25_000 })], [F({ id: 'f', amountMinor: 25_000, description: 'POS PURCHASE SHOPRITE' })], settings())
+    expect(Object.fromEntries(outcomes(result))).toEqual({ p: 'only_in_provider', f: 'only_in_file' })
+  })
+
+  it('keeps two different provider references apart even when they read alike', () => {
+    const result = runMatch([P('p1', { reference: 'AB-1234' }), P('p2', { reference: 'AB1234' })], [F({ id: 'f', reference: 'ab1234' })], settings())
+    expect(result.items.some((i) => i.outcome === 'matched')).toBe(false)
+    expect(result.items.some((i) => i.outcome === 'duplicate_in_provider')).toBe(false)
+  })
+
+  it('finds a settlement line for several mobile-money payments net of fees, by day and channel, listing every member', () => {
+    const provider = [
+      P('m1', { channel: 'mobile_money', amountMinor: 100_000, feesMinor: 1_500, day: '2026-10-13' }),
+      P('m2', { channel: 'mobile_money', amountMinor: 200_000, feesMinor: 3_000, day: '2026-10-13' }),
+      P('m3', { channel: 'mobile_money', amountMinor: 50_000, feesMinor: 750, day: '2026-10-13' }),
+      P('c1', { channel: 'card', amountMinor: 1_000, day: '2026-10-13' })
+    ]
+    const file = [F({ id: 'settle', amountMinor: 344_750, description: 'MOMO SETTLEMENT 13OCT', date: '2026-10-14' })]
+    const result = runMatch(provider, file, settings({ netOfFees: true }))
+    const group = result.items.find((i) => i.outcome === 'suggested')
+    expect(group?.p.map((i) => result.provider[i]?.id)).toEqual(['m1', 'm2', 'm3'])
+    expect(group?.reasons.join(' ')).toMatch(/sum of 3 provider records net of fees equals the line .*members: m1, m2, m3/)
+    // Without netting the same line matches nothing.
+    expect(runMatch(provider, file, settings()).items.find((i) => i.outcome === 'suggested')).toBeUndefined()
+  })
+
+  it('finds a group by bounded subset search when no day-and-channel group sums to the line, and refuses an ambiguous one', () => {
+    const provider = [P('a', { amountMinor: 1_000, day: '2026-10-01' }), P('b', { amountMinor: 2_500, day: '2026-10-02' }), P('c', { amountMinor: 7_000, day: '2026-10-03' })]
+    const one = runMatch(provider, [F({ id: 'l', amountMinor: 9_500, date: '2026-10-03' })], settings())
+    expect(one.items.find((i) => i.outcome === 'suggested')?.p.map((i) => one.provider[i]?.id)).toEqual(['b', 'c'])
+    const tied = [P('a', { amountMinor: 1_000, day: '2026-10-01' }), P('b', { amountMinor: 2_000, day: '2026-10-02' }), P('c', { amountMinor: 3_000, day: '2026-10-03' }), P('d', { amountMinor: 4_000, day: '2026-10-02' })]
+    const two = runMatch(tied, [F({ id: 'l', amountMinor: 5_000, date: '2026-10-03' })], settings())
+    expect(Object.fromEntries(outcomes(two))).toMatchObject({ l: 'ambiguous', a: 'only_in_provider', d: 'only_in_provider' })
+  })
+
+  it('matches one payout to the several debit lines it was paid in (N:1), and payouts as debits', () => {
+    const provider = [P('T-1', { reference: 'PAYOUT-1', amountMinor: -90_000, day: '2026-10-05' }), P('T-2', { reference: 'PAYOUT-2', amountMinor: -10_000, day: '2026-10-05' })]
+    const file = [F({ id: 'd1', amountMinor: -50_000, date: '2026-10-05', description: 'OUTWARD 1/2' }), F({ id: 'd2', amountMinor: -40_000, date: '2026-10-06', description: 'OUTWARD 2/2' }), F({ id: 'd3', amountMinor: -10_000, reference: 'payout-2' })]
+    const result = runMatch(provider, file, settings())
+    expect(Object.fromEntries(outcomes(result))).toEqual({ 'T-1': 'suggested', d1: 'suggested', d2: 'suggested', 'T-2': 'matched', d3: 'matched' })
+  })
+
+  it('keeps currencies apart: the same amounts and names in two currencies pair within each', () => {
+    const provider = [P('n', { currency: 'NGN', text: 'Kofi Mensah' }), P('g', { currency: 'GHS', text: 'Kofi Mensah' })]
+    const file = [F({ id: 'fg', currency: 'GHS', description: 'KOFI MENSAH' }), F({ id: 'fn', currency: 'NGN', description: 'KOFI MENSAH' })]
+    const result = runMatch(provider, file, settings())
+    const pairs = result.items.map((i) => [i.outcome, i.p.map((k) => result.provider[k]?.id).join(), i.f.map((k) => result.file[k]?.id).join()])
+    expect(pairs).toEqual(expect.arrayContaining([['suggested', 'g', 'fg'], ['suggested', 'n', 'fn']]))
+  })
+
+  it('gives a byte-identical report whatever the order of either side', () => {
+    const provider = Array.from({ length: 60 }, (_, i) => P(`p${i}`, { reference: i % 3 === 0 ? `REF-${i}` : null, amountMinor: 1_000 * (i % 7) + 500, day: `2026-10-${String(1 + (i % 20)).padStart(2, '0')}`, text: `Customer ${i % 11}` }))
+    const file = Array.from({ length: 60 }, (_, i) =>
+      F({ id: `f${i}`, reference: i % 3 === 0 ? `ref-${i}` : null, amountMinor: 1_000 * (i % 7) + 500, date: `2026-10-${String(2 + (i % 20)).padStart(2, '0')}`, description: `CUSTOMER ${i % 11} PAYMENT` })
+    )
+    const base = reportBytes(runMatch(provider, file, settings()))
+    fc.assert(
+      fc.property(fc.array(fc.nat(), { minLength: 120, maxLength: 120 }), (keys) => {
+        const shuffle = <T>(list: T[], offset: number): T[] => list.map((v, i) => ({ v, k: keys[i + offset] as number })).sort((a, b) => a.k - b.k).map((x) => x.v)
+        expect(reportBytes(runMatch(shuffle(provider, 0), shuffle(file, 60), settings()))).toBe(base)
+      }),
+      { numRuns: 25 }
+    )
+  })
+
+  it('foots: per currency, provider and file totals are the inputs, and outcomes account for the whole difference', () => {
+    const provider = [P('a', { reference: 'R-1', amountMinor: 10_000, feesMinor: 150 }), P('b', { reference: 'R-2', amountMinor: 5_000, currency: 'GHS' }), P('c', { amountMinor: 777 }), P('x', { status: 'failed', amountMinor: 999 })]
+    const file = [F({ reference: 'R-1', amountMinor: 9_850 }), F({ reference: 'R-2', amountMinor: 4_000, currency: 'GHS' }), F({ amountMinor: -300, description: 'FEE' })]
+    const s = settings({ netOfFees: true })
+    const result = runMatch(provider, file, s)
+    const { currencies } = summarise(materialise(result, folded), s, [])
+    const ngn = currencies.find((c) => c.currency === 'NGN')
+    expect(ngn).toMatchObject({ providerTotalMinor: 9_850 + 777, fileTotalMinor: 9_850 - 300, unexplainedMinor: 0 })
+    expect(ngn?.outcomes.only_in_provider).toMatchObject({ count: 1, differenceMinor: -777 })
+    expect(currencies.find((c) => c.currency === 'GHS')).toMatchObject({ providerTotalMinor: 5_000, fileTotalMinor: 4_000, unexplainedMinor: 0 })
+    expect(result.leftOutFailed).toBe(1)
+  })
+
+  it('holds the user’s decisions first and never suggests a dismissed pair again', () => {
+    const provider = [P('p1', { text: 'Ngozi Umeh' }), P('p2', { amountMinor: 9_999 })]
+    const file = [F({ id: 'f1', description: 'NGOZI UMEH' }), F({ id: 'f2', amountMinor: 9_000, description: 'CASH' })]
+    const first = runMatch(provider, file, settings())
+    expect(outcomes(first).get('p1')).toBe('suggested')
+    const dismissed = runMatch(provider, file, settings(), { pinned: [], dismissed: new Set([pairKey(['p1'], ['f1'])]) })
+    expect(outcomes(dismissed).get('p1')).toBe('only_in_provider')
+    const manual = runMatch(provider, file, settings(), { pinned: [{ kind: 'manual', providerIds: ['p2'], fileIds: ['f2'] }], dismissed: new Set() })
+    const item = manual.items.find((i) => i.decision === 'manual')
+    expect(item).toMatchObject({ outcome: 'amount_differs', decision: 'manual' })
+  })
+})
+
+describe('matching property: injected differences come back exactly', () => {
+  type Fate = 'match' | 'drop' | 'amount' | 'duplicate' | 'status'
+  it('finds exactly what was injected into a file derived from random provider records', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.record({ amount: fc.integer({ min: 100, max: 10_000_000 }), day: fc.integer({ min: 1, max: 28 }), fate: fc.constantFrom<Fate>('match', 'match', 'match', 'drop', 'amount', 'duplicate', 'status'), lower: fc.boolean() }), { minLength: 1, maxLength: 60 }),
+        fc.array(fc.integer({ min: 1, max: 5_000_000 }), { maxLength: 10 }),
+        fc.array(fc.nat(), { minLength: 200, maxLength: 200 }),
+        (records, extras, order) => {
+          const provider: EngineProvider[] = []
+          const file: EngineFileRow[] = []
+          const expected = new Map<string, Outcome>()
+          records.forEach((r, i) => {
+            const day = `2026-10-${String(r.day).padStart(2, '0')}`
+            const reference = `INV-${String(i).padStart(5, '0')}`
+            const id = `p${i}`
+            provider.push(P(id, { reference, amountMinor: r.amount, day, status: r.fate === 'status' ? 'failed' : 'successful' }))
+            const row = (n: number, amountMinor = r.amount): EngineFileRow => F({ id: `f${i}-${n}`, reference: r.lower ? ` ${reference.toLowerCase()} ` : reference, amountMinor, date: day, description: 'CUSTOMER PAYMENT' })
+            switch (r.fate) {
+              case 'match':
+                file.push(row(0))
+                expected.set(id, 'matched')
+                break
+              case 'drop':
+                expected.set(id, 'only_in_provider')
+                break
+              case 'amount':
+                file.push(row(0, r.amount + 1))
+                expected.set(id, 'amount_differs')
+                break
+              case 'duplicate':
+                file.push(row(0), row(1))
+                expected.set(id, 'matched')
+                expected.set(`f${i}-1`, 'duplicate_in_file')
+                break
+              case 'status':
+                file.push(row(0))
+                expected.set(id, 'status_differs')
+                break
+            }
+          })
+          // Money out that nothing at the provider explains.
+          extras.forEach((amount, k) => {
+            file.push(F({ id: `x${k}`, amountMinor: -amount, description: `BANK CHARGE ${k}` }))
+            expected.set(`x${k}`, 'only_in_file')
+          })
+          const shuffled = file.map((f, i) => ({ f, k: order[i % order.length] as number })).sort((a, b) => a.k - b.k).map((x) => x.f)
+          const got = outcomes(runMatch(provider, shuffled, settings()))
+          for (const [id, outcome] of expected) expect(got.get(id), id).toBe(outcome)
+          const unexpected = [...got].filter(([id, o]) => o !== 'matched' && o !== 'amount_differs' && o !== 'status_differs' && !expected.has(id))
+          expect(unexpected).toEqual([])
+        }
+      ),
+      { numRuns: 60 }
+    )
+  })
+})

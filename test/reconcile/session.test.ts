@@ -1,0 +1,191 @@
+// Sessions over a real cache: imports stored once, presets, decisions kept across runs and new files, the audit chain and its tampering, close and reopen, reports in CSV and XLSX.
+import ExcelJS from 'exceljs'
+import { mkdtempSync, readFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type Database from 'better-sqlite3'
+import { beforeEach, describe, expect, it } from 'vitest'
+import { openCache } from '../../src/main/cache/open'
+import { paymentRow } from '../../src/main/cache/records'
+import { CacheStore } from '../../src/main/cache/store'
+import { verifyAudit } from '../../src/main/reconcile/audit'
+import { buildSummary, summaryRows, writeItemsCsv, writeSummaryCsv, writeXlsx, type ReportInput } from '../../src/main/reconcile/report'
+import { ReconService } from '../../src/main/reconcile/service'
+
+let db: Database.Database
+let service: ReconService
+let clock = Date.UTC(2026, 10, 1, 9)
+
+const statement = (rows: string[]): Uint8Array => Buffer.from(['Date,Reference,Description,Debit,Credit', ...rows].join('\n'))
+const base = ['01/10/2026,PAY-1,Card,,"1,000.00"', '02/10/2026,,TRANSFER FROM ADA OBI,,"2,500.00"', '13/10/2026,,BANK CHARGE,50.00,']
+
+beforeEach(() => {
+  db = openCache(':memory:')
+  db.prepare("insert into profiles (id, name, base_url, mode, created_at) values ('test', 'Acme test', null, 'test', '2026-01-01'), ('live', 'Acme live', 'https://x/v1', 'live', '2026-01-01')").run()
+  const store = new CacheStore(db)
+  const payment = (id: string, reference: string, amount: number, createdAt: string, extra: Record<string, unknown> = {}) =>
+    paymentRow({ id, reference, serviceReference: `SRV-${id}`, amount, currency: 'NGN', status: 'successful', channel: 'card', totalFees: 0, createdAt, ...extra })
+  store.writePage('test', 'payments', [
+    payment('id-1', 'PAY-1', 1000, '2026-10-01T10:00:00Z'),
+    payment('id-2', 'PAY-2', 2500, '2026-10-02T08:00:00Z', { bankDetails: { accountName: 'Ada Obi', accountNumber: '0123', bankName: 'B' } }),
+    payment('id-3', 'PAY-3', 400, '2026-10-05T08:00:00Z'),
+    payment('id-4', 'PAY-4', 600, '2026-10-05T09:00:00Z')
+  ])
+  clock = Date.UTC(2026, 10, 1, 9)
+  service = new ReconService(db, { now: () => new Date((clock += 1000)), user: 'ada' })
+})
+
+async function importBase(rows = base, name = 'oct.csv') {
+  const outcome = await service.importStatement({ profileId: 'test', name, bytes: statement(rows), mapping: { defaultCurrency: 'NGN' } })
+  if (outcome.status !== 'imported') throw new Error(`not imported: ${outcome.status}`)
+  return outcome.file
+}
+
+function newSession(fileIds: string[]) {
+  return service.createSession({ profileId: 'test', name: 'October', source: 'payments', from: '2026-10-01', to: '2026-10-31', timeZone: 'Africa/Lagos', fileIds })
+}
+
+describe('statements in a cache', () => {
+  it('stores a file with its SHA-256 once, and asks before storing the same file or the same rows again', async () => {
+    const file = await importBase()
+    expect(file).toMatchObject({ rows: 3, sha256: expect.stringMatching(/^[0-9a-f]{64}$/), importedBy: 'ada', dateForm: 'DD/MM/YYYY' })
+    const again = await service.importStatement({ profileId: 'test', name: 'oct copy.csv', bytes: statement(base) })
+    expect(again).toMatchObject({ status: 'same-file', existing: { id: file.id } })
+    const overlap = await service.importStatement({ profileId: 'test', name: 'oct-2.csv', bytes: statement([base[1] as string, '20/10/2026,PAY-9,New,,"9.00"']), mapping: { defaultCurrency: 'NGN' } })
+    expect(overlap).toMatchObject({ status: 'same-rows', sameRows: 1 })
+    const skipped = await service.importStatement({ profileId: 'test', name: 'oct-2.csv', bytes: statement([base[1] as string, '20/10/2026,PAY-9,New,,"9.00"']), mapping: { defaultCurrency: 'NGN' }, ifSameRows: 'skip' })
+    expect(skipped).toMatchObject({ status: 'imported', skippedSameRows: 1, file: { rows: 1 } })
+    // Another profile sees none of it.
+    expect((await service.importStatement({ profileId: 'live', name: 'oct.csv', bytes: statement(base), mapping: { defaultCurrency: 'NGN' } })).status).toBe('imported')
+  })
+
+  it('reapplies a saved mapping preset when a file with the same headers comes in', async () => {
+    const odd = Buffer.from('When,Ref,What,Sum\n2026-10-01,PAY-1,x,"1,000.00"\n')
+    const first = await service.importStatement({ profileId: 'test', name: 'a.csv', bytes: odd, previewOnly: true })
+    expect(first.status).toBe('questions')
+    const answered = await service.importStatement({ profileId: 'test', name: 'a.csv', bytes: odd, mapping: { columns: { date: 'When', reference: 'Ref', amount: 'Sum', description: 'What' }, defaultCurrency: 'NGN' } })
+    expect(answered.status).toBe('imported')
+    service.savePreset('Ledger export', answered.parsed.headerSignature, answered.parsed.mapping)
+    const next = await service.importStatement({ profileId: 'test', name: 'b.csv', bytes: Buffer.from('When,Ref,What,Sum\n2026-10-02,PAY-2,y,"2,500.00"\n') })
+    expect(next).toMatchObject({ status: 'imported', presetApplied: 'Ledger export', file: { rows: 1 } })
+  })
+})
+
+describe('a reconciliation session', () => {
+  it('keeps test and live apart and checks its period and settings', async () => {
+    const file = await importBase()
+    expect(() => service.createSession({ profileId: 'live', name: 'x', source: 'payments', from: '2026-10-01', to: '2026-10-31', timeZone: 'UTC', fileIds: [file.id] })).toThrow(/another profile; test and live never mix/)
+    expect(() => service.createSession({ profileId: 'test', name: 'x', source: 'payments', from: '2026-10-31', to: '2026-10-01', timeZone: 'UTC', fileIds: [] })).toThrow(/period/)
+    expect(() => service.createSession({ profileId: 'test', name: 'x', source: 'payments', from: '2026-10-01', to: '2026-10-31', timeZone: 'UTC', fileIds: [], settings: { amountTolerance: '-1' } })).toThrow(/tolerance/)
+  })
+
+  it('runs, takes decisions as chained events, keeps them across a new file and a re-run, and never re-suggests a rejected pair', async () => {
+    const file = await importBase()
+    const session = newSession([file.id])
+    const run = service.run(session.id)
+    expect(run.counts).toMatchObject({ matched: 1, suggested: 1, only_in_provider: 2, only_in_file: 1 })
+    const suggestion = service.items(session.id, { outcome: 'suggested' }).items[0]
+    expect(suggestion?.provider[0]?.id).toBe('id-2')
+    service.decide(session.id, { kind: 'accept', itemKey: suggestion?.key as string })
+    const accepted = service.item(session.id, suggestion?.key as string)
+    expect(accepted).toMatchObject({ outcome: 'matched', decision: 'accepted', decidedBy: 'ada' })
+
+    // A manual N:1: the two small payments were one deposit in a second file.
+    const second = await importBase(['2026-10-05,,DEPOSIT,,"1,000.00"'], 'oct-b.csv')
+    service.addFiles(session.id, [second.id])
+    service.run(session.id)
+    const deposit = service.items(session.id).items.find((i) => i.file.some((f) => f.description === 'DEPOSIT'))
+    // The sum of PAY-3 and PAY-4 is offered as a group; reject it and match by hand instead.
+    expect(deposit).toMatchObject({ outcome: 'suggested' })
+    service.decide(session.id, { kind: 'reject', itemKey: deposit?.key as string })
+    expect(service.items(session.id, { outcome: 'suggested' }).total).toBe(0)
+    service.decide(session.id, { kind: 'match', providerIds: ['id-3', 'id-4'], fileIds: [deposit?.file[0]?.id as string] })
+    const charge = service.items(session.id, { outcome: 'only_in_file' }).items[0]
+    service.decide(session.id, { kind: 'note', itemKey: charge?.key as string, note: 'Monthly SMS alerts' })
+    service.decide(session.id, { kind: 'reason', itemKey: charge?.key as string, code: 'bank_charge' })
+    service.decide(session.id, { kind: 'resolve', itemKey: charge?.key as string, resolved: true })
+    service.decide(session.id, { kind: 'adjust', currency: 'NGN', amount: '-50.00', reason: 'Book SMS charges to bank fees', itemKey: charge?.key as string })
+
+    const rerun = service.run(session.id)
+    expect(rerun.counts).toMatchObject({ matched: 3, only_in_file: 1, suggested: 0, ambiguous: 0 })
+    const manual = service.items(session.id).items.find((i) => i.decision === 'manual')
+    expect(manual?.provider.map((p) => p.id)).toEqual(['id-3', 'id-4'])
+    expect(service.item(session.id, charge?.key as string)).toMatchObject({ note: 'Monthly SMS alerts', reasonCode: 'bank_charge', resolved: true })
+    expect(service.fold(session.id).adjustments).toEqual([expect.objectContaining({ amountMinor: -5000, currency: 'NGN' })])
+    expect(verifyAudit(db)).toMatchObject({ ok: true, sessions: 1 })
+    expect(service.events(session.id).map((e) => e.kind)).toEqual(['session_created', 'run', 'accept', 'run', 'files_added', 'run', 'reject', 'run', 'match', 'run', 'note', 'run', 'reason', 'run', 'resolve', 'run', 'adjust', 'run', 'run'])
+  })
+
+  it('finds one edited, removed or reordered audit row', async () => {
+    const session = newSession([(await importBase()).id])
+    service.run(session.id)
+    const key = service.items(session.id, { outcome: 'suggested' }).items[0]?.key as string
+    service.decide(session.id, { kind: 'accept', itemKey: key })
+    expect(verifyAudit(db).ok).toBe(true)
+    expect(() => db.prepare("update recon_events set user = 'mallory' where seq = 3").run()).toThrow(/append-only/)
+    // Someone with the database file drops the guard and edits one decision.
+    db.exec('DROP TRIGGER recon_events_append_only')
+    db.prepare("update recon_events set user = 'mallory' where session_id = ? and seq = 3").run(session.id)
+    const edited = verifyAudit(db)
+    expect(edited.ok).toBe(false)
+    expect(edited.problems).toEqual([expect.objectContaining({ seq: 3, message: expect.stringMatching(/changed after it was written \(accept .* by mallory\)/) })])
+    db.prepare("update recon_events set user = 'ada' where session_id = ? and seq = 3").run(session.id)
+    expect(verifyAudit(db).ok).toBe(true)
+    db.prepare('delete from recon_events where session_id = ? and seq = (select max(seq) from recon_events where session_id = ?)').run(session.id, session.id)
+    expect(verifyAudit(db).problems[0]?.message).toMatch(/events were removed or added/)
+  })
+
+  it('locks a closed session; reopening needs a reason and the changes after it are the discrepancy log', async () => {
+    const session = newSession([(await importBase()).id])
+    expect(() => service.close(session.id)).toThrow(/Run the session/)
+    service.run(session.id)
+    const closed = service.close(session.id)
+    expect(closed).toMatchObject({ closedBy: 'ada', closedAt: expect.any(String) })
+    const key = service.items(session.id, { outcome: 'suggested' }).items[0]?.key as string
+    expect(() => service.decide(session.id, { kind: 'accept', itemKey: key })).toThrow(/closed by ada .* reopen it/)
+    expect(() => service.run(session.id)).toThrow(/closed/)
+    expect(() => service.reopen(session.id, '  ')).toThrow(/needs a reason/)
+    service.reopen(session.id, 'Bank sent a corrected statement')
+    service.decide(session.id, { kind: 'accept', itemKey: key })
+    service.close(session.id)
+    const input = reportInput(session.id)
+    const rows = summaryRows(buildSummary(input), input)
+    const log = rows.filter((r) => r[0]?.kind === 'text' && r[0].value === 'discrepancy_log').map((r) => (r[1] as { value: string }).value)
+    expect(log).toEqual(['reopen', 'accept', 'run', 'close'])
+  })
+
+  it('writes the reconciled CSV, the summary CSV and one XLSX workbook that agree', async () => {
+    const session = newSession([(await importBase()).id])
+    service.run(session.id)
+    const dir = mkdtempSync(join(tmpdir(), 'ledgerline-recon-'))
+    const input = reportInput(session.id)
+    const summary = buildSummary(input)
+    expect(summary.currencies).toEqual([expect.objectContaining({ currency: 'NGN', providerTotalMinor: 450_000, fileTotalMinor: 345_000, unexplainedMinor: 0 })])
+    expect(await writeItemsCsv(join(dir, 'items.csv'), input)).toBe(5)
+    await writeSummaryCsv(join(dir, 'summary.csv'), summary, input)
+    await writeXlsx(join(dir, 'report.xlsx'), summary, input)
+    const items = readFileSync(join(dir, 'items.csv'), 'utf8')
+    expect(items.startsWith('\uFEFF"outcome","difference","score"')).toBe(true)
+    expect(items).toMatch(/"matched",0\.00,,"reference: ""PAY-1"" is the provider's reference ""PAY-1""; amount: equal",/)
+    expect(items.split('\r\n').filter(Boolean)).toHaveLength(6)
+    const summaryCsv = readFileSync(join(dir, 'summary.csv'), 'utf8')
+    expect(summaryCsv).toMatch(/"foots","difference not accounted for by outcomes","NGN",,,,,0\.00,/)
+    expect(summaryCsv).toMatch(/"file","oct\.csv",,,3,,,,"[0-9a-f]{64}"/)
+    const workbook = new ExcelJS.Workbook()
+    await workbook.xlsx.readFile(join(dir, 'report.xlsx'))
+    expect(workbook.worksheets.map((w) => w.name)).toEqual(['Summary', 'Items'])
+    const sheet = workbook.getWorksheet('Items') as ExcelJS.Worksheet
+    expect(sheet.rowCount).toBe(6)
+    const header = (sheet.getRow(1).values as unknown[]).slice(1)
+    const row = sheet.getRow(2)
+    const cell = (name: string): ExcelJS.Cell => row.getCell(header.indexOf(name) + 1)
+    expect(typeof cell('provider_amount').value).toBe('number')
+    expect(cell('provider_amount').numFmt).toBe('#,##0.00')
+    expect(typeof cell('item_key').value).toBe('string')
+    expect(cell('item_key').numFmt).toBe('@')
+  })
+})
+
+function reportInput(sessionId: string): ReportInput {
+  return { session: service.session(sessionId), profile: { name: 'Acme test', mode: 'test' }, items: () => service.allItems(sessionId), folded: service.fold(sessionId), events: service.events(sessionId) }
+}

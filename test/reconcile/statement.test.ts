@@ -1,0 +1,198 @@
+// Statements as banks and ledgers write them: encodings, separators, header blocks, totals lines, amount and date forms, mappings, problems on their line and column.
+import ExcelJS from 'exceljs'
+import iconv from 'iconv-lite'
+import { describe, expect, it } from 'vitest'
+import { parseStatement } from '../../src/main/reconcile/import/statement'
+import { parseAmountBody, readAmountText } from '../../src/main/reconcile/import/amounts'
+import { normaliseReference, referenceTokens } from '../../src/main/reconcile/references'
+
+const utf8 = (text: string): Uint8Array => Buffer.from(text, 'utf8')
+const amounts = async (text: string, mapping = {}): Promise<number[]> => (await parseStatement(utf8(text), 's.csv', { defaultCurrency: 'NGN', ...mapping })).rows.map((r) => r.amountMinor)
+
+describe('reading a statement', () => {
+  const bank = [
+    'FIRST EXAMPLE BANK PLC',
+    'Statement of account,,,,',
+    'Account number:,0011223344,,,',
+    '',
+    'Txn Date,Value Date,Reference,Narration,Debit,Credit,Balance',
+    '02/10/2026,02/10/2026,,Opening balance,,,"10,000.00"',
+    '02/10/2026,03/10/2026, pay-ref-0001 ,Transfer from Ada,,"1,500.00","11,500.00"',
+    '13/10/2026,14/10/2026,PAY-REF-0002,Card payment,,"2,250.50","13,750.50"',
+    '15/10/2026,15/10/2026,,SMS ALERT CHARGES,52.50,,"13,698.00"',
+    ',,,Total,52.50,"3,750.50",',
+    'Generated on 01/11/2026'
+  ].join('\r\n')
+
+  it('skips the bank header block, balance and totals lines, and maps columns from header synonyms', async () => {
+    const s = await parseStatement(utf8(bank), 'bank.csv', { defaultCurrency: 'NGN' })
+    expect(s.headerLine).toBe(5)
+    expect(s.mapping.columns).toEqual({ date: 'Value Date', reference: 'Reference', debit: 'Debit', credit: 'Credit', description: 'Narration' })
+    expect(s.rows.map((r) => [r.line, r.date, r.amountMinor, r.reference])).toEqual([
+      [7, '2026-10-03', 150000, 'pay-ref-0001'],
+      [8, '2026-10-14', 225050, 'PAY-REF-0002'],
+      [9, '2026-10-15', -5250, null]
+    ])
+    expect(s.skipped.map((k) => k.line)).toEqual([1, 2, 3, 5, 6, 10, 11])
+    expect(s.numberForm).toBe('1,234.56')
+    expect(s.dateForm).toBe('DD/MM/YYYY')
+    expect(s.problems).toEqual([])
+  })
+
+  it.each([
+    ['UTF-8 with BOM', (t: string) => Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(t, 'utf8')]), 'utf-8'],
+    ['UTF-16LE with BOM', (t: string) => Buffer.concat([Buffer.from([0xff, 0xfe]), iconv.encode(t, 'utf-16le')]), 'utf-16le'],
+    ['UTF-16BE with BOM', (t: string) => Buffer.concat([Buffer.from([0xfe, 0xff]), iconv.encode(t, 'utf-16be')]), 'utf-16be'],
+    ['UTF-16LE without BOM', (t: string) => iconv.encode(t, 'utf-16le'), 'utf-16le'],
+    ['Windows-1252', (t: string) => iconv.encode(t, 'windows-1252'), 'windows-1252']
+  ])('reads %s and keeps accented names', async (_name, encode, encoding) => {
+    const text = 'Date;Référence;Libellé;Montant\n2026-10-02;FAC-0001;Café Müller Œuvre;1.234,56\n2026-10-03;FAC-0002;Crème brûlée € 5;-12,00\n'
+    const s = await parseStatement(encode(text), 'fr.csv', { defaultCurrency: 'EUR' })
+    expect(s.encoding).toBe(encoding)
+    expect(s.separator).toBe(';')
+    expect(s.rows.map((r) => [r.amountMinor, r.description])).toEqual([
+      [123456, 'Café Müller Œuvre'],
+      [-1200, 'Crème brûlée € 5']
+    ])
+  })
+
+  it.each([
+    [',', 'date,amount,description\n2026-10-01,"1,234.56",a\n'],
+    [';', 'date;amount;description\n2026-10-01;1.234,56;a\n'],
+    ['\t', 'date\tamount\tdescription\n2026-10-01\t1 234,56\ta\n'],
+    ['|', 'date|amount|description\n2026-10-01|1234.56|a\n']
+  ])('detects the separator %j', async (separator, text) => {
+    const s = await parseStatement(utf8(text), 's.csv', { defaultCurrency: 'NGN' })
+    expect(s.separator).toBe(separator)
+    expect(s.rows[0]?.amountMinor).toBe(123456)
+  })
+
+  it('reads every common amount form exactly, with the form it chose', async () => {
+    const dot = 'date,amount\n2026-10-01,"1,234.56"\n2026-10-02,"(1,234.56)"\n2026-10-03,1234.56-\n2026-10-04,NGN 1234.56\n2026-10-05,"₦1,000.00"\n2026-10-06,"-0.01"\n2026-10-07,12\n2026-10-08,"1,000,000.10 CR"\n2026-10-09,"500.00 DR"\n'
+    expect(await amounts(dot)).toEqual([123456, -123456, -123456, 123456, 100000, -1, 1200, 100000010, -50000])
+    const comma = 'date;amount\n2026-10-01;1.234,56\n2026-10-02;1 234,56\n2026-10-03;-0,5\n2026-10-04;1.000.000\n'
+    const s = await parseStatement(utf8(comma), 's.csv', { defaultCurrency: 'EUR' })
+    expect(s.rows.map((r) => r.amountMinor)).toEqual([123456, 123456, -50, 100000000])
+    expect(s.numberForm).toBe('1 234,56')
+    // A currency code in the amount cell gives the row its currency, and exponents are the currency's.
+    const codes = await parseStatement(utf8('date,amount\n2026-10-01,JPY 1500\n2026-10-02,KWD 1.250\n2026-10-03,"1,234.50 GHS"\n'), 's.csv')
+    expect(codes.rows.map((r) => [r.currency, r.amountMinor])).toEqual([
+      ['JPY', 1500],
+      ['KWD', 1250],
+      ['GHS', 123450]
+    ])
+  })
+
+  it('exact from text: no float drift on large or many-decimal amounts', () => {
+    expect(parseAmountBody('90,071,992,547,409.91', '.', 'NGN')).toBe(9007199254740991)
+    expect(() => parseAmountBody('90,071,992,547,409.92', '.', 'NGN')).toThrow(/too large/)
+    expect(() => parseAmountBody('1.234', '.', 'NGN')).toThrow(/decimal place/)
+    expect(() => parseAmountBody('12,34,567.00', '.', 'NGN')).toThrow(/groups its digits/)
+    expect(readAmountText('(₦1,234.56)')).toMatchObject({ body: '1,234.56', negative: true, currency: 'NGN' })
+  })
+
+  it('reads signed amounts, separate debit and credit columns, and a DR/CR indicator column', async () => {
+    expect(await amounts('date,amount\n2026-10-01,-5.00\n2026-10-02,5.00\n')).toEqual([-500, 500])
+    expect(await amounts('date,withdrawal,deposit\n2026-10-01,5.00,\n2026-10-02,,7.00\n2026-10-03,-3.00,\n')).toEqual([-500, 700, -300])
+    expect(await amounts('date,money out,money in\n2026-10-01,5.00,\n2026-10-02,,7.00\n')).toEqual([-500, 700])
+    const indicator = await parseStatement(utf8('date,amount,DR/CR,details\n2026-10-01,5.00,DR,fee\n2026-10-02,7.00,CR,in\n2026-10-03,7.00,X,odd\n'), 's.csv', { defaultCurrency: 'NGN' })
+    expect(indicator.mapping.columns.indicator).toBe('DR/CR')
+    expect(indicator.rows.map((r) => r.amountMinor)).toEqual([-500, 700])
+    expect(indicator.problems).toEqual([{ line: 4, column: 'DR/CR', code: 'invalid_indicator', message: expect.stringMatching(/"X" is neither debit/) }])
+  })
+
+  it('settles the date order by every row: one 13/10 makes the file day-first, 10/13 month-first', async () => {
+    const dayFirst = await parseStatement(utf8('date,amount\n01/02/2026,1\n13/10/2026,1\n'), 's.csv', { defaultCurrency: 'NGN' })
+    expect(dayFirst.rows.map((r) => r.date)).toEqual(['2026-02-01', '2026-10-13'])
+    expect(dayFirst.dateForm).toBe('DD/MM/YYYY')
+    const monthFirst = await parseStatement(utf8('date,amount\n01/02/2026,1\n10/13/2026,1\n'), 's.csv', { defaultCurrency: 'NGN' })
+    expect(monthFirst.rows.map((r) => r.date)).toEqual(['2026-01-02', '2026-10-13'])
+    expect(monthFirst.dateForm).toBe('MM/DD/YYYY')
+  })
+
+  it('asks about a file whose dates stay ambiguous, and reads it once answered', async () => {
+    const text = 'date,amount\n01/02/2026,1\n03/04/2026,1\n'
+    const asked = await parseStatement(utf8(text), 's.csv', { defaultCurrency: 'NGN' })
+    expect(asked.rows).toEqual([])
+    expect(asked.questions).toEqual([expect.objectContaining({ field: 'dateOrder', choices: ['dmy', 'mdy'] })])
+    const answered = await parseStatement(utf8(text), 's.csv', { defaultCurrency: 'NGN', dateOrder: 'mdy' })
+    expect(answered.rows.map((r) => r.date)).toEqual(['2026-01-02', '2026-03-04'])
+  })
+
+  it('reads ISO, named-month and timed dates', async () => {
+    const s = await parseStatement(utf8('date,amount\n2026-10-01T14:05:09Z,1\n02-Oct-2026,1\n3 Oct 2026 09:15,1\n2026/10/04 2:05 PM,1\n20261005,1\n'), 's.csv', { defaultCurrency: 'NGN' })
+    expect(s.rows.map((r) => [r.date, r.time])).toEqual([
+      ['2026-10-01', '14:05:09'],
+      ['2026-10-02', null],
+      ['2026-10-03', '09:15:00'],
+      ['2026-10-04', '14:05:00'],
+      ['2026-10-05', null]
+    ])
+  })
+
+  it('names each bad row with its line, column and what is wrong; the good rows are kept', async () => {
+    const s = await parseStatement(utf8('Date,Amount,Currency\n2026-10-01,5.00,NGN\n2026-13-01,5.00,NGN\n2026-10-03,five,NGN\n2026-10-04,5.00,XXX\n2026-10-05,1.001,NGN\n'), 's.csv')
+    expect(s.rows.map((r) => r.line)).toEqual([2])
+    expect(s.problems.map((p) => [p.line, p.column, p.code])).toEqual([
+      [3, 'Date', 'invalid_date'],
+      [4, 'Amount', 'invalid_amount'],
+      [5, 'Currency', 'unknown_currency'],
+      [6, 'Amount', 'too_many_decimals']
+    ])
+  })
+
+  it('asks for a currency when the file names none, for columns it cannot find, and reports a mapping naming a missing column', async () => {
+    expect((await parseStatement(utf8('date,amount\n2026-10-01,5\n'), 's.csv')).questions.map((q) => q.field)).toEqual(['defaultCurrency'])
+    expect((await parseStatement(utf8('when,what\nyesterday,lunch\n'), 's.csv')).questions.map((q) => q.field)).toEqual(['columns', 'columns'])
+    const missing = await parseStatement(utf8('date,amount\n2026-10-01,5\n'), 's.csv', { columns: { date: 'date', amount: 'Betrag' }, defaultCurrency: 'NGN' })
+    expect(missing.questions[0]?.message).toMatch(/no such column/)
+  })
+
+  it('guesses columns from the values when there is no header row', async () => {
+    const s = await parseStatement(utf8('2026-10-01,"1,500.00",Transfer from Ada Obi\n2026-10-02,"2,000.00",Card payment Zed\n'), 's.csv', { defaultCurrency: 'NGN' })
+    expect(s.headerLine).toBeNull()
+    expect(s.mapping.columns).toMatchObject({ date: 'Column 1', amount: 'Column 2', description: 'Column 3' })
+    expect(s.rows.map((r) => r.amountMinor)).toEqual([150000, 200000])
+  })
+
+  it('reads the first sheet of an XLSX workbook, below its header block, with real dates and numbers', async () => {
+    const workbook = new ExcelJS.Workbook()
+    const sheet = workbook.addWorksheet('Statement')
+    sheet.addRow(['Example Bank'])
+    sheet.addRow([])
+    sheet.addRow(['Posting Date', 'Description', 'Reference', 'Amount', 'Currency'])
+    sheet.addRow([new Date(Date.UTC(2026, 9, 2)), 'Transfer', '000123', 1500.5, 'NGN'])
+    sheet.addRow(['13/10/2026', 'Fee', '', -52.5, 'NGN'])
+    const bytes = new Uint8Array(await workbook.xlsx.writeBuffer())
+    const s = await parseStatement(bytes, 'bank.xlsx')
+    expect(s.sheet).toBe('Statement')
+    expect(s.rows.map((r) => [r.line, r.date, r.reference, r.amountMinor])).toEqual([
+      [4, '2026-10-02', '000123', 150050],
+      [5, '2026-10-13', null, -5250]
+    ])
+  })
+
+  it('refuses a file that is not a workbook or a table with a clear message', async () => {
+    await expect(parseStatement(Buffer.from('PK\u0003\u0004garbage'), 'broken.xlsx')).rejects.toThrow(/could not be read as an Excel workbook/)
+    const nothing = await parseStatement(utf8(''), 'empty.csv', { defaultCurrency: 'NGN' })
+    expect(nothing.rows).toEqual([])
+    expect(nothing.questions.length).toBeGreaterThan(0)
+  })
+
+  it('gives the same row the same id in any file and order, and tells identical rows apart', async () => {
+    const a = await parseStatement(utf8('date,amount,ref\n2026-10-01,5,A-1\n2026-10-01,5,A-1\n2026-10-02,6,B-2\n'), 'a.csv', { defaultCurrency: 'NGN' })
+    const b = await parseStatement(utf8('Ref;Date;Amount\nb-2;2026-10-02;6,00\n'), 'b.csv', { defaultCurrency: 'NGN' })
+    expect(new Set(a.rows.map((r) => r.id)).size).toBe(3)
+    expect(b.rows[0]?.id).toBe(a.rows[2]?.id)
+  })
+})
+
+describe('references', () => {
+  it('compares references as people write them', () => {
+    expect(normaliseReference('  ref: pay-ref-0001 ')).toBe('PAYREF0001')
+    expect(normaliseReference('PAY/REF/0001')).toBe('PAYREF0001')
+    expect(normaliseReference('TRF-INV-77')).toBe('77')
+    expect(normaliseReference('REFUND1')).toBe('REFUND1')
+    expect(referenceTokens('NIP/TRF FROM ADA (PAY-REF-0001), ref:INV-2026-0042.')).toEqual(expect.arrayContaining(['PAYREF0001', '20260042']))
+  })
+})
