@@ -1,0 +1,133 @@
+// The real CLI reconciles a bank statement it has never seen against payments synced from the Sandbox, without a mapping file; exit codes like diff; audit verify.
+import Database from 'better-sqlite3'
+import ExcelJS from 'exceljs'
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import Papa from 'papaparse'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { toMajorString } from '../../src/shared/money'
+import { startSandbox, type Sandbox } from '../../src/main/sandbox/server'
+import { runCli } from '../support/cli'
+
+let sandbox: Sandbox
+let dir: string
+let db: string
+
+interface Paid {
+  reference: string
+  amount_minor: number
+  fees_minor: number
+  status: string
+  channel: string
+  created_at: string
+}
+
+/** "1,234,567.89" from minor units. */
+const withThousands = (minor: number): string => {
+  const [whole, fraction] = toMajorString(minor, 'NGN').split('.') as [string, string]
+  return `${whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}.${fraction}`
+}
+const dayFirst = (iso: string): string => `${iso.slice(8, 10)}/${iso.slice(5, 7)}/${iso.slice(0, 4)}`
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ payments: 400, rateLimits: false, strictSpec: true })
+  dir = mkdtempSync(join(tmpdir(), 'ledgerline-recon-cli-'))
+  db = join(dir, 'cache.sqlite')
+  const sync = await runCli(['sync', '--base-url', sandbox.baseUrl, '--resources', 'payments', '--no-pacing', '--db', db], { LEDGERLINE_API_KEY: sandbox.keys.test })
+  if (sync.code !== 0) throw new Error(sync.stderr)
+})
+afterAll(() => sandbox.close())
+
+describe('ledgerline reconcile', { timeout: 120_000 }, () => {
+  it('reconciles an unseen bank statement: day-first dates, Debit and Credit, thousands, messy references, a mobile-money settlement net of fees, a bank charge', async () => {
+    const cache = new Database(db, { readonly: true })
+    const paid = cache.prepare("select reference, amount_minor, coalesce(fees_minor, 0) as fees_minor, status, channel, created_at from payments where currency = 'NGN' order by created_at").all() as Paid[]
+    cache.close()
+    const successful = paid.filter((p) => p.status === 'successful')
+    const momo = successful.filter((p) => p.channel === 'mobile_money').slice(0, 4)
+    const single = successful.filter((p) => p.channel !== 'mobile_money')
+    expect(momo.length).toBeGreaterThanOrEqual(2)
+    const settlementDay = momo.reduce((d, p) => (p.created_at > d ? p.created_at : d), '').slice(0, 10)
+    const lines: [string, string, string, string, string][] = single.map((p, i) => {
+      const messy = i % 3 === 0 ? `  ${p.reference.toLowerCase()} ` : i % 3 === 1 ? p.reference.replace('-', ' - ') : ` ${p.reference}`
+      return [p.created_at.slice(0, 10), messy, `NIP TRANSFER ${i}`, '', withThousands(p.amount_minor - p.fees_minor)]
+    })
+    const settlement = momo.reduce((s, p) => s + p.amount_minor - p.fees_minor, 0)
+    lines.push([settlementDay, '', `MOMO SETTLEMENT ${settlementDay}`, '', withThousands(settlement)])
+    lines.push([settlementDay, '', 'SMS ALERT CHARGES OCT', '1,050.00', ''])
+    lines.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
+    const csv = [
+      'FIRST EXAMPLE BANK PLC',
+      'Customer statement',
+      'Account,0011223344',
+      '',
+      'Txn Date,Value Date,Reference,Narration,Debit,Credit,Balance',
+      ...lines.map(([day, ref, text, debit, credit]) => `${dayFirst(day)},${dayFirst(day)},${ref},${text},"${debit}","${credit}",`),
+      ',,,Closing balance,,,"1,000,000.00"'
+    ].join('\r\n')
+    writeFileSync(join(dir, 'statement.csv'), csv)
+
+    const run = await runCli(['reconcile', '--db', db, '--source', 'payments', '--against', join(dir, 'statement.csv'), '--net-of-fees', '--out', join(dir, 'report.csv'), '--summary', join(dir, 'summary.csv'), '--xlsx', join(dir, 'report.xlsx'), '--json'])
+    expect(run.stderr).toBe('')
+    expect(run.code).toBe(1)
+    const summary = JSON.parse(run.stdout) as { counts: Record<string, number>; currencies: { currency: string; unexplainedMinor: number; fileTotalMinor: number }[]; period: { from: string; to: string } }
+    expect(summary.counts).toMatchObject({ matched: single.length, suggested: 1, only_in_file: 1, amount_differs: 0, ambiguous: 0, duplicate_in_file: 0 })
+    expect(summary.currencies).toEqual([expect.objectContaining({ currency: 'NGN', unexplainedMinor: 0 })])
+
+    const report = Papa.parse<Record<string, string>>(readFileSync(join(dir, 'report.csv'), 'utf8').replace(/^\uFEFF/, ''), { header: true, skipEmptyLines: true }).data
+    const group = report.find((r) => r['outcome'] === 'suggested')
+    expect(group?.['provider_reference']?.split(' + ').sort()).toEqual(momo.map((p) => p.reference).sort())
+    expect(group?.['file_description']).toBe(`MOMO SETTLEMENT ${settlementDay}`)
+    expect(report.find((r) => r['outcome'] === 'only_in_file')).toMatchObject({ file_description: 'SMS ALERT CHARGES OCT', file_amount: '-1050.00' })
+    const workbook = new ExcelJS.Workbook()
+    await workbook.xlsx.readFile(join(dir, 'report.xlsx'))
+    expect(workbook.getWorksheet('Items')?.rowCount).toBe(report.length + 1)
+
+    const audit = await runCli(['audit', 'verify', '--db', db])
+    expect(audit).toMatchObject({ code: 0, stdout: expect.stringMatching(/^Audit trail intact: 1 session\(s\), 2 event\(s\)/) })
+  })
+
+  it('exits 0 when everything matched, and 2 on bad input with the reason', async () => {
+    const small = join(dir, 'small.sqlite')
+    const make = new Database(small)
+    make.close()
+    // A cache with one profile whose only payment the statement shows.
+    await runCli(['profile', 'list', '--db', small])
+    const cache = new Database(small)
+    cache.prepare("insert into profiles (id, name, base_url, mode, created_at) values ('p', 'Books', 'https://x/v1', 'live', '2026-01-01')").run()
+    cache
+      .prepare(
+        "insert into payments (profile_id, id, reference, amount_raw, amount_minor, currency, status, status_raw, is_final, created_at, created_at_ms, raw, fetched_at_ms) values ('p', 'id-1', 'INV-77', '12.50', 1250, 'GHS', 'successful', 'SUCCESS', 1, '2026-10-13T10:00:00Z', ?, '{}', 0)"
+      )
+      .run(Date.parse('2026-10-13T10:00:00Z'))
+    cache.close()
+    writeFileSync(join(dir, 'ok.csv'), 'Date;Ref;Amount;Currency\n13.10.2026;inv-77;12,50;GHS\n')
+    const ok = await runCli(['reconcile', '--db', small, '--against', join(dir, 'ok.csv'), '--out', join(dir, 'ok-report.csv')])
+    expect(ok.stderr).toBe('')
+    expect(ok.code).toBe(0)
+    expect(ok.stdout).toMatch(/matched +1/)
+
+    writeFileSync(join(dir, 'ambiguous.csv'), 'Date;Ref;Amount;Currency\n01.02.2026;inv-77;12,50;GHS\n')
+    const asked = await runCli(['reconcile', '--db', small, '--against', join(dir, 'ambiguous.csv'), '--out', join(dir, 'x.csv')])
+    expect(asked.code).toBe(2)
+    expect(asked.stderr).toMatch(/reads both as day\/month and as month\/day/)
+    writeFileSync(join(dir, 'mapping.json'), '{"dateOrder":"sideways"}')
+    const badMapping = await runCli(['reconcile', '--db', small, '--against', join(dir, 'ok.csv'), '--mapping', join(dir, 'mapping.json'), '--out', join(dir, 'x.csv')])
+    expect(badMapping).toMatchObject({ code: 2, stderr: expect.stringMatching(/--mapping .*mapping\.json: dateOrder: /) })
+    const missing = await runCli(['reconcile', '--db', small, '--against', join(dir, 'nope.csv'), '--out', join(dir, 'x.csv')])
+    expect(missing).toMatchObject({ code: 2, stderr: 'ledgerline: cannot read ' + join(dir, 'nope.csv') + ': no such file\n' })
+    writeFileSync(join(dir, 'mapping.json'), '{"dateOrder":"mdy"}')
+    const answered = await runCli(['import', '--db', small, '--mapping', join(dir, 'mapping.json'), join(dir, 'ambiguous.csv')])
+    expect(answered).toMatchObject({ code: 0, stdout: expect.stringMatching(/^Imported ambiguous\.csv as file .*dates MM\/DD\/YYYY/) })
+
+    // One edited audit row is found.
+    const tamper = new Database(small)
+    tamper.exec('DROP TRIGGER recon_events_append_only')
+    tamper.prepare("update recon_events set payload = replace(payload, 'ok.csv', 'ok2.csv') where seq = 1").run()
+    tamper.close()
+    const audit = await runCli(['audit', 'verify', '--db', small])
+    expect(audit.code).toBe(1)
+    expect(audit.stdout).toMatch(/event 1: its content was changed after it was written \(session_created/)
+  })
+})
