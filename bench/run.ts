@@ -1,12 +1,13 @@
-// npm run bench [api|ingest|search|paced|second-sync|host ...]: every benchmark figure with its ratio to a baseline from the same run.
+// npm run bench [api|ingest|search|paced|second-sync|host|reconcile ...]: every benchmark figure with its ratio to a baseline from the same run.
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { apiBench } from './api'
 import { hostBench } from './host'
+import { reconcileBench } from './reconcile'
 import { syncBenches } from './sync'
 
-const ALL = ['api', 'ingest', 'search', 'paced', 'second-sync', 'host']
+const ALL = ['api', 'ingest', 'search', 'paced', 'second-sync', 'host', 'reconcile']
 
 async function main(): Promise<void> {
   const asked = process.argv.slice(2)
@@ -24,6 +25,7 @@ async function main(): Promise<void> {
       rmSync(dir, { recursive: true, force: true })
     }
   }
+  if (which.has('reconcile')) reconcileBench()
 }
 
 main().catch((error: unknown) => {

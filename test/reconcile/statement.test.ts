@@ -4,7 +4,7 @@ import iconv from 'iconv-lite'
 import { describe, expect, it } from 'vitest'
 import { parseStatement } from '../../src/main/reconcile/import/statement'
 import { parseAmountBody, readAmountText } from '../../src/main/reconcile/import/amounts'
-import { normaliseReference, referenceTokens } from '../../src/main/reconcile/references'
+import { normaliseReference, referenceCandidates, referenceTokens } from '../../src/main/reconcile/references'
 
 const utf8 = (text: string): Uint8Array => Buffer.from(text, 'utf8')
 const amounts = async (text: string, mapping = {}): Promise<number[]> => (await parseStatement(utf8(text), 's.csv', { defaultCurrency: 'NGN', ...mapping })).rows.map((r) => r.amountMinor)
@@ -189,10 +189,13 @@ describe('reading a statement', () => {
 
 describe('references', () => {
   it('compares references as people write them', () => {
-    expect(normaliseReference('  ref: pay-ref-0001 ')).toBe('PAYREF0001')
+    expect(normaliseReference('  pay-ref-0001 ')).toBe('PAYREF0001')
     expect(normaliseReference('PAY/REF/0001')).toBe('PAYREF0001')
-    expect(normaliseReference('TRF-INV-77')).toBe('77')
-    expect(normaliseReference('REFUND1')).toBe('REFUND1')
-    expect(referenceTokens('NIP/TRF FROM ADA (PAY-REF-0001), ref:INV-2026-0042.')).toEqual(expect.arrayContaining(['PAYREF0001', '20260042']))
+    expect(referenceCandidates(' ref: pay-ref-0001')).toEqual(['REFPAYREF0001', 'PAYREF0001'])
+    expect(referenceCandidates('TRF/NIP/INV-77')).toEqual(['TRFNIPINV77', 'INV77'])
+    expect(referenceCandidates('REFUND1')).toEqual(['REFUND1'])
+    // A business's own prefixes stay: two references never become one.
+    expect(referenceCandidates('INV-12')).toEqual(['INV12'])
+    expect(referenceTokens('NIP/TRF FROM ADA (PAY-REF-0001), ref:INV-2026-0042.')).toEqual(expect.arrayContaining(['PAYREF0001', 'INV20260042']))
   })
 })

@@ -22,7 +22,22 @@ const VALID: Partial<Record<CallName, Record<string, unknown>>> = {
   'search:query': { resource: 'payments', text: 'okafor', page: 0, pageSize: 25 },
   'export:csv': { resource: 'payments', currency: 'NGN' },
   'accounts:create': { currency: 'NGN', accountName: 'Invoice 1', amount: '10.00', expiresIn: 10 },
-  'job:cancel': { id: 'job-1' }
+  'job:cancel': { id: 'job-1' },
+  'recon:open': { mapping: { dateOrder: 'dmy', defaultCurrency: 'NGN' } },
+  'recon:preview': { token: '00000000-0000-4000-8000-000000000000', mapping: { columns: { date: 'Date', amount: 'Amount' }, decimalMark: ',' } },
+  'recon:import': { token: '00000000-0000-4000-8000-000000000000', ifSameRows: 'skip', saveAs: 'Bank' },
+  'recon:session': { id: 'session-1' },
+  'recon:create': { name: 'October', source: 'payments', from: '2026-10-01', to: '2026-10-31', settings: { daysAfter: 3 }, fileIds: [] },
+  'recon:addFiles': { sessionId: 'session-1', fileIds: ['file-1'] },
+  'recon:settings': { sessionId: 'session-1', settings: { netOfFees: true } },
+  'recon:run': { sessionId: 'session-1' },
+  'recon:items': { sessionId: 'session-1', outcome: 'matched', offset: 0, limit: 50 },
+  'recon:decide': { sessionId: 'session-1', decision: { kind: 'note', itemKey: 'a|b', note: 'checked' } },
+  'recon:close': { sessionId: 'session-1' },
+  'recon:reopen': { sessionId: 'session-1', reason: 'corrected statement' },
+  'recon:events': { sessionId: 'session-1' },
+  'recon:summary': { sessionId: 'session-1' },
+  'recon:export': { sessionId: 'session-1', format: 'xlsx' }
 }
 
 const anything = fc.anything({ maxDepth: 3, withBigInt: true, withDate: true, withMap: true, withSet: true, withTypedArray: true, withNullPrototype: true, withBoxedValues: true, withSparseArray: true })

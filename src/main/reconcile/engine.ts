@@ -2,7 +2,8 @@
 import { parseMajor } from '../../shared/money'
 import type { Outcome, ReconSettings } from '../../shared/reconcile'
 import { dayNumber } from './import/dates'
-import { normaliseReference, referenceTokens, similarity, words } from './references'
+import { KeyIndex } from './key-index'
+import { normaliseReference, referenceCandidates, referenceTokens, similarity, words } from './references'
 
 /** A provider record as the engine sees it: amounts signed as the money shows in the file (payouts negative). */
 export interface EngineProvider {
@@ -97,62 +98,116 @@ function checkCancelled(signal: AbortSignal | undefined): void {
   if (signal?.aborted) throw new DOMException('The matching was cancelled.', 'AbortError')
 }
 
-export function runMatch(providerIn: readonly EngineProvider[], fileIn: readonly EngineFileRow[], settings: ReconSettings, decisions: EngineDecisions = NO_DECISIONS, options: MatchOptions = {}): MatchResult {
+/** Why an exact key matched, by how it was found: the file's reference column or its description, and the provider's field. */
+const KEY_REASONS = [
+  "reference: the file's reference is the provider's reference",
+  "reference: the file's reference is the provider's service reference",
+  "reference: the file's reference is the provider's own key (account number or id)",
+  '',
+  "reference: the description names the provider's reference",
+  "reference: the description names the provider's service reference",
+  "reference: the description names the provider's own key (account number or id)"
+]
+
+/**
+ * Matches provider records with file rows. Nothing depends on the order of either input: where an
+ * order matters (tie-breaks, the greedy passes, the result), records and rows are ranked by their
+ * content — day, amount, then id (a file row's id is its content).
+ */
+export function runMatch(provider: readonly EngineProvider[], file: readonly EngineFileRow[], settings: ReconSettings, decisions: EngineDecisions = NO_DECISIONS, options: MatchOptions = {}): MatchResult {
   const { signal, onProgress } = options
-  // Content order, never input order: providers by id, file rows by day, amount, then content id.
-  const provider = [...providerIn].sort((a, b) => compareText(a.id, b.id))
-  const file = [...fileIn].sort((a, b) => compareText(a.date, b.date) || a.amountMinor - b.amountMinor || compareText(a.id, b.id))
-  const pDay = provider.map((p) => dayNumber(p.day))
-  const fDay = file.map((f) => dayNumber(f.date))
-  const expected = (i: number): number => expectedAmount(provider[i] as EngineProvider, settings.netOfFees)
-  const tolerance = (currency: string): number => {
-    try {
-      return Math.abs(parseMajor(settings.amountTolerance, currency))
-    } catch {
-      return 0
-    }
+  const days = new Map<string, number>()
+  const dayOf = (day: string): number => {
+    let n = days.get(day)
+    if (n === undefined) days.set(day, (n = dayNumber(day)))
+    return n
   }
+  const pDay = Int32Array.from(provider, (p) => dayOf(p.day))
+  const fDay = Int32Array.from(file, (f) => dayOf(f.date))
+  /** Content order of two provider records / two file rows: day, amount, id. */
+  const pOrder = (a: number, b: number): number => (pDay[a] as number) - (pDay[b] as number) || (provider[a] as EngineProvider).amountMinor - (provider[b] as EngineProvider).amountMinor || compareText((provider[a] as EngineProvider).id, (provider[b] as EngineProvider).id)
+  const fOrder = (a: number, b: number): number => (fDay[a] as number) - (fDay[b] as number) || (file[a] as EngineFileRow).amountMinor - (file[b] as EngineFileRow).amountMinor || compareText((file[a] as EngineFileRow).id, (file[b] as EngineFileRow).id)
+  const expected = (i: number): number => expectedAmount(provider[i] as EngineProvider, settings.netOfFees)
   const toleranceCache = new Map<string, number>()
   const tol = (currency: string): number => {
     let t = toleranceCache.get(currency)
-    if (t === undefined) toleranceCache.set(currency, (t = tolerance(currency)))
+    if (t === undefined) {
+      try {
+        t = Math.abs(parseMajor(settings.amountTolerance, currency))
+      } catch {
+        t = 0
+      }
+      toleranceCache.set(currency, t)
+    }
     return t
   }
   const pClaimed = new Uint8Array(provider.length)
   const fClaimed = new Uint8Array(file.length)
   const items: MatchItem[] = []
-  const pIndex = new Map(provider.map((p, i) => [p.id, i]))
-  const fIndex = new Map(file.map((f, i) => [f.id, i]))
+  /** A rejected pair; most sessions have none, so the key is only built when some exist. */
+  const anyDismissed = decisions.dismissed.size > 0
+  const isDismissed = (ps: readonly string[], fs: readonly string[]): boolean => anyDismissed && decisions.dismissed.has(pairKey(ps, fs))
+  /** One record and one line: the ids are only looked at when something was rejected at all. */
+  const pairDismissed = (p: number, f: number): boolean => anyDismissed && decisions.dismissed.has(pairKey([(provider[p] as EngineProvider).id], [(file[f] as EngineFileRow).id]))
 
-  const compare = (ps: number[], fs: number[], via: string[]): MatchItem => {
-    const reasons = [...via]
-    const pCur = new Set(ps.map((i) => (provider[i] as EngineProvider).currency))
-    const fCur = new Set(fs.map((i) => (file[i] as EngineFileRow).currency))
-    const fileSum = fs.reduce((s, i) => s + (file[i] as EngineFileRow).amountMinor, 0)
-    const expectedSum = ps.reduce((s, i) => s + expected(i), 0)
-    if (pCur.size !== 1 || fCur.size !== 1 || [...pCur][0] !== [...fCur][0]) {
-      reasons.push(`currency: provider ${[...pCur].join('/')} against file ${[...fCur].join('/')}`)
-      return { outcome: 'currency_differs', p: ps, f: fs, score: null, reasons, decision: null }
+  /** The outcome of records and rows that belong together (by key, decision or accepted group). */
+  const compare = (ps: number[], fs: number[], via: string): MatchItem => {
+    const currency = (provider[ps[0] as number] as EngineProvider).currency
+    let oneCurrency = true
+    let fileSum = 0
+    let expectedSum = 0
+    let amountSum = 0
+    let moved = true
+    for (const i of fs) {
+      const f = file[i] as EngineFileRow
+      fileSum += f.amountMinor
+      if (f.currency !== currency) oneCurrency = false
     }
-    const statuses = ps.map((i) => (provider[i] as EngineProvider).status)
-    const sign = Math.sign(expectedSum) || Math.sign(ps.reduce((s, i) => s + (provider[i] as EngineProvider).amountMinor, 0))
+    for (const i of ps) {
+      const p = provider[i] as EngineProvider
+      expectedSum += expected(i)
+      amountSum += p.amountMinor
+      if (p.currency !== currency) oneCurrency = false
+      if (!MONEY_MOVED.has(p.status)) moved = false
+    }
+    let outcome: Outcome
+    let reason: string
+    const sign = Math.sign(expectedSum) || Math.sign(amountSum)
     const fileShowsMoney = fileSum !== 0 && Math.sign(fileSum) === sign
-    const notMoved = statuses.filter((s) => !MONEY_MOVED.has(s))
-    if (notMoved.length > 0 && fileShowsMoney) {
-      reasons.push(`status: the provider says ${[...new Set(notMoved)].join('/')} but the file shows the money`)
-      return { outcome: 'status_differs', p: ps, f: fs, score: null, reasons, decision: null }
-    }
-    if (notMoved.length === 0 && !fileShowsMoney) {
-      reasons.push('status: the provider says successful but the file shows no money in that direction')
-      return { outcome: 'status_differs', p: ps, f: fs, score: null, reasons, decision: null }
-    }
     const difference = fileSum - expectedSum
-    if (Math.abs(difference) <= tol([...pCur][0] as string)) {
-      reasons.push(difference === 0 ? (settings.netOfFees ? 'amount: equal, net of fees' : 'amount: equal') : 'amount: within the tolerance')
-      return { outcome: 'matched', p: ps, f: fs, score: null, reasons, decision: null }
+    if (!oneCurrency) {
+      const pCur = [...new Set(ps.map((i) => (provider[i] as EngineProvider).currency))]
+      const fCur = [...new Set(fs.map((i) => (file[i] as EngineFileRow).currency))]
+      outcome = 'currency_differs'
+      reason = `currency: provider ${pCur.join('/')} against file ${fCur.join('/')}`
+    } else if (!moved && fileShowsMoney) {
+      const notMoved = [...new Set(ps.map((i) => (provider[i] as EngineProvider).status).filter((s) => !MONEY_MOVED.has(s)))]
+      outcome = 'status_differs'
+      reason = `status: the provider says ${notMoved.join('/')} but the file shows the money`
+    } else if (moved && !fileShowsMoney) {
+      outcome = 'status_differs'
+      reason = 'status: the provider says successful but the file shows no money in that direction'
+    } else if (difference === 0) {
+      outcome = 'matched'
+      reason = settings.netOfFees ? 'amount: equal, net of fees' : 'amount: equal'
+    } else if (Math.abs(difference) <= tol(currency)) {
+      outcome = 'matched'
+      reason = 'amount: within the tolerance'
+    } else {
+      outcome = 'amount_differs'
+      reason = `amount: the file differs by ${difference} minor units${settings.netOfFees ? ' (net of fees)' : ''}`
     }
-    reasons.push(`amount: the file differs by ${difference} minor units${settings.netOfFees ? ' (net of fees)' : ''}`)
-    return { outcome: 'amount_differs', p: ps, f: fs, score: null, reasons, decision: null }
+    return { outcome, p: ps, f: fs, score: null, reasons: reasonsOf(via, reason), decision: null }
+  }
+  // The common reason pairs are shared, not built per item (a million matches, a handful of texts).
+  const sharedReasons = new Map<string, Map<string, string[]>>()
+  const reasonsOf = (via: string, reason: string): string[] => {
+    if (reason.startsWith('amount: the file differs')) return [via, reason]
+    let byReason = sharedReasons.get(via)
+    if (!byReason) sharedReasons.set(via, (byReason = new Map()))
+    let shared = byReason.get(reason)
+    if (!shared) byReason.set(reason, (shared = Object.freeze([via, reason]) as string[]))
+    return shared
   }
   const claim = (item: MatchItem): void => {
     for (const i of item.p) pClaimed[i] = 1
@@ -162,116 +217,159 @@ export function runMatch(providerIn: readonly EngineProvider[], fileIn: readonly
 
   // 1. What the user decided holds first.
   const pinned = [...decisions.pinned].sort((a, b) => compareText(pairKey(a.providerIds, a.fileIds), pairKey(b.providerIds, b.fileIds)))
-  for (const pin of pinned) {
-    const ps = pin.providerIds.map((id) => pIndex.get(id))
-    const fs = pin.fileIds.map((id) => fIndex.get(id))
-    if (ps.some((i) => i === undefined || pClaimed[i] === 1) || fs.some((i) => i === undefined || fClaimed[i] === 1)) continue
-    const item = compare(ps as number[], fs as number[], [pin.kind === 'manual' ? 'matched by hand' : 'suggestion accepted'])
-    item.decision = pin.kind
-    claim(item)
+  if (pinned.length > 0) {
+    const pIndex = new Map(provider.map((p, i) => [p.id, i]))
+    const fIndex = new Map(file.map((f, i) => [f.id, i]))
+    for (const pin of pinned) {
+      const ps = pin.providerIds.map((id) => pIndex.get(id))
+      const fs = pin.fileIds.map((id) => fIndex.get(id))
+      if (ps.length === 0 || ps.some((i) => i === undefined || pClaimed[i] === 1) || fs.some((i) => i === undefined || fClaimed[i] === 1)) continue
+      const item = compare(ps as number[], fs as number[], pin.kind === 'manual' ? 'matched by hand' : 'suggestion accepted')
+      item.decision = pin.kind
+      claim(item)
+    }
   }
   checkCancelled(signal)
   onProgress?.('keys', 0, file.length)
 
-  // 2. Exact keys. A normalised key two different references share is trusted for neither.
-  const byKey = new Map<string, number>()
-  const collided = new Set<string>()
-  const rawOf = new Map<string, string>()
-  const duplicateOf = new Map<number, number>()
-  const addKey = (key: string, raw: string, i: number): void => {
-    if (key === '' || collided.has(key)) return
-    const had = byKey.get(key)
-    if (had === undefined) {
-      byKey.set(key, i)
-      rawOf.set(key, raw.trim().toUpperCase())
-    } else if (had !== i) {
-      if (rawOf.get(key) === raw.trim().toUpperCase() && (provider[had] as EngineProvider).reference?.trim().toUpperCase() === raw.trim().toUpperCase()) {
-        // The same reference twice: the later record (by day, then id) is a duplicate of the first.
-        const [keep, dup] = pDay[had] as number <= (pDay[i] as number) ? [had, i] : [i, had]
-        byKey.set(key, keep)
-        duplicateOf.set(dup, keep)
-      } else {
-        collided.add(key)
-        byKey.delete(key)
-      }
+  // 2. Exact keys. Each key maps to its record and the field it came from (index × 4 + 0 reference,
+  // 1 service reference, 2 another key). A key two different references share is trusted for
+  // neither: it stays in the map as COLLIDED, so it is never added again.
+  const COLLIDED = -1
+  const keyed = new KeyIndex()
+  const duplicates = new Map<string, { raw: string; others: number[] }>()
+  const addKey = (raw: string, i: number, field: number): void => {
+    const found = keyed.add(raw, i * 4 + field)
+    if (found === undefined || found === COLLIDED) return
+    const had = found >> 2
+    if (had === i) return
+    const same = raw.trim().toUpperCase()
+    if (field === 0 && (found & 3) === 0 && (provider[had] as EngineProvider).reference?.trim().toUpperCase() === same) {
+      // The same reference twice: the first by content keeps the key, the others are duplicates.
+      const key = normaliseReference(raw)
+      const entry = duplicates.get(key)
+      if (entry) entry.others.push(i)
+      else duplicates.set(key, { raw, others: [i] })
+      return
+    }
+    keyed.set(raw, COLLIDED)
+  }
+  for (let i = 0; i < provider.length; i++) {
+    const p = provider[i] as EngineProvider
+    if (p.reference) addKey(p.reference, i, 0)
+    if (p.serviceReference) addKey(p.serviceReference, i, 1)
+    if (p.keys) for (const k of p.keys) addKey(k, i, 2)
+  }
+  for (const { raw, others } of duplicates.values()) {
+    const found = keyed.get(raw)
+    if (found === undefined || found === COLLIDED) continue
+    const all = [found >> 2, ...others].sort(pOrder)
+    const keep = all[0] as number
+    keyed.set(raw, keep * 4)
+    for (const dup of all.slice(1)) {
+      if (pClaimed[dup]) continue
+      pClaimed[dup] = 1
+      items.push({ outcome: 'duplicate_in_provider', p: [dup], f: [], score: null, reasons: [`the provider has reference "${(provider[keep] as EngineProvider).reference}" more than once; the first is ${(provider[keep] as EngineProvider).id}`], decision: null })
     }
   }
-  provider.forEach((p, i) => {
-    if (p.reference) addKey(normaliseReference(p.reference), p.reference, i)
-    if (p.serviceReference) addKey(normaliseReference(p.serviceReference), p.serviceReference, i)
-    for (const k of p.keys ?? []) addKey(normaliseReference(k), k, i)
-  })
-  for (const [dup] of duplicateOf) {
-    if (pClaimed[dup]) continue
-    pClaimed[dup] = 1
-    const original = provider[duplicateOf.get(dup) as number] as EngineProvider
-    items.push({ outcome: 'duplicate_in_provider', p: [dup], f: [], score: null, reasons: [`the provider has reference "${original.reference}" twice; the first is ${original.id}`], decision: null })
-  }
-  const hitsOf = new Map<number, { f: number; via: string }[]>()
+  // Each file line's hit: the first line per record in a typed array, further ones aside; how it was found per line.
+  const firstHit = new Int32Array(provider.length).fill(-1)
+  const moreHits = new Map<number, number[]>()
+  const hitHow = new Uint8Array(file.length)
   const groupsByDescription: { f: number; ps: number[]; keys: string[] }[] = []
   for (let fi = 0; fi < file.length; fi++) {
-    if (fClaimed[fi]) continue
-    const row = file[fi] as EngineFileRow
-    let hit: number | undefined
-    let via = ''
-    if (row.reference) {
-      const key = normaliseReference(row.reference)
-      hit = key === '' ? undefined : byKey.get(key)
-      if (hit !== undefined) via = `reference: "${row.reference}" is the provider's ${keyField(provider[hit] as EngineProvider, key)}`
-    }
-    if (hit === undefined) {
-      const found = new Map<number, string>()
-      for (const token of referenceTokens(`${row.description ?? ''} ${row.reference ?? ''}`)) {
-        const i = byKey.get(token)
-        if (i !== undefined && !found.has(i)) found.set(i, token)
-      }
-      if (found.size === 1) {
-        const [[i, token]] = [...found] as [[number, string]]
-        hit = i
-        via = `reference: the description names the provider's ${keyField(provider[i] as EngineProvider, token)}`
-      } else if (found.size > 1) {
-        const ps = [...found.keys()].sort((a, b) => a - b)
-        groupsByDescription.push({ f: fi, ps, keys: ps.map((i) => found.get(i) as string) })
-        continue
-      }
-    }
-    if (hit === undefined || decisions.dismissed.has(pairKey([(provider[hit] as EngineProvider).id], [row.id]))) continue
-    const list = hitsOf.get(hit) ?? []
-    list.push({ f: fi, via })
-    hitsOf.set(hit, list)
     if ((fi & 0xffff) === 0) {
       checkCancelled(signal)
       onProgress?.('keys', fi, file.length)
     }
+    if (fClaimed[fi]) continue
+    const row = file[fi] as EngineFileRow
+    let hit = -1
+    if (row.reference) {
+      // As written first (the common case, one look-up), then without a bank's prefix.
+      let found = keyed.get(row.reference)
+      if (found === undefined || found === COLLIDED) {
+        const candidates = referenceCandidates(row.reference)
+        found = candidates.length > 1 ? keyed.get(candidates[1] as string) : undefined
+      }
+      if (found !== undefined && found !== COLLIDED) {
+        hit = found >> 2
+        hitHow[fi] = found & 3
+      }
+    }
+    if (hit < 0) {
+      const found = new Map<number, { token: string; how: number }>()
+      for (const token of referenceTokens(row.reference ? `${row.description ?? ''} ${row.reference}` : row.description)) {
+        const k = keyed.get(token)
+        if (k !== undefined && k !== COLLIDED && !found.has(k >> 2)) found.set(k >> 2, { token, how: 4 + (k & 3) })
+      }
+      if (found.size === 1) {
+        const [[i, only]] = [...found] as [[number, { token: string; how: number }]]
+        hit = i
+        hitHow[fi] = only.how
+      } else if (found.size > 1) {
+        const ps = [...found.keys()].sort(pOrder)
+        groupsByDescription.push({ f: fi, ps, keys: ps.map((i) => found.get(i)?.token as string) })
+        continue
+      }
+    }
+    if (hit < 0 || pairDismissed(hit, fi)) continue
+    if (firstHit[hit] === -1) firstHit[hit] = fi
+    else pushTo(moreHits, hit, fi)
   }
-  const pending: { p: number; hits: { f: number; via: string }[] }[] = [...hitsOf].map(([p, hits]) => ({ p, hits }))
-  pending.sort((a, b) => a.p - b.p)
-  for (const { p, hits } of pending) {
+  for (let p = 0; p < provider.length; p++) {
+    const only = firstHit[p] as number
+    if (only === -1) continue
+    const extra = moreHits.get(p)
+    if (!extra && !pClaimed[p]) {
+      claim(compare([p], [only], KEY_REASONS[hitHow[only] as number] as string))
+      continue
+    }
+    // Several lines name one record: the nearest in time, then in amount, then by content is the match.
     const target = expected(p)
-    hits.sort((a, b) => Math.abs((fDay[a.f] as number) - (pDay[p] as number)) - Math.abs((fDay[b.f] as number) - (pDay[p] as number)) || Math.abs((file[a.f] as EngineFileRow).amountMinor - target) - Math.abs((file[b.f] as EngineFileRow).amountMinor - target) || a.f - b.f)
-    const [first, ...rest] = hits as [{ f: number; via: string }, ...{ f: number; via: string }[]]
+    const hits = [only, ...(extra ?? [])]
+    const distance = (f: number): number => Math.abs((fDay[f] as number) - (pDay[p] as number))
+    const gap = (f: number): number => Math.abs((file[f] as EngineFileRow).amountMinor - target)
+    hits.sort((a, b) => distance(a) - distance(b) || gap(a) - gap(b) || fOrder(a, b))
+    const [first, ...rest] = hits as [number, ...number[]]
+    const id = (provider[p] as EngineProvider).id
     if (pClaimed[p]) {
       // Matched by a decision already: every line naming it again is a duplicate.
-      for (const h of hits) {
-        fClaimed[h.f] = 1
-        items.push({ outcome: 'duplicate_in_file', p: [], f: [h.f], score: null, reasons: [h.via, `the provider record ${(provider[p] as EngineProvider).id} is already matched`], decision: null })
+      for (const f of hits) {
+        fClaimed[f] = 1
+        items.push({ outcome: 'duplicate_in_file', p: [], f: [f], score: null, reasons: [KEY_REASONS[hitHow[f] as number] as string, `the provider record ${id} is already matched`], decision: null })
       }
       continue
     }
-    claim(compare([p], [first.f], [first.via]))
-    for (const h of rest) {
-      fClaimed[h.f] = 1
-      items.push({ outcome: 'duplicate_in_file', p: [], f: [h.f], score: null, reasons: [h.via, `the file has this reference again: line ${(file[first.f] as EngineFileRow).line} is matched to ${(provider[p] as EngineProvider).id}`], decision: null })
+    claim(compare([p], [first], KEY_REASONS[hitHow[first] as number] as string))
+    for (const f of rest) {
+      fClaimed[f] = 1
+      items.push({ outcome: 'duplicate_in_file', p: [], f: [f], score: null, reasons: [KEY_REASONS[hitHow[f] as number] as string, `the file has this reference again: line ${(file[first] as EngineFileRow).line} is matched to ${id}`], decision: null })
     }
   }
+  groupsByDescription.sort((a, b) => fOrder(a.f, b.f))
   for (const g of groupsByDescription) {
     if (fClaimed[g.f] || g.ps.some((i) => pClaimed[i])) continue
-    claim(compare(g.ps, [g.f], [`reference: the description names ${g.ps.length} provider references (${g.keys.join(', ')})`]))
+    claim(compare(g.ps, [g.f], `reference: the description names ${g.ps.length} provider references (${g.keys.join(', ')})`))
   }
   checkCancelled(signal)
 
+  // What is left, in content order; ranks stand in for it in every tie-break below.
+  const openP: number[] = []
+  for (let i = 0; i < provider.length; i++) if (!pClaimed[i] && !NO_MONEY.has((provider[i] as EngineProvider).status)) openP.push(i)
+  openP.sort(pOrder)
+  const openF: number[] = []
+  for (let i = 0; i < file.length; i++) if (!fClaimed[i]) openF.push(i)
+  openF.sort(fOrder)
+  const pRank = new Int32Array(provider.length)
+  openP.forEach((i, r) => (pRank[i] = r))
+  const fRank = new Int32Array(file.length)
+  openF.forEach((i, r) => (fRank[i] = r))
+  const byPRank = (a: number, b: number): number => (pRank[a] as number) - (pRank[b] as number)
+  const byFRank = (a: number, b: number): number => (fRank[a] as number) - (fRank[b] as number)
+
   // 3. Scored 1:1 suggestions among what is left.
-  onProgress?.('suggestions', 0, file.length)
+  onProgress?.('suggestions', 0, openF.length)
   const pWords = new Map<number, string[]>()
   const wordsOfP = (i: number): string[] => {
     let w = pWords.get(i)
@@ -282,20 +380,18 @@ export function runMatch(providerIn: readonly EngineProvider[], fileIn: readonly
     }
     return w
   }
-  const open = (i: number): boolean => !pClaimed[i] && !NO_MONEY.has((provider[i] as EngineProvider).status)
-  // Open provider records by currency and direction, sorted by day: a window is a binary search away.
+  // Open records by currency and direction (in day order: a window is a binary search away), and by
+  // amount: within the tolerance t, amounts share a bucket of width t + 1 or sit in a neighbouring one.
   const lanes = new Map<string, number[]>()
-  provider.forEach((p, i) => {
-    if (!open(i)) return
-    const lane = `${p.currency}${Math.sign(expected(i)) >= 0 ? '+' : '-'}`
-    const list = lanes.get(lane) ?? []
-    list.push(i)
-    lanes.set(lane, list)
-  })
-  for (const list of lanes.values()) list.sort((a, b) => (pDay[a] as number) - (pDay[b] as number) || a - b)
+  const buckets = new Map<string, number[]>()
+  const bucketKey = (currency: string, amount: number, shift: number): string => `${currency}|${Math.floor(amount / (tol(currency) + 1)) + shift}`
+  for (const i of openP) {
+    const p = provider[i] as EngineProvider
+    pushTo(lanes, `${p.currency}${expected(i) >= 0 ? '+' : '-'}`, i)
+    pushTo(buckets, bucketKey(p.currency, expected(i), 0), i)
+  }
   const laneOf = (currency: string, amount: number): number[] => lanes.get(`${currency}${amount >= 0 ? '+' : '-'}`) ?? []
-  /** Open provider records in a lane whose day lies in [lo, hi]. */
-  const inWindow = (lane: number[], lo: number, hi: number, limit: number): number[] => between(lane, pDay, lo, hi, limit).filter((i) => !pClaimed[i])
+  const open = (list: number[]): number[] => list.filter((i) => !pClaimed[i])
   interface Edge {
     f: number
     p: number
@@ -307,17 +403,20 @@ export function runMatch(providerIn: readonly EngineProvider[], fileIn: readonly
   const edges: Edge[] = []
   const edgesOfF = new Map<number, Edge[]>()
   const edgesOfP = new Map<number, Edge[]>()
-  for (let fi = 0; fi < file.length; fi++) {
-    if (fClaimed[fi]) continue
+  for (const fi of openF) {
     const row = file[fi] as EngineFileRow
     const fw = words([row.description, row.counterparty, row.reference].filter(Boolean).join(' '))
     if (fw.length === 0) continue
     const day = fDay[fi] as number
+    const candidates: number[] = []
     // The file's day lies between daysBefore before and daysAfter after the provider's: so the provider's lies in [day − after, day + before].
-    for (const pi of inWindow(laneOf(row.currency, row.amountMinor), day - settings.daysAfter, day + settings.daysBefore, 5_000)) {
-      const difference = Math.abs(row.amountMinor - expected(pi))
+    for (const shift of [-1, 0, 1]) candidates.push(...between(buckets.get(bucketKey(row.currency, row.amountMinor, shift)) ?? [], pDay, day - settings.daysAfter, day + settings.daysBefore, 5_000))
+    for (const pi of candidates) {
+      const exp = expected(pi)
+      if (Math.sign(exp) !== Math.sign(row.amountMinor)) continue
+      const difference = Math.abs(row.amountMinor - exp)
       if (difference > tol(row.currency)) continue
-      if (decisions.dismissed.has(pairKey([(provider[pi] as EngineProvider).id], [row.id]))) continue
+      if (pairDismissed(pi, fi)) continue
       const text = similarity(fw, wordsOfP(pi))
       if (text < 0.5) continue // amount and date alone never make a match
       const distance = day - (pDay[pi] as number)
@@ -340,10 +439,9 @@ export function runMatch(providerIn: readonly EngineProvider[], fileIn: readonly
       pushTo(edgesOfF, fi, edge)
       pushTo(edgesOfP, pi, edge)
     }
-    if ((fi & 0xfff) === 0) checkCancelled(signal)
+    if ((fRank[fi] as number) % 4096 === 0) checkCancelled(signal)
   }
-  const edgeOrder = (a: Edge, b: Edge): number => b.score - a.score || a.dateDistance - b.dateDistance || a.amountDifference - b.amountDifference || a.f - b.f || a.p - b.p
-  edges.sort(edgeOrder)
+  edges.sort((a, b) => b.score - a.score || a.dateDistance - b.dateDistance || a.amountDifference - b.amountDifference || byFRank(a.f, b.f) || byPRank(a.p, b.p))
   const margin = settings.ambiguityMargin
   for (const edge of edges) {
     if (fClaimed[edge.f] || pClaimed[edge.p]) continue
@@ -353,88 +451,120 @@ export function runMatch(providerIn: readonly EngineProvider[], fileIn: readonly
       claim({ outcome: 'suggested', p: [edge.p], f: [edge.f], score: edge.score, reasons: edge.reasons, decision: null })
       continue
     }
-    const ps = [...new Set([edge.p, ...rivalsF.map((e) => e.p)])].sort((a, b) => a - b)
-    const fs = [...new Set([edge.f, ...rivalsP.map((e) => e.f)])].sort((a, b) => a - b)
+    const ps = [...new Set([edge.p, ...rivalsF.map((e) => e.p)])].sort(byPRank)
+    const fs = [...new Set([edge.f, ...rivalsP.map((e) => e.f)])].sort(byFRank)
     const names = [...rivalsF.map((e) => `provider ${(provider[e.p] as EngineProvider).id} (score ${e.score})`), ...rivalsP.map((e) => `file line ${(file[e.f] as EngineFileRow).line} (score ${e.score})`)]
     claim({ outcome: 'ambiguous', p: ps, f: fs, score: edge.score, reasons: [`best candidate scores ${edge.score}; within ${margin} of it: ${names.join(', ')}`, 'none is picked'], decision: null })
   }
   checkCancelled(signal)
 
   // 4. Groups: one line equal to the sum of several records (a settlement, a bulk payout), or the reverse.
-  onProgress?.('groups', 0, file.length)
-  for (let fi = 0; fi < file.length; fi++) {
+  onProgress?.('groups', 0, openF.length)
+  for (const fi of openF) {
     if (fClaimed[fi]) continue
     const row = file[fi] as EngineFileRow
     const day = fDay[fi] as number
-    const candidates = inWindow(laneOf(row.currency, row.amountMinor), day - settings.daysAfter, day + settings.daysBefore, 5_000)
-      .filter((pi) => Math.sign(expected(pi)) === Math.sign(row.amountMinor) && !decisions.dismissed.has(pairKey([(provider[pi] as EngineProvider).id], [row.id])))
+    const candidates = open(between(laneOf(row.currency, row.amountMinor), pDay, day - settings.daysAfter, day + settings.daysBefore, 5_000)).filter(
+      (pi) => Math.sign(expected(pi)) === Math.sign(row.amountMinor) && !pairDismissed(pi, fi)
+    )
     if (candidates.length < 2) continue
-    const found = findGroup(candidates, (i) => expected(i), row.amountMinor, tol(row.currency), (i) => `${provider[i]?.day}|${provider[i]?.channel ?? ''}`, (i) => Math.abs((pDay[i] as number) - day), settings.groupSearchLimit)
+    const found = findGroup(candidates, expected, row.amountMinor, tol(row.currency), (i) => `${provider[i]?.day}|${provider[i]?.channel ?? ''}`, (i) => Math.abs((pDay[i] as number) - day), settings.groupSearchLimit, byPRank)
     if (!found) continue
     const ids = found.members.map((i) => (provider[i] as EngineProvider).id)
-    if (decisions.dismissed.has(pairKey(ids, [row.id]))) continue
+    if (isDismissed(ids, [row.id])) continue
     if (found.ambiguous) {
       claim({ outcome: 'ambiguous', p: [], f: [fi], score: null, reasons: [`the line equals the sum of more than one set of provider records (${found.how})`, 'none is picked'], decision: null })
       continue
     }
+    const members = [...found.members].sort(byPRank)
     const net = settings.netOfFees ? ' net of fees' : ''
-    claim({ outcome: 'suggested', p: [...found.members].sort((a, b) => a - b), f: [fi], score: null, reasons: [`sum of ${found.members.length} provider records${net} equals the line (${found.how})`, `members: ${ids.join(', ')}`], decision: null })
+    claim({ outcome: 'suggested', p: members, f: [fi], score: null, reasons: [`sum of ${members.length} provider records${net} equals the line (${found.how})`, `members: ${members.map((i) => (provider[i] as EngineProvider).id).join(', ')}`], decision: null })
   }
-  // N:1: one provider record paid out or in as several lines.
-  // Open file lines by currency and direction, in day order (the file array is sorted by day).
+  // N:1: one provider record paid out or in as several lines. Open lines by currency and direction, in day order.
   const fileLanes = new Map<string, number[]>()
-  file.forEach((f, i) => {
-    if (!fClaimed[i]) pushTo(fileLanes, `${f.currency}${f.amountMinor >= 0 ? '+' : '-'}`, i)
-  })
-  for (let pi = 0; pi < provider.length; pi++) {
-    if (!open(pi)) continue
+  for (const i of openF) if (!fClaimed[i]) pushTo(fileLanes, `${(file[i] as EngineFileRow).currency}${(file[i] as EngineFileRow).amountMinor >= 0 ? '+' : '-'}`, i)
+  for (const pi of openP) {
+    if (pClaimed[pi]) continue
     const p = provider[pi] as EngineProvider
     const lane = fileLanes.get(`${p.currency}${expected(pi) >= 0 ? '+' : '-'}`) ?? []
     const day = pDay[pi] as number
-    const candidates = between(lane, fDay, day - settings.daysBefore, day + settings.daysAfter, 5_000).filter((fi) => !fClaimed[fi] && !decisions.dismissed.has(pairKey([p.id], [(file[fi] as EngineFileRow).id])))
+    const candidates = between(lane, fDay, day - settings.daysBefore, day + settings.daysAfter, 5_000).filter((fi) => !fClaimed[fi] && !pairDismissed(pi, fi))
     if (candidates.length < 2) continue
-    const found = findGroup(candidates, (i) => (file[i] as EngineFileRow).amountMinor, expected(pi), tol(p.currency), (i) => file[i]?.date ?? '', (i) => Math.abs((fDay[i] as number) - day), settings.groupSearchLimit)
+    const found = findGroup(candidates, (i) => (file[i] as EngineFileRow).amountMinor, expected(pi), tol(p.currency), (i) => file[i]?.date ?? '', (i) => Math.abs((fDay[i] as number) - day), settings.groupSearchLimit, byFRank)
     if (!found) continue
-    if (decisions.dismissed.has(pairKey([p.id], found.members.map((i) => (file[i] as EngineFileRow).id)))) continue
+    const members = [...found.members].sort(byFRank)
+    if (isDismissed([p.id], members.map((i) => (file[i] as EngineFileRow).id))) continue
     if (found.ambiguous) {
       claim({ outcome: 'ambiguous', p: [pi], f: [], score: null, reasons: [`the record equals the sum of more than one set of file lines (${found.how})`, 'none is picked'], decision: null })
       continue
     }
-    claim({ outcome: 'suggested', p: [pi], f: [...found.members].sort((a, b) => a - b), score: null, reasons: [`sum of ${found.members.length} file lines equals the record (${found.how})`, `lines: ${found.members.map((i) => (file[i] as EngineFileRow).line).join(', ')}`], decision: null })
+    claim({ outcome: 'suggested', p: [pi], f: members, score: null, reasons: [`sum of ${members.length} file lines equals the record (${found.how})`, `lines: ${members.map((i) => (file[i] as EngineFileRow).line).join(', ')}`], decision: null })
   }
   checkCancelled(signal)
 
   // 5. Whatever is left is on one side only.
   let leftOutFailed = 0
-  provider.forEach((p, i) => {
-    if (pClaimed[i]) return
+  for (let i = 0; i < provider.length; i++) {
+    if (pClaimed[i]) continue
+    const p = provider[i] as EngineProvider
     if (NO_MONEY.has(p.status)) {
       leftOutFailed++
-      return
+      continue
     }
     items.push({ outcome: 'only_in_provider', p: [i], f: [], score: null, reasons: [p.status === 'pending' ? 'pending at the provider; not in the file' : 'not in the file'], decision: null })
-  })
-  file.forEach((_, i) => {
-    if (!fClaimed[i]) items.push({ outcome: 'only_in_file', p: [], f: [i], score: null, reasons: ['no provider record matches'], decision: null })
-  })
-
-  // Stable order: by the earliest day of the item, then its key.
-  const firstDay = (item: MatchItem): string => {
-    let day = '9999-99-99'
-    for (const i of item.p) if ((provider[i] as EngineProvider).day < day) day = (provider[i] as EngineProvider).day
-    for (const i of item.f) if ((file[i] as EngineFileRow).date < day) day = (file[i] as EngineFileRow).date
-    return day
   }
-  const keyed = items.map((item) => ({ item, day: firstDay(item), key: itemKey(item.p.map((i) => (provider[i] as EngineProvider).id), item.f.map((i) => (file[i] as EngineFileRow).id)) }))
-  keyed.sort((a, b) => compareText(a.day, b.day) || compareText(a.key, b.key))
-  onProgress?.('done', file.length, file.length)
-  return { provider, file, items: keyed.map((k) => k.item), leftOutFailed, netOfFees: settings.netOfFees }
-}
+  for (const i of openF) if (!fClaimed[i]) items.push({ outcome: 'only_in_file', p: [], f: [i], score: null, reasons: ['no provider record matches'], decision: null })
 
-function keyField(p: EngineProvider, key: string): string {
-  if (p.reference && normaliseReference(p.reference) === key) return `reference "${p.reference}"`
-  if (p.serviceReference && normaliseReference(p.serviceReference) === key) return `service reference "${p.serviceReference}"`
-  return `key "${key}"`
+  // The result in content order: by the item's first file line (else its first record), by day,
+  // then lines before records, then amount, then id. Items are counted into days first, then each
+  // day is sorted on typed arrays (a million items sort in well under a second).
+  onProgress?.('ordering', 0, items.length)
+  const lead = new Int32Array(items.length)
+  const leadDay = new Int32Array(items.length)
+  const leadAmount = new Float64Array(items.length)
+  const leadIsFile = new Uint8Array(items.length)
+  let minDay = Infinity
+  let maxDay = -Infinity
+  items.forEach((item, k) => {
+    let best = -1
+    if (item.f.length === 1) {
+      best = item.f[0] as number
+      leadIsFile[k] = 1
+      leadDay[k] = fDay[best] as number
+      leadAmount[k] = (file[best] as EngineFileRow).amountMinor
+    } else if (item.f.length > 0) {
+      for (const i of item.f) if (best < 0 || fOrder(i, best) < 0) best = i
+      leadIsFile[k] = 1
+      leadDay[k] = fDay[best] as number
+      leadAmount[k] = (file[best] as EngineFileRow).amountMinor
+    } else {
+      for (const i of item.p) if (best < 0 || pOrder(i, best) < 0) best = i
+      leadDay[k] = pDay[best] as number
+      leadAmount[k] = (provider[best] as EngineProvider).amountMinor
+    }
+    lead[k] = best
+    minDay = Math.min(minDay, leadDay[k] as number)
+    maxDay = Math.max(maxDay, leadDay[k] as number)
+  })
+  const idOf = (k: number): string => (leadIsFile[k] ? (file[lead[k] as number] as EngineFileRow).id : (provider[lead[k] as number] as EngineProvider).id)
+  const withinDay = (a: number, b: number): number => (leadIsFile[b] as number) - (leadIsFile[a] as number) || (leadAmount[a] as number) - (leadAmount[b] as number) || compareText(idOf(a), idOf(b))
+  const order: number[] = []
+  if (items.length > 0) {
+    const span = maxDay - minDay + 1
+    const starts = new Int32Array(span + 1)
+    for (let k = 0; k < items.length; k++) (starts[(leadDay[k] as number) - minDay + 1] as number)++
+    for (let d = 0; d < span; d++) starts[d + 1] = (starts[d + 1] as number) + (starts[d] as number)
+    const slots = new Int32Array(items.length)
+    const fill = starts.slice()
+    for (let k = 0; k < items.length; k++) slots[(fill[(leadDay[k] as number) - minDay] as number)++] = k
+    for (let d = 0; d < span; d++) {
+      const day = Array.from(slots.subarray(starts[d] as number, starts[d + 1] as number))
+      day.sort(withinDay)
+      for (const k of day) order.push(k)
+    }
+  }
+  onProgress?.('done', file.length, file.length)
+  return { provider: [...provider], file: [...file], items: order.map((k) => items[k] as MatchItem), leftOutFailed, netOfFees: settings.netOfFees }
 }
 
 /**
@@ -449,7 +579,8 @@ export function findGroup(
   tolerance: number,
   groupOf: (i: number) => string,
   distanceOf: (i: number) => number,
-  limit: number
+  limit: number,
+  byRank: (a: number, b: number) => number
 ): { members: number[]; ambiguous: boolean; how: string } | null {
   const groups = new Map<string, number[]>()
   for (const i of candidates) pushTo(groups, groupOf(i), i)
@@ -457,7 +588,7 @@ export function findGroup(
   const whole = [...groups.values()].filter((members) => members.length >= 2 && fits(members.reduce((s, i) => s + amountOf(i), 0)))
   if (whole.length === 1) return { members: whole[0] as number[], ambiguous: false, how: 'all records of one day and channel' }
   if (whole.length > 1) return { members: [], ambiguous: true, how: `${whole.length} day-and-channel groups have that sum` }
-  const nearest = [...candidates].sort((a, b) => distanceOf(a) - distanceOf(b) || a - b).slice(0, limit)
+  const nearest = [...candidates].sort((a, b) => distanceOf(a) - distanceOf(b) || byRank(a, b)).slice(0, limit)
   const amounts = nearest.map(amountOf)
   // Search by magnitude, largest first, with the rest's sum as the bound.
   const order = nearest.map((_, k) => k).sort((a, b) => Math.abs(amounts[b] as number) - Math.abs(amounts[a] as number) || a - b)

@@ -1,17 +1,29 @@
-// References compared as people write them: case, spaces, punctuation and common prefixes ("REF:", "TRF/", "TXN-") do not make two references differ.
+// References compared as people write them: case, spaces and punctuation never make two references differ, and a bank's own prefix ("REF:", "TRF/", "NIP-") is looked through.
 
-/** Prefixes banks and ledgers put before a reference; stripped only when a separator follows, so "REFUND1" stays whole. */
-const PREFIX = /^(?:ref(?:erence)?|trf|trx|txn|tran|transfer|pmt|payment|inv|order|ord|no|nr)\s*[:#/\-.\s]\s*/i
+/**
+ * Prefixes banks put before the payer's reference; only tried when the reference as written is not
+ * found, and only when a separator follows, so "REFUND1" stays whole. A business's own prefixes
+ * (INV-, ORD-) are part of its references and never dropped: "INV-12" and "ORD-12" stay two keys.
+ */
+const BANK_PREFIX = /^(?:ref(?:erence)?|trf|trx|txn|nip|ft|no|nr)\s*[:#/\-.\s]\s*/i
 
-/** Upper case, letters and digits only, common prefixes gone: " ref: ab-123 " → "AB123". */
+const PLAIN = /^[A-Z0-9]*$/
+const NOT_KEY = /[^A-Za-z0-9]/g
+
+/** Upper case, ASCII letters and digits only: " pay-ref/0001 " → "PAYREF0001" (the key KeyIndex compares). */
 export function normaliseReference(value: string): string {
+  const text = value.trim()
+  if (PLAIN.test(text)) return text
+  return text.replace(NOT_KEY, '').toUpperCase()
+}
+
+/** The keys a reference written in a statement may stand for: as written, then without a bank's prefix ("REF: PAY-1" → "REFPAY1", "PAY1"). */
+export function referenceCandidates(value: string): string[] {
+  const key = normaliseReference(value)
   let text = value.trim()
-  for (let i = 0; i < 2; i++) {
-    const stripped = text.replace(PREFIX, '')
-    if (stripped === text || stripped === '') break
-    text = stripped
-  }
-  return text.toUpperCase().replace(/[^A-Z0-9]/g, '')
+  for (let i = 0; i < 2 && BANK_PREFIX.test(text); i++) text = text.replace(BANK_PREFIX, '')
+  const stripped = normaliseReference(text)
+  return stripped !== key && stripped !== '' ? [key, stripped] : [key]
 }
 
 /** A normalised key is only trusted when it is long enough to be a reference, not a word or a day number. */
@@ -29,10 +41,7 @@ export function referenceTokens(text: string | null): string[] {
   for (const raw of text.split(/[\s,;|()[\]{}"']+/)) {
     const token = raw.replace(/^[^A-Za-z0-9]+|[^A-Za-z0-9]+$/g, '')
     if (token === '') continue
-    for (const candidate of [token, ...token.split(/[:=]/)]) {
-      const key = normaliseReference(candidate)
-      if (isUsableKey(key)) out.add(key)
-    }
+    for (const candidate of [token, ...token.split(/[:=]/)]) for (const key of referenceCandidates(candidate)) if (isUsableKey(key)) out.add(key)
   }
   return [...out]
 }

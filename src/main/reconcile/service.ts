@@ -25,7 +25,7 @@ import { appendEvent, osUserName, sessionEvents, type AuditEvent } from './audit
 import { expectedAmount, itemKey, pairKey, runMatch, type EngineDecisions, type EngineProvider, type EngineFileRow, type MatchResult, type PinnedMatch } from './engine'
 import { parseStatement, type ParsedStatement, type StatementRow } from './import/statement'
 import { loadProviderSide, type SourceFilter } from './provider-side'
-import { normaliseReference, referenceTokens } from './references'
+import { normaliseReference, referenceCandidates, referenceTokens } from './references'
 
 export interface ImportRequest {
   profileId: string
@@ -194,7 +194,7 @@ export class ReconService {
     const parsed = await parseStatement(bytes, name, { ...mapping, defaultCurrency: 'USD' })
     const keys = new Set<string>()
     for (const row of parsed.rows) {
-      if (row.reference) keys.add(normaliseReference(row.reference))
+      if (row.reference) for (const key of referenceCandidates(row.reference)) keys.add(key)
       for (const token of referenceTokens(row.description)) keys.add(token)
     }
     const hits = new Map<string, number>()
@@ -596,7 +596,7 @@ function inFileCurrencies(records: EngineProvider[], file: EngineFileRow[]): { r
   const currencies = new Set(file.map((f) => f.currency))
   const named = new Set<string>()
   for (const f of file) {
-    if (f.reference) named.add(normaliseReference(f.reference))
+    if (f.reference) for (const key of referenceCandidates(f.reference)) named.add(key)
     for (const token of referenceTokens(f.description)) named.add(token)
   }
   const left = new Map<string, number>()

@@ -22,13 +22,13 @@ export const mappingSchema = z.strictObject({
     .optional(),
   dateOrder: z.enum(['ymd', 'dmy', 'mdy']).nullable().optional(),
   decimalMark: z.enum(['.', ',']).nullable().optional(),
-  defaultCurrency: z.string().regex(/^[A-Za-z]{3}$/).transform((c) => c.toUpperCase()).nullable().optional(),
+  defaultCurrency: z.string().max(3).regex(/^[A-Za-z]{3}$/).transform((c) => c.toUpperCase()).nullable().optional(),
   encoding: z.string().max(40).nullable().optional(),
   separator: z.enum([',', ';', '\t', '|']).nullable().optional()
 })
 
 export const settingsSchema = z.strictObject({
-  amountTolerance: z.string().regex(/^\d{1,12}(\.\d{1,4})?$/).optional(),
+  amountTolerance: z.string().max(20).regex(/^\d{1,12}(\.\d{1,4})?$/).optional(),
   daysBefore: z.number().int().min(0).max(366).optional(),
   daysAfter: z.number().int().min(0).max(366).optional(),
   netOfFees: z.boolean().optional(),
@@ -36,7 +36,9 @@ export const settingsSchema = z.strictObject({
   groupSearchLimit: z.number().int().min(2).max(40).optional()
 })
 
-const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/)
+const day = z.string().max(10).regex(/^\d{4}-\d{2}-\d{2}$/)
+/** Names a statement held in the host between preview and import. */
+const token = z.string().max(64).regex(/^[0-9a-f-]{36}$/)
 const itemKey = z.string().min(1).max(20_000)
 const ids = z.array(z.string().min(1).max(200)).max(1000)
 
@@ -48,7 +50,7 @@ export const decisionSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('note'), itemKey, note: z.string().max(2000) }),
   z.strictObject({ kind: z.literal('reason'), itemKey, code: z.string().trim().max(60) }),
   z.strictObject({ kind: z.literal('resolve'), itemKey, resolved: z.boolean() }),
-  z.strictObject({ kind: z.literal('adjust'), currency: z.string().regex(/^[A-Za-z]{3}$/), amount: z.string().trim().min(1).max(30), reason: z.string().trim().min(1).max(500), itemKey: itemKey.optional() })
+  z.strictObject({ kind: z.literal('adjust'), currency: z.string().max(3).regex(/^[A-Za-z]{3}$/), amount: z.string().trim().min(1).max(30), reason: z.string().trim().min(1).max(500), itemKey: itemKey.optional() })
 ])
 
 /** What reading a statement shows before anything is stored: how it was read, its first rows, every problem, open questions. */
@@ -89,11 +91,11 @@ export const reconCalls = {
   /** Asks main for a statement file (CSV or XLSX), reads it and previews it; nothing is stored yet. */
   'recon:open': call<StatementPreview | null>()(z.strictObject({ mapping: mappingSchema.optional() })),
   /** Reads the same file again with another mapping or answers to its questions. */
-  'recon:preview': call<StatementPreview>()(z.strictObject({ token: z.string().uuid(), mapping: mappingSchema })),
+  'recon:preview': call<StatementPreview>()(z.strictObject({ token, mapping: mappingSchema })),
   /** Stores the previewed file as an import job (its rows are then usable in sessions). */
   'recon:import': call<JobInfo>()(
     z.strictObject({
-      token: z.string().uuid(),
+      token,
       mapping: mappingSchema.optional(),
       ifSameFile: z.enum(['use-existing', 'import-again']).optional(),
       ifSameRows: z.enum(['keep', 'skip']).optional(),

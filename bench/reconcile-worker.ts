@@ -1,0 +1,118 @@
+// One reconciliation benchmark in a fresh process (so its peak RSS is its own): matching N × N records, or importing an N-line statement; prints one JSON line.
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import Papa from 'papaparse'
+import { openCache } from '../src/main/cache/open'
+import { runMatch, type EngineFileRow, type EngineProvider } from '../src/main/reconcile/engine'
+import { parseStatement } from '../src/main/reconcile/import/statement'
+import { ReconService } from '../src/main/reconcile/service'
+import { DEFAULT_SETTINGS } from '../src/shared/reconcile'
+
+/** A small fast PRNG so every run builds the same data. */
+function rng(seed: number): () => number {
+  let s = seed >>> 0
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0
+    let t = s
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+const NAMES = ['Ada Obi', 'Kofi Mensah', 'Ngozi Umeh', 'Bola Ade', 'Chidi Eze', 'Amina Bello', 'Yaw Boateng', 'Efua Owusu', 'Tunde Bakare', 'Zainab Musa']
+const day = (d: number): string => `2026-10-${String(1 + (d % 28)).padStart(2, '0')}`
+
+/**
+ * N provider payments and a statement derived from them: 97% by reference (a third in lower case
+ * with stray spaces), 1% with another amount, 1% without a reference but naming the payer, 0.5%
+ * left out, and 0.5% bank charges nothing explains; in shuffled order.
+ */
+function dataset(n: number): { provider: EngineProvider[]; file: EngineFileRow[] } {
+  const rand = rng(n)
+  const provider: EngineProvider[] = new Array(n)
+  // Each statement line as [provider index, kind, amount, day]; shuffled, then built in that order,
+  // as reading a statement builds its rows (in file order, whatever order that is).
+  const specs: [number, number, number, number][] = []
+  for (let i = 0; i < n; i++) {
+    const d = Math.floor(rand() * 28)
+    const amount = 100 + Math.floor(rand() * 5_000_000)
+    provider[i] = { id: `pay_${i.toString(36).padStart(8, '0')}`, reference: `ORD-${String(i).padStart(8, '0')}`, serviceReference: `SRV${(i * 7919).toString(16).toUpperCase()}`, day: day(d), amountMinor: amount, feesMinor: 0, currency: 'NGN', status: 'successful', channel: 'card', text: NAMES[i % NAMES.length] as string }
+    const fate = rand()
+    const late = d + (rand() < 0.2 ? 1 : 0)
+    if (fate < 0.97) specs.push([i, 0, amount, late])
+    else if (fate < 0.98) specs.push([i, 1, amount + 100, late])
+    else if (fate < 0.99) specs.push([i, 2, amount, late])
+    else if (fate < 0.995) specs.push([i, 3, -(50 + Math.floor(rand() * 5000)), late])
+  }
+  for (let k = specs.length - 1; k > 0; k--) {
+    const j = Math.floor(rand() * (k + 1))
+    const t = specs[k] as [number, number, number, number]
+    specs[k] = specs[j] as [number, number, number, number]
+    specs[j] = t
+  }
+  const file: EngineFileRow[] = specs.map(([i, kind, amountMinor, d], line) => {
+    const reference = (provider[i] as EngineProvider).reference as string
+    const ref = kind === 2 || kind === 3 ? null : i % 3 === 0 ? `  ${reference.toLowerCase()} ` : reference
+    const description = kind === 2 ? `TRANSFER FROM ${(NAMES[i % NAMES.length] as string).toUpperCase()} ${i}` : kind === 3 ? 'BANK CHARGE' : 'NIP TRANSFER'
+    return { id: `${kind === 3 ? 'x' : 'f'}:${i.toString(36)}`, fileId: 'bench', line: line + 2, date: day(d), amountMinor, currency: 'NGN', reference: ref, description, counterparty: null }
+  })
+  return { provider, file }
+}
+
+function ms(start: bigint): number {
+  return Number(process.hrtime.bigint() - start) / 1e6
+}
+
+async function match(n: number): Promise<object> {
+  const { provider, file } = dataset(n)
+  // Baseline: a bare hash join of the same references, as sent.
+  let t = process.hrtime.bigint()
+  const byRef = new Map<string, number>()
+  for (let i = 0; i < provider.length; i++) byRef.set((provider[i] as EngineProvider).reference as string, i)
+  let joined = 0
+  for (const row of file) if (row.reference !== null && byRef.has(row.reference)) joined++
+  const baselineMs = ms(t)
+  t = process.hrtime.bigint()
+  const result = runMatch(provider, file, DEFAULT_SETTINGS)
+  const engineMs = ms(t)
+  const counts: Record<string, number> = {}
+  for (const item of result.items) counts[item.outcome] = (counts[item.outcome] ?? 0) + 1
+  return { n, fileRows: file.length, baselineMs, joined, engineMs, counts, peakRssMb: process.resourceUsage().maxRSS / 1024 }
+}
+
+async function importStatement(n: number): Promise<object> {
+  const rand = rng(7)
+  const lines = ['FIRST EXAMPLE BANK PLC', 'Statement', '', 'Txn Date,Value Date,Reference,Narration,Debit,Credit,Balance']
+  for (let i = 0; i < n; i++) {
+    const d = `${String(1 + (i % 28)).padStart(2, '0')}/10/2026`
+    const amount = (100 + Math.floor(rand() * 500_000_000)).toString()
+    const major = `${amount.slice(0, -2).replace(/\B(?=(\d{3})+(?!\d))/g, ',') || '0'}.${amount.slice(-2)}`
+    lines.push(i % 50 === 0 ? `${d},${d},,SMS ALERT CHARGES,"${major}",,` : `${d},${d}, ord-${String(i).padStart(8, '0')} ,NIP TRANSFER FROM CUSTOMER ${i % 1000},,"${major}",`)
+  }
+  const bytes = Buffer.from(lines.join('\r\n'))
+  let t = process.hrtime.bigint()
+  const bare = Papa.parse<string[]>(bytes.toString('utf8'), { delimiter: ',' })
+  const baselineMs = ms(t)
+  t = process.hrtime.bigint()
+  const parsed = await parseStatement(bytes, 'bench.csv', { defaultCurrency: 'NGN' })
+  const parseMs = ms(t)
+  const dir = mkdtempSync(join(tmpdir(), 'ledgerline-bench-import-'))
+  try {
+    const db = openCache(join(dir, 'cache.sqlite'))
+    db.prepare("insert into profiles (id, name, base_url, mode, created_at) values ('p', 'Bench', null, 'test', '2026-01-01')").run()
+    t = process.hrtime.bigint()
+    const outcome = await new ReconService(db).importStatement({ profileId: 'p', name: 'bench.csv', bytes, mapping: { defaultCurrency: 'NGN' } })
+    const importMs = ms(t)
+    db.close()
+    return { n, megabytes: bytes.byteLength / 1048576, bareRows: bare.data.length, rows: parsed.rows.length, problems: parsed.problems.length, status: outcome.status, baselineMs, parseMs, importMs, peakRssMb: process.resourceUsage().maxRSS / 1024 }
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+const [mode, size] = process.argv.slice(2)
+const n = Number(size)
+const work = mode === 'import' ? importStatement(n) : match(n)
+work.then((out) => process.stdout.write(`${JSON.stringify(out)}\n`))
