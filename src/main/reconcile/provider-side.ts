@@ -80,7 +80,8 @@ function payouts(db: Database.Database, q: ProviderSideQuery, dayOf: (ms: number
        from transfers t
        left join bulk_files b on b.profile_id = t.profile_id and b.id = t.bulk_file_id
        left join tracked k on k.profile_id = t.profile_id and k.kind = 'transfer' and k.value = t.reference
-       where t.profile_id = ? and (t.bulk_file_id in (select value from json_each(?)) or t.reference in (select value from json_each(?)))`
+       where t.profile_id = ? and (t.bulk_file_id in (select value from json_each(?)) or t.reference in (select value from json_each(?)))
+       order by t.reference`
     )
     .all(q.profileId, JSON.stringify(files), JSON.stringify(refs)) as {
     reference: string
