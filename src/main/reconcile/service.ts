@@ -108,6 +108,8 @@ export interface FoldedDecisions {
 }
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/
+/** Statement rows per insert statement (10 values each, well under SQLite's limit of 32,766). */
+const ROW_BATCH = 100
 const emptyCounts = (): Record<Outcome, number> => Object.fromEntries(OUTCOMES.map((o) => [o, 0])) as Record<Outcome, number>
 
 export class ReconService {
@@ -173,10 +175,16 @@ export class ReconService {
           this.now().toISOString(),
           this.user()
         )
-      const insert = this.db.prepare(
-        'insert or ignore into recon_file_rows (file_id, row_id, line, date, time, amount_minor, currency, reference, description, counterparty) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)'
-      )
-      for (const r of rows) insert.run(id, r.id, r.line, r.date, r.time, r.amountMinor, r.currency, r.reference, r.description, r.counterparty)
+      // Rows go in BATCH at a time: one statement call per batch, not per row (a million rows in seconds).
+      const columns = '(file_id, line, row_id, date, time, amount_minor, currency, reference, description, counterparty)'
+      const statement = (n: number): Database.Statement => this.db.prepare(`insert into recon_file_rows ${columns} values ${Array(n).fill('(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`)
+      const full = statement(ROW_BATCH)
+      for (let start = 0; start < rows.length; start += ROW_BATCH) {
+        const batch = rows.slice(start, start + ROW_BATCH)
+        const values: unknown[] = []
+        for (const r of batch) values.push(id, r.line, r.id, r.date, r.time, r.amountMinor, r.currency, r.reference, r.description, r.counterparty)
+        ;(batch.length === ROW_BATCH ? full : statement(batch.length)).run(values)
+      }
     })()
     return { status: 'imported', file: this.file(id), parsed, presetApplied, skippedSameRows: parsed.rows.length - rows.length }
   }
@@ -212,13 +220,15 @@ export class ReconService {
     return this.knownRowIds(profileId, rows).size
   }
 
+  /** The rows of this file that the profile's other files hold already (one pass over their ids). */
   private knownRowIds(profileId: string, rows: readonly StatementRow[]): Set<string> {
     const known = new Set<string>()
     if (rows.length === 0) return known
-    const anyFile = this.db.prepare('select 1 from recon_files where profile_id = ? limit 1').get(profileId)
-    if (!anyFile) return known
-    const find = this.db.prepare('select 1 from recon_file_rows r join recon_files f on f.id = r.file_id where r.row_id = ? and f.profile_id = ? limit 1')
-    for (const r of rows) if (find.get(r.id, profileId)) known.add(r.id)
+    const stored = this.db.prepare('select r.row_id from recon_file_rows r join recon_files f on f.id = r.file_id where f.profile_id = ?').pluck().iterate(profileId) as Iterable<string>
+    const before = new Set<string>()
+    for (const id of stored) before.add(id)
+    if (before.size === 0) return known
+    for (const r of rows) if (before.has(r.id)) known.add(r.id)
     return known
   }
 

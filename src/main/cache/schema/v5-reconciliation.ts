@@ -4,8 +4,9 @@ import type { Migration } from '../migrations'
 /**
  * Version 5:
  * - recon_files: each imported statement with its SHA-256, how it was read (encoding, separator,
- *   mapping, number and date form) and its problems; recon_file_rows: its exact rows, each with a
- *   content id that is the same for the same row in any file (so re-imported rows are seen);
+ *   mapping, number and date form) and its problems; recon_file_rows: its exact rows in line order
+ *   (appended, so a million-line file stores quickly), each with a content id that is the same for
+ *   the same row in any file (so re-imported rows are seen);
  * - recon_presets: a column mapping per source, reapplied when a file's headers match;
  * - recon_sessions: one profile, a period in its business time zone, the provider side, settings,
  *   closed or open, and the head of its audit chain; recon_session_files: the files in it;
@@ -41,8 +42,8 @@ export const v5: Migration = {
 
       CREATE TABLE recon_file_rows (
         file_id        TEXT NOT NULL REFERENCES recon_files(id) ON DELETE CASCADE,
-        row_id         TEXT NOT NULL,
         line           INTEGER NOT NULL,
+        row_id         TEXT NOT NULL,
         date           TEXT NOT NULL,
         time           TEXT,
         amount_minor   INTEGER NOT NULL,
@@ -50,9 +51,8 @@ export const v5: Migration = {
         reference      TEXT,
         description    TEXT,
         counterparty   TEXT,
-        PRIMARY KEY (file_id, row_id)
+        PRIMARY KEY (file_id, line)
       ) STRICT, WITHOUT ROWID;
-      CREATE INDEX recon_file_rows_by_row ON recon_file_rows (row_id);
 
       CREATE TABLE recon_presets (
         header_signature  TEXT PRIMARY KEY,

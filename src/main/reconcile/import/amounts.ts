@@ -4,7 +4,11 @@ import type { DecimalMark } from '../../../shared/reconcile'
 
 /** Symbols that name one currency without doubt; "$" and "¥" do not, so they are only stripped. */
 const SYMBOLS: Record<string, string> = { '₦': 'NGN', '₵': 'GHS', 'GH₵': 'GHS', '€': 'EUR', '£': 'GBP', KSh: 'KES', 'R$': 'BRL', '₹': 'INR', '₩': 'KRW' }
+/** Longest first, so "GH₵" is found before "₵". */
+const SYMBOLS_LONGEST_FIRST = Object.entries(SYMBOLS).sort((a, b) => b[0].length - a[0].length)
 const LOOSE_SYMBOLS = ['US$', '$', '¥', '￥']
+/** Only a cell with a character outside digits, separators, spaces and signs can hold a symbol or code. */
+const BARE_NUMBER = /^[-+(]?[\d.,\s']*[)-]?$/
 
 export interface AmountText {
   /** Digits and separators only, e.g. "1.234,56". */
@@ -31,6 +35,23 @@ const SPACES = /[\s\u00a0\u202f\u2007']/g
 export function readAmountText(cell: string): AmountText | null {
   let text = cell.trim()
   if (text === '' || text === '-' || text === '—') return null
+  if (BARE_NUMBER.test(text)) {
+    // The common case, "1,234.56" or "-5.00": no symbol, code or DR/CR to look for.
+    let negative = false
+    if (text.startsWith('(') && text.endsWith(')')) {
+      negative = true
+      text = text.slice(1, -1).trim()
+    }
+    if (text.startsWith('-')) {
+      negative = !negative
+      text = text.slice(1).trim()
+    } else if (text.startsWith('+')) text = text.slice(1).trim()
+    if (text.endsWith('-')) {
+      negative = !negative
+      text = text.slice(0, -1).trim()
+    }
+    return { body: text.replace(SPACES, (s) => (s === "'" ? "'" : ' ')), negative, currency: null, side: null }
+  }
   let negative = false
   let currency: string | null = null
   let side: AmountText['side'] = null
@@ -51,7 +72,7 @@ export function readAmountText(cell: string): AmountText | null {
       text = (code[1] ? text.slice(code[0].length) : text.slice(0, text.length - code[0].length)).trim()
     }
   }
-  for (const [symbol, iso] of Object.entries(SYMBOLS).sort((a, b) => b[0].length - a[0].length)) {
+  for (const [symbol, iso] of SYMBOLS_LONGEST_FIRST) {
     if (text.includes(symbol)) {
       currency ??= iso
       text = text.replace(symbol, '').trim()
@@ -85,19 +106,42 @@ export function readAmountText(cell: string): AmountText | null {
  * "1,234" / "1.234" (one separator, three digits after), 'none' when it has no separator.
  */
 export function decimalVote(body: string): DecimalMark | 'either' | 'none' | 'invalid' {
-  const compact = body.replace(/[ ']/g, '')
-  if (!/^\d[\d.,]*$|^[.,]\d+$/.test(compact)) return 'invalid'
-  const dots = compact.split('.').length - 1
-  const commas = compact.split(',').length - 1
+  // One pass over the characters (a million cells): digits, '.', ',', and spaces or apostrophes that group.
+  let dots = 0
+  let commas = 0
+  let lastDot = -1
+  let lastComma = -1
+  let digits = 0
+  let firstDigitBeforeMark = false
+  let length = 0
+  for (let i = 0; i < body.length; i++) {
+    const c = body.charCodeAt(i)
+    if (c === 32 || c === 39) continue
+    if (c >= 48 && c <= 57) {
+      if (length === 0) firstDigitBeforeMark = true
+      digits++
+    } else if (c === 46) {
+      dots++
+      lastDot = length
+    } else if (c === 44) {
+      commas++
+      lastComma = length
+    } else return 'invalid'
+    length++
+  }
+  if (digits === 0 || (!firstDigitBeforeMark && dots + commas !== 1)) return 'invalid'
   if (dots === 0 && commas === 0) return 'none'
-  if (dots > 0 && commas > 0) return compact.lastIndexOf('.') > compact.lastIndexOf(',') ? '.' : ','
+  if (dots > 0 && commas > 0) return lastDot > lastComma ? '.' : ','
   const mark = dots > 0 ? '.' : ','
-  const count = dots + commas
-  if (count > 1) return mark === '.' ? ',' : '.' // "1.234.567" groups thousands, so the decimal mark is the other one
-  const after = compact.length - compact.indexOf(mark) - 1
-  if (after === 3 && compact.indexOf(mark) > 0) return 'either'
+  // "1.234.567" groups thousands, so the decimal mark is the other one.
+  if (dots + commas > 1) return mark === '.' ? ',' : '.'
+  const at = mark === '.' ? lastDot : lastComma
+  if (length - at - 1 === 3 && at > 0) return 'either'
   return mark
 }
+
+const GROUPS_DOT = /[ '.]/
+const GROUPS_COMMA = /[ ',]/
 
 /**
  * The exact minor units of `body` read with `mark` as the decimal mark; every other separator must
@@ -111,7 +155,7 @@ export function parseAmountBody(body: string, mark: DecimalMark, currency: strin
   const fraction = at < 0 ? '' : trimmed.slice(at + 1)
   if (whole.includes(mark)) throw new AmountFormatError('invalid_amount', `"${body}" has the decimal mark "${mark}" more than once.`)
   if (!/^\d*$/.test(fraction)) throw new AmountFormatError('invalid_amount', `"${body}" is not an amount.`)
-  const groups = whole.split(new RegExp(`[ '${thousands === '.' ? '\\.' : ','}]`))
+  const groups = whole.split(thousands === '.' ? GROUPS_DOT : GROUPS_COMMA)
   if (groups.some((g) => !/^\d*$/.test(g))) throw new AmountFormatError('invalid_amount', `"${body}" is not an amount.`)
   if (groups.length > 1 && (groups.slice(1).some((g) => g.length !== 3) || (groups[0] as string).length === 0 || (groups[0] as string).length > 3)) {
     throw new AmountFormatError('invalid_amount', `"${body}" groups its digits wrongly for thousands separated by "${thousands}".`)

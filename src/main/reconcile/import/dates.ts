@@ -60,8 +60,13 @@ function withTime(kind: DateShape['kind'], a: number, b: number, c: number, rest
   return { kind, a, b, c, time: `${String(hour).padStart(2, '0')}:${t[2]}:${t[3] ?? '00'}` }
 }
 
+const MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+
+/** A real calendar day (Gregorian leap years), checked by arithmetic: a million rows cost nothing. */
 function validDay(year: number, month: number, day: number): boolean {
-  return DateTime.fromObject({ year, month, day }, { zone: 'UTC' }).isValid
+  if (!Number.isInteger(year) || year < 1 || year > 9999 || month < 1 || month > 12 || day < 1) return false
+  const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0
+  return day <= (month === 2 && leap ? 29 : (MONTH_DAYS[month - 1] as number))
 }
 
 /** Which orders a numeric shape can be read in. ISO and named-month shapes fit every order. */

@@ -1,5 +1,5 @@
 // One statement file → exact rows: encoding, table, header, mapping, number form and date order settled by every row; each bad row's problem on its line and column.
-import { createHash } from 'node:crypto'
+import crypto, { createHash } from 'node:crypto'
 import { isKnownCurrency } from '../../../shared/money'
 import type { DateOrder, DecimalMark, ImportQuestion, MappedField, ParseProblem, StatementMapping } from '../../../shared/reconcile'
 import { AmountFormatError, chooseDecimalMark, describeNumberForm, parseAmountBody, readAmountText, type AmountText } from './amounts'
@@ -47,6 +47,13 @@ export interface ParsedStatement {
   skipped: { line: number; reason: string }[]
   /** What must be answered before the file can be used; rows is empty while any is open. */
   questions: ImportQuestion[]
+}
+
+/** A row's id from its content: SHA-256, 132 bits kept (one-shot hashing where Node has it). */
+const oneShot = (crypto as { hash?: (algorithm: string, data: string, encoding: 'base64url') => string }).hash
+function contentId(content: string): string {
+  const digest = oneShot ? oneShot('sha256', content, 'base64url') : createHash('sha256').update(content).digest('base64url')
+  return `f:${digest.slice(0, 22)}`
 }
 
 export const EMPTY_MAPPING: StatementMapping = { columns: {}, dateOrder: null, decimalMark: null, defaultCurrency: null, encoding: null, separator: null }
@@ -145,6 +152,8 @@ export function parseGrid(grid: Grid, facts: FileFacts, mapping: StatementMappin
     row: string[]
     shape: DateShape
     amounts: Partial<Record<'amount' | 'debit' | 'credit', AmountText>>
+    /** Set once the columns are known: the currency column, a code in the amount, or the default. */
+    currency: string | null
   }
   const candidates: Candidate[] = []
   for (let i = 0; i < dataRows.length; i++) {
@@ -161,8 +170,8 @@ export function parseGrid(grid: Grid, facts: FileFacts, mapping: StatementMappin
         hasAmount = true
       }
     }
-    const words = row.join(' ')
     if (!shape) {
+      const words = row.join(' ')
       if (dateText === '' && (TOTALS.test(words) || !hasAmount || row.filter((c) => c.trim() !== '').length <= 1)) {
         skipped.push({ line, reason: TOTALS.test(words) ? 'totals or balance line' : 'no date and no amount' })
         continue
@@ -175,10 +184,10 @@ export function parseGrid(grid: Grid, facts: FileFacts, mapping: StatementMappin
       continue
     }
     if (!hasAmount) {
-      skipped.push({ line, reason: TOTALS.test(words) ? 'totals or balance line' : 'no amount' })
+      skipped.push({ line, reason: TOTALS.test(row.join(' ')) ? 'totals or balance line' : 'no amount' })
       continue
     }
-    candidates.push({ line, row, shape, amounts })
+    candidates.push({ line, row, shape, amounts, currency: null })
   }
 
   const dates = chooseDateOrder(candidates.map((c) => c.shape))
@@ -200,7 +209,7 @@ export function parseGrid(grid: Grid, facts: FileFacts, mapping: StatementMappin
   const bodies: string[] = []
   const bodyCurrencies: (string | null)[] = []
   for (const c of candidates) {
-    const currency = rowCurrency(c)
+    const currency = (c.currency = rowCurrency(c))
     for (const f of amountFields) {
       const t = c.amounts[f]
       if (t) {
@@ -214,7 +223,7 @@ export function parseGrid(grid: Grid, facts: FileFacts, mapping: StatementMappin
   if (decimalMark === null) {
     questions.push({ field: 'decimalMark', message: 'Amounts like "1,234" read both as thousands and as decimals in a three-decimal currency; say which mark is the decimal point.', choices: ['.', ','] })
   }
-  if (candidates.some((c) => rowCurrency(c) === null)) {
+  if (candidates.some((c) => c.currency === null)) {
     questions.push({ field: 'defaultCurrency', message: 'The file names no currency for some rows; give the currency they are in.', choices: [] })
   }
   if (questions.length > 0) return result([], null, null)
@@ -223,11 +232,12 @@ export function parseGrid(grid: Grid, facts: FileFacts, mapping: StatementMappin
   const rows: StatementRow[] = []
   const seen = new Map<string, number>()
   const spaces = bodies.some((b) => / \d{3}/.test(b))
+  const problem = (line: number, field: MappedField, code: string, message: string): void => {
+    problems.push({ line, column: header[col[field] as number] ?? null, code, message })
+  }
   for (const c of candidates) {
-    const currency = rowCurrency(c) as string
-    const fail = (field: MappedField, code: string, message: string): void => {
-      problems.push({ line: c.line, column: header[col[field] as number] ?? null, code, message })
-    }
+    const currency = c.currency as string
+    const fail = (field: MappedField, code: string, message: string): void => problem(c.line, field, code, message)
     if (!isKnownCurrency(currency)) {
       fail(currencyColumn ? 'currency' : amountFields[0] as MappedField, 'unknown_currency', `"${currency}" is not an ISO 4217 currency code.`)
       continue
@@ -283,10 +293,10 @@ export function parseGrid(grid: Grid, facts: FileFacts, mapping: StatementMappin
     const reference = cell(c.row, 'reference') || null
     const description = cell(c.row, 'description') || null
     const counterparty = cell(c.row, 'counterparty') || null
-    const content = [currency, day, minor, normaliseReference(reference ?? ''), description ?? '', counterparty ?? ''].join('\u001f')
-    const occurrence = seen.get(content) ?? 0
-    seen.set(content, occurrence + 1)
-    const id = `f:${createHash('sha256').update(content).digest('base64url').slice(0, 22)}${occurrence > 0 ? `#${occurrence}` : ''}`
+    const base = contentId(`${currency}\u001f${day}\u001f${minor}\u001f${normaliseReference(reference ?? '')}\u001f${description ?? ''}\u001f${counterparty ?? ''}`)
+    const occurrence = seen.get(base) ?? 0
+    seen.set(base, occurrence + 1)
+    const id = occurrence > 0 ? `${base}#${occurrence}` : base
     rows.push({ id, line: c.line, date: day, time: c.shape.time, amountMinor: minor, currency, reference, description, counterparty })
   }
   mapping.dateOrder = dateOrder
