@@ -188,7 +188,13 @@ export async function reconcileCommand(args: string[]): Promise<number> {
       fileIds: [fileId]
     })
     const controller = new AbortController()
-    const run = service.run(session.id, { signal: controller.signal })
+    const stop = (): void => controller.abort()
+    process.once('SIGINT', stop)
+    process.once('SIGTERM', stop)
+    const run = await service.run(session.id, { signal: controller.signal }).finally(() => {
+      process.off('SIGINT', stop)
+      process.off('SIGTERM', stop)
+    })
     const input: ReportInput = { session: run.session, profile: { name: profile.name, mode: profile.mode }, items: () => service.allItems(session.id), folded: service.fold(session.id), events: service.events(session.id) }
     const summary = buildSummary(input)
     await writeItemsCsv(resolve(values.out), input)

@@ -3,7 +3,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { toExcelCsv } from '../../src/shared/csv/excel-safe'
 import { DEFAULT_SETTINGS, type Outcome, type ReconSettings } from '../../src/shared/reconcile'
-import { pairKey, runMatch, type EngineDecisions, type EngineFileRow, type EngineProvider, type MatchResult } from '../../src/main/reconcile/engine'
+import { pairKey, runMatch, runMatchAsync, type EngineDecisions, type EngineFileRow, type EngineProvider, type MatchResult } from '../../src/main/reconcile/engine'
 import { ITEM_COLUMNS, itemCells, summarise } from '../../src/main/reconcile/report'
 import { materialise } from '../../src/main/reconcile/service'
 
@@ -199,6 +199,22 @@ describe('matching scenarios', () => {
     const manual = runMatch(provider, file, settings(), { pinned: [{ kind: 'manual', providerIds: ['p2'], fileIds: ['f2'] }], dismissed: new Set() })
     const item = manual.items.find((i) => i.decision === 'manual')
     expect(item).toMatchObject({ outcome: 'amount_differs', decision: 'manual' })
+  })
+})
+
+describe('matching as a job', () => {
+  it('lets the event loop run between steps, and a cancel stops it at the next step', async () => {
+    const provider = Array.from({ length: 150_000 }, (_, i) => P(`p${i}`, { reference: `R-${i}`, amountMinor: 100 + i }))
+    const file = provider.map((p, i) => F({ id: `f${i}`, reference: p.reference, amountMinor: p.amountMinor }))
+    let ticks = 0
+    const timer = setInterval(() => ticks++, 0)
+    const done = await runMatchAsync(provider, file, settings())
+    clearInterval(timer)
+    expect(done.items).toHaveLength(150_000)
+    expect(ticks).toBeGreaterThan(0)
+    const controller = new AbortController()
+    setImmediate(() => controller.abort())
+    await expect(runMatchAsync(provider, file, settings(), noDecisions, { signal: controller.signal })).rejects.toMatchObject({ name: 'AbortError' })
   })
 })
 

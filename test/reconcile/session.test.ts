@@ -82,31 +82,31 @@ describe('a reconciliation session', () => {
   it('runs, takes decisions as chained events, keeps them across a new file and a re-run, and never re-suggests a rejected pair', async () => {
     const file = await importBase()
     const session = newSession([file.id])
-    const run = service.run(session.id)
+    const run = await service.run(session.id)
     expect(run.counts).toMatchObject({ matched: 1, suggested: 1, only_in_provider: 2, only_in_file: 1 })
     const suggestion = service.items(session.id, { outcome: 'suggested' }).items[0]
     expect(suggestion?.provider[0]?.id).toBe('id-2')
-    service.decide(session.id, { kind: 'accept', itemKey: suggestion?.key as string })
+    await service.decide(session.id, { kind: 'accept', itemKey: suggestion?.key as string })
     const accepted = service.item(session.id, suggestion?.key as string)
     expect(accepted).toMatchObject({ outcome: 'matched', decision: 'accepted', decidedBy: 'ada' })
 
     // A manual N:1: the two small payments were one deposit in a second file.
     const second = await importBase(['2026-10-05,,DEPOSIT,,"1,000.00"'], 'oct-b.csv')
     service.addFiles(session.id, [second.id])
-    service.run(session.id)
+    await service.run(session.id)
     const deposit = service.items(session.id).items.find((i) => i.file.some((f) => f.description === 'DEPOSIT'))
     // The sum of PAY-3 and PAY-4 is offered as a group; reject it and match by hand instead.
     expect(deposit).toMatchObject({ outcome: 'suggested' })
-    service.decide(session.id, { kind: 'reject', itemKey: deposit?.key as string })
+    await service.decide(session.id, { kind: 'reject', itemKey: deposit?.key as string })
     expect(service.items(session.id, { outcome: 'suggested' }).total).toBe(0)
-    service.decide(session.id, { kind: 'match', providerIds: ['id-3', 'id-4'], fileIds: [deposit?.file[0]?.id as string] })
+    await service.decide(session.id, { kind: 'match', providerIds: ['id-3', 'id-4'], fileIds: [deposit?.file[0]?.id as string] })
     const charge = service.items(session.id, { outcome: 'only_in_file' }).items[0]
-    service.decide(session.id, { kind: 'note', itemKey: charge?.key as string, note: 'Monthly SMS alerts' })
-    service.decide(session.id, { kind: 'reason', itemKey: charge?.key as string, code: 'bank_charge' })
-    service.decide(session.id, { kind: 'resolve', itemKey: charge?.key as string, resolved: true })
-    service.decide(session.id, { kind: 'adjust', currency: 'NGN', amount: '-50.00', reason: 'Book SMS charges to bank fees', itemKey: charge?.key as string })
+    await service.decide(session.id, { kind: 'note', itemKey: charge?.key as string, note: 'Monthly SMS alerts' })
+    await service.decide(session.id, { kind: 'reason', itemKey: charge?.key as string, code: 'bank_charge' })
+    await service.decide(session.id, { kind: 'resolve', itemKey: charge?.key as string, resolved: true })
+    await service.decide(session.id, { kind: 'adjust', currency: 'NGN', amount: '-50.00', reason: 'Book SMS charges to bank fees', itemKey: charge?.key as string })
 
-    const rerun = service.run(session.id)
+    const rerun = await service.run(session.id)
     expect(rerun.counts).toMatchObject({ matched: 3, only_in_file: 1, suggested: 0, ambiguous: 0 })
     const manual = service.items(session.id).items.find((i) => i.decision === 'manual')
     expect(manual?.provider.map((p) => p.id)).toEqual(['id-3', 'id-4'])
@@ -118,9 +118,9 @@ describe('a reconciliation session', () => {
 
   it('finds one edited, removed or reordered audit row', async () => {
     const session = newSession([(await importBase()).id])
-    service.run(session.id)
+    await service.run(session.id)
     const key = service.items(session.id, { outcome: 'suggested' }).items[0]?.key as string
-    service.decide(session.id, { kind: 'accept', itemKey: key })
+    await service.decide(session.id, { kind: 'accept', itemKey: key })
     expect(verifyAudit(db).ok).toBe(true)
     expect(() => db.prepare("update recon_events set user = 'mallory' where seq = 3").run()).toThrow(/append-only/)
     // Someone with the database file drops the guard and edits one decision.
@@ -138,15 +138,15 @@ describe('a reconciliation session', () => {
   it('locks a closed session; reopening needs a reason and the changes after it are the discrepancy log', async () => {
     const session = newSession([(await importBase()).id])
     expect(() => service.close(session.id)).toThrow(/Run the session/)
-    service.run(session.id)
+    await service.run(session.id)
     const closed = service.close(session.id)
     expect(closed).toMatchObject({ closedBy: 'ada', closedAt: expect.any(String) })
     const key = service.items(session.id, { outcome: 'suggested' }).items[0]?.key as string
-    expect(() => service.decide(session.id, { kind: 'accept', itemKey: key })).toThrow(/closed by ada .* reopen it/)
-    expect(() => service.run(session.id)).toThrow(/closed/)
+    await expect(service.decide(session.id, { kind: 'accept', itemKey: key })).rejects.toThrow(/closed by ada .* reopen it/)
+    await expect(service.run(session.id)).rejects.toThrow(/closed/)
     expect(() => service.reopen(session.id, '  ')).toThrow(/needs a reason/)
     service.reopen(session.id, 'Bank sent a corrected statement')
-    service.decide(session.id, { kind: 'accept', itemKey: key })
+    await service.decide(session.id, { kind: 'accept', itemKey: key })
     service.close(session.id)
     const input = reportInput(session.id)
     const rows = summaryRows(buildSummary(input), input)
@@ -156,7 +156,7 @@ describe('a reconciliation session', () => {
 
   it('writes the reconciled CSV, the summary CSV and one XLSX workbook that agree', async () => {
     const session = newSession([(await importBase()).id])
-    service.run(session.id)
+    await service.run(session.id)
     const dir = mkdtempSync(join(tmpdir(), 'ledgerline-recon-'))
     const input = reportInput(session.id)
     const summary = buildSummary(input)

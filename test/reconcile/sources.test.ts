@@ -22,7 +22,7 @@ async function reconcile(source: 'payouts' | 'subscriptions' | 'virtual-accounts
   const outcome = await service.importStatement({ profileId: 'p', name: `${source}.csv`, bytes: Buffer.from(csv), mapping: { defaultCurrency: 'NGN' } })
   if (outcome.status !== 'imported') throw new Error(outcome.status)
   const session = service.createSession({ profileId: 'p', name: source, source, filter, from: '2026-10-01', to: '2026-10-31', timeZone: 'Africa/Lagos', fileIds: [outcome.file.id] })
-  service.run(session.id)
+  await service.run(session.id)
   return service.items(session.id).items
 }
 

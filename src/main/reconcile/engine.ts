@@ -98,6 +98,30 @@ function checkCancelled(signal: AbortSignal | undefined): void {
   if (signal?.aborted) throw new DOMException('The matching was cancelled.', 'AbortError')
 }
 
+/** Matches synchronously (tests, the CLI); cancellation is checked at every step. */
+export function runMatch(provider: readonly EngineProvider[], file: readonly EngineFileRow[], settings: ReconSettings, decisions: EngineDecisions = NO_DECISIONS, options: MatchOptions = {}): MatchResult {
+  const steps = matchSteps(provider, file, settings, decisions, options)
+  for (;;) {
+    const step = steps.next()
+    if (step.done) return step.value
+    checkCancelled(options.signal)
+  }
+}
+
+/**
+ * Matches in steps of at most about 65,000 records, letting the host's event loop run between
+ * them: calls are answered, progress goes out, and a cancel stops the job at the next step.
+ */
+export async function runMatchAsync(provider: readonly EngineProvider[], file: readonly EngineFileRow[], settings: ReconSettings, decisions: EngineDecisions = NO_DECISIONS, options: MatchOptions = {}): Promise<MatchResult> {
+  const steps = matchSteps(provider, file, settings, decisions, options)
+  for (;;) {
+    const step = steps.next()
+    if (step.done) return step.value
+    await new Promise((resolve) => setImmediate(resolve))
+    checkCancelled(options.signal)
+  }
+}
+
 /** Why an exact key matched, by how it was found: the file's reference column or its description, and the provider's field. */
 const KEY_REASONS = [
   "reference: the file's reference is the provider's reference",
@@ -114,8 +138,8 @@ const KEY_REASONS = [
  * order matters (tie-breaks, the greedy passes, the result), records and rows are ranked by their
  * content — day, amount, then id (a file row's id is its content).
  */
-export function runMatch(provider: readonly EngineProvider[], file: readonly EngineFileRow[], settings: ReconSettings, decisions: EngineDecisions = NO_DECISIONS, options: MatchOptions = {}): MatchResult {
-  const { signal, onProgress } = options
+function* matchSteps(provider: readonly EngineProvider[], file: readonly EngineFileRow[], settings: ReconSettings, decisions: EngineDecisions, options: MatchOptions): Generator<void, MatchResult> {
+  const { onProgress } = options
   const days = new Map<string, number>()
   const dayOf = (day: string): number => {
     let n = days.get(day)
@@ -229,7 +253,7 @@ export function runMatch(provider: readonly EngineProvider[], file: readonly Eng
       claim(item)
     }
   }
-  checkCancelled(signal)
+  yield
   onProgress?.('keys', 0, file.length)
 
   // 2. Exact keys. Each key maps to its record and the field it came from (index × 4 + 0 reference,
@@ -255,6 +279,7 @@ export function runMatch(provider: readonly EngineProvider[], file: readonly Eng
     keyed.set(raw, COLLIDED)
   }
   for (let i = 0; i < provider.length; i++) {
+    if ((i & 0xffff) === 0xffff) yield
     const p = provider[i] as EngineProvider
     if (p.reference) addKey(p.reference, i, 0)
     if (p.serviceReference) addKey(p.serviceReference, i, 1)
@@ -278,8 +303,8 @@ export function runMatch(provider: readonly EngineProvider[], file: readonly Eng
   const hitHow = new Uint8Array(file.length)
   const groupsByDescription: { f: number; ps: number[]; keys: string[] }[] = []
   for (let fi = 0; fi < file.length; fi++) {
-    if ((fi & 0xffff) === 0) {
-      checkCancelled(signal)
+    if ((fi & 0xffff) === 0xffff) {
+      yield
       onProgress?.('keys', fi, file.length)
     }
     if (fClaimed[fi]) continue
@@ -318,6 +343,7 @@ export function runMatch(provider: readonly EngineProvider[], file: readonly Eng
     else pushTo(moreHits, hit, fi)
   }
   for (let p = 0; p < provider.length; p++) {
+    if ((p & 0xffff) === 0xffff) yield
     const only = firstHit[p] as number
     if (only === -1) continue
     const extra = moreHits.get(p)
@@ -352,7 +378,7 @@ export function runMatch(provider: readonly EngineProvider[], file: readonly Eng
     if (fClaimed[g.f] || g.ps.some((i) => pClaimed[i])) continue
     claim(compare(g.ps, [g.f], `reference: the description names ${g.ps.length} provider references (${g.keys.join(', ')})`))
   }
-  checkCancelled(signal)
+  yield
 
   // What is left, in content order; ranks stand in for it in every tie-break below.
   const openP: number[] = []
@@ -439,7 +465,7 @@ export function runMatch(provider: readonly EngineProvider[], file: readonly Eng
       pushTo(edgesOfF, fi, edge)
       pushTo(edgesOfP, pi, edge)
     }
-    if ((fRank[fi] as number) % 4096 === 0) checkCancelled(signal)
+    if ((fRank[fi] as number) % 4096 === 4095) yield
   }
   edges.sort((a, b) => b.score - a.score || a.dateDistance - b.dateDistance || a.amountDifference - b.amountDifference || byFRank(a.f, b.f) || byPRank(a.p, b.p))
   const margin = settings.ambiguityMargin
@@ -456,11 +482,12 @@ export function runMatch(provider: readonly EngineProvider[], file: readonly Eng
     const names = [...rivalsF.map((e) => `provider ${(provider[e.p] as EngineProvider).id} (score ${e.score})`), ...rivalsP.map((e) => `file line ${(file[e.f] as EngineFileRow).line} (score ${e.score})`)]
     claim({ outcome: 'ambiguous', p: ps, f: fs, score: edge.score, reasons: [`best candidate scores ${edge.score}; within ${margin} of it: ${names.join(', ')}`, 'none is picked'], decision: null })
   }
-  checkCancelled(signal)
+  yield
 
   // 4. Groups: one line equal to the sum of several records (a settlement, a bulk payout), or the reverse.
   onProgress?.('groups', 0, openF.length)
   for (const fi of openF) {
+    if (((fRank[fi] as number) & 0xff) === 0xff) yield
     if (fClaimed[fi]) continue
     const row = file[fi] as EngineFileRow
     const day = fDay[fi] as number
@@ -484,6 +511,7 @@ export function runMatch(provider: readonly EngineProvider[], file: readonly Eng
   const fileLanes = new Map<string, number[]>()
   for (const i of openF) if (!fClaimed[i]) pushTo(fileLanes, `${(file[i] as EngineFileRow).currency}${(file[i] as EngineFileRow).amountMinor >= 0 ? '+' : '-'}`, i)
   for (const pi of openP) {
+    if (((pRank[pi] as number) & 0xff) === 0xff) yield
     if (pClaimed[pi]) continue
     const p = provider[pi] as EngineProvider
     const lane = fileLanes.get(`${p.currency}${expected(pi) >= 0 ? '+' : '-'}`) ?? []
@@ -500,7 +528,7 @@ export function runMatch(provider: readonly EngineProvider[], file: readonly Eng
     }
     claim({ outcome: 'suggested', p: [pi], f: members, score: null, reasons: [`sum of ${members.length} file lines equals the record (${found.how})`, `lines: ${members.map((i) => (file[i] as EngineFileRow).line).join(', ')}`], decision: null })
   }
-  checkCancelled(signal)
+  yield
 
   // 5. Whatever is left is on one side only.
   let leftOutFailed = 0
@@ -518,6 +546,7 @@ export function runMatch(provider: readonly EngineProvider[], file: readonly Eng
   // The result in content order: by the item's first file line (else its first record), by day,
   // then lines before records, then amount, then id. Items are counted into days first, then each
   // day is sorted on typed arrays (a million items sort in well under a second).
+  yield
   onProgress?.('ordering', 0, items.length)
   const lead = new Int32Array(items.length)
   const leadDay = new Int32Array(items.length)

@@ -126,9 +126,7 @@ export function reconHandlers(ctx: HostContext): HandlerMap {
         profile,
         title: `Matching of "${session.name}"`,
         run: async (job) => {
-          // Let the job's first event out before the matching holds the thread.
-          await new Promise((resolve) => setImmediate(resolve))
-          const outcome = service.run(sessionId, { signal: job.signal, onProgress: (phase, done, total) => job.progress({ phase, done, total }) })
+          const outcome = await service.run(sessionId, { signal: job.signal, onProgress: (phase, done, total) => job.progress({ phase, done, total }) })
           return { kind: 'recon-run' as const, sessionId, items: outcome.items, counts: outcome.counts }
         }
       })
@@ -137,9 +135,9 @@ export function reconHandlers(ctx: HostContext): HandlerMap {
       sessionOfProfile(sessionId)
       return service.items(sessionId, { outcome, ...(offset !== undefined ? { offset } : {}), ...(limit !== undefined ? { limit } : {}) })
     },
-    'recon:decide': ({ sessionId, decision }) => {
+    'recon:decide': async ({ sessionId, decision }) => {
       sessionOfProfile(sessionId)
-      return service.decide(sessionId, decision).session
+      return (await service.decide(sessionId, decision)).session
     },
     'recon:close': ({ sessionId }) => {
       sessionOfProfile(sessionId)

@@ -22,7 +22,7 @@ import {
 import { isTimeZone } from '../../shared/time'
 import { AppError } from '../errors'
 import { appendEvent, osUserName, sessionEvents, type AuditEvent } from './audit'
-import { expectedAmount, itemKey, pairKey, runMatch, type EngineDecisions, type EngineProvider, type EngineFileRow, type MatchResult, type PinnedMatch } from './engine'
+import { expectedAmount, itemKey, pairKey, runMatchAsync, type EngineDecisions, type EngineProvider, type EngineFileRow, type MatchResult, type PinnedMatch } from './engine'
 import { parseStatement, type ParsedStatement, type StatementRow } from './import/statement'
 import { loadProviderSide, type SourceFilter } from './provider-side'
 import { normaliseReference, referenceCandidates, referenceTokens } from './references'
@@ -373,10 +373,10 @@ export class ReconService {
 
   // ---- runs -------------------------------------------------------------------------------
 
-  /** Runs the engine over the session's inputs and decisions and stores the result in place of the last one. */
-  run(sessionId: string, options: { signal?: AbortSignal; onProgress?: (phase: string, done: number, total: number) => void } = {}): RunOutcome {
+  /** Runs the engine over the session's inputs and decisions (yielding to the event loop as it goes) and stores the result in place of the last one. */
+  async run(sessionId: string, options: { signal?: AbortSignal; onProgress?: (phase: string, done: number, total: number) => void } = {}): Promise<RunOutcome> {
     const session = this.openSession(sessionId)
-    const { result, unreadable, notes } = this.compute(session, options)
+    const { result, unreadable, notes } = await this.compute(session, options)
     const folded = this.fold(sessionId)
     const items = materialise(result, folded)
     const counts = emptyCounts()
@@ -393,12 +393,12 @@ export class ReconService {
   }
 
   /** The engine's answer for the session as it stands, without storing anything (what a run would store). */
-  compute(session: SessionInfo, options: { signal?: AbortSignal; onProgress?: (phase: string, done: number, total: number) => void } = {}): { result: MatchResult; unreadable: number; notes: string[] } {
+  async compute(session: SessionInfo, options: { signal?: AbortSignal; onProgress?: (phase: string, done: number, total: number) => void } = {}): Promise<{ result: MatchResult; unreadable: number; notes: string[] }> {
     const side = loadProviderSide(this.db, { profileId: session.profileId, source: session.source, filter: session.filter, from: session.from, to: session.to, timeZone: session.timeZone })
     const file = this.fileRows(session)
     const { records, notes } = inFileCurrencies(side.records, file)
     const folded = this.fold(session.id)
-    const result = runMatch(records, file, session.settings, folded.engine, options)
+    const result = await runMatchAsync(records, file, session.settings, folded.engine, options)
     return { result, unreadable: side.unreadable, notes: [...side.notes, ...notes] }
   }
 
@@ -477,7 +477,7 @@ export class ReconService {
   // ---- decisions --------------------------------------------------------------------------
 
   /** Records one decision as an audit event, then runs the session again so its result shows it. */
-  decide(sessionId: string, decision: Decision): RunOutcome {
+  async decide(sessionId: string, decision: Decision): Promise<RunOutcome> {
     const session = this.openSession(sessionId)
     const payload = this.decisionPayload(session, decision)
     this.event(sessionId, decision.kind, payload)
