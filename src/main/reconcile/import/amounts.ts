@@ -148,6 +148,8 @@ const GROUPS_COMMA = /[ ',]/
  * group thousands (three digits a group). Throws AmountFormatError naming what is wrong.
  */
 export function parseAmountBody(body: string, mark: DecimalMark, currency: string): number {
+  const fast = wellFormedMinor(body, mark, currencyExponent(currency))
+  if (fast !== null) return fast
   const thousands = mark === '.' ? ',' : '.'
   const trimmed = body.trim()
   const at = trimmed.lastIndexOf(mark)
@@ -169,31 +171,76 @@ export function parseAmountBody(body: string, mark: DecimalMark, currency: strin
   }
 }
 
-/** The decimal mark a column settles on, by every cell; null when no cell settles it (see `ambiguousDecimal`). */
-export function chooseDecimalMark(bodies: Iterable<string>, currencyOf: (index: number) => string | null): { mark: DecimalMark | null; conflict: boolean; ambiguous: boolean } {
-  let dot = 0
-  let comma = 0
-  let either = false
-  let index = 0
-  for (const body of bodies) {
+/**
+ * Minor units of a well-formed amount ("1,234.56", "1234.5", "0.00") in one pass over its characters,
+ * or null for anything else (spaces, odd grouping, too many decimals, too large), which the full
+ * reading then names exactly.
+ */
+function wellFormedMinor(body: string, mark: DecimalMark, exponent: number): number | null {
+  const group = mark === '.' ? 44 : 46
+  const decimal = mark === '.' ? 46 : 44
+  let whole = 0
+  let run = 0
+  let groups = 0
+  let fraction = 0
+  let fractionDigits = 0
+  let inFraction = false
+  let digits = 0
+  for (let i = 0; i < body.length; i++) {
+    const c = body.charCodeAt(i)
+    if (c >= 48 && c <= 57) {
+      digits++
+      if (!inFraction) {
+        whole = whole * 10 + (c - 48)
+        run++
+      } else if (fractionDigits < exponent) {
+        fraction = fraction * 10 + (c - 48)
+        fractionDigits++
+      } else if (c !== 48) return null
+    } else if (c === group && !inFraction) {
+      if (groups === 0 ? run < 1 || run > 3 : run !== 3) return null
+      groups++
+      run = 0
+    } else if (c === decimal && !inFraction) {
+      if (groups > 0 && run !== 3) return null
+      inFraction = true
+    } else return null
+  }
+  if (digits === 0 || (!inFraction && groups > 0 && run !== 3)) return null
+  const scale = 10 ** exponent
+  if (whole > Number.MAX_SAFE_INTEGER / scale) return null
+  const minor = whole * scale + fraction * 10 ** (exponent - fractionDigits)
+  return Number.isSafeInteger(minor) ? minor : null
+}
+
+/** The decimal mark the amount columns settle on, tallied cell by cell (null when no cell settles it; `ambiguous` then says a 3-decimal currency left it open). */
+export class DecimalTally {
+  private dot = 0
+  private comma = 0
+  private either = false
+  /** Thousands grouped by spaces ("1 234,56") were seen: shown in the form. */
+  spaces = false
+
+  add(body: string, currency: string | null): void {
     const vote = decimalVote(body)
-    if (vote === '.') dot++
-    else if (vote === ',') comma++
+    if (vote === '.') this.dot++
+    else if (vote === ',') this.comma++
     else if (vote === 'either') {
       // "1,234" in a currency with two decimals can only be thousands.
-      const currency = currencyOf(index)
-      const exponent = currency ? safeExponent(currency) : 2
-      if (exponent < 3) {
-        if (body.includes(',')) dot++
-        else comma++
-      } else either = true
+      if ((currency ? safeExponent(currency) : 2) < 3) {
+        if (body.includes(',')) this.dot++
+        else this.comma++
+      } else this.either = true
     }
-    index++
+    if (!this.spaces && body.length > 4 && / \d{3}/.test(body)) this.spaces = true
   }
-  if (dot > 0 && comma > 0) return { mark: dot >= comma ? '.' : ',', conflict: true, ambiguous: false }
-  if (dot > 0) return { mark: '.', conflict: false, ambiguous: false }
-  if (comma > 0) return { mark: ',', conflict: false, ambiguous: false }
-  return { mark: null, conflict: false, ambiguous: either }
+
+  choose(): { mark: DecimalMark | null; conflict: boolean; ambiguous: boolean } {
+    if (this.dot > 0 && this.comma > 0) return { mark: this.dot >= this.comma ? '.' : ',', conflict: true, ambiguous: false }
+    if (this.dot > 0) return { mark: '.', conflict: false, ambiguous: false }
+    if (this.comma > 0) return { mark: ',', conflict: false, ambiguous: false }
+    return { mark: null, conflict: false, ambiguous: this.either }
+  }
 }
 
 function safeExponent(currency: string): number {

@@ -90,30 +90,59 @@ export function dayOf(shape: DateShape, order: DateOrder): string | null {
   else if (order === 'mdy') [year, month, day] = [shape.c, shape.a, shape.b]
   else return null
   if (!validDay(year, month, day)) return null
-  return `${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`
+  // One string per calendar day, shared by every row of that day (a statement has few days, many rows).
+  const key = year * 10_000 + month * 100 + day
+  let text = DAY_TEXT.get(key)
+  if (text === undefined) {
+    text = `${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`
+    if (DAY_TEXT.size > 100_000) DAY_TEXT.clear()
+    DAY_TEXT.set(key, text)
+  }
+  return text
+}
+
+const DAY_TEXT = new Map<number, string>()
+
+/** Whether a numeric shape reads as day-first, month-first, or both: one check per row, no allocation. */
+function fitsDmy(shape: DateShape): boolean {
+  return validDay(shape.c, shape.b, shape.a)
+}
+function fitsMdy(shape: DateShape): boolean {
+  return validDay(shape.c, shape.a, shape.b)
+}
+
+/** Whether a shape can be read in `order` (ISO and named-month shapes fit any order when they are real days). */
+export function fitsOrder(shape: DateShape, order: DateOrder): boolean {
+  if (shape.kind !== 'numeric') return ordersFitting(shape).size > 0
+  return order === 'dmy' ? fitsDmy(shape) : order === 'mdy' ? fitsMdy(shape) : false
 }
 
 /**
- * The order every numeric date in a column agrees with: 'dmy' once a row like 13/10/2026 settles it,
- * 'mdy' once 10/13/2026 does; null when all rows fit both (ask the user), or when no row is numeric
- * ('ymd' is then reported: the column is ISO or uses month names).
+ * The order every numeric date in a column agrees with, tallied row by row: 'dmy' once a row like
+ * 13/10/2026 settles it, 'mdy' once 10/13/2026 does; null when all rows fit both (ask the user), or
+ * 'ymd' when no row is numeric (the column is ISO or uses month names).
  */
-export function chooseDateOrder(shapes: Iterable<DateShape>): { order: DateOrder | null; ambiguous: boolean; conflict: boolean } {
-  let numeric = 0
-  let dmy = 0
-  let mdy = 0
-  for (const shape of shapes) {
-    if (shape.kind !== 'numeric') continue
-    numeric++
-    const fits = ordersFitting(shape)
-    if (fits.has('dmy') && !fits.has('mdy')) dmy++
-    if (fits.has('mdy') && !fits.has('dmy')) mdy++
+export class DateOrderTally {
+  private numeric = 0
+  private dmy = 0
+  private mdy = 0
+
+  add(shape: DateShape): void {
+    if (shape.kind !== 'numeric') return
+    this.numeric++
+    const d = fitsDmy(shape)
+    const m = fitsMdy(shape)
+    if (d && !m) this.dmy++
+    if (m && !d) this.mdy++
   }
-  if (numeric === 0) return { order: 'ymd', ambiguous: false, conflict: false }
-  if (dmy > 0 && mdy > 0) return { order: dmy >= mdy ? 'dmy' : 'mdy', ambiguous: false, conflict: true }
-  if (dmy > 0) return { order: 'dmy', ambiguous: false, conflict: false }
-  if (mdy > 0) return { order: 'mdy', ambiguous: false, conflict: false }
-  return { order: null, ambiguous: true, conflict: false }
+
+  choose(): { order: DateOrder | null; ambiguous: boolean; conflict: boolean } {
+    if (this.numeric === 0) return { order: 'ymd', ambiguous: false, conflict: false }
+    if (this.dmy > 0 && this.mdy > 0) return { order: this.dmy >= this.mdy ? 'dmy' : 'mdy', ambiguous: false, conflict: true }
+    if (this.dmy > 0) return { order: 'dmy', ambiguous: false, conflict: false }
+    if (this.mdy > 0) return { order: 'mdy', ambiguous: false, conflict: false }
+    return { order: null, ambiguous: true, conflict: false }
+  }
 }
 
 /** Days since 1970-01-01 of a "YYYY-MM-DD" day: the engine's date arithmetic, free of time zones. */
