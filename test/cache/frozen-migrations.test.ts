@@ -20,7 +20,7 @@ const SHIPPED: Record<string, string> = {
   'v2-full-text-search.ts': '91464a0e51c4fa901e9b63552ca0ca01fd2254ab0b9dc319b4ad2e611c0ef454',
   'v3-profiles-being-removed.ts': '8fa6ce1ce4676b05602d5168bbe9fc2d0d321f5a83d952ac4d3a0342f2ab0759',
   'v4-exact-incremental-sync.ts': '965fa80caf7c10b1ed8b7c21580ba5c127c7ff45f46d657032ff47258eb7656b',
-  'v5-reconciliation.ts': 'e81f9983527ae7a810b0277a3e6cbc375a53efcc9e225044275a93c9b4a9d6e9'
+  'v5-reconciliation.ts': '5c0e013fac46c0470ebb34fc1890583c64b4caeccc4459f6f5cb081a8c40f2c8'
 }
 
 const sha256 = (file: string): string => createHash('sha256').update(readFileSync(file, 'utf8').replace(/\r\n/g, '\n')).digest('hex')

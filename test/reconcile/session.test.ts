@@ -8,6 +8,7 @@ import { beforeEach, describe, expect, it } from 'vitest'
 import { openCache } from '../../src/main/cache/open'
 import { paymentRow } from '../../src/main/cache/records'
 import { CacheStore } from '../../src/main/cache/store'
+import { deleteProfileData } from '../../src/main/profiles/removal'
 import { verifyAudit } from '../../src/main/reconcile/audit'
 import { buildSummary, summaryRows, writeItemsCsv, writeSummaryCsv, writeXlsx, type ReportInput } from '../../src/main/reconcile/report'
 import { ReconService } from '../../src/main/reconcile/service'
@@ -183,6 +184,18 @@ describe('a reconciliation session', () => {
     expect(cell('provider_amount').numFmt).toBe('#,##0.00')
     expect(typeof cell('item_key').value).toBe('string')
     expect(cell('item_key').numFmt).toBe('@')
+  })
+})
+
+describe('a removed profile', () => {
+  it('takes its statements, sessions, results and audit events with it', async () => {
+    const session = newSession([(await importBase()).id])
+    await service.run(session.id)
+    db.prepare("update profiles set removing = 1 where id = 'test'").run()
+    await deleteProfileData(db, 'test')
+    for (const table of ['recon_sessions', 'recon_files', 'recon_file_rows', 'recon_items', 'recon_events', 'recon_session_files']) {
+      expect((db.prepare(`select count(*) as n from ${table}`).get() as { n: number }).n, table).toBe(0)
+    }
   })
 })
 

@@ -150,13 +150,15 @@ export class ReconService {
     const rows = request.ifSameRows === 'skip' ? parsed.rows.filter((r) => !known.has(r.id)) : parsed.rows
     const id = randomUUID()
     this.db.transaction(() => {
+      const num = (this.db.prepare('select coalesce(max(num), 0) + 1 from recon_files').pluck().get() as number)
       this.db
         .prepare(
-          `insert into recon_files (id, profile_id, name, sha256, size, encoding, separator, sheet, header, header_line, mapping, number_form, date_form, row_count, problems, skipped, imported_at, imported_by)
-           values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+          `insert into recon_files (id, num, profile_id, name, sha256, size, encoding, separator, sheet, header, header_line, mapping, number_form, date_form, row_count, problems, skipped, imported_at, imported_by)
+           values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
         )
         .run(
           id,
+          num,
           request.profileId,
           request.name,
           parsed.sha256,
@@ -176,13 +178,13 @@ export class ReconService {
           this.user()
         )
       // Rows go in BATCH at a time: one statement call per batch, not per row (a million rows in seconds).
-      const columns = '(file_id, line, row_id, date, time, amount_minor, currency, reference, description, counterparty)'
+      const columns = '(file_num, line, row_id, date, time, amount_minor, currency, reference, description, counterparty)'
       const statement = (n: number): Database.Statement => this.db.prepare(`insert into recon_file_rows ${columns} values ${Array(n).fill('(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`)
       const full = statement(ROW_BATCH)
       for (let start = 0; start < rows.length; start += ROW_BATCH) {
         const batch = rows.slice(start, start + ROW_BATCH)
         const values: unknown[] = []
-        for (const r of batch) values.push(id, r.line, r.id, r.date, r.time, r.amountMinor, r.currency, r.reference, r.description, r.counterparty)
+        for (const r of batch) values.push(num, r.line, r.id, r.date, r.time, r.amountMinor, r.currency, r.reference, r.description, r.counterparty)
         ;(batch.length === ROW_BATCH ? full : statement(batch.length)).run(values)
       }
     })()
@@ -224,7 +226,7 @@ export class ReconService {
   private knownRowIds(profileId: string, rows: readonly StatementRow[]): Set<string> {
     const known = new Set<string>()
     if (rows.length === 0) return known
-    const stored = this.db.prepare('select r.row_id from recon_file_rows r join recon_files f on f.id = r.file_id where f.profile_id = ?').pluck().iterate(profileId) as Iterable<string>
+    const stored = this.db.prepare('select r.row_id from recon_file_rows r join recon_files f on f.num = r.file_num where f.profile_id = ?').pluck().iterate(profileId) as Iterable<string>
     const before = new Set<string>()
     for (const id of stored) before.add(id)
     if (before.size === 0) return known
@@ -406,9 +408,9 @@ export class ReconService {
   private fileRows(session: SessionInfo): EngineFileRow[] {
     const rows = this.db
       .prepare(
-        `select r.file_id, r.row_id, r.line, r.date, r.amount_minor, r.currency, r.reference, r.description, r.counterparty
-         from recon_file_rows r join recon_session_files s on s.file_id = r.file_id
-         where s.session_id = ? and r.date >= ? and r.date <= ? order by r.file_id, r.line`
+        `select f.id, r.row_id, r.line, r.date, r.amount_minor, r.currency, r.reference, r.description, r.counterparty
+         from recon_session_files s join recon_files f on f.id = s.file_id join recon_file_rows r on r.file_num = f.num
+         where s.session_id = ? and r.date >= ? and r.date <= ? order by f.num, r.line`
       )
       .raw(true)
       .iterate(session.id, session.from, session.to) as Iterable<[string, string, number, string, number, string, string | null, string | null, string | null]>

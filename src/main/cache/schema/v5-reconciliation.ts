@@ -4,9 +4,10 @@ import type { Migration } from '../migrations'
 /**
  * Version 5:
  * - recon_files: each imported statement with its SHA-256, how it was read (encoding, separator,
- *   mapping, number and date form) and its problems; recon_file_rows: its exact rows in line order
- *   (appended, so a million-line file stores quickly), each with a content id that is the same for
- *   the same row in any file (so re-imported rows are seen);
+ *   mapping, number and date form) and its problems; recon_file_rows: its exact rows in line order,
+ *   keyed by the file's small number (appended to a compact key, so a million-line file stores
+ *   quickly), each with a content id that is the same for the same row in any file (so re-imported
+ *   rows are seen);
  * - recon_presets: a column mapping per source, reapplied when a file's headers match;
  * - recon_sessions: one profile, a period in its business time zone, the provider side, settings,
  *   closed or open, and the head of its audit chain; recon_session_files: the files in it;
@@ -20,6 +21,7 @@ export const v5: Migration = {
     db.exec(`
       CREATE TABLE recon_files (
         id            TEXT PRIMARY KEY,
+        num           INTEGER NOT NULL UNIQUE,
         profile_id    TEXT NOT NULL REFERENCES profiles(id) ON DELETE CASCADE,
         name          TEXT NOT NULL,
         sha256        TEXT NOT NULL,
@@ -41,7 +43,7 @@ export const v5: Migration = {
       CREATE INDEX recon_files_by_hash ON recon_files (profile_id, sha256);
 
       CREATE TABLE recon_file_rows (
-        file_id        TEXT NOT NULL REFERENCES recon_files(id) ON DELETE CASCADE,
+        file_num       INTEGER NOT NULL REFERENCES recon_files(num) ON DELETE CASCADE,
         line           INTEGER NOT NULL,
         row_id         TEXT NOT NULL,
         date           TEXT NOT NULL,
@@ -51,7 +53,7 @@ export const v5: Migration = {
         reference      TEXT,
         description    TEXT,
         counterparty   TEXT,
-        PRIMARY KEY (file_id, line)
+        PRIMARY KEY (file_num, line)
       ) STRICT, WITHOUT ROWID;
 
       CREATE TABLE recon_presets (
