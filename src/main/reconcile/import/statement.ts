@@ -49,36 +49,83 @@ export interface ParsedStatement {
   questions: ImportQuestion[]
 }
 
-/**
- * A row's id from its content: a 128-bit hash (four 32-bit multiply-xor lanes over the UTF-16 code
- * units, cyrb128's construction) as 32 hex digits. Not for secrets; ids only need to be stable and
- * not collide, and a million rows hash in a fraction of what SHA-256 takes.
- */
-function contentId(content: string): string {
-  let h1 = 1779033703
-  let h2 = 3144134277
-  let h3 = 1013904242
-  let h4 = 2773480762
-  for (let i = 0; i < content.length; i++) {
-    const k = content.charCodeAt(i)
-    h1 = h2 ^ Math.imul(h1 ^ k, 597399067)
-    h2 = h3 ^ Math.imul(h2 ^ k, 2869860233)
-    h3 = h4 ^ Math.imul(h3 ^ k, 951274213)
-    h4 = h1 ^ Math.imul(h4 ^ k, 2716044179)
-  }
-  h1 = Math.imul(h3 ^ (h1 >>> 18), 597399067)
-  h2 = Math.imul(h4 ^ (h2 >>> 22), 2869860233)
-  h3 = Math.imul(h1 ^ (h3 >>> 17), 951274213)
-  h4 = Math.imul(h2 ^ (h4 >>> 19), 2716044179)
-  h1 ^= h2 ^ h3 ^ h4
-  h2 ^= h1
-  h3 ^= h1
-  h4 ^= h1
-  return `f:${hex8(h1)}${hex8(h2)}${hex8(h3)}${hex8(h4)}`
+/** Murmur3's final mix: every input bit reaches every output bit. */
+function fmix32(h: number): number {
+  h ^= h >>> 16
+  h = Math.imul(h, 0x85ebca6b | 0)
+  h ^= h >>> 13
+  h = Math.imul(h, 0xc2b2ae35 | 0)
+  return h ^ (h >>> 16)
 }
 
-function hex8(n: number): string {
-  return (n >>> 0).toString(16).padStart(8, '0')
+const ID_BYTES = Buffer.allocUnsafe(12)
+/** The three lanes of the last contentId, for IdSet. */
+const LANES = new Int32Array(3)
+
+/** The ids seen so far, as their three hash lanes in an open-addressed table: no string hashed, nothing for the collector. */
+class IdSet {
+  private lanes = new Int32Array(3 << 16)
+  private used = new Uint8Array(1 << 16)
+  private count = 0
+
+  /** Adds the last contentId's lanes; true when they were there already. */
+  addLast(): boolean {
+    if ((this.count + 1) * 2 > this.used.length) this.grow()
+    const a = LANES[0] as number
+    const b = LANES[1] as number
+    const c = LANES[2] as number
+    const mask = this.used.length - 1
+    for (let i = (a ^ (b >>> 7)) & mask; ; i = (i + 1) & mask) {
+      if (!this.used[i]) {
+        this.used[i] = 1
+        this.lanes[i * 3] = a
+        this.lanes[i * 3 + 1] = b
+        this.lanes[i * 3 + 2] = c
+        this.count++
+        return false
+      }
+      if (this.lanes[i * 3] === a && this.lanes[i * 3 + 1] === b && this.lanes[i * 3 + 2] === c) return true
+    }
+  }
+
+  private grow(): void {
+    const oldLanes = this.lanes
+    const oldUsed = this.used
+    this.used = new Uint8Array(oldUsed.length * 2)
+    this.lanes = new Int32Array(this.used.length * 3)
+    this.count = 0
+    const keep = LANES.slice()
+    for (let i = 0; i < oldUsed.length; i++) {
+      if (!oldUsed[i]) continue
+      LANES.set(oldLanes.subarray(i * 3, i * 3 + 3))
+      this.addLast()
+    }
+    LANES.set(keep)
+  }
+}
+
+/**
+ * A row's id from its content: a 96-bit hash (three independent 32-bit multiply-xor lanes over the
+ * UTF-16 code units, each finished by murmur3's mix) in base64url. Not for secrets: ids only need to
+ * be stable and not collide (a million rows: about 1 in 10^16), and hash at a million rows a second.
+ */
+function contentId(content: string): string {
+  let a = 0x6a09e667 | 0
+  let b = 0x3c6ef372 | 0
+  let c = 0x510e527f | 0
+  for (let i = 0; i < content.length; i++) {
+    const k = content.charCodeAt(i)
+    a = Math.imul(a ^ k, 0x01000193)
+    b = Math.imul(b ^ k, 0x5bd1e995)
+    c = Math.imul(c ^ k, 0x27d4eb2f)
+  }
+  LANES[0] = fmix32(a ^ content.length)
+  LANES[1] = fmix32(b)
+  LANES[2] = fmix32(c)
+  ID_BYTES.writeInt32LE(LANES[0] as number, 0)
+  ID_BYTES.writeInt32LE(LANES[1] as number, 4)
+  ID_BYTES.writeInt32LE(LANES[2] as number, 8)
+  return `f:${ID_BYTES.toString('base64url')}`
 }
 
 export const EMPTY_MAPPING: StatementMapping = { columns: {}, dateOrder: null, decimalMark: null, defaultCurrency: null, encoding: null, separator: null }
@@ -248,7 +295,8 @@ export function parseGrid(grid: Grid, facts: FileFacts, mapping: StatementMappin
 
   // Pass 2: exact rows, each cell read again (cheaper than keeping a million half-read rows).
   const rows: StatementRow[] = []
-  const seen = new Map<string, number>()
+  const seen = new IdSet()
+  const repeats = new Map<string, number>()
   const problem = (line: number, field: MappedField, code: string, message: string): void => {
     problems.push({ line, column: header[col[field] as number] ?? null, code, message })
   }
@@ -315,8 +363,12 @@ export function parseGrid(grid: Grid, facts: FileFacts, mapping: StatementMappin
     const description = text(row, DESCRIPTION) || null
     const counterparty = text(row, COUNTERPARTY) || null
     const base = contentId(`${currency}\u001f${day}\u001f${minor}\u001f${normaliseReference(reference ?? '')}\u001f${description ?? ''}\u001f${counterparty ?? ''}`)
-    const occurrence = seen.get(base) ?? 0
-    seen.set(base, occurrence + 1)
+    // Identical rows (the same payment listed twice) are told apart by their occurrence: "#1", "#2"…
+    let occurrence = 0
+    if (seen.addLast()) {
+      occurrence = (repeats.get(base) ?? 0) + 1
+      repeats.set(base, occurrence)
+    }
     const id = occurrence > 0 ? `${base}#${occurrence}` : base
     rows.push({ id, line, date: day, time: shape.time, amountMinor: minor, currency, reference, description, counterparty })
   }
