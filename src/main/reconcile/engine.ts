@@ -213,7 +213,7 @@ function* matchSteps(provider: readonly EngineProvider[], file: readonly EngineF
       reason = 'status: the provider says successful but the file shows no money in that direction'
     } else if (difference === 0) {
       outcome = 'matched'
-      reason = settings.netOfFees ? 'amount: equal, net of fees' : 'amount: equal'
+      reason = equalReason
     } else if (Math.abs(difference) <= tol(currency)) {
       outcome = 'matched'
       reason = 'amount: within the tolerance'
@@ -233,6 +233,7 @@ function* matchSteps(provider: readonly EngineProvider[], file: readonly EngineF
     if (!shared) byReason.set(reason, (shared = Object.freeze([via, reason]) as string[]))
     return shared
   }
+  const equalReason = settings.netOfFees ? 'amount: equal, net of fees' : 'amount: equal'
   const claim = (item: MatchItem): void => {
     for (const i of item.p) pClaimed[i] = 1
     for (const i of item.f) fClaimed[i] = 1
@@ -260,7 +261,7 @@ function* matchSteps(provider: readonly EngineProvider[], file: readonly EngineF
   // 1 service reference, 2 another key). A key two different references share is trusted for
   // neither: it stays in the map as COLLIDED, so it is never added again.
   const COLLIDED = -1
-  const keyed = new KeyIndex()
+  const keyed = new KeyIndex(provider.length * 2)
   const duplicates = new Map<string, { raw: string; others: number[] }>()
   const addKey = (raw: string, i: number, field: number): void => {
     const found = keyed.add(raw, i * 4 + field)
@@ -348,7 +349,15 @@ function* matchSteps(provider: readonly EngineProvider[], file: readonly EngineF
     if (only === -1) continue
     const extra = moreHits.get(p)
     if (!extra && !pClaimed[p]) {
-      claim(compare([p], [only], KEY_REASONS[hitHow[only] as number] as string))
+      const record = provider[p] as EngineProvider
+      const line = file[only] as EngineFileRow
+      const target = expected(p)
+      if (target !== 0 && line.amountMinor === target && line.currency === record.currency && MONEY_MOVED.has(record.status)) {
+        // The common case, an exact pair: what compare() would decide, without its general machinery.
+        pClaimed[p] = 1
+        fClaimed[only] = 1
+        items.push({ outcome: 'matched', p: [p], f: [only], score: null, reasons: reasonsOf(KEY_REASONS[hitHow[only] as number] as string, equalReason), decision: null })
+      } else claim(compare([p], [only], KEY_REASONS[hitHow[only] as number] as string))
       continue
     }
     // Several lines name one record: the nearest in time, then in amount, then by content is the match.
@@ -586,14 +595,37 @@ function* matchSteps(provider: readonly EngineProvider[], file: readonly EngineF
     const slots = new Int32Array(items.length)
     const fill = starts.slice()
     for (let k = 0; k < items.length; k++) slots[(fill[(leadDay[k] as number) - minDay] as number)++] = k
-    for (let d = 0; d < span; d++) {
-      const day = Array.from(slots.subarray(starts[d] as number, starts[d + 1] as number))
-      day.sort(withinDay)
-      for (const k of day) order.push(k)
-    }
+    for (let d = 0; d < span; d++) for (const k of sortDay(slots.subarray(starts[d] as number, starts[d + 1] as number), leadIsFile, leadAmount, withinDay)) order.push(k)
   }
   onProgress?.('done', file.length, file.length)
   return { provider: [...provider], file: [...file], items: order.map((k) => items[k] as MatchItem), leftOutFailed, netOfFees: settings.netOfFees }
+}
+
+/**
+ * One day's items in order: lines before records, then amount, then id. Amounts within ±2^31 minor
+ * units (nearly every statement) are sorted as packed numbers by the native typed-array sort, and only
+ * runs of equal amounts are ordered by id; anything larger goes through the general comparator.
+ */
+function sortDay(day: Int32Array, isFile: Uint8Array, amount: Float64Array, general: (a: number, b: number) => number): number[] {
+  const n = day.length
+  const fits = n < 1 << 20 && day.every((k) => Math.abs(amount[k] as number) < 2 ** 31)
+  if (!fits) return Array.from(day).sort(general)
+  // key = (group, amount) in the high bits, position in `day` in the low 20: exact below 2^53.
+  const keys = new Float64Array(n)
+  for (let j = 0; j < n; j++) {
+    const k = day[j] as number
+    keys[j] = ((isFile[k] ? 0 : 2 ** 32) + (amount[k] as number) + 2 ** 31) * 2 ** 20 + j
+  }
+  keys.sort()
+  const out = Array.from(keys, (key) => day[key % 2 ** 20] as number)
+  // Equal amounts: by id (the general comparator), run by run.
+  for (let start = 0; start < n; ) {
+    let end = start + 1
+    while (end < n && Math.floor((keys[end] as number) / 2 ** 20) === Math.floor((keys[start] as number) / 2 ** 20)) end++
+    if (end - start > 1) out.splice(start, end - start, ...out.slice(start, end).sort(general))
+    start = end
+  }
+  return out
 }
 
 /**
