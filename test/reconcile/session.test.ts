@@ -1,6 +1,6 @@
 // Sessions over a real cache: imports stored once, presets, decisions kept across runs and new files, the audit chain and its tampering, close and reopen, reports in CSV and XLSX.
 import ExcelJS from 'exceljs'
-import { mkdtempSync, readFileSync } from 'node:fs'
+import { lstatSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type Database from 'better-sqlite3'
@@ -162,7 +162,12 @@ describe('a reconciliation session', () => {
     const input = reportInput(session.id)
     const summary = buildSummary(input)
     expect(summary.currencies).toEqual([expect.objectContaining({ currency: 'NGN', providerTotalMinor: 450_000, fileTotalMinor: 345_000, unexplainedMinor: 0 })])
+    // A symlink planted where the report goes is replaced, never written through.
+    writeFileSync(join(dir, 'victim.txt'), 'precious')
+    symlinkSync(join(dir, 'victim.txt'), join(dir, 'items.csv'))
     expect(await writeItemsCsv(join(dir, 'items.csv'), input)).toBe(5)
+    expect(readFileSync(join(dir, 'victim.txt'), 'utf8')).toBe('precious')
+    expect(lstatSync(join(dir, 'items.csv')).isSymbolicLink()).toBe(false)
     await writeSummaryCsv(join(dir, 'summary.csv'), summary, input)
     await writeXlsx(join(dir, 'report.xlsx'), summary, input)
     const items = readFileSync(join(dir, 'items.csv'), 'utf8')
@@ -175,6 +180,7 @@ describe('a reconciliation session', () => {
     const workbook = new ExcelJS.Workbook()
     await workbook.xlsx.readFile(join(dir, 'report.xlsx'))
     expect(workbook.worksheets.map((w) => w.name)).toEqual(['Summary', 'Items'])
+    expect(readdirSync(dir).filter((f) => f.endsWith('.partial'))).toEqual([])
     const sheet = workbook.getWorksheet('Items') as ExcelJS.Worksheet
     expect(sheet.rowCount).toBe(6)
     const header = (sheet.getRow(1).values as unknown[]).slice(1)

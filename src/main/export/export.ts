@@ -1,14 +1,12 @@
 // Exports cached records as an Excel-safe CSV, streamed from SQLite and written under its final name only when complete.
-import { randomBytes } from 'node:crypto'
-import { closeSync, openSync, renameSync, rmSync, writeSync } from 'node:fs'
-import { basename, dirname, join } from 'node:path'
+import { writeSync } from 'node:fs'
 import { setImmediate as yieldToEvents } from 'node:timers/promises'
 import { amount, BOM, headerLine, identifier, rowLine, text, type CsvCell } from '../../shared/csv/excel-safe'
 import type { SearchQuery, SearchResource } from '../../shared/search'
-import { AppError } from '../errors'
 import { openDatabase, type SqliteOptions } from '../cache/sqlite'
 import { compileQuery } from '../search/search'
 import { formatInZone } from '../../shared/time'
+import { writeFileSafely } from './safe-file'
 
 type DbRow = Record<string, string | number | null>
 
@@ -90,19 +88,6 @@ export interface ExportOptions {
 const ROWS_PER_SLICE = 5_000
 
 /**
- * A new file beside the target, created exclusively (O_CREAT|O_EXCL, owner-only) under a random
- * name: nothing already there, such as a planted symlink, is ever opened or overwritten.
- */
-function createTempFile(file: string): { path: string; fd: number } {
-  const path = join(dirname(file), `.${basename(file)}.${randomBytes(12).toString('hex')}.partial`)
-  try {
-    return { path, fd: openSync(path, 'wx', 0o600) }
-  } catch (error) {
-    throw new AppError('export_failed', `Cannot write ${file} (${error instanceof Error ? error.message : String(error)}).`)
-  }
-}
-
-/**
  * Writes every record the query matches (no paging) to `file`, via a temporary file renamed at
  * the end: the file appears under its name only when complete. Reads through its own read-only
  * connection to the cache file (WAL lets it read while others write), in slices with a yield
@@ -114,37 +99,33 @@ export async function exportCsv(cache: { file: string; sqlite?: SqliteOptions },
   const header = layout.header.map((name) => (name === LOCAL_TIME ? `${LOCAL_TIME} (${zone})` : name))
   const q = compileQuery(profile.id, query, zone)
   const db = openDatabase(cache.file, { ...cache.sqlite, readonly: true })
-  const temp = createTempFile(file)
   let rows = 0
-  let open = true
   try {
-    const total = q.empty ? 0 : (db.prepare(`SELECT count(*) AS n FROM ${q.from} WHERE ${q.where}`).get(q.params) as { n: number }).n
-    options.onProgress?.({ done: 0, total })
-    writeSync(temp.fd, BOM + headerLine(header))
-    if (!q.empty) {
-      let chunk = ''
-      for (const row of db.prepare(`SELECT t.* FROM ${q.from} WHERE ${q.where} ORDER BY ${q.order}`).iterate(q.params) as Iterable<DbRow>) {
-        chunk += rowLine(layout.cells(row, profile.mode, zone), header.length)
-        rows++
-        if (rows % ROWS_PER_SLICE === 0) {
-          writeSync(temp.fd, chunk)
-          chunk = ''
-          options.onProgress?.({ done: rows, total })
-          await yieldToEvents()
-          options.signal?.throwIfAborted()
+    await writeFileSafely(
+      file,
+      async (fd) => {
+        const total = q.empty ? 0 : (db.prepare(`SELECT count(*) AS n FROM ${q.from} WHERE ${q.where}`).get(q.params) as { n: number }).n
+        options.onProgress?.({ done: 0, total })
+        writeSync(fd, BOM + headerLine(header))
+        if (!q.empty) {
+          let chunk = ''
+          for (const row of db.prepare(`SELECT t.* FROM ${q.from} WHERE ${q.where} ORDER BY ${q.order}`).iterate(q.params) as Iterable<DbRow>) {
+            chunk += rowLine(layout.cells(row, profile.mode, zone), header.length)
+            rows++
+            if (rows % ROWS_PER_SLICE === 0) {
+              writeSync(fd, chunk)
+              chunk = ''
+              options.onProgress?.({ done: rows, total })
+              await yieldToEvents()
+              options.signal?.throwIfAborted()
+            }
+          }
+          writeSync(fd, chunk)
         }
-      }
-      writeSync(temp.fd, chunk)
-    }
-    closeSync(temp.fd)
-    open = false
-    renameSync(temp.path, file)
-    options.onProgress?.({ done: rows, total: Math.max(rows, total) })
-  } catch (error) {
-    if (open) closeSync(temp.fd)
-    rmSync(temp.path, { force: true })
-    if (error instanceof AppError || options.signal?.aborted) throw error
-    throw new AppError('export_failed', `Cannot write ${file} (${error instanceof Error ? error.message : String(error)}).`)
+        options.onProgress?.({ done: rows, total: Math.max(rows, total) })
+      },
+      options.signal
+    )
   } finally {
     db.close()
   }

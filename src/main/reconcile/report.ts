@@ -1,10 +1,11 @@
 // Reports an auditor can open: the reconciled items and a summary that foots per currency, as Excel-safe CSV and as one XLSX workbook (Summary and Items).
-import { createWriteStream } from 'node:fs'
-import { once } from 'node:events'
+import { createWriteStream, writeSync } from 'node:fs'
+import type { Writable } from 'node:stream'
 import ExcelJS from 'exceljs'
-import { amount, headerLine, identifier, integer, rowLine, text, BOM, type CsvCell } from '../../shared/csv/excel-safe'
+import { amount, headerLine, identifier, integer, rowLine, text, toExcelCsv, BOM, type CsvCell } from '../../shared/csv/excel-safe'
 import { currencyExponent, toMajorString } from '../../shared/money'
 import { OUTCOMES, RULE_VERSION, type CurrencySummary, type Outcome, type ReconItem, type ReconSettings, type ReconSummary, type SessionInfo } from '../../shared/reconcile'
+import { writeFileSafely } from '../export/safe-file'
 import type { AuditEvent } from './audit'
 import { expectedAmount } from './engine'
 import type { FoldedDecisions } from './service'
@@ -210,37 +211,38 @@ export function summaryRows(summary: ReconSummary, input: ReportInput): CsvCell[
   return rows
 }
 
-async function writeLines(file: string, lines: Iterable<string>): Promise<void> {
-  const out = createWriteStream(file, { encoding: 'utf8' })
-  const failed = once(out, 'error').then(([error]) => {
-    throw error
-  })
-  for (const line of lines) if (!out.write(line)) await Promise.race([once(out, 'drain'), failed])
-  out.end()
-  await Promise.race([once(out, 'finish'), failed])
-}
+/** Items written to the file per write call. */
+const ITEMS_PER_WRITE = 5_000
 
 export async function writeItemsCsv(file: string, input: ReportInput): Promise<number> {
-  let count = 0
-  function* lines(): Generator<string> {
-    yield BOM + headerLine(ITEM_COLUMNS)
+  return writeFileSafely(file, (fd) => {
+    let count = 0
+    let chunk = BOM + headerLine(ITEM_COLUMNS)
     for (const item of input.items()) {
-      count++
-      yield rowLine(itemCells(item), ITEM_COLUMNS.length)
+      chunk += rowLine(itemCells(item), ITEM_COLUMNS.length)
+      if (++count % ITEMS_PER_WRITE === 0) {
+        writeSync(fd, chunk)
+        chunk = ''
+      }
     }
-  }
-  await writeLines(file, lines())
-  return count
+    writeSync(fd, chunk)
+    return count
+  })
 }
 
 export async function writeSummaryCsv(file: string, summary: ReconSummary, input: ReportInput): Promise<void> {
-  const rows = summaryRows(summary, input)
-  await writeLines(file, [BOM + headerLine(SUMMARY_COLUMNS), ...rows.map((r) => rowLine(r, SUMMARY_COLUMNS.length))])
+  await writeFileSafely(file, (fd) => {
+    writeSync(fd, toExcelCsv(SUMMARY_COLUMNS, summaryRows(summary, input)))
+  })
 }
 
 /** One workbook, Summary then Items: identifiers as text cells, amounts as numbers with their currency's decimals. */
 export async function writeXlsx(file: string, summary: ReconSummary, input: ReportInput): Promise<void> {
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ filename: file, useSharedStrings: false, useStyles: true })
+  await writeFileSafely(file, (fd) => writeWorkbook(createWriteStream('', { fd, autoClose: false }), summary, input))
+}
+
+async function writeWorkbook(stream: Writable, summary: ReconSummary, input: ReportInput): Promise<void> {
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream, useSharedStrings: false, useStyles: true })
   const put = (sheet: ExcelJS.Worksheet, cells: CsvCell[]): void => {
     const row = sheet.addRow(cells.map(xlsxValue))
     cells.forEach((cell, i) => {
