@@ -48,7 +48,7 @@ export interface EngineDecisions {
   dismissed: ReadonlySet<string>
 }
 
-/** One item or group: indexes into the sorted provider and file arrays the result carries. */
+/** One item or group: indexes into the provider and file arrays the result carries (the inputs, as given). */
 export interface MatchItem {
   outcome: Outcome
   p: number[]
@@ -59,8 +59,8 @@ export interface MatchItem {
 }
 
 export interface MatchResult {
-  provider: EngineProvider[]
-  file: EngineFileRow[]
+  provider: readonly EngineProvider[]
+  file: readonly EngineFileRow[]
   items: MatchItem[]
   /** Failed or cancelled provider records nothing in the file points at: no money moved, so no item. */
   leftOutFailed: number
@@ -74,14 +74,9 @@ export interface MatchOptions {
 
 export const NO_DECISIONS: EngineDecisions = { pinned: [], dismissed: new Set() }
 
-/** The key a suggestion or match is remembered by: its members, sorted. */
+/** The stable key of an item, a suggestion or a decision: its members' ids, sorted, so it survives any re-run. */
 export function pairKey(providerIds: readonly string[], fileIds: readonly string[]): string {
   return `${[...providerIds].sort().join('+')}|${[...fileIds].sort().join('+')}`
-}
-
-/** The stable key of an item: its members, so a decision about it survives any re-run. */
-export function itemKey(providerIds: readonly string[], fileIds: readonly string[]): string {
-  return pairKey(providerIds, fileIds)
 }
 
 /** What the file should show for a provider record: its amount, less its fees when the session nets them (fees always reduce what arrives and add to what leaves). */
@@ -176,6 +171,15 @@ function* matchSteps(provider: readonly EngineProvider[], file: readonly EngineF
 
   /** The outcome of records and rows that belong together (by key, decision or accepted group). */
   const compare = (ps: number[], fs: number[], via: string): MatchItem => {
+    if (ps.length === 1 && fs.length === 1) {
+      // The common case, one record and one line with the same money: decided without the sums below.
+      const record = provider[ps[0] as number] as EngineProvider
+      const line = file[fs[0] as number] as EngineFileRow
+      const target = expected(ps[0] as number)
+      if (target !== 0 && line.amountMinor === target && line.currency === record.currency && MONEY_MOVED.has(record.status)) {
+        return { outcome: 'matched', p: ps, f: fs, score: null, reasons: reasonsOf(via, equalReason), decision: null }
+      }
+    }
     const currency = (provider[ps[0] as number] as EngineProvider).currency
     let oneCurrency = true
     let fileSum = 0
@@ -349,15 +353,7 @@ function* matchSteps(provider: readonly EngineProvider[], file: readonly EngineF
     if (only === -1) continue
     const extra = moreHits.get(p)
     if (!extra && !pClaimed[p]) {
-      const record = provider[p] as EngineProvider
-      const line = file[only] as EngineFileRow
-      const target = expected(p)
-      if (target !== 0 && line.amountMinor === target && line.currency === record.currency && MONEY_MOVED.has(record.status)) {
-        // The common case, an exact pair: what compare() would decide, without its general machinery.
-        pClaimed[p] = 1
-        fClaimed[only] = 1
-        items.push({ outcome: 'matched', p: [p], f: [only], score: null, reasons: reasonsOf(KEY_REASONS[hitHow[only] as number] as string, equalReason), decision: null })
-      } else claim(compare([p], [only], KEY_REASONS[hitHow[only] as number] as string))
+      claim(compare([p], [only], KEY_REASONS[hitHow[only] as number] as string))
       continue
     }
     // Several lines name one record: the nearest in time, then in amount, then by content is the match.
@@ -422,10 +418,10 @@ function* matchSteps(provider: readonly EngineProvider[], file: readonly EngineF
   const bucketKey = (currency: string, amount: number, shift: number): string => `${currency}|${Math.floor(amount / (tol(currency) + 1)) + shift}`
   for (const i of openP) {
     const p = provider[i] as EngineProvider
-    pushTo(lanes, `${p.currency}${expected(i) >= 0 ? '+' : '-'}`, i)
+    pushTo(lanes, laneKey(p.currency, expected(i)), i)
     pushTo(buckets, bucketKey(p.currency, expected(i), 0), i)
   }
-  const laneOf = (currency: string, amount: number): number[] => lanes.get(`${currency}${amount >= 0 ? '+' : '-'}`) ?? []
+  const laneOf = (currency: string, amount: number): number[] => lanes.get(laneKey(currency, amount)) ?? []
   const open = (list: number[]): number[] => list.filter((i) => !pClaimed[i])
   interface Edge {
     f: number
@@ -518,12 +514,12 @@ function* matchSteps(provider: readonly EngineProvider[], file: readonly EngineF
   }
   // N:1: one provider record paid out or in as several lines. Open lines by currency and direction, in day order.
   const fileLanes = new Map<string, number[]>()
-  for (const i of openF) if (!fClaimed[i]) pushTo(fileLanes, `${(file[i] as EngineFileRow).currency}${(file[i] as EngineFileRow).amountMinor >= 0 ? '+' : '-'}`, i)
+  for (const i of openF) if (!fClaimed[i]) pushTo(fileLanes, laneKey((file[i] as EngineFileRow).currency, (file[i] as EngineFileRow).amountMinor), i)
   for (const pi of openP) {
     if (((pRank[pi] as number) & 0xff) === 0xff) yield
     if (pClaimed[pi]) continue
     const p = provider[pi] as EngineProvider
-    const lane = fileLanes.get(`${p.currency}${expected(pi) >= 0 ? '+' : '-'}`) ?? []
+    const lane = fileLanes.get(laneKey(p.currency, expected(pi))) ?? []
     const day = pDay[pi] as number
     const candidates = between(lane, fDay, day - settings.daysBefore, day + settings.daysAfter, 5_000).filter((fi) => !fClaimed[fi] && !pairDismissed(pi, fi))
     if (candidates.length < 2) continue
@@ -598,7 +594,7 @@ function* matchSteps(provider: readonly EngineProvider[], file: readonly EngineF
     for (let d = 0; d < span; d++) for (const k of sortDay(slots.subarray(starts[d] as number, starts[d + 1] as number), leadIsFile, leadAmount, withinDay)) order.push(k)
   }
   onProgress?.('done', file.length, file.length)
-  return { provider: [...provider], file: [...file], items: order.map((k) => items[k] as MatchItem), leftOutFailed, netOfFees: settings.netOfFees }
+  return { provider, file, items: order.map((k) => items[k] as MatchItem), leftOutFailed, netOfFees: settings.netOfFees }
 }
 
 /**
@@ -678,6 +674,11 @@ export function findGroup(
   if (solutions.length === 0 || (budget <= 0 && solutions.length < 2)) return null
   if (solutions.length > 1) return { members: [], ambiguous: true, how }
   return { members: (solutions[0] as number[]).map((k) => nearest[order[k] as number] as number), ambiguous: false, how }
+}
+
+/** Money of one currency moving one way: only such records and lines are ever compared. */
+function laneKey(currency: string, amount: number): string {
+  return `${currency}${amount >= 0 ? '+' : '-'}`
 }
 
 function pushTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {

@@ -22,7 +22,7 @@ import {
 import { isTimeZone } from '../../shared/time'
 import { AppError } from '../errors'
 import { appendEvent, osUserName, sessionEvents, type AuditEvent } from './audit'
-import { expectedAmount, itemKey, pairKey, runMatchAsync, type EngineDecisions, type EngineProvider, type EngineFileRow, type MatchResult, type PinnedMatch } from './engine'
+import { expectedAmount, pairKey, runMatchAsync, type EngineDecisions, type EngineProvider, type EngineFileRow, type MatchResult, type PinnedMatch } from './engine'
 import { parseStatement, type ParsedStatement, type StatementRow } from './import/statement'
 import { loadProviderSide, type SourceFilter } from './provider-side'
 import { normaliseReference, referenceCandidates, referenceTokens } from './references'
@@ -536,7 +536,7 @@ export class ReconService {
         }
         const missing = [...decision.providerIds, ...decision.fileIds].filter((id) => !found.has(id))
         if (missing.length > 0) throw new AppError('item_not_found', `Not in the session's last run: ${missing.slice(0, 5).join(', ')}.`)
-        return { providerIds: [...decision.providerIds].sort(), fileIds: [...decision.fileIds].sort(), itemKey: itemKey(decision.providerIds, decision.fileIds), replaces: [...keys].sort() }
+        return { providerIds: [...decision.providerIds].sort(), fileIds: [...decision.fileIds].sort(), itemKey: pairKey(decision.providerIds, decision.fileIds), replaces: [...keys].sort() }
       }
       case 'note':
         item(decision.itemKey)
@@ -659,7 +659,7 @@ export function materialise(result: MatchResult, folded: FoldedDecisions): Recon
       const f = result.file[i] as EngineFileRow
       return { id: f.id, fileId: f.fileId, line: f.line, date: f.date, reference: f.reference, description: f.description, counterparty: f.counterparty, amountMinor: f.amountMinor, currency: f.currency }
     })
-    const key = itemKey(
+    const key = pairKey(
       provider.map((p) => p.id),
       file.map((f) => f.id)
     )
