@@ -7,7 +7,7 @@ import { toMajorString } from '../shared/money'
 import { RECON_SOURCES, type ReconSettings, type ReconSource, type StatementMapping } from '../shared/reconcile'
 import { verifyAudit } from '../main/reconcile/audit'
 import type { ParsedStatement } from '../main/reconcile/import/statement'
-import { buildSummary, writeItemsCsv, writeSummaryCsv, writeXlsx, type ReportInput } from '../main/reconcile/report'
+import { buildSummary, writeItemsCsv, writeSummaryCsv, writeXlsx } from '../main/reconcile/report'
 import { ReconService, type ImportOutcome } from '../main/reconcile/service'
 import { chooseProfile, COMMON, openData, positiveInt, UsageError } from './common'
 
@@ -195,7 +195,7 @@ export async function reconcileCommand(args: string[]): Promise<number> {
       process.off('SIGINT', stop)
       process.off('SIGTERM', stop)
     })
-    const input: ReportInput = { session: run.session, profile: { name: profile.name, mode: profile.mode }, items: () => service.allItems(session.id), folded: service.fold(session.id), events: service.events(session.id) }
+    const input = service.reportInput(session.id, { name: profile.name, mode: profile.mode })
     const summary = buildSummary(input)
     await writeItemsCsv(resolve(values.out), input)
     if (values.summary) await writeSummaryCsv(resolve(values.summary), summary, input)

@@ -206,5 +206,5 @@ describe('a removed profile', () => {
 })
 
 function reportInput(sessionId: string): ReportInput {
-  return { session: service.session(sessionId), profile: { name: 'Acme test', mode: 'test' }, items: () => service.allItems(sessionId), folded: service.fold(sessionId), events: service.events(sessionId) }
+  return service.reportInput(sessionId, { name: 'Acme test', mode: 'test' })
 }

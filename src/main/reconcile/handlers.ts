@@ -55,7 +55,7 @@ export function reconHandlers(ctx: HostContext): HandlerMap {
   }
   const reportInput = (session: SessionInfo): ReportInput => {
     const profile = ctx.profiles.get(session.profileId)
-    return { session, profile: { name: profile.name, mode: profile.mode }, items: () => service.allItems(session.id), folded: service.fold(session.id), events: service.events(session.id) }
+    return service.reportInput(session.id, { name: profile.name, mode: profile.mode })
   }
 
   return {

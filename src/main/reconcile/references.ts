@@ -46,6 +46,16 @@ export function referenceTokens(text: string | null): string[] {
   return [...out]
 }
 
+/** Every key a statement's rows name: their references (as written and without a bank's prefix) and reference-like tokens of their descriptions. */
+export function keysNamedBy(rows: Iterable<{ reference: string | null; description: string | null }>): Set<string> {
+  const keys = new Set<string>()
+  for (const row of rows) {
+    if (row.reference) for (const key of referenceCandidates(row.reference)) keys.add(key)
+    for (const token of referenceTokens(row.description)) keys.add(token)
+  }
+  return keys
+}
+
 /** Words every bank line carries; sharing them says nothing about who paid. */
 const STOP_WORDS = new Set(
   'THE AND FOR FROM TO OF BY VIA WITH TRANSFER TRF TRANS TRANSACTION PAYMENT PAYMENTS PMT PAY NIP POS WEB ONLINE USSD CARD MOBILE MONEY MOMO DEPOSIT CREDIT DEBIT CR DR BANK LTD LIMITED PLC INC REF REFERENCE NO INWARD OUTWARD CHARGE CHARGES FEE FEES SETTLEMENT'.split(' ')

@@ -25,7 +25,8 @@ import { appendEvent, osUserName, sessionEvents, type AuditEvent } from './audit
 import { expectedAmount, pairKey, runMatchAsync, type EngineDecisions, type EngineProvider, type EngineFileRow, type MatchResult, type PinnedMatch } from './engine'
 import { parseStatement, type ParsedStatement, type StatementRow } from './import/statement'
 import { loadProviderSide, type SourceFilter } from './provider-side'
-import { normaliseReference, referenceCandidates, referenceTokens } from './references'
+import type { ReportInput } from './report'
+import { keysNamedBy, normaliseReference } from './references'
 
 export interface ImportRequest {
   profileId: string
@@ -214,12 +215,7 @@ export class ReconService {
     if (currencies.length <= 1) return currencies[0] ?? null
     if (table !== 'payments' && table !== 'transfers') return null
     // Read with a placeholder currency: only the references and descriptions are looked at.
-    const parsed = await parseStatement(bytes, name, { ...mapping, defaultCurrency: 'USD' })
-    const keys = new Set<string>()
-    for (const row of parsed.rows) {
-      if (row.reference) for (const key of referenceCandidates(row.reference)) keys.add(key)
-      for (const token of referenceTokens(row.description)) keys.add(token)
-    }
+    const keys = keysNamedBy((await parseStatement(bytes, name, { ...mapping, defaultCurrency: 'USD' })).rows)
     const hits = new Map<string, number>()
     const rows = this.db.prepare(`select reference, service_reference, currency from ${table} where profile_id = ?`).raw(true).iterate(profileId) as Iterable<[string | null, string | null, string]>
     for (const [reference, serviceReference, currency] of rows) {
@@ -386,13 +382,17 @@ export class ReconService {
     return sessionEvents(this.db, sessionId)
   }
 
+  /** What the reports of a session are written from: its stored items (read as they are written), decisions and events. */
+  reportInput(sessionId: string, profile: { name: string; mode: string }): ReportInput {
+    return { session: this.session(sessionId), profile, items: () => this.allItems(sessionId), folded: this.fold(sessionId), events: this.events(sessionId) }
+  }
+
   // ---- runs -------------------------------------------------------------------------------
 
   /** Runs the engine over the session's inputs and decisions (yielding to the event loop as it goes) and stores the result in place of the last one. */
   async run(sessionId: string, options: { signal?: AbortSignal; onProgress?: (phase: string, done: number, total: number) => void } = {}): Promise<RunOutcome> {
     const session = this.openSession(sessionId)
-    const { result, unreadable, notes } = await this.compute(session, options)
-    const folded = this.fold(sessionId)
+    const { result, folded, unreadable, notes } = await this.compute(session, options)
     const items = materialise(result, folded)
     const counts = emptyCounts()
     for (const item of items) counts[item.outcome]++
@@ -408,13 +408,13 @@ export class ReconService {
   }
 
   /** The engine's answer for the session as it stands, without storing anything (what a run would store). */
-  async compute(session: SessionInfo, options: { signal?: AbortSignal; onProgress?: (phase: string, done: number, total: number) => void } = {}): Promise<{ result: MatchResult; unreadable: number; notes: string[] }> {
+  async compute(session: SessionInfo, options: { signal?: AbortSignal; onProgress?: (phase: string, done: number, total: number) => void } = {}): Promise<{ result: MatchResult; folded: FoldedDecisions; unreadable: number; notes: string[] }> {
     const side = loadProviderSide(this.db, { profileId: session.profileId, source: session.source, filter: session.filter, from: session.from, to: session.to, timeZone: session.timeZone })
     const file = this.fileRows(session)
     const { records, notes } = inFileCurrencies(side.records, file)
     const folded = this.fold(session.id)
     const result = await runMatchAsync(records, file, session.settings, folded.engine, options)
-    return { result, unreadable: side.unreadable, notes: [...side.notes, ...notes] }
+    return { result, folded, unreadable: side.unreadable, notes: [...side.notes, ...notes] }
   }
 
   /** The session's statement rows within its period; a row in two of its files counts once. */
@@ -619,11 +619,7 @@ export class ReconService {
 function inFileCurrencies(records: EngineProvider[], file: EngineFileRow[]): { records: EngineProvider[]; notes: string[] } {
   if (file.length === 0) return { records, notes: [] }
   const currencies = new Set(file.map((f) => f.currency))
-  const named = new Set<string>()
-  for (const f of file) {
-    if (f.reference) for (const key of referenceCandidates(f.reference)) named.add(key)
-    for (const token of referenceTokens(f.description)) named.add(token)
-  }
+  const named = keysNamedBy(file)
   const left = new Map<string, number>()
   const kept = records.filter((p) => {
     if (currencies.has(p.currency)) return true
