@@ -185,6 +185,14 @@ describe('reading a statement', () => {
     expect(new Set(a.rows.map((r) => r.id)).size).toBe(3)
     expect(b.rows[0]?.id).toBe(a.rows[2]?.id)
   })
+
+  it('still tells identical rows apart in a file long enough to grow its table of ids', async () => {
+    const lines = ['date,amount,ref', '2026-10-01,5,SAME-1', ...Array.from({ length: 40_000 }, (_, i) => `2026-10-02,${i + 1},R-${i}`), '2026-10-01,5,SAME-1']
+    const s = await parseStatement(utf8(lines.join('\n')), 'long.csv', { defaultCurrency: 'NGN' })
+    expect(s.rows).toHaveLength(40_002)
+    expect(new Set(s.rows.map((r) => r.id)).size).toBe(40_002)
+    expect(s.rows.at(-1)?.id).toBe(`${s.rows[0]?.id}#1`)
+  })
 })
 
 describe('references', () => {

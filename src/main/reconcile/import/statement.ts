@@ -59,7 +59,7 @@ function fmix32(h: number): number {
 }
 
 const ID_BYTES = Buffer.allocUnsafe(12)
-/** The three lanes of the last contentId, for IdSet. */
+/** The three hash lanes of the last contentId, for IdSet. */
 const LANES = new Int32Array(3)
 
 /** The ids seen so far, as their three hash lanes in an open-addressed table: no string hashed, nothing for the collector. */
@@ -68,12 +68,9 @@ class IdSet {
   private used = new Uint8Array(1 << 16)
   private count = 0
 
-  /** Adds the last contentId's lanes; true when they were there already. */
-  addLast(): boolean {
+  /** Adds an id by its lanes; true when it was there already. */
+  add(a: number, b: number, c: number): boolean {
     if ((this.count + 1) * 2 > this.used.length) this.grow()
-    const a = LANES[0] as number
-    const b = LANES[1] as number
-    const c = LANES[2] as number
     const mask = this.used.length - 1
     for (let i = (a ^ (b >>> 7)) & mask; ; i = (i + 1) & mask) {
       if (!this.used[i]) {
@@ -89,18 +86,12 @@ class IdSet {
   }
 
   private grow(): void {
-    const oldLanes = this.lanes
-    const oldUsed = this.used
-    this.used = new Uint8Array(oldUsed.length * 2)
+    const lanes = this.lanes
+    const used = this.used
+    this.used = new Uint8Array(used.length * 2)
     this.lanes = new Int32Array(this.used.length * 3)
     this.count = 0
-    const keep = LANES.slice()
-    for (let i = 0; i < oldUsed.length; i++) {
-      if (!oldUsed[i]) continue
-      LANES.set(oldLanes.subarray(i * 3, i * 3 + 3))
-      this.addLast()
-    }
-    LANES.set(keep)
+    for (let i = 0; i < used.length; i++) if (used[i]) this.add(lanes[i * 3] as number, lanes[i * 3 + 1] as number, lanes[i * 3 + 2] as number)
   }
 }
 
@@ -221,7 +212,6 @@ export function parseGrid(grid: Grid, facts: FileFacts, mapping: StatementMappin
   const CURRENCY = at('currency')
   const INDICATOR = at('indicator')
   const text = (row: readonly string[], index: number): string => (index < 0 ? '' : (row[index] ?? '').trim())
-  const cell = (row: readonly string[], field: MappedField): string => text(row, at(field))
   const amountFields = (['amount', 'debit', 'credit'] as const).filter((f) => (col[f] ?? -1) >= 0)
   const amountColumns = amountFields.map((f) => at(f))
 
@@ -312,11 +302,11 @@ export function parseGrid(grid: Grid, facts: FileFacts, mapping: StatementMappin
     }
     const day = dayOf(shape, dateOrder as DateOrder)
     if (day === null) {
-      problem(line, 'date', 'invalid_date', `"${cell(row, 'date')}" is not a real day when read as ${DATE_FORMS[dateOrder as DateOrder]}.`)
+      problem(line, 'date', 'invalid_date', `"${text(row, DATE)}" is not a real day when read as ${DATE_FORMS[dateOrder as DateOrder]}.`)
       continue
     }
     if (shape.kind === 'numeric' && !fitsOrder(shape, dateOrder as DateOrder)) {
-      problem(line, 'date', 'date_order_conflict', `"${cell(row, 'date')}" cannot be ${DATE_FORMS[dateOrder as DateOrder]}, which the other rows use.`)
+      problem(line, 'date', 'date_order_conflict', `"${text(row, DATE)}" cannot be ${DATE_FORMS[dateOrder as DateOrder]}, which the other rows use.`)
       continue
     }
     let minor = 0
@@ -365,7 +355,7 @@ export function parseGrid(grid: Grid, facts: FileFacts, mapping: StatementMappin
     const base = contentId(`${currency}\u001f${day}\u001f${minor}\u001f${normaliseReference(reference ?? '')}\u001f${description ?? ''}\u001f${counterparty ?? ''}`)
     // Identical rows (the same payment listed twice) are told apart by their occurrence: "#1", "#2"…
     let occurrence = 0
-    if (seen.addLast()) {
+    if (seen.add(LANES[0] as number, LANES[1] as number, LANES[2] as number)) {
       occurrence = (repeats.get(base) ?? 0) + 1
       repeats.set(base, occurrence)
     }
