@@ -135,18 +135,44 @@ const KEY_REASONS = [
  */
 function* matchSteps(provider: readonly EngineProvider[], file: readonly EngineFileRow[], settings: ReconSettings, decisions: EngineDecisions, options: MatchOptions): Generator<void, MatchResult> {
   const { onProgress } = options
-  const days = new Map<string, number>()
-  const dayOf = (day: string): number => {
-    let n = days.get(day)
-    if (n === undefined) days.set(day, (n = dayNumber(day)))
-    return n
+  // What the passes read most, in typed arrays: a record's or line's day, amount and currency without
+  // touching its object (a million objects scattered in memory are slow to visit out of order).
+  const currencies = new Map<string, number>()
+  const currencyId = (code: string): number => {
+    let id = currencies.get(code)
+    if (id === undefined) currencies.set(code, (id = currencies.size))
+    return id
   }
-  const pDay = Int32Array.from(provider, (p) => dayOf(p.day))
-  const fDay = Int32Array.from(file, (f) => dayOf(f.date))
+  const pDay = new Int32Array(provider.length)
+  const pAmount = new Float64Array(provider.length)
+  const pExpected = new Float64Array(provider.length)
+  const pCurrency = new Uint16Array(provider.length)
+  const pMoved = new Uint8Array(provider.length)
+  yield* slices(provider.length, (from, to) => {
+    for (let i = from; i < to; i++) {
+      const p = provider[i] as EngineProvider
+      pDay[i] = dayNumber(p.day)
+      pAmount[i] = p.amountMinor
+      pExpected[i] = expectedAmount(p, settings.netOfFees)
+      pCurrency[i] = currencyId(p.currency)
+      pMoved[i] = MONEY_MOVED.has(p.status) ? 1 : 0
+    }
+  })
+  const fDay = new Int32Array(file.length)
+  const fAmount = new Float64Array(file.length)
+  const fCurrency = new Uint16Array(file.length)
+  yield* slices(file.length, (from, to) => {
+    for (let i = from; i < to; i++) {
+      const f = file[i] as EngineFileRow
+      fDay[i] = dayNumber(f.date)
+      fAmount[i] = f.amountMinor
+      fCurrency[i] = currencyId(f.currency)
+    }
+  })
   /** Content order of two provider records / two file rows: day, amount, id. */
-  const pOrder = (a: number, b: number): number => (pDay[a] as number) - (pDay[b] as number) || (provider[a] as EngineProvider).amountMinor - (provider[b] as EngineProvider).amountMinor || compareText((provider[a] as EngineProvider).id, (provider[b] as EngineProvider).id)
-  const fOrder = (a: number, b: number): number => (fDay[a] as number) - (fDay[b] as number) || (file[a] as EngineFileRow).amountMinor - (file[b] as EngineFileRow).amountMinor || compareText((file[a] as EngineFileRow).id, (file[b] as EngineFileRow).id)
-  const expected = (i: number): number => expectedAmount(provider[i] as EngineProvider, settings.netOfFees)
+  const pOrder = (a: number, b: number): number => (pDay[a] as number) - (pDay[b] as number) || (pAmount[a] as number) - (pAmount[b] as number) || compareText((provider[a] as EngineProvider).id, (provider[b] as EngineProvider).id)
+  const fOrder = (a: number, b: number): number => (fDay[a] as number) - (fDay[b] as number) || (fAmount[a] as number) - (fAmount[b] as number) || compareText((file[a] as EngineFileRow).id, (file[b] as EngineFileRow).id)
+  const expected = (i: number): number => pExpected[i] as number
   const toleranceCache = new Map<string, number>()
   const tol = (currency: string): number => {
     let t = toleranceCache.get(currency)
@@ -173,10 +199,10 @@ function* matchSteps(provider: readonly EngineProvider[], file: readonly EngineF
   const compare = (ps: number[], fs: number[], via: string): MatchItem => {
     if (ps.length === 1 && fs.length === 1) {
       // The common case, one record and one line with the same money: decided without the sums below.
-      const record = provider[ps[0] as number] as EngineProvider
-      const line = file[fs[0] as number] as EngineFileRow
-      const target = expected(ps[0] as number)
-      if (target !== 0 && line.amountMinor === target && line.currency === record.currency && MONEY_MOVED.has(record.status)) {
+      const p = ps[0] as number
+      const f = fs[0] as number
+      const target = pExpected[p] as number
+      if (target !== 0 && fAmount[f] === target && fCurrency[f] === pCurrency[p] && pMoved[p] === 1) {
         return { outcome: 'matched', p: ps, f: fs, score: null, reasons: reasonsOf(via, equalReason), decision: null }
       }
     }
@@ -238,10 +264,23 @@ function* matchSteps(provider: readonly EngineProvider[], file: readonly EngineF
     return shared
   }
   const equalReason = settings.netOfFees ? 'amount: equal, net of fees' : 'amount: equal'
+  /**
+   * Each item's lead, what orders the result: its first file line by content (a line's index), else
+   * its first record (−1 − the record's index); noted as the item is made, while its members are at hand.
+   */
+  const leads: number[] = []
+  const emit = (item: MatchItem): void => {
+    let lead: number
+    if (item.f.length === 1) lead = item.f[0] as number
+    else if (item.f.length > 0) lead = item.f.reduce((best, i) => (fOrder(i, best) < 0 ? i : best))
+    else lead = -1 - item.p.reduce((best, i) => (pOrder(i, best) < 0 ? i : best))
+    items.push(item)
+    leads.push(lead)
+  }
   const claim = (item: MatchItem): void => {
     for (const i of item.p) pClaimed[i] = 1
     for (const i of item.f) fClaimed[i] = 1
-    items.push(item)
+    emit(item)
   }
 
   // 1. What the user decided holds first.
@@ -283,13 +322,14 @@ function* matchSteps(provider: readonly EngineProvider[], file: readonly EngineF
     }
     keyed.set(raw, COLLIDED)
   }
-  for (let i = 0; i < provider.length; i++) {
-    if ((i & 0xffff) === 0xffff) yield
-    const p = provider[i] as EngineProvider
-    if (p.reference) addKey(p.reference, i, 0)
-    if (p.serviceReference) addKey(p.serviceReference, i, 1)
-    if (p.keys) for (const k of p.keys) addKey(k, i, 2)
-  }
+  yield* slices(provider.length, (from, to) => {
+    for (let i = from; i < to; i++) {
+      const p = provider[i] as EngineProvider
+      if (p.reference) addKey(p.reference, i, 0)
+      if (p.serviceReference) addKey(p.serviceReference, i, 1)
+      if (p.keys) for (const k of p.keys) addKey(k, i, 2)
+    }
+  })
   for (const { raw, others } of duplicates.values()) {
     const found = keyed.get(raw)
     if (found === undefined || found === COLLIDED) continue
@@ -299,7 +339,7 @@ function* matchSteps(provider: readonly EngineProvider[], file: readonly EngineF
     for (const dup of all.slice(1)) {
       if (pClaimed[dup]) continue
       pClaimed[dup] = 1
-      items.push({ outcome: 'duplicate_in_provider', p: [dup], f: [], score: null, reasons: [`the provider has reference "${(provider[keep] as EngineProvider).reference}" more than once; the first is ${(provider[keep] as EngineProvider).id}`], decision: null })
+      emit({ outcome: 'duplicate_in_provider', p: [dup], f: [], score: null, reasons: [`the provider has reference "${(provider[keep] as EngineProvider).reference}" more than once; the first is ${(provider[keep] as EngineProvider).id}`], decision: null })
     }
   }
   // Each file line's hit: the first line per record in a typed array, further ones aside; how it was found per line.
@@ -307,12 +347,8 @@ function* matchSteps(provider: readonly EngineProvider[], file: readonly EngineF
   const moreHits = new Map<number, number[]>()
   const hitHow = new Uint8Array(file.length)
   const groupsByDescription: { f: number; ps: number[]; keys: string[] }[] = []
-  for (let fi = 0; fi < file.length; fi++) {
-    if ((fi & 0xffff) === 0xffff) {
-      yield
-      onProgress?.('keys', fi, file.length)
-    }
-    if (fClaimed[fi]) continue
+  const lookUpLine = (fi: number): void => {
+    if (fClaimed[fi]) return
     const row = file[fi] as EngineFileRow
     let hit = -1
     if (row.reference) {
@@ -340,21 +376,27 @@ function* matchSteps(provider: readonly EngineProvider[], file: readonly EngineF
       } else if (found.size > 1) {
         const ps = [...found.keys()].sort(pOrder)
         groupsByDescription.push({ f: fi, ps, keys: ps.map((i) => found.get(i)?.token as string) })
-        continue
+        return
       }
     }
-    if (hit < 0 || pairDismissed(hit, fi)) continue
+    if (hit < 0 || pairDismissed(hit, fi)) return
     if (firstHit[hit] === -1) firstHit[hit] = fi
     else pushTo(moreHits, hit, fi)
   }
-  for (let p = 0; p < provider.length; p++) {
-    if ((p & 0xffff) === 0xffff) yield
+  yield* slices(
+    file.length,
+    (from, to) => {
+      for (let fi = from; fi < to; fi++) lookUpLine(fi)
+    },
+    (done) => onProgress?.('keys', done, file.length)
+  )
+  const pairRecord = (p: number): void => {
     const only = firstHit[p] as number
-    if (only === -1) continue
+    if (only === -1) return
     const extra = moreHits.get(p)
     if (!extra && !pClaimed[p]) {
       claim(compare([p], [only], KEY_REASONS[hitHow[only] as number] as string))
-      continue
+      return
     }
     // Several lines name one record: the nearest in time, then in amount, then by content is the match.
     const target = expected(p)
@@ -368,16 +410,19 @@ function* matchSteps(provider: readonly EngineProvider[], file: readonly EngineF
       // Matched by a decision already: every line naming it again is a duplicate.
       for (const f of hits) {
         fClaimed[f] = 1
-        items.push({ outcome: 'duplicate_in_file', p: [], f: [f], score: null, reasons: [KEY_REASONS[hitHow[f] as number] as string, `the provider record ${id} is already matched`], decision: null })
+        emit({ outcome: 'duplicate_in_file', p: [], f: [f], score: null, reasons: [KEY_REASONS[hitHow[f] as number] as string, `the provider record ${id} is already matched`], decision: null })
       }
-      continue
+      return
     }
     claim(compare([p], [first], KEY_REASONS[hitHow[first] as number] as string))
     for (const f of rest) {
       fClaimed[f] = 1
-      items.push({ outcome: 'duplicate_in_file', p: [], f: [f], score: null, reasons: [KEY_REASONS[hitHow[f] as number] as string, `the file has this reference again: line ${(file[first] as EngineFileRow).line} is matched to ${id}`], decision: null })
+      emit({ outcome: 'duplicate_in_file', p: [], f: [f], score: null, reasons: [KEY_REASONS[hitHow[f] as number] as string, `the file has this reference again: line ${(file[first] as EngineFileRow).line} is matched to ${id}`], decision: null })
     }
   }
+  yield* slices(provider.length, (from, to) => {
+    for (let p = from; p < to; p++) pairRecord(p)
+  })
   groupsByDescription.sort((a, b) => fOrder(a.f, b.f))
   for (const g of groupsByDescription) {
     if (fClaimed[g.f] || g.ps.some((i) => pClaimed[i])) continue
@@ -387,15 +432,18 @@ function* matchSteps(provider: readonly EngineProvider[], file: readonly EngineF
 
   // What is left, in content order; ranks stand in for it in every tie-break below.
   const openP: number[] = []
-  for (let i = 0; i < provider.length; i++) if (!pClaimed[i] && !NO_MONEY.has((provider[i] as EngineProvider).status)) openP.push(i)
-  openP.sort(pOrder)
   const openF: number[] = []
-  for (let i = 0; i < file.length; i++) if (!fClaimed[i]) openF.push(i)
-  openF.sort(fOrder)
   const pRank = new Int32Array(provider.length)
-  openP.forEach((i, r) => (pRank[i] = r))
   const fRank = new Int32Array(file.length)
-  openF.forEach((i, r) => (fRank[i] = r))
+  const rankOpen = (): void => {
+    for (let i = 0; i < provider.length; i++) if (!pClaimed[i] && !NO_MONEY.has((provider[i] as EngineProvider).status)) openP.push(i)
+    openP.sort(pOrder)
+    for (let i = 0; i < file.length; i++) if (!fClaimed[i]) openF.push(i)
+    openF.sort(fOrder)
+    openP.forEach((i, r) => (pRank[i] = r))
+    openF.forEach((i, r) => (fRank[i] = r))
+  }
+  rankOpen()
   const byPRank = (a: number, b: number): number => (pRank[a] as number) - (pRank[b] as number)
   const byFRank = (a: number, b: number): number => (fRank[a] as number) - (fRank[b] as number)
 
@@ -537,64 +585,65 @@ function* matchSteps(provider: readonly EngineProvider[], file: readonly EngineF
 
   // 5. Whatever is left is on one side only.
   let leftOutFailed = 0
-  for (let i = 0; i < provider.length; i++) {
-    if (pClaimed[i]) continue
+  const leaveOver = (i: number): void => {
+    if (pClaimed[i]) return
     const p = provider[i] as EngineProvider
     if (NO_MONEY.has(p.status)) {
       leftOutFailed++
-      continue
+      return
     }
-    items.push({ outcome: 'only_in_provider', p: [i], f: [], score: null, reasons: [p.status === 'pending' ? 'pending at the provider; not in the file' : 'not in the file'], decision: null })
+    emit({ outcome: 'only_in_provider', p: [i], f: [], score: null, reasons: [p.status === 'pending' ? 'pending at the provider; not in the file' : 'not in the file'], decision: null })
   }
-  for (const i of openF) if (!fClaimed[i]) items.push({ outcome: 'only_in_file', p: [], f: [i], score: null, reasons: ['no provider record matches'], decision: null })
+  yield* slices(provider.length, (from, to) => {
+    for (let i = from; i < to; i++) leaveOver(i)
+  })
+  for (const i of openF) if (!fClaimed[i]) emit({ outcome: 'only_in_file', p: [], f: [i], score: null, reasons: ['no provider record matches'], decision: null })
 
   // The result in content order: by the item's first file line (else its first record), by day,
   // then lines before records, then amount, then id. Items are counted into days first, then each
   // day is sorted on typed arrays (a million items sort in well under a second).
   yield
   onProgress?.('ordering', 0, items.length)
-  const lead = new Int32Array(items.length)
-  const leadDay = new Int32Array(items.length)
-  const leadAmount = new Float64Array(items.length)
-  const leadIsFile = new Uint8Array(items.length)
-  let minDay = Infinity
-  let maxDay = -Infinity
-  items.forEach((item, k) => {
-    let best = -1
-    if (item.f.length === 1) {
-      best = item.f[0] as number
-      leadIsFile[k] = 1
-      leadDay[k] = fDay[best] as number
-      leadAmount[k] = (file[best] as EngineFileRow).amountMinor
-    } else if (item.f.length > 0) {
-      for (const i of item.f) if (best < 0 || fOrder(i, best) < 0) best = i
-      leadIsFile[k] = 1
-      leadDay[k] = fDay[best] as number
-      leadAmount[k] = (file[best] as EngineFileRow).amountMinor
-    } else {
-      for (const i of item.p) if (best < 0 || pOrder(i, best) < 0) best = i
-      leadDay[k] = pDay[best] as number
-      leadAmount[k] = (provider[best] as EngineProvider).amountMinor
+  const inOrder = (): MatchItem[] => {
+    const leadDay = new Int32Array(items.length)
+    const leadAmount = new Float64Array(items.length)
+    const leadIsFile = new Uint8Array(items.length)
+    let minDay = Infinity
+    let maxDay = -Infinity
+    for (let k = 0; k < items.length; k++) {
+      const lead = leads[k] as number
+      if (lead >= 0) {
+        leadIsFile[k] = 1
+        leadDay[k] = fDay[lead] as number
+        leadAmount[k] = fAmount[lead] as number
+      } else {
+        leadDay[k] = pDay[-1 - lead] as number
+        leadAmount[k] = pAmount[-1 - lead] as number
+      }
+      minDay = Math.min(minDay, leadDay[k] as number)
+      maxDay = Math.max(maxDay, leadDay[k] as number)
     }
-    lead[k] = best
-    minDay = Math.min(minDay, leadDay[k] as number)
-    maxDay = Math.max(maxDay, leadDay[k] as number)
-  })
-  const idOf = (k: number): string => (leadIsFile[k] ? (file[lead[k] as number] as EngineFileRow).id : (provider[lead[k] as number] as EngineProvider).id)
-  const withinDay = (a: number, b: number): number => (leadIsFile[b] as number) - (leadIsFile[a] as number) || (leadAmount[a] as number) - (leadAmount[b] as number) || compareText(idOf(a), idOf(b))
-  const order: number[] = []
-  if (items.length > 0) {
-    const span = maxDay - minDay + 1
-    const starts = new Int32Array(span + 1)
-    for (let k = 0; k < items.length; k++) (starts[(leadDay[k] as number) - minDay + 1] as number)++
-    for (let d = 0; d < span; d++) starts[d + 1] = (starts[d + 1] as number) + (starts[d] as number)
-    const slots = new Int32Array(items.length)
-    const fill = starts.slice()
-    for (let k = 0; k < items.length; k++) slots[(fill[(leadDay[k] as number) - minDay] as number)++] = k
-    for (let d = 0; d < span; d++) for (const k of sortDay(slots.subarray(starts[d] as number, starts[d + 1] as number), leadIsFile, leadAmount, withinDay)) order.push(k)
+    const idOf = (k: number): string => {
+      const lead = leads[k] as number
+      return lead >= 0 ? (file[lead] as EngineFileRow).id : (provider[-1 - lead] as EngineProvider).id
+    }
+    const withinDay = (a: number, b: number): number => (leadIsFile[b] as number) - (leadIsFile[a] as number) || (leadAmount[a] as number) - (leadAmount[b] as number) || compareText(idOf(a), idOf(b))
+    const order: number[] = []
+    if (items.length > 0) {
+      const span = maxDay - minDay + 1
+      const starts = new Int32Array(span + 1)
+      for (let k = 0; k < items.length; k++) (starts[(leadDay[k] as number) - minDay + 1] as number)++
+      for (let d = 0; d < span; d++) starts[d + 1] = (starts[d + 1] as number) + (starts[d] as number)
+      const slots = new Int32Array(items.length)
+      const fill = starts.slice()
+      for (let k = 0; k < items.length; k++) slots[(fill[(leadDay[k] as number) - minDay] as number)++] = k
+      for (let d = 0; d < span; d++) for (const k of sortDay(slots.subarray(starts[d] as number, starts[d + 1] as number), leadIsFile, leadAmount, withinDay)) order.push(k)
+    }
+    return order.map((k) => items[k] as MatchItem)
   }
+  const ordered = inOrder()
   onProgress?.('done', file.length, file.length)
-  return { provider, file, items: order.map((k) => items[k] as MatchItem), leftOutFailed, netOfFees: settings.netOfFees }
+  return { provider, file, items: ordered, leftOutFailed, netOfFees: settings.netOfFees }
 }
 
 /**
@@ -674,6 +723,21 @@ export function findGroup(
   if (solutions.length === 0 || (budget <= 0 && solutions.length < 2)) return null
   if (solutions.length > 1) return { members: [], ambiguous: true, how }
   return { members: (solutions[0] as number[]).map((k) => nearest[order[k] as number] as number), ambiguous: false, how }
+}
+
+/**
+ * Runs `body` over [0, n) in slices, yielding between them. The hot loops live in plain functions
+ * rather than in the generator's own body, which V8 optimises less well (measured ~7% on a million).
+ */
+function* slices(n: number, body: (from: number, to: number) => void, progress?: (done: number) => void): Generator<void> {
+  const step = 65_536
+  for (let from = 0; from < n; from += step) {
+    body(from, Math.min(n, from + step))
+    if (from + step < n) {
+      yield
+      progress?.(from + step)
+    }
+  }
 }
 
 /** Money of one currency moving one way: only such records and lines are ever compared. */
