@@ -4,6 +4,7 @@ import iconv from 'iconv-lite'
 import { describe, expect, it } from 'vitest'
 import { parseStatement } from '../../src/main/reconcile/import/statement'
 import { parseAmountBody, readAmountText } from '../../src/main/reconcile/import/amounts'
+import { dayNumber } from '../../src/main/reconcile/import/dates'
 import { normaliseReference, referenceCandidates, referenceTokens } from '../../src/main/reconcile/references'
 
 const utf8 = (text: string): Uint8Array => Buffer.from(text, 'utf8')
@@ -205,5 +206,19 @@ describe('references', () => {
     // A business's own prefixes stay: two references never become one.
     expect(referenceCandidates('INV-12')).toEqual(['INV12'])
     expect(referenceTokens('NIP/TRF FROM ADA (PAY-REF-0001), ref:INV-2026-0042.')).toEqual(expect.arrayContaining(['PAYREF0001', 'INV20260042']))
+  })
+})
+
+describe('dayNumber', () => {
+  it('counts days since 1970-01-01 exactly as the calendar does, for every day of eight centuries', () => {
+    const byDate = (day: string): number => Math.round(Date.UTC(Number(day.slice(0, 4)), Number(day.slice(5, 7)) - 1, Number(day.slice(8, 10))) / 86_400_000)
+    const wrong: string[] = []
+    for (let t = Date.UTC(1600, 0, 1); t < Date.UTC(2400, 0, 1); t += 86_400_000) {
+      const day = new Date(t).toISOString().slice(0, 10)
+      if (dayNumber(day) !== Math.round(t / 86_400_000)) wrong.push(day)
+    }
+    expect(wrong).toEqual([])
+    // Anything not a plain day goes the calendar's way (rolling over, or NaN), as before.
+    for (const odd of ['2026-02-30', '2026-13-01', '2026-1-15', '2026-10-05T10:00:00', 'not a day']) expect(dayNumber(odd)).toEqual(byDate(odd))
   })
 })
