@@ -126,7 +126,9 @@ describe('matching scenarios', () => {
       P('m1', { channel: 'mobile_money', amountMinor: 100_000, feesMinor: 1_500, day: '2026-10-13' }),
       P('m2', { channel: 'mobile_money', amountMinor: 200_000, feesMinor: 3_000, day: '2026-10-13' }),
       P('m3', { channel: 'mobile_money', amountMinor: 50_000, feesMinor: 750, day: '2026-10-13' }),
-      P('c1', { channel: 'card', amountMinor: 1_000, day: '2026-10-13' })
+      P('c1', { channel: 'card', amountMinor: 1_000, day: '2026-10-13' }),
+      // Still pending that day: never part of a settlement, so the day's group is the three that moved.
+      P('m4', { channel: 'mobile_money', amountMinor: 70_000, feesMinor: 1_050, day: '2026-10-13', status: 'pending' })
     ]
     const file = [F({ id: 'settle', amountMinor: 344_750, description: 'MOMO SETTLEMENT 13OCT', date: '2026-10-14' })]
     const result = runMatch(provider, file, settings({ netOfFees: true }))

@@ -545,7 +545,8 @@ function* matchSteps(provider: readonly EngineProvider[], file: readonly EngineF
     const row = file[fi] as EngineFileRow
     const day = fDay[fi] as number
     const candidates = open(between(laneOf(row.currency, row.amountMinor), pDay, day - settings.daysAfter, day + settings.daysBefore, 5_000)).filter(
-      (pi) => Math.sign(expected(pi)) === Math.sign(row.amountMinor) && !pairDismissed(pi, fi)
+      // Only money that moved is settled: a pending record is never part of a settlement line.
+      (pi) => pMoved[pi] === 1 && Math.sign(expected(pi)) === Math.sign(row.amountMinor) && !pairDismissed(pi, fi)
     )
     if (candidates.length < 2) continue
     const found = findGroup(candidates, expected, row.amountMinor, tol(row.currency), (i) => `${provider[i]?.day}|${provider[i]?.channel ?? ''}`, (i) => Math.abs((pDay[i] as number) - day), settings.groupSearchLimit, byPRank)
