@@ -1,4 +1,5 @@
 // The headless `ledgerline` CLI over the same services the app uses; every failure is one line and a non-zero exit.
+import { writeSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { defaultDataDir, CACHE_FILE_NAME } from '../main/app/paths'
@@ -6,16 +7,18 @@ import { CacheStore } from '../main/cache/store'
 import { AppError } from '../main/errors'
 import { describeSync } from '../main/log'
 import { exportCsv } from '../main/export/export'
+import { writeFileSafely } from '../main/export/safe-file'
 import { ClientPool } from '../main/profiles/clients'
 import { completeRemoval } from '../main/profiles/removal'
 import type { Profile } from '../main/profiles/service'
 import { redactSecrets } from '../main/redact'
-import { startSandbox } from '../main/sandbox/server'
+import { sandboxSeed, startSandbox } from '../main/sandbox/server'
+import { sampleStatement } from '../main/sandbox/statement'
 import { search } from '../main/search/search'
 import { createOsKeychainStore } from '../main/secrets/secret-store'
 import { runSync } from '../main/sync/engine'
 import { toMajorString } from '../shared/money'
-import { formatInZone } from '../shared/time'
+import { formatInZone, systemTimeZone } from '../shared/time'
 import { FOLLOW_KIND_NAMES } from '../shared/ipc/sync'
 import { SEARCH_RESOURCES, SEARCH_SORTS, type SearchQuery, type SearchResource, type SearchSort } from '../shared/search'
 import { SYNC_RESOURCES, type SyncProgress, type SyncResource } from '../shared/sync'
@@ -31,6 +34,12 @@ Commands:
       with baseUrl, testKey, liveKey and controlToken (for its /__sandbox/* endpoints),
       then serves until stopped (Ctrl+C). --strict-spec answers with only what
       api-spec.md shows (no extra fields, 400 for unknown ids).
+  sandbox statement --out FILE [--seed N] [--payments N] [--mode test|live] [--time-zone ZONE] [--json]
+      Write a sample NGN bank statement for the Sandbox's own payments (the same --seed
+      and --payments as the Sandbox), with differences on purpose: a missing payment, an
+      amount off, a mobile-money settlement net of fees, a bank charge, a line posted
+      twice, a payer who left the reference out. Days are in ZONE (default: this
+      computer's, as a new profile's). Lists each difference and how to reconcile it.
   profile add NAME --base-url URL      Check the key with the server and keep it in the OS keychain.
                                        The key is read from LEDGERLINE_API_KEY or asked for.
   profile list [--json]
@@ -331,7 +340,40 @@ async function exportCommand(args: string[]): Promise<number> {
   }
 }
 
+async function sandboxStatementCommand(args: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    options: { out: { type: 'string' }, seed: { type: 'string' }, payments: { type: 'string' }, mode: { type: 'string' }, 'time-zone': { type: 'string' }, json: { type: 'boolean' } },
+    strict: true,
+    allowPositionals: false
+  })
+  if (!values.out) throw new UsageError('sandbox statement needs --out FILE')
+  const mode = values.mode ?? 'test'
+  if (mode !== 'test' && mode !== 'live') throw new UsageError(`--mode must be test or live (got "${mode}")`)
+  const timeZone = values['time-zone'] ?? systemTimeZone()
+  const seed = sandboxSeed({ seed: positiveInt('seed', values.seed, 1), payments: positiveInt('payments', values.payments, 5_000) })
+  const statement = sampleStatement(seed, { timeZone, mode })
+  const out = resolve(values.out)
+  await writeFileSafely(out, (fd) => {
+    writeSync(fd, statement.csv)
+  })
+  const { csv: _csv, ...described } = statement
+  if (values.json) {
+    process.stdout.write(`${JSON.stringify({ file: out, timeZone, ...described })}\n`)
+    return 0
+  }
+  const lines = [
+    `Wrote ${out}: ${statement.lines} lines for ${statement.day} (${statement.currency}, days in ${timeZone}), with these differences on purpose:`,
+    ...statement.differences.map((d) => `  ${(d.line === null ? 'not on it' : `line ${d.line}`).padEnd(10)} ${d.kind.padEnd(12)} ${d.references.length > 3 ? `${d.references.slice(0, 3).join(', ')} and ${d.references.length - 3} more` : d.references.join(', ') || '-'}: ${d.expected}`),
+    'Reconcile it against a Sandbox profile synced from the same seed (credits are net of fees):',
+    `  ledgerline reconcile --source payments --against ${values.out} --net-of-fees --out report.csv`
+  ]
+  process.stdout.write(`${lines.join('\n')}\n`)
+  return 0
+}
+
 async function sandboxCommand(args: string[]): Promise<number> {
+  if (args[0] === 'statement') return sandboxStatementCommand(args.slice(1))
   const { values } = parseArgs({
     args,
     options: { port: { type: 'string' }, seed: { type: 'string' }, payments: { type: 'string' }, 'no-rate-limits': { type: 'boolean' }, 'strict-spec': { type: 'boolean' } },

@@ -6,7 +6,7 @@ import { KEY_PREFIXES, RATE_LIMITS } from '../../shared/api/assumptions'
 import { MoneyError, parseMajor } from '../../shared/money'
 import { SlidingWindow, type RateWindow } from '../api/rate-window'
 import { checkPlanRows, checkTransferRows, parseCsv, PLAN_COLUMNS, TRANSFER_COLUMNS } from './csv-checks'
-import { major, type SandboxMode } from './data'
+import { major, type SandboxMode, type SeedOptions } from './data'
 import { FaultControl, isFaultKind, type FaultKind, type FaultSettings } from './faults'
 import { ModeState } from './state'
 import { strictVirtualAccount } from './strict'
@@ -117,15 +117,20 @@ async function readBody(req: IncomingMessage, limit: number): Promise<Buffer | n
   return Buffer.concat(chunks)
 }
 
-export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
-  const seed = options.seed ?? DEFAULTS.seed
-  const seedOptions = {
-    seed,
+/** The seeded data a Sandbox started with these options serves (its sample statement is built from the same). */
+export function sandboxSeed(options: Pick<SandboxOptions, 'seed' | 'payments' | 'plans' | 'subscriptions' | 'bulkFiles'> = {}): SeedOptions {
+  return {
+    seed: options.seed ?? DEFAULTS.seed,
     payments: options.payments ?? DEFAULTS.payments,
     plans: options.plans ?? DEFAULTS.plans,
     subscriptions: options.subscriptions ?? DEFAULTS.subscriptions,
     bulkFiles: options.bulkFiles ?? DEFAULTS.bulkFiles
   }
+}
+
+export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  const seedOptions = sandboxSeed(options)
+  const seed = seedOptions.seed
   const maxPageSize = options.maxPageSize ?? DEFAULTS.maxPageSize
   const maxBody = options.maxBodyBytes ?? 10 * 1024 * 1024
   const keys: Record<SandboxMode, string> = { test: options.keys?.test ?? newKey('test'), live: options.keys?.live ?? newKey('live') }
