@@ -222,3 +222,16 @@ describe('dayNumber', () => {
     for (const odd of ['2026-02-30', '2026-13-01', '2026-1-15', '2026-10-05T10:00:00', 'not a day']) expect(dayNumber(odd)).toEqual(byDate(odd))
   })
 })
+
+describe('a currency named in the bank header block', () => {
+  it('is the default for rows that name none, unless the mapping says otherwise', async () => {
+    const text = 'FIRST BANK\nAccount currency: GHS\n\nDate,Ref,Amount\n2026-10-01,A-1,"1,000.50"\n'
+    const read = await parseStatement(utf8(text), 's.csv')
+    expect(read.questions).toEqual([])
+    expect(read.rows.map((r) => [r.currency, r.amountMinor])).toEqual([['GHS', 100_050]])
+    expect((await parseStatement(utf8(text.replace('Account currency: GHS', 'Currency,KES')), 's.csv')).rows[0]?.currency).toBe('KES')
+    expect((await parseStatement(utf8(text), 's.csv', { defaultCurrency: 'NGN' })).rows[0]?.currency).toBe('NGN')
+    // Not a currency code: still asked.
+    expect((await parseStatement(utf8(text.replace('Account currency: GHS', 'Currency,ABC')), 's.csv')).questions.map((q) => q.field)).toEqual(['defaultCurrency'])
+  })
+})

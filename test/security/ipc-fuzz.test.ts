@@ -27,6 +27,7 @@ const VALID: Partial<Record<CallName, Record<string, unknown>>> = {
   'recon:preview': { token: '00000000-0000-4000-8000-000000000000', mapping: { columns: { date: 'Date', amount: 'Amount' }, decimalMark: ',' } },
   'recon:import': { token: '00000000-0000-4000-8000-000000000000', ifSameRows: 'skip', saveAs: 'Bank' },
   'recon:session': { id: 'session-1' },
+  'recon:fileDays': { fileId: 'file-1' },
   'recon:create': { name: 'October', source: 'payments', from: '2026-10-01', to: '2026-10-31', settings: { daysAfter: 3 }, fileIds: [] },
   'recon:addFiles': { sessionId: 'session-1', fileIds: ['file-1'] },
   'recon:settings': { sessionId: 'session-1', settings: { netOfFees: true } },

@@ -3,8 +3,11 @@ import { randomUUID } from 'node:crypto'
 import { readFile, stat } from 'node:fs/promises'
 import { basename } from 'node:path'
 import type { StatementPreview } from '../../shared/ipc/contract'
+import { toMajorString } from '../../shared/money'
 import type { ReconSource, SessionInfo, StatementMapping } from '../../shared/reconcile'
-import { AppError } from '../errors'
+import { AppError, notConfirmed } from '../errors'
+import { sandboxSeed } from '../sandbox/server'
+import { sampleStatement } from '../sandbox/statement'
 import type { HostContext } from '../host/context'
 import type { HandlerMap } from '../ipc/router'
 import { verifyAudit } from './audit'
@@ -45,6 +48,12 @@ export function reconHandlers(ctx: HostContext): HandlerMap {
   const preview = async (token: string, entry: Held, mapping: Partial<StatementMapping>): Promise<StatementPreview> => {
     const outcome = await service.importStatement({ profileId: entry.profileId, name: entry.name, bytes: entry.bytes, mapping, previewOnly: true })
     const parsed = outcome.parsed
+    // A statement without currencies: offer the currency of the provider records it names first.
+    const askedCurrency = parsed.questions.find((q) => q.field === 'defaultCurrency')
+    if (askedCurrency && askedCurrency.choices.length === 0) {
+      const named = await service.statementCurrency(entry.profileId, 'payments', entry.bytes, entry.name, mapping)
+      if (named) askedCurrency.choices = [named]
+    }
     const sameFile = service.files(entry.profileId).find((f) => f.sha256 === parsed.sha256) ?? null
     return toPreview(token, parsed, outcome.presetApplied, sameFile, service.sameRows(entry.profileId, parsed.rows))
   }
@@ -67,6 +76,13 @@ export function reconHandlers(ctx: HostContext): HandlerMap {
       if (size > MAX_STATEMENT_BYTES) throw new AppError('file_too_large', `${basename(path)} is ${Math.round(size / 1048576)} MB; statements up to ${MAX_STATEMENT_BYTES / 1048576} MB are read.`)
       const entry: Held = { profileId: profile.id, name: basename(path), bytes: await readFile(path), at: Date.now() }
       return preview(hold(entry), entry, mapping ?? {})
+    },
+    'recon:sample': async () => {
+      const profile = ctx.active.current()
+      if (!profile.builtIn) throw new AppError('not_sandbox', `The sample statement is for the built-in Sandbox profile; "${profile.name}" reconciles its own statements.`)
+      const sample = sampleStatement(sandboxSeed(), { timeZone: profile.timeZone, mode: profile.mode })
+      const entry: Held = { profileId: profile.id, name: `sandbox-statement-${sample.day}.csv`, bytes: Buffer.from(sample.csv, 'utf8'), at: Date.now() }
+      return preview(hold(entry), entry, {})
     },
     'recon:preview': async ({ token, mapping }) => preview(token, heldFile(token), mapping as Partial<StatementMapping>),
     'recon:import': ({ token, mapping, ifSameFile, ifSameRows, saveAs }) => {
@@ -94,6 +110,7 @@ export function reconHandlers(ctx: HostContext): HandlerMap {
       })
     },
     'recon:files': () => service.files(ctx.active.current().id),
+    'recon:fileDays': ({ fileId }) => service.fileDays(ctx.active.current().id, fileId),
     'recon:sessions': () => service.sessions(ctx.active.current().id),
     'recon:session': ({ id }) => sessionOfProfile(id),
     'recon:create': ({ name, source, bulkFileIds, references, from, to, settings, fileIds }) => {
@@ -139,8 +156,22 @@ export function reconHandlers(ctx: HostContext): HandlerMap {
       sessionOfProfile(sessionId)
       return (await service.decide(sessionId, decision)).session
     },
-    'recon:close': ({ sessionId }) => {
-      sessionOfProfile(sessionId)
+    'recon:close': async ({ sessionId }) => {
+      const session = sessionOfProfile(sessionId)
+      if (session.closedAt) return session
+      if (!session.lastRunAt) throw new AppError('not_run', 'Run the session before closing it.')
+      const summary = buildSummary(reportInput(session))
+      const yes = await ctx.ui.confirm({
+        title: 'Close this reconciliation?',
+        message: `Close "${session.name}" (${session.from} to ${session.to})?`,
+        detail: [
+          `${summary.exceptions.toLocaleString('en-US')} item(s) still need attention; ${summary.counts.matched.toLocaleString('en-US')} matched.`,
+          ...summary.currencies.map((c) => `${c.currency}: provider ${toMajorString(c.providerTotalMinor, c.currency)}, file ${toMajorString(c.fileTotalMinor, c.currency)}, unexplained ${toMajorString(c.unexplainedMinor, c.currency)}.`),
+          'A closed session is read-only; reopening it needs a reason, kept in its history.'
+        ].join('\n'),
+        confirmLabel: 'Close session'
+      })
+      if (!yes) throw notConfirmed(`Closing "${session.name}"`)
       return service.close(sessionId)
     },
     'recon:reopen': ({ sessionId, reason }) => {

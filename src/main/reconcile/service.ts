@@ -266,6 +266,14 @@ export class ReconService {
     return (this.db.prepare('select id from recon_files where profile_id = ? order by imported_at, id').all(profileId) as { id: string }[]).map((r) => this.file(r.id))
   }
 
+  /** The first and last day a file's rows are dated (a new session's period by default); null for a file without rows. */
+  fileDays(profileId: string, fileId: string): { from: string; to: string } | null {
+    const row = this.db
+      .prepare('select min(r.date) as "from", max(r.date) as "to" from recon_files f join recon_file_rows r on r.file_num = f.num where f.id = ? and f.profile_id = ?')
+      .get(fileId, profileId) as { from: string | null; to: string | null }
+    return row.from && row.to ? { from: row.from, to: row.to } : null
+  }
+
   /** Saves a file's mapping for a source: later files with the same headers are read the same way. */
   savePreset(sourceName: string, headerSignature: string, mapping: StatementMapping): void {
     const { encoding: _encoding, ...kept } = mapping

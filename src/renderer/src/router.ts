@@ -5,10 +5,14 @@ import AccountsView from './views/AccountsView.vue'
 import OverviewView from './views/OverviewView.vue'
 import ProfilesView from './views/ProfilesView.vue'
 import RecordsView from './views/RecordsView.vue'
+import ReconcileView from './views/reconcile/ReconcileView.vue'
+import ReviewView from './views/reconcile/ReviewView.vue'
 
 export const routes = [
   { path: '/', name: 'overview', component: OverviewView, meta: { title: 'Overview' } },
   { path: '/records', name: 'records', component: RecordsView, meta: { title: 'Records' } },
+  { path: '/reconcile', name: 'reconcile', component: ReconcileView, meta: { title: 'Reconcile' } },
+  { path: '/reconcile/:id', name: 'review', component: ReviewView, meta: { title: 'Reconcile', menu: false } },
   { path: '/accounts', name: 'accounts', component: AccountsView, meta: { title: 'Virtual accounts' } },
   { path: '/profiles', name: 'profiles', component: ProfilesView, meta: { title: 'Profiles' } },
   { path: '/about', name: 'about', component: AboutView, meta: { title: 'About' } }

@@ -90,6 +90,8 @@ export interface AuditVerification {
 export const reconCalls = {
   /** Asks main for a statement file (CSV or XLSX), reads it and previews it; nothing is stored yet. */
   'recon:open': call<StatementPreview | null>()(z.strictObject({ mapping: mappingSchema.optional() })),
+  /** The built-in Sandbox's sample bank statement for its own payments, previewed like a chosen file (see `ledgerline sandbox statement`). */
+  'recon:sample': call<StatementPreview>()(noArgs),
   /** Reads the same file again with another mapping or answers to its questions. */
   'recon:preview': call<StatementPreview>()(z.strictObject({ token, mapping: mappingSchema })),
   /** Stores the previewed file as an import job (its rows are then usable in sessions). */
@@ -104,6 +106,8 @@ export const reconCalls = {
     })
   ),
   'recon:files': call<ImportedFileInfo[]>()(noArgs),
+  /** The first and last day an imported file's rows are dated. */
+  'recon:fileDays': call<{ from: string; to: string } | null>()(z.strictObject({ fileId: id })),
   'recon:sessions': call<SessionInfo[]>()(noArgs),
   'recon:session': call<SessionInfo>()(z.strictObject({ id })),
   'recon:create': call<SessionInfo>()(
@@ -127,6 +131,7 @@ export const reconCalls = {
   ),
   /** One decision, kept as an audit event; the session is run again so its items show it. */
   'recon:decide': call<SessionInfo>()(z.strictObject({ sessionId: id, decision: decisionSchema })),
+  /** Asks, in a native dialog from main with the session's summary, whether to close; a closed session is read-only. */
   'recon:close': call<SessionInfo>()(z.strictObject({ sessionId: id })),
   'recon:reopen': call<SessionInfo>()(z.strictObject({ sessionId: id, reason: z.string().trim().min(1).max(500) })),
   'recon:events': call<{ seq: number; at: string; user: string; kind: string; payload: Record<string, unknown>; hash: string }[]>()(z.strictObject({ sessionId: id })),

@@ -158,6 +158,8 @@ export function parseGrid(grid: Grid, facts: FileFacts, mapping: StatementMappin
   const width = Math.max(0, ...grid.rows.slice(0, 200).map((r) => r.length))
   const header = headerIndex === null ? Array.from({ length: width }, (_, i) => `Column ${i + 1}`) : (grid.rows[headerIndex] as string[]).map((h, i) => h.trim() || `Column ${i + 1}`)
   const first = headerIndex === null ? 0 : headerIndex + 1
+  // A bank's header block often says the account's currency ("Currency,NGN", "Account currency: GHS"): the default for rows that name none.
+  if (!mapping.defaultCurrency && headerIndex !== null) mapping.defaultCurrency = currencyNamedAbove(grid.rows.slice(0, headerIndex))
   for (let i = 0; i < first; i++) skipped.push({ line: grid.lines[i] as number, reason: i === headerIndex ? 'header row' : 'above the header row' })
   const dataRows = grid.rows.slice(first)
   const dataLines = grid.lines.slice(first)
@@ -365,4 +367,19 @@ export function parseGrid(grid: Grid, facts: FileFacts, mapping: StatementMappin
   mapping.dateOrder = dateOrder
   mapping.decimalMark = decimalMark
   return result(rows, describeNumberForm(decimalMark as DecimalMark, decimalTally.spaces), DATE_FORMS[dateOrder as DateOrder])
+}
+
+/** The currency a header block names: a "Currency" label with a known ISO code beside it or after a colon. */
+function currencyNamedAbove(rows: readonly (readonly string[])[]): string | null {
+  const LABEL = /^(?:account\s+)?currency\s*[:=]?\s*(?:([A-Za-z]{3}))?$/i
+  for (const row of rows) {
+    const cells = row.map((c) => c.trim()).filter((c) => c !== '')
+    for (let i = 0; i < cells.length; i++) {
+      const label = LABEL.exec(cells[i] as string)
+      if (!label) continue
+      const code = (label[1] ?? cells[i + 1] ?? '').toUpperCase()
+      if (/^[A-Z]{3}$/.test(code) && isKnownCurrency(code)) return code
+    }
+  }
+  return null
 }

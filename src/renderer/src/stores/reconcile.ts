@@ -1,0 +1,102 @@
+// Reconciliation store: the profile's sessions and imported files, the statement being previewed in the import wizard, and starting sessions and runs as host jobs.
+import { defineStore } from 'pinia'
+import { ref } from 'vue'
+import type { CallArg, JobInfo, StatementPreview } from '../../../shared/ipc/contract'
+import type { CallError, CallResult } from '../../../shared/ipc/result'
+import type { ImportedFileInfo, ReconSettings, ReconSource, SessionInfo } from '../../../shared/reconcile'
+
+/** A mapping as the user changes it in the wizard (anything left out is guessed by the host). */
+export type MappingChange = CallArg<'recon:preview'>['mapping']
+import { useJobsStore } from './jobs'
+
+/** What an import job ended with, for the wizard to say. */
+export type ImportEnd = { ok: true; fileId: string; rows: number; status: string } | { ok: false; message: string; error?: CallError }
+
+export const useReconcileStore = defineStore('reconcile', () => {
+  const jobs = useJobsStore()
+  const sessions = ref<SessionInfo[]>([])
+  const files = ref<ImportedFileInfo[]>([])
+  const loading = ref(false)
+  const error = ref<CallError | null>(null)
+  /** The statement open in the import wizard, and the mapping the user changed so far. */
+  const preview = ref<StatementPreview | null>(null)
+  const mapping = ref<MappingChange>({})
+
+  async function load(): Promise<void> {
+    loading.value = true
+    const [s, f] = await Promise.all([window.api.recon.sessions(), window.api.recon.files()])
+    loading.value = false
+    if (s.ok) sessions.value = s.value
+    if (f.ok) files.value = f.value
+    error.value = !s.ok ? s.error : !f.ok ? f.error : null
+  }
+
+  function opened(answer: CallResult<StatementPreview | null>): CallError | null {
+    if (!answer.ok) return answer.error
+    if (answer.value) {
+      preview.value = answer.value
+      mapping.value = {}
+    }
+    return null
+  }
+
+  /** Main's open dialog, then the host reads the file: nothing is stored yet. */
+  async function openFile(): Promise<CallError | null> {
+    return opened(await window.api.recon.open({}))
+  }
+
+  /** The built-in Sandbox's sample statement, previewed like a chosen file. */
+  async function openSample(): Promise<CallError | null> {
+    return opened(await window.api.recon.sample())
+  }
+
+  /** Reads the open statement again with the mapping changed (a column, the date order, the decimal mark, the currency). */
+  async function remap(change: MappingChange): Promise<CallError | null> {
+    const shown = preview.value
+    if (!shown) return null
+    const next = { ...mapping.value, ...change, columns: { ...(mapping.value.columns ?? shown.mapping.columns), ...(change.columns ?? {}) } }
+    const answer = await window.api.recon.preview({ token: shown.token, mapping: next })
+    if (!answer.ok) return answer.error
+    mapping.value = next
+    preview.value = answer.value
+    return null
+  }
+
+  async function runJob(started: CallResult<JobInfo>): Promise<JobInfo | CallError> {
+    if (!started.ok) return started.error
+    jobs.put(started.value)
+    return jobs.finished(started.value.id)
+  }
+
+  /** Stores the previewed statement as an import job (the wizard stays open until its screen moves on). */
+  async function importPreviewed(options: { ifSameFile?: 'use-existing' | 'import-again'; ifSameRows?: 'keep' | 'skip'; saveAs?: string }): Promise<ImportEnd> {
+    const shown = preview.value
+    if (!shown) return { ok: false, message: 'No statement is open.' }
+    const job = await runJob(await window.api.recon.import({ token: shown.token, mapping: { ...mapping.value, columns: { ...shown.mapping.columns, ...(mapping.value.columns ?? {}) } }, ...options }))
+    if (!('state' in job)) return { ok: false, message: job.message, error: job }
+    if (job.state !== 'succeeded' || job.result?.kind !== 'recon-import') return { ok: false, message: job.error?.message ?? `The import ${job.state}.` }
+    const result = job.result
+    if (result.status === 'questions') return { ok: false, message: 'The statement still has questions to answer.' }
+    if (result.status === 'same-rows' || !result.fileId) return { ok: false, message: `${result.sameRows} of its rows were imported before in another file: choose to keep or skip them.` }
+    await load()
+    return { ok: true, fileId: result.fileId, rows: result.rows, status: result.status }
+  }
+
+  async function create(input: { name: string; source: ReconSource; from: string; to: string; fileIds: string[]; settings: Partial<ReconSettings>; bulkFileIds?: string[]; references?: string[] }): Promise<CallResult<SessionInfo>> {
+    const answer = await window.api.recon.create(input)
+    if (answer.ok) await load()
+    return answer
+  }
+
+  async function periodOf(fileId: string): Promise<{ from: string; to: string } | null> {
+    const answer = await window.api.recon.fileDays({ fileId })
+    return answer.ok ? answer.value : null
+  }
+
+  /** Runs the matching as a job and waits for it; the answer is the job as it ended. */
+  async function run(sessionId: string): Promise<JobInfo | CallError> {
+    return runJob(await window.api.recon.run({ sessionId }))
+  }
+
+  return { sessions, files, loading, error, preview, mapping, load, openFile, openSample, remap, importPreviewed, create, run, periodOf }
+})

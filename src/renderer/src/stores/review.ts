@@ -1,0 +1,151 @@
+// Review store: one session's items a page at a time from the host's SQLite, its summary, the selected item, and every decision sent as it is made.
+import { defineStore } from 'pinia'
+import { computed, ref } from 'vue'
+import type { CallError } from '../../../shared/ipc/result'
+import type { Decision, Outcome, ReconItem, ReconSummary, SessionInfo } from '../../../shared/reconcile'
+
+export interface AuditEntry {
+  seq: number
+  at: string
+  user: string
+  kind: string
+  payload: Record<string, unknown>
+}
+
+export const PAGE_SIZE = 100
+
+export const useReviewStore = defineStore('review', () => {
+  const session = ref<SessionInfo | null>(null)
+  const summary = ref<ReconSummary | null>(null)
+  const items = ref<ReconItem[]>([])
+  const total = ref(0)
+  const page = ref(0)
+  const outcome = ref<Outcome | null>(null)
+  const selected = ref(0)
+  const loading = ref(false)
+  const error = ref<CallError | null>(null)
+  const events = ref<AuditEntry[]>([])
+  let ticket = 0
+
+  const closed = computed(() => session.value?.closedAt != null)
+  const current = computed(() => items.value[selected.value] ?? null)
+  const pages = computed(() => Math.max(1, Math.ceil(total.value / PAGE_SIZE)))
+
+  function failed(e: CallError): CallError {
+    error.value = e
+    return e
+  }
+
+  /** The session, its summary and the page shown, all again (after a decision, a run, a close). */
+  async function load(id: string, keepPlace = false): Promise<void> {
+    const mine = ++ticket
+    loading.value = true
+    const [s, sum] = await Promise.all([window.api.recon.session({ id }), window.api.recon.summary({ sessionId: id })])
+    if (mine !== ticket) return
+    if (!s.ok) {
+      loading.value = false
+      failed(s.error)
+      return
+    }
+    session.value = s.value
+    summary.value = sum.ok ? sum.value : null
+    if (!keepPlace) {
+      page.value = 0
+      selected.value = 0
+    }
+    await loadPage()
+  }
+
+  async function loadPage(): Promise<void> {
+    const id = session.value?.id
+    if (!id) return
+    const mine = ++ticket
+    loading.value = true
+    const answer = await window.api.recon.items({ sessionId: id, ...(outcome.value ? { outcome: outcome.value } : {}), offset: page.value * PAGE_SIZE, limit: PAGE_SIZE })
+    if (mine !== ticket) return
+    loading.value = false
+    if (!answer.ok) {
+      failed(answer.error)
+      return
+    }
+    error.value = null
+    items.value = answer.value.items
+    total.value = answer.value.total
+    // A page that emptied (the last item of the last page was decided away) steps back.
+    if (items.value.length === 0 && page.value > 0) {
+      page.value--
+      await loadPage()
+      return
+    }
+    selected.value = Math.min(selected.value, Math.max(0, items.value.length - 1))
+  }
+
+  async function filter(to: Outcome | null): Promise<void> {
+    outcome.value = to
+    page.value = 0
+    selected.value = 0
+    await loadPage()
+  }
+
+  async function turn(to: number, select: 'first' | 'last' = 'first'): Promise<void> {
+    if (to < 0 || to >= pages.value || to === page.value) return
+    page.value = to
+    await loadPage()
+    selected.value = select === 'first' ? 0 : Math.max(0, items.value.length - 1)
+  }
+
+  /** Moves the selection by one, across pages. */
+  async function move(by: 1 | -1): Promise<void> {
+    const next = selected.value + by
+    if (next >= 0 && next < items.value.length) selected.value = next
+    else if (by > 0) await turn(page.value + 1, 'first')
+    else await turn(page.value - 1, 'last')
+  }
+
+  /** Sends one decision; it is saved (an audit event) before the answer comes, then the page and totals are read again. */
+  async function decide(decision: Decision): Promise<CallError | null> {
+    const id = session.value?.id
+    if (!id) return null
+    const answer = await window.api.recon.decide({ sessionId: id, decision })
+    if (!answer.ok) return failed(answer.error)
+    await load(id, true)
+    return null
+  }
+
+  async function loadEvents(): Promise<void> {
+    const id = session.value?.id
+    if (!id) return
+    const answer = await window.api.recon.events({ sessionId: id })
+    if (answer.ok) events.value = answer.value
+  }
+
+  /** The events about one item: its decisions and notes, by its key or its members' ids. */
+  function historyOf(item: ReconItem): AuditEntry[] {
+    const ids = new Set([...item.provider.map((p) => p.id), ...item.file.map((f) => f.id)])
+    return events.value.filter((e) => {
+      if (e.payload['itemKey'] === item.key) return true
+      const named = [...((e.payload['providerIds'] as string[] | undefined) ?? []), ...((e.payload['fileIds'] as string[] | undefined) ?? [])]
+      return named.some((n) => ids.has(n))
+    })
+  }
+
+  async function close(): Promise<CallError | null> {
+    const id = session.value?.id
+    if (!id) return null
+    const answer = await window.api.recon.close({ sessionId: id })
+    if (!answer.ok) return answer.error
+    await load(id, true)
+    return null
+  }
+
+  async function reopen(reason: string): Promise<CallError | null> {
+    const id = session.value?.id
+    if (!id) return null
+    const answer = await window.api.recon.reopen({ sessionId: id, reason })
+    if (!answer.ok) return answer.error
+    await load(id, true)
+    return null
+  }
+
+  return { session, summary, items, total, page, pages, outcome, selected, loading, error, events, closed, current, load, loadPage, filter, turn, move, decide, loadEvents, historyOf, close, reopen }
+})

@@ -1,0 +1,114 @@
+// Reconciling in Chromium, renderer → gate → host process: the Sandbox's sample statement through the wizard, review, decisions, close, report, reopen.
+import { readFileSync } from 'node:fs'
+import Papa from 'papaparse'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startRendererHarness, type RendererHarness } from '../support/renderer-harness'
+
+describe('reconciliation in Chromium', { timeout: 180_000 }, () => {
+  let harness: RendererHarness
+
+  beforeAll(async () => {
+    harness = await startRendererHarness()
+    await harness.page.goto(harness.baseUrl)
+  })
+
+  afterAll(async () => {
+    await harness?.close()
+  })
+
+  it('imports the sample statement with the wizard, matches it, and shows the exceptions side by side', async () => {
+    const { page } = harness
+    await expect.poll(() => page.getByTestId('profile-name').textContent()).toBe('Sandbox')
+    await page.getByTestId('sync-start').click()
+    await page.getByTestId('sync-done').waitFor({ timeout: 90_000 })
+
+    await page.getByTestId('nav-reconcile').click()
+    await page.getByTestId('sessions-empty').waitFor()
+    await harness.screenshot('reconcile-empty')
+    await page.getByTestId('recon-sample').click()
+    await page.getByTestId('import-wizard').waitFor()
+    await harness.screenshot('reconcile-wizard')
+    expect(await page.getByTestId('wizard-file').textContent()).toMatch(/^sandbox-statement-\d{4}-\d{2}-\d{2}\.csv$/)
+    expect(await page.getByTestId('wizard-number-form').textContent()).toMatch(/1,234\.56/)
+    expect(await page.getByTestId('wizard-date-form').textContent()).toMatch(/DD\/MM\/YYYY/)
+    expect(await page.getByTestId('map-credit').textContent()).toContain('Credit')
+    expect(await page.getByTestId('wizard-rows').locator('tbody tr').count()).toBe(8)
+    await harness.screenshot('reconcile-wizard')
+    await page.getByTestId('wizard-preset').locator('input').fill('Sandbox Test Bank')
+    await page.getByTestId('wizard-import').click()
+
+    // The new session starts on the imported file, over its days, net of fees (the sample's credits are).
+    await page.getByTestId('new-create').waitFor()
+    expect(await page.getByTestId('new-net').getAttribute('class')).toContain('n-switch--active')
+    await harness.screenshot('reconcile-new-session')
+    await page.getByTestId('new-create').click()
+    await page.getByTestId('review').waitFor()
+    await expect.poll(() => page.getByTestId('summary-exceptions').textContent(), { timeout: 60_000 }).toMatch(/item\(s\) to review/)
+    const summary = (await page.getByTestId('summary-bar').textContent()) ?? ''
+    expect(summary).toContain('Suggested 2')
+    expect(summary).toContain('Amount differs 1')
+    expect(summary).toContain('Duplicate in the file 1')
+    expect(await page.getByTestId('unexplained-NGN').textContent()).toMatch(/unexplained ₦0\.00|unexplained NGN\s?0\.00/)
+    await harness.screenshot('reconcile-review')
+    expect(harness.pageErrors).toEqual([])
+  })
+
+  it('accepts a suggestion, annotates an exception, closes with the summary, exports a report that agrees with the screen, and reopens with a reason', async () => {
+    const { page } = harness
+    const chip = async (label: string): Promise<number> => Number(new RegExp(`${label} (\\d+)`).exec((await page.getByTestId('summary-bar').textContent()) ?? '')?.[1] ?? 0)
+    const matchedBefore = await chip('Matched')
+
+    // Only the suggestions, by the filter; the first is accepted with its score and reasons in view.
+    await page.getByTestId('outcome-filter').click()
+    await page.getByText(/^Suggested \(2\)$/).click()
+    await expect.poll(() => page.getByTestId('items-shown').textContent()).toBe('1–2 of 2')
+    await page.getByTestId('action-details').click()
+    await expect.poll(() => page.getByTestId('item-reasons').textContent()).toMatch(/amount equal|sum of \d+ provider records/)
+    await harness.screenshot('reconcile-item-details')
+    await page.keyboard.press('Escape')
+    await page.getByTestId('action-accept').click()
+    await expect.poll(() => chip('Suggested')).toBe(1)
+    expect(await chip('Matched')).toBeGreaterThan(matchedBefore)
+
+    // The amount that differs gets a reason and a note.
+    await page.getByTestId('outcome-filter').click()
+    await page.getByText(/^Amount differs \(1\)$/).click()
+    await expect.poll(() => page.getByTestId('items-shown').textContent()).toBe('1–1 of 1')
+    await page.getByTestId('action-note').click()
+    await page.getByTestId('note-text').locator('textarea').fill('Bank credited 100.00 short; claim raised')
+    await page.getByTestId('note-save').click()
+    await expect.poll(() => page.getByTestId('items-table').textContent()).toContain('Bank credited 100.00 short')
+
+    // Closing asks main, with the summary; a closed session shows its lock and takes no decision.
+    await page.getByTestId('review-close').click()
+    await page.getByTestId('review-locked').waitFor()
+    expect(harness.host.ui.confirmations.at(-1)).toMatchObject({ title: 'Close this reconciliation?', detail: expect.stringMatching(/NGN: provider [\d.]+, file [\d.]+, unexplained 0\.00/) })
+    expect(await page.getByTestId('action-note').count()).toBe(0)
+    await harness.screenshot('reconcile-closed')
+
+    // The report read back has the screen's counts and totals.
+    await page.getByTestId('export-items').click()
+    await page.getByText(/Report written to /).waitFor()
+    const saved = harness.host.ui.saves.at(-1)
+    expect(saved?.suggestedName).toMatch(/^ledgerline-reconciliation-\d{4}-\d{2}-\d{2}-\d{4}-\d{2}-\d{2}\.csv$/)
+    const file = (((await page.getByText(/Report written to /).textContent()) ?? '').replace(/^Report written to /, '')).trim()
+    const rows = Papa.parse<Record<string, string>>(readFileSync(file, 'utf8').replace(/^\uFEFF/, ''), { header: true, skipEmptyLines: true }).data
+    const screen = (await page.getByTestId('summary-bar').textContent()) ?? ''
+    for (const [outcome, label] of [['matched', 'Matched'], ['suggested', 'Suggested'], ['amount_differs', 'Amount differs'], ['only_in_file', 'Only in the file'], ['duplicate_in_file', 'Duplicate in the file']] as const) {
+      const shown = Number(new RegExp(`${label} (\\d+)`).exec(screen)?.[1] ?? 0)
+      expect(rows.filter((r) => r['outcome'] === outcome).length, outcome).toBe(shown)
+    }
+    expect(rows.find((r) => r['outcome'] === 'amount_differs')?.['note']).toBe('Bank credited 100.00 short; claim raised')
+
+    // Reopening needs a reason, which the history keeps.
+    await page.getByTestId('review-reopen').click()
+    await page.getByTestId('reopen-reason').locator('input').fill('Bank sent a corrected statement')
+    await page.getByTestId('reopen-confirm').click()
+    await expect.poll(() => page.getByTestId('review-locked').count()).toBe(0)
+    await page.getByTestId('action-details').click()
+    await expect.poll(() => page.getByTestId('session-history').textContent()).toContain('Bank sent a corrected statement')
+    await harness.screenshot('reconcile-reopened-history')
+    await page.keyboard.press('Escape')
+    expect(harness.pageErrors).toEqual([])
+  })
+})
