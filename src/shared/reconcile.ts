@@ -167,8 +167,10 @@ export type Decision =
   | { kind: 'reason'; itemKey: string; code: string }
   | { kind: 'resolve'; itemKey: string; resolved: boolean }
   | { kind: 'adjust'; currency: string; amount: string; reason: string; itemKey?: string | undefined }
+  /** Takes back the last decision not yet taken back: the event stays in the trail, the fold skips it. */
+  | { kind: 'undo' }
 
-export const DECISION_KINDS = ['accept', 'reject', 'match', 'unmatch', 'note', 'reason', 'resolve', 'adjust'] as const
+export const DECISION_KINDS = ['accept', 'reject', 'match', 'unmatch', 'note', 'reason', 'resolve', 'adjust', 'undo'] as const
 
 export interface SessionInfo {
   id: string

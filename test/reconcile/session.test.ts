@@ -12,6 +12,7 @@ import { deleteProfileData } from '../../src/main/profiles/removal'
 import { verifyAudit } from '../../src/main/reconcile/audit'
 import { buildSummary, summaryRows, writeItemsCsv, writeSummaryCsv, writeXlsx, type ReportInput } from '../../src/main/reconcile/report'
 import { ReconService } from '../../src/main/reconcile/service'
+import type { ReconItem } from '../../src/shared/reconcile'
 
 let db: Database.Database
 let service: ReconService
@@ -115,6 +116,33 @@ describe('a reconciliation session', () => {
     expect(service.fold(session.id).adjustments).toEqual([expect.objectContaining({ amountMinor: -5000, currency: 'NGN' })])
     expect(verifyAudit(db)).toMatchObject({ ok: true, sessions: 1 })
     expect(service.events(session.id).map((e) => e.kind)).toEqual(['session_created', 'run', 'accept', 'run', 'files_added', 'run', 'reject', 'run', 'match', 'run', 'note', 'run', 'reason', 'run', 'resolve', 'run', 'adjust', 'run', 'run'])
+  })
+
+  it('undoes the last decision, then the one before it: the trail keeps both, the result goes back', async () => {
+    const file = await importBase()
+    const session = newSession([file.id])
+    await service.run(session.id)
+    const suggestion = service.items(session.id, { outcome: 'suggested' }).items[0] as ReconItem
+    const charge = service.items(session.id, { outcome: 'only_in_file' }).items[0] as ReconItem
+    await expect(service.decide(session.id, { kind: 'undo' })).rejects.toMatchObject({ code: 'nothing_to_undo' })
+    await service.decide(session.id, { kind: 'accept', itemKey: suggestion.key })
+    await service.decide(session.id, { kind: 'note', itemKey: charge.key, note: 'SMS alerts' })
+    expect(service.item(session.id, charge.key)?.note).toBe('SMS alerts')
+    await service.decide(session.id, { kind: 'undo' })
+    expect(service.item(session.id, charge.key)?.note).toBeNull()
+    expect(service.item(session.id, suggestion.key)).toMatchObject({ outcome: 'matched', decision: 'accepted' })
+    // The next undo takes back the accept: the suggestion is offered again (not dismissed, as an unmatch would).
+    await service.decide(session.id, { kind: 'undo' })
+    expect(service.item(session.id, suggestion.key)).toMatchObject({ outcome: 'suggested', decision: null })
+    // A rejection undone comes back too.
+    await service.decide(session.id, { kind: 'reject', itemKey: suggestion.key })
+    expect(service.items(session.id, { outcome: 'suggested' }).total).toBe(0)
+    await service.decide(session.id, { kind: 'undo' })
+    expect(service.items(session.id, { outcome: 'suggested' }).total).toBe(1)
+    await expect(service.decide(session.id, { kind: 'undo' })).rejects.toMatchObject({ code: 'nothing_to_undo' })
+    const undos = service.events(session.id).filter((e) => e.kind === 'undo')
+    expect(undos.map((e) => e.payload['kind'])).toEqual(['note', 'accept', 'reject'])
+    expect(verifyAudit(db)).toMatchObject({ ok: true })
   })
 
   it('finds one edited, removed or reordered audit row', async () => {

@@ -456,7 +456,10 @@ export class ReconService {
       const current = notes.get(key) ?? { note: null, reasonCode: null, resolved: false, by, at }
       notes.set(key, { ...current, ...change, by, at })
     }
-    for (const e of sessionEvents(this.db, sessionId)) {
+    const events = sessionEvents(this.db, sessionId)
+    const undone = undoneEvents(events)
+    for (const e of events) {
+      if (undone.has(e.seq)) continue
       const p = e.payload as Record<string, unknown>
       const ids = (): { providerIds: string[]; fileIds: string[] } => ({ providerIds: (p['providerIds'] as string[]) ?? [], fileIds: (p['fileIds'] as string[]) ?? [] })
       switch (e.kind) {
@@ -555,6 +558,13 @@ export class ReconService {
       case 'resolve':
         item(decision.itemKey)
         return { itemKey: decision.itemKey, resolved: decision.resolved }
+      case 'undo': {
+        const events = sessionEvents(this.db, session.id)
+        const undone = undoneEvents(events)
+        const last = events.filter((e) => UNDOABLE.has(e.kind) && !undone.has(e.seq)).pop()
+        if (!last) throw new AppError('nothing_to_undo', 'There is no decision to undo in this session.')
+        return { undoes: last.seq, kind: last.kind, ...(typeof last.payload['itemKey'] === 'string' ? { itemKey: last.payload['itemKey'] } : {}) }
+      }
       case 'adjust': {
         if (decision.itemKey) item(decision.itemKey)
         let amountMinor: number
@@ -686,4 +696,14 @@ export function materialise(result: MatchResult, folded: FoldedDecisions): Recon
       decidedAt: annotation?.at ?? null
     }
   })
+}
+
+/** Decisions an undo can take back (not runs, closes, reopens or undos themselves). */
+const UNDOABLE = new Set(['accept', 'reject', 'match', 'unmatch', 'note', 'reason', 'resolve', 'adjust'])
+
+/** The events undone, by seq: each undo names the event it takes back. */
+function undoneEvents(events: readonly AuditEvent[]): Set<number> {
+  const undone = new Set<number>()
+  for (const e of events) if (e.kind === 'undo' && typeof e.payload['undoes'] === 'number') undone.add(e.payload['undoes'])
+  return undone
 }

@@ -50,7 +50,8 @@ export const decisionSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('note'), itemKey, note: z.string().max(2000) }),
   z.strictObject({ kind: z.literal('reason'), itemKey, code: z.string().trim().max(60) }),
   z.strictObject({ kind: z.literal('resolve'), itemKey, resolved: z.boolean() }),
-  z.strictObject({ kind: z.literal('adjust'), currency: z.string().max(3).regex(/^[A-Za-z]{3}$/), amount: z.string().trim().min(1).max(30), reason: z.string().trim().min(1).max(500), itemKey: itemKey.optional() })
+  z.strictObject({ kind: z.literal('adjust'), currency: z.string().max(3).regex(/^[A-Za-z]{3}$/), amount: z.string().trim().min(1).max(30), reason: z.string().trim().min(1).max(500), itemKey: itemKey.optional() }),
+  z.strictObject({ kind: z.literal('undo') })
 ])
 
 /** What reading a statement shows before anything is stored: how it was read, its first rows, every problem, open questions. */
