@@ -64,5 +64,37 @@ if (version >= 4) {
     UPDATE payments SET is_final = CASE WHEN status = 'pending' THEN 0 ELSE 1 END;
   `)
 }
+if (version >= 5) {
+  // A reconciliation as version 5 stored it: items only as JSON (version 6 adds their filter columns).
+  const items = [
+    {
+      key: 'pay-1|f1',
+      outcome: 'matched',
+      provider: [{ id: 'pay-1', reference: 'INV-0001', serviceReference: 'SRV1', date: '2026-05-30', amountMinor: 10050, feesMinor: 150, currency: 'NGN', status: 'successful', channel: 'card', name: 'Adaeze Okafor' }],
+      file: [{ id: 'f1', fileId: 'file-1', line: 5, date: '2026-05-31', reference: 'inv-0001', description: 'NIP TRANSFER FROM ADAEZE', counterparty: null, amountMinor: 10050, currency: 'NGN' }],
+      differenceMinor: 0, score: null, reasons: ['reference', 'amount: equal'], decision: null, note: 'Checked with the bank', reasonCode: 'timing', resolved: false, decidedBy: 'ada', decidedAt: '2026-06-01T09:00:00Z'
+    },
+    {
+      key: '|f2',
+      outcome: 'only_in_file',
+      provider: [],
+      file: [
+        { id: 'f2', fileId: 'file-1', line: 6, date: '2026-05-31', reference: null, description: 'SMS ALERT CHARGES', counterparty: 'Bank', amountMinor: -5250, currency: 'GHS' },
+        { id: 'f3', fileId: 'file-1', line: 7, date: '2026-06-01', reference: null, description: 'VAT ON CHARGES', counterparty: null, amountMinor: -394, currency: 'GHS' }
+      ],
+      differenceMinor: null, score: null, reasons: ['no provider record matches'], decision: null, note: null, reasonCode: null, resolved: false, decidedBy: null, decidedAt: null
+    }
+  ]
+  db.prepare(
+    `INSERT INTO recon_files (id, num, profile_id, name, sha256, size, encoding, separator, sheet, header, header_line, mapping, number_form, date_form, row_count, problems, skipped, imported_at, imported_by)
+     VALUES ('file-1', 1, 'p-live', 'may.csv', 'ab', 10, 'utf-8', ',', NULL, '[]', 1, '{}', NULL, NULL, 3, '[]', '[]', '2026-06-01T08:00:00Z', 'ada')`
+  ).run()
+  db.prepare(
+    `INSERT INTO recon_sessions (id, profile_id, name, source, source_filter, period_from, period_to, time_zone, settings, created_at, created_by, last_run_at, head_hash, event_count)
+     VALUES ('session-1', 'p-live', 'May', 'payments', '{}', '2026-05-01', '2026-05-31', 'Africa/Lagos', '{}', '2026-06-01T08:00:00Z', 'ada', '2026-06-01T08:00:00Z', 'genesis', 0)`
+  ).run()
+  const item = db.prepare('INSERT INTO recon_items (session_id, position, item_key, outcome, data) VALUES (?, ?, ?, ?, ?)')
+  items.forEach((it, position) => item.run('session-1', position, it.key, it.outcome, JSON.stringify(it)))
+}
 db.close()
 console.log(`wrote ${file}`)

@@ -157,6 +157,20 @@ export interface ReconSummary {
   closedBy: string | null
 }
 
+/** What the review shows of a session's items: every part is optional and they all hold at once. */
+export interface ItemFilter {
+  outcome?: Outcome | undefined
+  currency?: string | undefined
+  /** Days in the session's time zone, YYYY-MM-DD (the item's first line, else its first record). */
+  from?: string | undefined
+  to?: string | undefined
+  /** Major units as text, compared with either side's total. */
+  minAmount?: string | undefined
+  maxAmount?: string | undefined
+  /** Any part of a reference, id, name, description, note or reason code. */
+  text?: string | undefined
+}
+
 /** What the user decides about an item; each becomes one audit event. Items are named by their stable key. */
 export type Decision =
   | { kind: 'accept'; itemKey: string }

@@ -7,6 +7,9 @@ import { describe, expect, it } from 'vitest'
 import { latestVersion, MIGRATIONS } from '../../src/main/cache/migrations'
 import { openCache } from '../../src/main/cache/open'
 import { CacheStore } from '../../src/main/cache/store'
+import { itemColumns } from '../../src/main/reconcile/item-filters'
+import { ReconService } from '../../src/main/reconcile/service'
+import type { ReconItem } from '../../src/shared/reconcile'
 
 const SCHEMA_DIR = join(import.meta.dirname, '../../src/main/cache/schema')
 const FIXTURES = join(import.meta.dirname, '../fixtures/cache')
@@ -20,7 +23,8 @@ const SHIPPED: Record<string, string> = {
   'v2-full-text-search.ts': '91464a0e51c4fa901e9b63552ca0ca01fd2254ab0b9dc319b4ad2e611c0ef454',
   'v3-profiles-being-removed.ts': '8fa6ce1ce4676b05602d5168bbe9fc2d0d321f5a83d952ac4d3a0342f2ab0759',
   'v4-exact-incremental-sync.ts': '965fa80caf7c10b1ed8b7c21580ba5c127c7ff45f46d657032ff47258eb7656b',
-  'v5-reconciliation.ts': '5c0e013fac46c0470ebb34fc1890583c64b4caeccc4459f6f5cb081a8c40f2c8'
+  'v5-reconciliation.ts': '5c0e013fac46c0470ebb34fc1890583c64b4caeccc4459f6f5cb081a8c40f2c8',
+  'v6-reconciliation-item-filters.ts': '0938b5d0721a7ea38a20081c2bf7bec40c6ec149f9e598e4248e40c572b2ccc8'
 }
 
 const sha256 = (file: string): string => createHash('sha256').update(readFileSync(file, 'utf8').replace(/\r\n/g, '\n')).digest('hex')
@@ -79,6 +83,28 @@ describe('frozen migrations', () => {
       expect((db.prepare(`select count(*) as n from ${table} where profile_id = 'p-live'`).get() as { n: number }).n, table).toBe(1)
     }
     expect(db.prepare("select time_zone from profiles where id = 'p-live'").get()).toEqual({ time_zone: null })
+    if (fixture === 'v5.sqlite') {
+      // Items stored as JSON only get the filter columns a run writes today, exactly.
+      const items = db.prepare("select data, currency, day, provider_minor, file_minor, search from recon_items where session_id = 'session-1' order by position").all() as {
+        data: string
+        currency: string | null
+        day: string | null
+        provider_minor: number | null
+        file_minor: number | null
+        search: string
+      }[]
+      expect(items).toHaveLength(2)
+      for (const row of items) {
+        const written = itemColumns(JSON.parse(row.data) as ReconItem)
+        expect({ currency: row.currency, day: row.day, providerMinor: row.provider_minor, fileMinor: row.file_minor, search: row.search.replace(/\s+/g, ' ').trim() }).toEqual({ ...written, search: written.search.replace(/\s+/g, ' ').trim() })
+      }
+      expect(items.map((r) => [r.currency, r.day, r.provider_minor, r.file_minor])).toEqual([
+        ['NGN', '2026-05-31', 10050, 10050],
+        ['GHS', '2026-05-31', null, 5644]
+      ])
+      expect(new ReconService(db).items('session-1', { text: 'adaeze' }).items.map((i) => i.key)).toEqual(['pay-1|f1'])
+      expect(new ReconService(db).items('session-1', { text: 'sms alert' }).items.map((i) => i.key)).toEqual(['|f2'])
+    }
     db.close()
   })
 })

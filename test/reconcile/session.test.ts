@@ -145,6 +145,25 @@ describe('a reconciliation session', () => {
     expect(verifyAudit(db)).toMatchObject({ ok: true })
   })
 
+  it('filters items by outcome, currency, day, amount (exact, either side) and text, all at once', async () => {
+    const file = await importBase([...base, '14/10/2026,,50%_OFF PROMO,,"600.00"'])
+    const session = newSession([file.id])
+    await service.run(session.id)
+    const keys = (filter: Parameters<ReconService['items']>[1]): string[] => service.items(session.id, filter).items.map((i) => [...i.provider.map((p) => p.reference), ...i.file.map((f) => f.description)].join('+'))
+    expect(service.items(session.id).total).toBe(6)
+    expect(keys({ text: 'ada obi' })).toEqual(['PAY-2+TRANSFER FROM ADA OBI'])
+    // % and _ are what the user typed, not wildcards.
+    expect(keys({ text: '50%_off' })).toEqual(['50%_OFF PROMO'])
+    expect(keys({ text: '%' })).toEqual(['50%_OFF PROMO'])
+    expect(keys({ from: '2026-10-13', to: '2026-10-13' })).toEqual(['BANK CHARGE'])
+    expect(keys({ minAmount: '600', maxAmount: '1000' })).toEqual(['PAY-1+Card', 'PAY-4', '50%_OFF PROMO'])
+    expect(keys({ minAmount: '600.01' }).sort()).toEqual(['PAY-2+TRANSFER FROM ADA OBI', 'PAY-1+Card'].sort())
+    expect(keys({ outcome: 'only_in_provider', maxAmount: '500' })).toEqual(['PAY-3'])
+    expect(keys({ currency: 'GHS' })).toEqual([])
+    expect(service.items(session.id, { currency: 'ngn', text: 'pay-', offset: 1, limit: 1 })).toMatchObject({ total: 4, items: [expect.anything()] })
+    expect(() => service.items(session.id, { minAmount: '1.234' })).toThrow(/Smallest amount "1.234"/)
+  })
+
   it('finds one edited, removed or reordered audit row', async () => {
     const session = newSession([(await importBase()).id])
     await service.run(session.id)

@@ -148,9 +148,9 @@ export function reconHandlers(ctx: HostContext): HandlerMap {
         }
       })
     },
-    'recon:items': ({ sessionId, outcome, offset, limit }) => {
+    'recon:items': ({ sessionId, ...query }) => {
       sessionOfProfile(sessionId)
-      return service.items(sessionId, { outcome, ...(offset !== undefined ? { offset } : {}), ...(limit !== undefined ? { limit } : {}) })
+      return service.items(sessionId, query)
     },
     'recon:decide': async ({ sessionId, decision }) => {
       sessionOfProfile(sessionId)

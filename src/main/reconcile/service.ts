@@ -11,6 +11,7 @@ import {
   type Decision,
   type FileSide,
   type ImportedFileInfo,
+  type ItemFilter,
   type Outcome,
   type ProviderSide,
   type ReconItem,
@@ -24,6 +25,7 @@ import { AppError } from '../errors'
 import { appendEvent, osUserName, sessionEvents, type AuditEvent } from './audit'
 import { expectedAmount, pairKey, runMatchAsync, type EngineDecisions, type EngineProvider, type EngineFileRow, type MatchResult, type PinnedMatch } from './engine'
 import { parseStatement, type ParsedStatement, type StatementRow } from './import/statement'
+import { filterClause, itemColumns } from './item-filters'
 import { loadProviderSide, type SourceFilter } from './provider-side'
 import type { ReportInput } from './report'
 import { keysNamedBy, normaliseReference } from './references'
@@ -407,8 +409,11 @@ export class ReconService {
     options.signal?.throwIfAborted()
     this.db.transaction(() => {
       this.db.prepare('delete from recon_items where session_id = ?').run(sessionId)
-      const insert = this.db.prepare('insert into recon_items (session_id, position, item_key, outcome, data) values (?, ?, ?, ?, ?)')
-      items.forEach((item, position) => insert.run(sessionId, position, item.key, item.outcome, JSON.stringify(item)))
+      const insert = this.db.prepare('insert into recon_items (session_id, position, item_key, outcome, data, currency, day, provider_minor, file_minor, search) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)')
+      items.forEach((item, position) => {
+        const c = itemColumns(item)
+        insert.run(sessionId, position, item.key, item.outcome, JSON.stringify(item), c.currency, c.day, c.providerMinor, c.fileMinor, c.search)
+      })
       this.db.prepare('update recon_sessions set last_run_at = ? where id = ?').run(this.now().toISOString(), sessionId)
       this.event(sessionId, 'run', { ruleVersion: RULE_VERSION, providerRecords: result.provider.length, fileRows: result.file.length, counts, leftOutFailed: result.leftOutFailed, unreadable })
     })()
@@ -603,11 +608,13 @@ export class ReconService {
 
   // ---- reading the result -------------------------------------------------------------------
 
-  items(sessionId: string, options: { outcome?: Outcome | undefined; offset?: number; limit?: number } = {}): { total: number; items: ReconItem[] } {
-    const where = options.outcome ? 'session_id = ? and outcome = ?' : 'session_id = ?'
-    const args: unknown[] = options.outcome ? [sessionId, options.outcome] : [sessionId]
-    const total = (this.db.prepare(`select count(*) as n from recon_items where ${where}`).get(...args) as { n: number }).n
-    const rows = this.db.prepare(`select data from recon_items where ${where} order by position limit ? offset ?`).all(...args, options.limit ?? 500, options.offset ?? 0) as { data: string }[]
+  items(sessionId: string, options: ItemFilter & { offset?: number; limit?: number } = {}): { total: number; items: ReconItem[] } {
+    const { offset, limit, ...filter } = options
+    const currencies = (this.db.prepare('select distinct currency from recon_items where session_id = ? and currency is not null').all(sessionId) as { currency: string }[]).map((r) => r.currency)
+    const where = filterClause(filter, currencies)
+    const args = [sessionId, ...where.args]
+    const total = (this.db.prepare(`select count(*) as n from recon_items where session_id = ?${where.sql}`).get(...args) as { n: number }).n
+    const rows = this.db.prepare(`select data from recon_items where session_id = ?${where.sql} order by position limit ? offset ?`).all(...args, limit ?? 500, offset ?? 0) as { data: string }[]
     return { total, items: rows.map((r) => JSON.parse(r.data) as ReconItem) }
   }
 

@@ -128,7 +128,18 @@ export const reconCalls = {
   /** Runs the matching as a cancellable job with progress; the result replaces the session's last one. */
   'recon:run': call<JobInfo>()(z.strictObject({ sessionId: id })),
   'recon:items': call<{ total: number; items: ReconItem[] }>()(
-    z.strictObject({ sessionId: id, outcome: z.enum(OUTCOMES).optional(), offset: z.number().int().min(0).max(100_000_000).optional(), limit: z.number().int().min(1).max(1000).optional() })
+    z.strictObject({
+      sessionId: id,
+      outcome: z.enum(OUTCOMES).optional(),
+      currency: z.string().regex(/^[A-Za-z]{3}$/).optional(),
+      from: day.optional(),
+      to: day.optional(),
+      minAmount: z.string().trim().max(30).optional(),
+      maxAmount: z.string().trim().max(30).optional(),
+      text: z.string().max(200).optional(),
+      offset: z.number().int().min(0).max(100_000_000).optional(),
+      limit: z.number().int().min(1).max(1000).optional()
+    })
   ),
   /** One decision, kept as an audit event; the session is run again so its items show it. */
   'recon:decide': call<SessionInfo>()(z.strictObject({ sessionId: id, decision: decisionSchema })),

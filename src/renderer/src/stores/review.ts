@@ -25,11 +25,30 @@ export const useReviewStore = defineStore('review', () => {
   const loading = ref(false)
   const error = ref<CallError | null>(null)
   const events = ref<AuditEntry[]>([])
+  /** Items picked for a match by hand, by key: their provider records and file lines are matched together. */
+  const picked = ref<Map<string, ReconItem>>(new Map())
   let ticket = 0
 
   const closed = computed(() => session.value?.closedAt != null)
   const current = computed(() => items.value[selected.value] ?? null)
   const pages = computed(() => Math.max(1, Math.ceil(total.value / PAGE_SIZE)))
+
+  /** What a match by hand would join: the picked items' records and lines, their totals per side and the difference (file − provider). */
+  const handMatch = computed(() => {
+    const provider = [...picked.value.values()].flatMap((i) => i.provider)
+    const file = [...picked.value.values()].flatMap((i) => i.file)
+    const providerMinor = provider.reduce((s, p) => s + p.amountMinor - (session.value?.settings.netOfFees ? Math.abs(p.feesMinor) : 0), 0)
+    const fileMinor = file.reduce((s, f) => s + f.amountMinor, 0)
+    const currencies = [...new Set([...provider.map((p) => p.currency), ...file.map((f) => f.currency)])]
+    return { provider, file, providerMinor, fileMinor, differenceMinor: fileMinor - providerMinor, currency: currencies.length === 1 ? (currencies[0] as string) : null, currencies }
+  })
+
+  function pick(item: ReconItem): void {
+    const next = new Map(picked.value)
+    if (next.has(item.key)) next.delete(item.key)
+    else next.set(item.key, item)
+    picked.value = next
+  }
 
   function failed(e: CallError): CallError {
     error.value = e
@@ -47,6 +66,7 @@ export const useReviewStore = defineStore('review', () => {
       failed(s.error)
       return
     }
+    if (session.value?.id !== s.value.id) picked.value = new Map()
     session.value = s.value
     summary.value = sum.ok ? sum.value : null
     if (!keepPlace) {
@@ -112,6 +132,14 @@ export const useReviewStore = defineStore('review', () => {
     return null
   }
 
+  /** Matches the picked records and lines by hand (one to one, one to many or many to one). */
+  async function matchPicked(): Promise<CallError | null> {
+    const { provider, file } = handMatch.value
+    const error = await decide({ kind: 'match', providerIds: provider.map((p) => p.id), fileIds: file.map((f) => f.id) })
+    if (!error) picked.value = new Map()
+    return error
+  }
+
   async function loadEvents(): Promise<void> {
     const id = session.value?.id
     if (!id) return
@@ -147,5 +175,5 @@ export const useReviewStore = defineStore('review', () => {
     return null
   }
 
-  return { session, summary, items, total, page, pages, outcome, selected, loading, error, events, closed, current, load, loadPage, filter, turn, move, decide, loadEvents, historyOf, close, reopen }
+  return { session, summary, items, total, page, pages, outcome, selected, loading, error, events, picked, handMatch, closed, current, load, loadPage, filter, turn, move, decide, pick, matchPicked, loadEvents, historyOf, close, reopen }
 })
