@@ -2,7 +2,7 @@
 import { defineStore } from 'pinia'
 import { computed, ref } from 'vue'
 import type { CallError } from '../../../shared/ipc/result'
-import type { Decision, Outcome, ReconItem, ReconSummary, SessionInfo } from '../../../shared/reconcile'
+import type { Decision, ItemFilter, Outcome, ReconItem, ReconSummary, SessionInfo } from '../../../shared/reconcile'
 
 export interface AuditEntry {
   seq: number
@@ -21,6 +21,8 @@ export const useReviewStore = defineStore('review', () => {
   const total = ref(0)
   const page = ref(0)
   const outcome = ref<Outcome | null>(null)
+  /** The other filters, as typed; applied together with the outcome. */
+  const filters = ref<{ currency: string | null; text: string; minAmount: string; maxAmount: string; range: [number, number] | null }>({ currency: null, text: '', minAmount: '', maxAmount: '', range: null })
   const selected = ref(0)
   const loading = ref(false)
   const error = ref<CallError | null>(null)
@@ -81,7 +83,7 @@ export const useReviewStore = defineStore('review', () => {
     if (!id) return
     const mine = ++ticket
     loading.value = true
-    const answer = await window.api.recon.items({ sessionId: id, ...(outcome.value ? { outcome: outcome.value } : {}), offset: page.value * PAGE_SIZE, limit: PAGE_SIZE })
+    const answer = await window.api.recon.items({ sessionId: id, ...query(), offset: page.value * PAGE_SIZE, limit: PAGE_SIZE })
     if (mine !== ticket) return
     loading.value = false
     if (!answer.ok) {
@@ -100,7 +102,29 @@ export const useReviewStore = defineStore('review', () => {
     selected.value = Math.min(selected.value, Math.max(0, items.value.length - 1))
   }
 
-  async function filter(to: Outcome | null): Promise<void> {
+  const isoDay = (ms: number): string => new Date(ms - new Date(ms).getTimezoneOffset() * 60_000).toISOString().slice(0, 10)
+  function query(): ItemFilter {
+    const f = filters.value
+    const q: ItemFilter = {}
+    if (outcome.value) q.outcome = outcome.value
+    if (f.currency) q.currency = f.currency
+    if (f.text.trim()) q.text = f.text.trim()
+    if (f.minAmount.trim()) q.minAmount = f.minAmount.trim()
+    if (f.maxAmount.trim()) q.maxAmount = f.maxAmount.trim()
+    if (f.range) {
+      q.from = isoDay(f.range[0])
+      q.to = isoDay(f.range[1])
+    }
+    return q
+  }
+  const filtered = computed(() => Object.keys(query()).length > 0)
+
+  function clearFilters(): Promise<void> {
+    filters.value = { currency: null, text: '', minAmount: '', maxAmount: '', range: null }
+    return filter(null)
+  }
+
+  async function filter(to: Outcome | null = outcome.value): Promise<void> {
     outcome.value = to
     page.value = 0
     selected.value = 0
@@ -175,5 +199,5 @@ export const useReviewStore = defineStore('review', () => {
     return null
   }
 
-  return { session, summary, items, total, page, pages, outcome, selected, loading, error, events, picked, handMatch, closed, current, load, loadPage, filter, turn, move, decide, pick, matchPicked, loadEvents, historyOf, close, reopen }
+  return { session, summary, items, total, page, pages, outcome, filters, filtered, clearFilters, selected, loading, error, events, picked, handMatch, closed, current, load, loadPage, filter, turn, move, decide, pick, matchPicked, loadEvents, historyOf, close, reopen }
 })
