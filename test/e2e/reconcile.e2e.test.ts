@@ -111,4 +111,45 @@ describe('reconciliation in Chromium', { timeout: 180_000 }, () => {
     await page.keyboard.press('Escape')
     expect(harness.pageErrors).toEqual([])
   })
+
+  it('lists sessions with their state and counts, shows an unknown session as an error, and holds at 1280×720 in dark mode with a long name', async () => {
+    const { page } = harness
+    await page.getByText('‹ Sessions').click()
+    await page.getByTestId('sessions-table').waitFor()
+    const row = (await page.getByTestId('session-0').textContent()) ?? ''
+    expect(row).toMatch(/sandbox-statement-\d{4}-\d{2}-\d{2}/)
+    expect(row).toMatch(/\d+ matched · \d+ to review/)
+    expect(row).toContain('open')
+    await harness.screenshot('reconcile-sessions')
+
+    await page.goto(`${harness.baseUrl}#/reconcile/no-such-session`)
+    await expect.poll(() => page.getByTestId('review-error').textContent()).toMatch(/no-such-session|not found|No session/i)
+    await harness.screenshot('reconcile-unknown-session')
+
+    // A long session name and a dark window at the smallest supported size.
+    const longName = `October 2026 — First Example Bank PLC current account 0011223344, settlement and collections, with the mobile-money wallet ${'and more '.repeat(6)}`.slice(0, 190)
+    await page.goto(`${harness.baseUrl}#/reconcile`)
+    await page.getByTestId('sessions-table').waitFor()
+    const created = await page.evaluate(async (name) => {
+      const w = window as unknown as { api: { recon: { files(): Promise<{ ok: boolean; value: { id: string }[] }>; create(a: unknown): Promise<{ ok: boolean; value: { id: string } }> } } }
+      const files = await w.api.recon.files()
+      return w.api.recon.create({ name, source: 'payments', from: '2026-10-30', to: '2026-10-30', fileIds: [files.value[0]?.id], settings: { netOfFees: true } })
+    }, longName)
+    expect(created.ok).toBe(true)
+    await page.setViewportSize({ width: 1280, height: 720 })
+    await page.emulateMedia({ colorScheme: 'dark' })
+    await page.goto(`${harness.baseUrl}#/reconcile/${created.value.id}`)
+    await page.getByTestId('review-name').waitFor()
+    // Not run yet: the review says so and offers the run; nothing overflows the window.
+    await page.getByTestId('review-not-run').waitFor()
+    expect(await page.getByTestId('outcome-filter').textContent()).toMatch(/All items/)
+    await harness.screenshot('reconcile-dark-not-run-720')
+    await page.getByTestId('review-run').click()
+    await expect.poll(() => page.getByTestId('summary-exceptions').textContent(), { timeout: 60_000 }).toMatch(/to review/)
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)
+    expect(overflow).toBeLessThanOrEqual(0)
+    await harness.screenshot('reconcile-dark-long-name-720')
+    await page.emulateMedia({ colorScheme: 'light' })
+    await page.setViewportSize({ width: 1280, height: 800 })
+  })
 })

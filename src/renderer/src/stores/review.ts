@@ -68,7 +68,13 @@ export const useReviewStore = defineStore('review', () => {
       failed(s.error)
       return
     }
-    if (session.value?.id !== s.value.id) picked.value = new Map()
+    if (session.value?.id !== s.value.id) {
+      // Another session: nothing picked or filtered from the last one carries over.
+      picked.value = new Map()
+      outcome.value = null
+      filters.value = { currency: null, text: '', minAmount: '', maxAmount: '', range: null }
+      keepPlace = false
+    }
     session.value = s.value
     summary.value = sum.ok ? sum.value : null
     if (!keepPlace) {
