@@ -8,17 +8,17 @@ import { startRendererHarness, type RendererHarness } from '../support/renderer-
 async function tabTo(page: Page, wanted: RegExp): Promise<void> {
   for (let i = 0; i < 80; i++) {
     await page.keyboard.press('Tab')
-    const focused = await page.evaluate(() => {
-      const el = document.activeElement as HTMLElement | null
-      return el ? `${el.getAttribute('data-testid') ?? ''} ${el.innerText ?? ''} ${el.getAttribute('placeholder') ?? ''}`.trim() : ''
-    })
+    const focused = await page.evaluate<string>(`(() => {
+      const el = document.activeElement
+      return el ? [el.getAttribute('data-testid') ?? '', el.innerText ?? '', el.getAttribute('placeholder') ?? ''].join(' ').trim() : ''
+    })()`)
     if (wanted.test(focused)) {
       // Focus is visible: the focused element draws an outline or a ring.
-      const visible = await page.evaluate(() => {
-        const el = document.activeElement as HTMLElement
+      const visible = await page.evaluate<boolean>(`(() => {
+        const el = document.activeElement
         const style = getComputedStyle(el)
         return style.outlineStyle !== 'none' || style.boxShadow !== 'none' || el.matches(':focus-visible')
-      })
+      })()`)
       expect(visible, `focus on ${focused} is visible`).toBe(true)
       return
     }
@@ -31,7 +31,7 @@ async function chooseOption(page: Page, typed: string, label: RegExp): Promise<v
   await page.keyboard.press('Enter')
   await page.keyboard.press('Control+a')
   await page.keyboard.type(typed)
-  await expect.poll(() => page.evaluate(() => document.querySelector('.n-base-select-option--pending')?.textContent ?? '')).toMatch(label)
+  await expect.poll(() => page.evaluate<string>("document.querySelector('.n-base-select-option--pending')?.textContent ?? ''")).toMatch(label)
   await page.keyboard.press('Enter')
 }
 

@@ -131,7 +131,7 @@ describe('reconciliation in Chromium', { timeout: 180_000 }, () => {
     await page.goto(`${harness.baseUrl}#/reconcile`)
     await page.getByTestId('sessions-table').waitFor()
     const created = await page.evaluate(async (name) => {
-      const w = window as unknown as { api: { recon: { files(): Promise<{ ok: boolean; value: { id: string }[] }>; create(a: unknown): Promise<{ ok: boolean; value: { id: string } }> } } }
+      const w = globalThis as unknown as { api: { recon: { files(): Promise<{ ok: boolean; value: { id: string }[] }>; create(a: unknown): Promise<{ ok: boolean; value: { id: string } }> } } }
       const files = await w.api.recon.files()
       return w.api.recon.create({ name, source: 'payments', from: '2026-10-30', to: '2026-10-30', fileIds: [files.value[0]?.id], settings: { netOfFees: true } })
     }, longName)
@@ -146,7 +146,7 @@ describe('reconciliation in Chromium', { timeout: 180_000 }, () => {
     await harness.screenshot('reconcile-dark-not-run-720')
     await page.getByTestId('review-run').click()
     await expect.poll(() => page.getByTestId('summary-exceptions').textContent(), { timeout: 60_000 }).toMatch(/to review/)
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)
+    const overflow = await page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth')
     expect(overflow).toBeLessThanOrEqual(0)
     await harness.screenshot('reconcile-dark-long-name-720')
     await page.emulateMedia({ colorScheme: 'light' })

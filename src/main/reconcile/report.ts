@@ -88,12 +88,32 @@ export function itemCells(item: ReconItem): CsvCell[] {
   ]
 }
 
-/** Totals per currency and outcome; every item adds its provider side (net when the session nets fees) and its file side to its currencies. */
-export function summarise(items: Iterable<ReconItem>, settings: ReconSettings, adjustments: FoldedDecisions['adjustments']): { counts: Record<Outcome, number>; currencies: CurrencySummary[]; exceptions: number } {
-  const counts = Object.fromEntries(OUTCOMES.map((o) => [o, 0])) as Record<Outcome, number>
-  const byCurrency = new Map<string, CurrencySummary>()
-  const of = (currency: string): CurrencySummary => {
-    let c = byCurrency.get(currency)
+/** What a summary counts: items per outcome, totals per currency and outcome, and the items still needing the user. */
+export interface SummaryTotals {
+  counts: Record<Outcome, number>
+  currencies: CurrencySummary[]
+  exceptions: number
+}
+
+/**
+ * Totals per currency and outcome, built up item by item: every item adds its provider side (net
+ * when the session nets fees) and its file side to its currencies. Items can be taken out again
+ * (sign −1), so one decision updates a stored summary without reading every item.
+ */
+export class Totals {
+  private readonly counts = Object.fromEntries(OUTCOMES.map((o) => [o, 0])) as Record<Outcome, number>
+  private readonly byCurrency = new Map<string, CurrencySummary>()
+  private exceptions = 0
+
+  constructor(private readonly settings: ReconSettings, from?: SummaryTotals) {
+    if (!from) return
+    Object.assign(this.counts, from.counts)
+    this.exceptions = from.exceptions
+    for (const c of from.currencies) this.byCurrency.set(c.currency, { ...c, outcomes: Object.fromEntries(OUTCOMES.map((o) => [o, { ...c.outcomes[o] }])) as CurrencySummary['outcomes'] })
+  }
+
+  private of(currency: string): CurrencySummary {
+    let c = this.byCurrency.get(currency)
     if (!c) {
       c = {
         currency,
@@ -103,43 +123,59 @@ export function summarise(items: Iterable<ReconItem>, settings: ReconSettings, a
         outcomes: Object.fromEntries(OUTCOMES.map((o) => [o, { count: 0, providerMinor: 0, fileMinor: 0, differenceMinor: 0 }])) as CurrencySummary['outcomes'],
         unexplainedMinor: 0
       }
-      byCurrency.set(currency, c)
+      this.byCurrency.set(currency, c)
     }
     return c
   }
-  let exceptions = 0
-  for (const item of items) {
-    counts[item.outcome]++
-    if (item.outcome !== 'matched' && !item.resolved) exceptions++
+
+  add(item: ReconItem, sign: 1 | -1 = 1): void {
+    this.counts[item.outcome] += sign
+    if (item.outcome !== 'matched' && !item.resolved) this.exceptions += sign
     const touched = new Set<string>()
     for (const p of item.provider) {
-      const c = of(p.currency)
-      const value = expectedAmount(p, settings.netOfFees)
+      const c = this.of(p.currency)
+      const value = sign * expectedAmount(p, this.settings.netOfFees)
       c.providerTotalMinor += value
       c.outcomes[item.outcome].providerMinor += value
       touched.add(p.currency)
     }
     for (const f of item.file) {
-      const c = of(f.currency)
-      c.fileTotalMinor += f.amountMinor
-      c.outcomes[item.outcome].fileMinor += f.amountMinor
+      const c = this.of(f.currency)
+      c.fileTotalMinor += sign * f.amountMinor
+      c.outcomes[item.outcome].fileMinor += sign * f.amountMinor
       touched.add(f.currency)
     }
-    for (const currency of touched) of(currency).outcomes[item.outcome].count++
+    for (const currency of touched) this.of(currency).outcomes[item.outcome].count += sign
   }
-  for (const a of adjustments) of(a.currency).adjustmentsMinor += a.amountMinor
-  for (const c of byCurrency.values()) {
-    let explained = 0
-    for (const o of OUTCOMES) {
-      const bucket = c.outcomes[o]
-      bucket.differenceMinor = bucket.fileMinor - bucket.providerMinor
-      explained += bucket.differenceMinor
+
+  adjust(currency: string, amountMinor: number): void {
+    this.of(currency).adjustmentsMinor += amountMinor
+  }
+
+  result(): SummaryTotals {
+    for (const c of this.byCurrency.values()) {
+      let explained = 0
+      for (const o of OUTCOMES) {
+        const bucket = c.outcomes[o]
+        bucket.differenceMinor = bucket.fileMinor - bucket.providerMinor
+        explained += bucket.differenceMinor
+      }
+      c.unexplainedMinor = c.fileTotalMinor - c.providerTotalMinor - explained
+      for (const v of [c.providerTotalMinor, c.fileTotalMinor, c.unexplainedMinor]) if (!Number.isSafeInteger(v)) throw new Error('A total is too large to be held exactly')
     }
-    c.unexplainedMinor = c.fileTotalMinor - c.providerTotalMinor - explained
-    for (const v of [c.providerTotalMinor, c.fileTotalMinor, c.unexplainedMinor]) if (!Number.isSafeInteger(v)) throw new Error('A total is too large to be held exactly')
+    // A currency whose last item and adjustment went away leaves the summary.
+    const currencies = [...this.byCurrency.values()]
+      .filter((c) => c.adjustmentsMinor !== 0 || OUTCOMES.some((o) => c.outcomes[o].count !== 0))
+      .sort((a, b) => (a.currency < b.currency ? -1 : a.currency > b.currency ? 1 : 0))
+    return { counts: { ...this.counts }, currencies, exceptions: this.exceptions }
   }
-  const currencies = [...byCurrency.values()].sort((a, b) => (a.currency < b.currency ? -1 : a.currency > b.currency ? 1 : 0))
-  return { counts, currencies, exceptions }
+}
+
+export function summarise(items: Iterable<ReconItem>, settings: ReconSettings, adjustments: FoldedDecisions['adjustments']): SummaryTotals {
+  const totals = new Totals(settings)
+  for (const item of items) totals.add(item)
+  for (const a of adjustments) totals.adjust(a.currency, a.amountMinor)
+  return totals.result()
 }
 
 export interface ReportInput {
@@ -150,8 +186,9 @@ export interface ReportInput {
   events: AuditEvent[]
 }
 
-export function buildSummary(input: ReportInput): ReconSummary {
-  const { counts, currencies, exceptions } = summarise(input.items(), input.session.settings, input.folded.adjustments)
+/** The summary of a session; its totals are read from every item unless given (the stored ones the screen shows). */
+export function buildSummary(input: ReportInput, totals?: SummaryTotals): ReconSummary {
+  const { counts, currencies, exceptions } = totals ?? summarise(input.items(), input.session.settings, input.folded.adjustments)
   return {
     sessionId: input.session.id,
     ruleVersion: RULE_VERSION,
