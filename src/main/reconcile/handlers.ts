@@ -160,7 +160,7 @@ export function reconHandlers(ctx: HostContext): HandlerMap {
       const session = sessionOfProfile(sessionId)
       if (session.closedAt) return session
       if (!session.lastRunAt) throw new AppError('not_run', 'Run the session before closing it.')
-      const summary = buildSummary(reportInput(session))
+      const summary = buildSummary(reportInput(session), service.totals(sessionId))
       const yes = await ctx.ui.confirm({
         title: 'Close this reconciliation?',
         message: `Close "${session.name}" (${session.from} to ${session.to})?`,
@@ -182,7 +182,8 @@ export function reconHandlers(ctx: HostContext): HandlerMap {
       sessionOfProfile(sessionId)
       return service.events(sessionId).map((e) => ({ seq: e.seq, at: e.at, user: e.user, kind: e.kind, payload: e.payload, hash: e.hash }))
     },
-    'recon:summary': ({ sessionId }) => buildSummary(reportInput(sessionOfProfile(sessionId))),
+    // The stored totals, kept with each run and decision: a million items are not read to show them.
+    'recon:summary': ({ sessionId }) => buildSummary(reportInput(sessionOfProfile(sessionId)), service.totals(sessionId)),
     'recon:export': async ({ sessionId, format }) => {
       const session = sessionOfProfile(sessionId)
       const extension = format === 'xlsx' ? 'xlsx' : 'csv'

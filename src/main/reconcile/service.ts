@@ -23,11 +23,11 @@ import {
 import { isTimeZone } from '../../shared/time'
 import { AppError } from '../errors'
 import { appendEvent, osUserName, sessionEvents, type AuditEvent } from './audit'
-import { expectedAmount, pairKey, runMatchAsync, type EngineDecisions, type EngineProvider, type EngineFileRow, type MatchResult, type PinnedMatch } from './engine'
+import { expectedAmount, NO_DECISIONS, pairKey, runMatch, runMatchAsync, type EngineDecisions, type EngineProvider, type EngineFileRow, type MatchResult, type PinnedMatch } from './engine'
 import { parseStatement, type ParsedStatement, type StatementRow } from './import/statement'
 import { filterClause, itemColumns } from './item-filters'
 import { loadProviderSide, type SourceFilter } from './provider-side'
-import type { ReportInput } from './report'
+import { summarise, Totals, type ReportInput, type SummaryTotals } from './report'
 import { keysNamedBy, normaliseReference } from './references'
 
 export interface ImportRequest {
@@ -85,6 +85,7 @@ interface SessionRow {
   last_run_at: string | null
   closed_at: string | null
   closed_by: string | null
+  summary: string | null
 }
 
 interface FileRow {
@@ -113,7 +114,6 @@ export interface FoldedDecisions {
 const DAY = /^\d{4}-\d{2}-\d{2}$/
 /** Statement rows per insert statement (10 values each: 5,000, well under SQLite's limit of 32,766). */
 const ROW_BATCH = 500
-const emptyCounts = (): Record<Outcome, number> => Object.fromEntries(OUTCOMES.map((o) => [o, 0])) as Record<Outcome, number>
 
 export class ReconService {
   constructor(
@@ -346,7 +346,7 @@ export class ReconService {
     const row = this.db.prepare('select * from recon_sessions where id = ?').get(id) as SessionRow | undefined
     if (!row) throw new AppError('session_not_found', `No reconciliation session ${id}.`)
     const files = (this.db.prepare('select file_id from recon_session_files where session_id = ? order by file_id').all(id) as { file_id: string }[]).map((f) => this.file(f.file_id))
-    const counts = row.last_run_at ? this.counts(id) : null
+    const counts = row.last_run_at ? this.totals(id, row).counts : null
     return {
       id: row.id,
       profileId: row.profile_id,
@@ -371,10 +371,23 @@ export class ReconService {
     return (this.db.prepare('select id from recon_sessions where profile_id = ? order by created_at desc, id').all(profileId) as { id: string }[]).map((r) => this.session(r.id))
   }
 
-  private counts(sessionId: string): Record<Outcome, number> {
-    const counts = emptyCounts()
-    for (const r of this.db.prepare('select outcome, count(*) as n from recon_items where session_id = ? group by outcome').all(sessionId) as { outcome: Outcome; n: number }[]) counts[r.outcome] = r.n
-    return counts
+  /**
+   * The session's summary totals as stored with its last run and kept up to date by each decision;
+   * a session stored before summaries were kept has them worked out once from its items, and kept.
+   */
+  totals(sessionId: string, row?: Pick<SessionRow, 'summary' | 'settings'>): SummaryTotals {
+    const stored = row ?? (this.db.prepare('select summary, settings from recon_sessions where id = ?').get(sessionId) as Pick<SessionRow, 'summary' | 'settings'> | undefined)
+    if (!stored) throw new AppError('session_not_found', `No reconciliation session ${sessionId}.`)
+    if (stored.summary) return (JSON.parse(stored.summary) as StoredSummary).totals
+    const settings = JSON.parse(stored.settings) as ReconSettings
+    const totals = summarise(this.allItems(sessionId), settings, this.fold(sessionId).adjustments)
+    this.storeTotals(sessionId, settings, totals)
+    return totals
+  }
+
+  private storeTotals(sessionId: string, settings: ReconSettings, totals: SummaryTotals): void {
+    const stored: StoredSummary = { settings, totals }
+    this.db.prepare('update recon_sessions set summary = ? where id = ?').run(JSON.stringify(stored), sessionId)
   }
 
   private openSession(sessionId: string): SessionInfo {
@@ -404,8 +417,8 @@ export class ReconService {
     const session = this.openSession(sessionId)
     const { result, folded, unreadable, notes } = await this.compute(session, options)
     const items = materialise(result, folded)
-    const counts = emptyCounts()
-    for (const item of items) counts[item.outcome]++
+    const totals = summarise(items, session.settings, folded.adjustments)
+    const counts = totals.counts
     options.signal?.throwIfAborted()
     this.db.transaction(() => {
       this.db.prepare('delete from recon_items where session_id = ?').run(sessionId)
@@ -415,6 +428,7 @@ export class ReconService {
         insert.run(sessionId, position, item.key, item.outcome, JSON.stringify(item), c.currency, c.day, c.providerMinor, c.fileMinor, c.search)
       })
       this.db.prepare('update recon_sessions set last_run_at = ? where id = ?').run(this.now().toISOString(), sessionId)
+      this.storeTotals(sessionId, session.settings, totals)
       this.event(sessionId, 'run', { ruleVersion: RULE_VERSION, providerRecords: result.provider.length, fileRows: result.file.length, counts, leftOutFailed: result.leftOutFailed, unreadable })
     })()
     return { session: this.session(sessionId), counts, items: items.length, leftOutFailed: result.leftOutFailed, unreadable, notes }
@@ -508,11 +522,59 @@ export class ReconService {
   // ---- decisions --------------------------------------------------------------------------
 
   /** Records one decision as an audit event, then runs the session again so its result shows it. */
-  async decide(sessionId: string, decision: Decision): Promise<RunOutcome> {
+  /**
+   * Keeps one decision as an audit event and shows it in the result. A decision that changes only
+   * its own item (a note, a reason, resolved, an accepted suggestion) or only the totals (an
+   * adjustment) is applied in place, item and totals in the same transaction as the event; any
+   * other (reject, match, unmatch, undo) can change what else matches, so the session is run again.
+   */
+  async decide(sessionId: string, decision: Decision): Promise<{ session: SessionInfo; inPlace: boolean }> {
     const session = this.openSession(sessionId)
     const payload = this.decisionPayload(session, decision)
-    this.event(sessionId, decision.kind, payload)
-    return this.run(sessionId)
+    const inPlace = this.db.transaction(() => {
+      const event = this.event(sessionId, decision.kind, payload)
+      return IN_PLACE.has(decision.kind) && session.lastRunAt !== null && this.applyInPlace(session, decision, event)
+    })()
+    if (inPlace) return { session: this.session(sessionId), inPlace }
+    return { session: (await this.run(sessionId)).session, inPlace }
+  }
+
+  /** Applies a local decision to the stored item and totals; false when it cannot be (the session's settings changed since its run). */
+  private applyInPlace(session: SessionInfo, decision: Decision, event: AuditEvent): boolean {
+    const stored = this.db.prepare('select summary from recon_sessions where id = ?').get(session.id) as { summary: string | null }
+    if (!stored.summary) return false
+    const { settings, totals } = JSON.parse(stored.summary) as StoredSummary
+    if (JSON.stringify(settings) !== JSON.stringify(session.settings)) return false
+    const next = new Totals(settings, totals)
+    if (decision.kind === 'adjust') {
+      next.adjust(event.payload['currency'] as string, event.payload['amountMinor'] as number)
+      this.storeTotals(session.id, settings, next.result())
+      return true
+    }
+    if (!('itemKey' in decision) || !decision.itemKey) return false
+    const row = this.db.prepare('select position, data from recon_items where session_id = ? and item_key = ?').get(session.id, decision.itemKey) as { position: number; data: string } | undefined
+    if (!row) return false
+    const item = JSON.parse(row.data) as ReconItem
+    const annotation = { note: item.note, reasonCode: item.reasonCode, resolved: item.resolved, by: event.user, at: event.at }
+    let replaced: ReconItem
+    if (decision.kind === 'note') replaced = { ...item, note: decision.note || null, decidedBy: event.user, decidedAt: event.at }
+    else if (decision.kind === 'reason') replaced = { ...item, reasonCode: decision.code || null, decidedBy: event.user, decidedAt: event.at }
+    else if (decision.kind === 'resolve') replaced = { ...item, resolved: decision.resolved, decidedBy: event.user, decidedAt: event.at }
+    else if (decision.kind === 'accept') {
+      // What a run would make of the pinned pair: the engine over just its members (nothing else can take them).
+      const result = runMatch(item.provider.map(engineProvider), item.file.map(engineFileRow), settings, { pinned: [{ kind: 'accepted', providerIds: item.provider.map((p) => p.id), fileIds: item.file.map((f) => f.id) }], dismissed: new Set() })
+      const [made, ...rest] = materialise(result, { engine: NO_DECISIONS, notes: new Map([[item.key, annotation]]), adjustments: [], reopenedAt: null })
+      if (!made || rest.length > 0 || made.decision !== 'accepted' || made.key !== item.key) return false
+      replaced = made
+    } else return false
+    next.add(item, -1)
+    next.add(replaced)
+    const c = itemColumns(replaced)
+    this.db
+      .prepare('update recon_items set outcome = ?, data = ?, currency = ?, day = ?, provider_minor = ?, file_minor = ?, search = ? where session_id = ? and position = ?')
+      .run(replaced.outcome, JSON.stringify(replaced), c.currency, c.day, c.providerMinor, c.fileMinor, c.search, session.id, row.position)
+    this.storeTotals(session.id, settings, next.result())
+    return true
   }
 
   private decisionPayload(session: SessionInfo, decision: Decision): Record<string, unknown> {
@@ -590,7 +652,7 @@ export class ReconService {
     const at = this.now().toISOString()
     this.db.transaction(() => {
       this.db.prepare('update recon_sessions set closed_at = ?, closed_by = ? where id = ?').run(at, this.user(), sessionId)
-      this.event(sessionId, 'close', { counts: this.counts(sessionId) })
+      this.event(sessionId, 'close', { counts: this.totals(sessionId).counts })
     })()
     return this.session(sessionId)
   }
@@ -703,6 +765,24 @@ export function materialise(result: MatchResult, folded: FoldedDecisions): Recon
       decidedAt: annotation?.at ?? null
     }
   })
+}
+
+/** Decisions that change only their own item or the totals: applied in place, without a run. */
+const IN_PLACE = new Set<Decision['kind']>(['note', 'reason', 'resolve', 'accept', 'adjust'])
+
+/** What a run keeps of a session's totals: the totals and the settings they were summed under. */
+interface StoredSummary {
+  settings: ReconSettings
+  totals: SummaryTotals
+}
+
+/** A stored item's provider record as the engine reads it. */
+function engineProvider(p: ProviderSide): EngineProvider {
+  return { id: p.id, reference: p.reference, serviceReference: p.serviceReference, day: p.date, amountMinor: p.amountMinor, feesMinor: p.feesMinor, currency: p.currency, status: p.status, channel: p.channel, text: p.name }
+}
+
+function engineFileRow(f: FileSide): EngineFileRow {
+  return { id: f.id, fileId: f.fileId, line: f.line, date: f.date, amountMinor: f.amountMinor, currency: f.currency, reference: f.reference, description: f.description, counterparty: f.counterparty }
 }
 
 /** Decisions an undo can take back (not runs, closes, reopens or undos themselves). */

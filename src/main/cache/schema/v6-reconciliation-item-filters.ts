@@ -1,4 +1,4 @@
-// Schema version 6, frozen once shipped (its checksum is tested): what a reconciliation item is filtered by, in columns beside its JSON.
+// Schema version 6, frozen once shipped (its checksum is tested): what a reconciliation item is filtered by, in columns beside its JSON, and each session's summary kept with it.
 import type { Migration } from '../migrations'
 
 /**
@@ -7,6 +7,9 @@ import type { Migration } from '../migrations'
  * its day (the first line's, else the first record's), the signed totals of its provider and
  * file sides in minor units (null for an empty side), and its searchable text (references, ids, names, descriptions, note,
  * reason code; lower case). Items stored by version 5 are filled in from their JSON.
+ * recon_sessions gains its summary totals (counts, totals per currency and outcome, exceptions) as
+ * JSON, written with each run and updated by each decision, so a screen never sums every item;
+ * sessions from version 5 have none until first read, when it is worked out once and kept.
  */
 export const v6: Migration = {
   version: 6,
@@ -30,6 +33,7 @@ export const v6: Migration = {
           || ' ' || coalesce(json_extract(data, '$.note'), '') || ' ' || coalesce(json_extract(data, '$.reasonCode'), '')
         );
       CREATE INDEX recon_items_by_currency ON recon_items (session_id, currency, position);
+      ALTER TABLE recon_sessions ADD COLUMN summary TEXT;
     `)
   }
 }
