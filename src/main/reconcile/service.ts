@@ -4,7 +4,6 @@ import { randomUUID } from 'node:crypto'
 import { parseMajor } from '../../shared/money'
 import {
   DEFAULT_SETTINGS,
-  OUTCOMES,
   RECON_SOURCES,
   RULE_VERSION,
   type AdjustmentInfo,
