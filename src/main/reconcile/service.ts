@@ -671,10 +671,13 @@ export class ReconService {
 
   items(sessionId: string, options: ItemFilter & { offset?: number; limit?: number } = {}): { total: number; items: ReconItem[] } {
     const { offset, limit, ...filter } = options
-    const currencies = (this.db.prepare('select distinct currency from recon_items where session_id = ? and currency is not null').all(sessionId) as { currency: string }[]).map((r) => r.currency)
-    const where = filterClause(filter, currencies)
+    const asked = Object.entries(filter).filter(([, v]) => v !== undefined && v !== '').map(([k]) => k)
+    // Counts and currencies come from the stored totals where they can (a million items are not counted for each page).
+    const totals = this.db.prepare('select 1 from recon_sessions where id = ? and last_run_at is not null').get(sessionId) ? this.totals(sessionId) : null
+    const where = filterClause(filter, asked.some((k) => k === 'minAmount' || k === 'maxAmount') ? (totals?.currencies.map((c) => c.currency) ?? []) : [])
     const args = [sessionId, ...where.args]
-    const total = (this.db.prepare(`select count(*) as n from recon_items where session_id = ?${where.sql}`).get(...args) as { n: number }).n
+    const counted = !totals ? null : asked.length === 0 ? Object.values(totals.counts).reduce((a, b) => a + b, 0) : asked.length === 1 && filter.outcome ? totals.counts[filter.outcome] : null
+    const total = counted ?? (this.db.prepare(`select count(*) as n from recon_items where session_id = ?${where.sql}`).get(...args) as { n: number }).n
     const rows = this.db.prepare(`select data from recon_items where session_id = ?${where.sql} order by position limit ? offset ?`).all(...args, limit ?? 500, offset ?? 0) as { data: string }[]
     return { total, items: rows.map((r) => JSON.parse(r.data) as ReconItem) }
   }
