@@ -1,4 +1,4 @@
-// npm run bench [api|ingest|search|paced|second-sync|host|reconcile ...]: every benchmark figure with its ratio to a baseline from the same run.
+// npm run bench [api|ingest|search|paced|second-sync|host|reconcile|ui ...]: every benchmark figure with its ratio to a baseline from the same run.
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -6,8 +6,9 @@ import { apiBench } from './api'
 import { hostBench } from './host'
 import { reconcileBench } from './reconcile'
 import { syncBenches } from './sync'
+import { uiBench } from './ui'
 
-const ALL = ['api', 'ingest', 'search', 'paced', 'second-sync', 'host', 'reconcile']
+const ALL = ['api', 'ingest', 'search', 'paced', 'second-sync', 'host', 'reconcile', 'ui']
 
 async function main(): Promise<void> {
   const asked = process.argv.slice(2)
@@ -26,6 +27,7 @@ async function main(): Promise<void> {
     }
   }
   if (which.has('reconcile')) reconcileBench()
+  if (which.has('ui')) await uiBench()
 }
 
 main().catch((error: unknown) => {

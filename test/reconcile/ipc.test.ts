@@ -63,7 +63,7 @@ describe('recon:* through the gate and the host', { timeout: 60_000 }, () => {
     const charge = valueOf(await host.call('recon:items', { sessionId: session.id, outcome: 'only_in_file' })).items[0]
     expect(charge?.file[0]).toMatchObject({ amountMinor: -1000, description: 'BANK CHARGE' })
     const noted = valueOf(await host.call('recon:decide', { sessionId: session.id, decision: { kind: 'note', itemKey: charge?.key as string, note: 'Card fee' } }))
-    expect(noted.counts).toMatchObject({ matched: 2 })
+    expect(noted).toMatchObject({ inPlace: true, item: { note: 'Card fee' }, session: { counts: expect.objectContaining({ matched: 2 }) } })
     expect(valueOf(await host.call('recon:items', { sessionId: session.id, outcome: 'only_in_file' })).items[0]).toMatchObject({ note: 'Card fee' })
 
     const refused = await host.call('recon:decide', { sessionId: session.id, decision: { kind: 'delete', itemKey: 'x' } as never })

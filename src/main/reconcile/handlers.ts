@@ -154,7 +154,7 @@ export function reconHandlers(ctx: HostContext): HandlerMap {
     },
     'recon:decide': async ({ sessionId, decision }) => {
       sessionOfProfile(sessionId)
-      return (await service.decide(sessionId, decision)).session
+      return service.decide(sessionId, decision)
     },
     'recon:close': async ({ sessionId }) => {
       const session = sessionOfProfile(sessionId)

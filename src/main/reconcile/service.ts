@@ -527,19 +527,19 @@ export class ReconService {
    * adjustment) is applied in place, item and totals in the same transaction as the event; any
    * other (reject, match, unmatch, undo) can change what else matches, so the session is run again.
    */
-  async decide(sessionId: string, decision: Decision): Promise<{ session: SessionInfo; inPlace: boolean }> {
+  async decide(sessionId: string, decision: Decision): Promise<{ session: SessionInfo; inPlace: boolean; item: ReconItem | null }> {
     const session = this.openSession(sessionId)
     const payload = this.decisionPayload(session, decision)
-    const inPlace = this.db.transaction(() => {
+    const applied = this.db.transaction(() => {
       const event = this.event(sessionId, decision.kind, payload)
-      return IN_PLACE.has(decision.kind) && session.lastRunAt !== null && this.applyInPlace(session, decision, event)
+      return IN_PLACE.has(decision.kind) && session.lastRunAt !== null ? this.applyInPlace(session, decision, event) : false
     })()
-    if (inPlace) return { session: this.session(sessionId), inPlace }
-    return { session: (await this.run(sessionId)).session, inPlace }
+    if (applied !== false) return { session: this.session(sessionId), inPlace: true, item: applied === true ? null : applied }
+    return { session: (await this.run(sessionId)).session, inPlace: false, item: null }
   }
 
-  /** Applies a local decision to the stored item and totals; false when it cannot be (the session's settings changed since its run). */
-  private applyInPlace(session: SessionInfo, decision: Decision, event: AuditEvent): boolean {
+  /** Applies a local decision to the stored item and totals: the item as it is now (true: only the totals changed), or false when it cannot be (the settings changed since the run). */
+  private applyInPlace(session: SessionInfo, decision: Decision, event: AuditEvent): ReconItem | boolean {
     const stored = this.db.prepare('select summary from recon_sessions where id = ?').get(session.id) as { summary: string | null }
     if (!stored.summary) return false
     const { settings, totals } = JSON.parse(stored.summary) as StoredSummary
@@ -573,7 +573,7 @@ export class ReconService {
       .prepare('update recon_items set outcome = ?, data = ?, currency = ?, day = ?, provider_minor = ?, file_minor = ?, search = ? where session_id = ? and position = ?')
       .run(replaced.outcome, JSON.stringify(replaced), c.currency, c.day, c.providerMinor, c.fileMinor, c.search, session.id, row.position)
     this.storeTotals(session.id, settings, next.result())
-    return true
+    return replaced
   }
 
   private decisionPayload(session: SessionInfo, decision: Decision): Record<string, unknown> {

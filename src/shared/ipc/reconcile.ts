@@ -141,8 +141,11 @@ export const reconCalls = {
       limit: z.number().int().min(1).max(1000).optional()
     })
   ),
-  /** One decision, kept as an audit event; the session is run again so its items show it. */
-  'recon:decide': call<SessionInfo>()(z.strictObject({ sessionId: id, decision: decisionSchema })),
+  /**
+   * One decision, kept as an audit event. A note, reason, resolve, accept or adjustment is applied in
+   * place (the changed item comes back); anything else runs the session again (item: null).
+   */
+  'recon:decide': call<{ session: SessionInfo; item: ReconItem | null; inPlace: boolean }>()(z.strictObject({ sessionId: id, decision: decisionSchema })),
   /** Asks, in a native dialog from main with the session's summary, whether to close; a closed session is read-only. */
   'recon:close': call<SessionInfo>()(z.strictObject({ sessionId: id })),
   'recon:reopen': call<SessionInfo>()(z.strictObject({ sessionId: id, reason: z.string().trim().min(1).max(500) })),

@@ -158,7 +158,23 @@ export const useReviewStore = defineStore('review', () => {
     if (!id) return null
     const answer = await window.api.recon.decide({ sessionId: id, decision })
     if (!answer.ok) return failed(answer.error)
-    await load(id, true)
+    const { item, inPlace } = answer.value
+    if (!inPlace) {
+      await load(id, true)
+      return null
+    }
+    // Applied in place: the changed item takes its row (no other row is drawn again), and the totals are read anew.
+    session.value = answer.value.session
+    if (item) {
+      // An item that left the outcome shown leaves the list, and the selection stays put: on the next one.
+      if (outcome.value && item.outcome !== outcome.value) {
+        items.value = items.value.filter((shown) => shown.key !== item.key)
+        total.value = Math.max(0, total.value - 1)
+        selected.value = Math.min(selected.value, Math.max(0, items.value.length - 1))
+      } else items.value = items.value.map((shown) => (shown.key === item.key ? item : shown))
+    }
+    const sum = await window.api.recon.summary({ sessionId: id })
+    if (sum.ok) summary.value = sum.value
     return null
   }
 
