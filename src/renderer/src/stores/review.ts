@@ -12,7 +12,7 @@ export interface AuditEntry {
   payload: Record<string, unknown>
 }
 
-export const PAGE_SIZE = 100
+export const PAGE_SIZE = 50
 
 export const useReviewStore = defineStore('review', () => {
   const session = ref<SessionInfo | null>(null)
@@ -171,7 +171,11 @@ export const useReviewStore = defineStore('review', () => {
         items.value = items.value.filter((shown) => shown.key !== item.key)
         total.value = Math.max(0, total.value - 1)
         selected.value = Math.min(selected.value, Math.max(0, items.value.length - 1))
-      } else items.value = items.value.map((shown) => (shown.key === item.key ? item : shown))
+      } else {
+        // Only that row changes: the list keeps its other rows as they are.
+        const at = items.value.findIndex((shown) => shown.key === item.key)
+        if (at >= 0) items.value.splice(at, 1, item)
+      }
     }
     const sum = await window.api.recon.summary({ sessionId: id })
     if (sum.ok) summary.value = sum.value
