@@ -121,6 +121,12 @@ describe('reconciliation in Chromium', { timeout: 180_000 }, () => {
     expect(row).toMatch(/\d+ matched · \d+ to review/)
     expect(row).toContain('open')
     await harness.screenshot('reconcile-sessions')
+    // The next period with the same settings, from the selected session.
+    await page.getByTestId('session-0').click()
+    await page.getByTestId('recon-next-period').click()
+    expect(await page.getByTestId('new-name').locator('input').inputValue()).toMatch(/ \(next\)$/)
+    expect(await page.getByTestId('new-net').getAttribute('class')).toContain('n-switch--active')
+    await page.getByRole('button', { name: 'Cancel' }).click()
 
     await page.goto(`${harness.baseUrl}#/reconcile/no-such-session`)
     await expect.poll(() => page.getByTestId('review-error').textContent()).toMatch(/no-such-session|not found|No session/i)
@@ -149,6 +155,13 @@ describe('reconciliation in Chromium', { timeout: 180_000 }, () => {
     const overflow = await page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth')
     expect(overflow).toBeLessThanOrEqual(0)
     await harness.screenshot('reconcile-dark-long-name-720')
+
+    // Accept all suggestions above a score: the confirmation says how many and their total first.
+    await page.getByTestId('accept-all').click()
+    await page.getByText(/^1 suggestion\(s\) scoring 8 or more in the current filter, totalling (NGN\s?|₦)[\d,]+\.\d\d in the file/).waitFor()
+    await page.getByRole('button', { name: 'Accept 1' }).click()
+    await expect.poll(() => page.getByTestId('summary-bar').textContent()).toMatch(/Suggested 1(?!\d)/)
+    await page.getByText(/^Accepted 1 suggestion/).waitFor()
     await page.emulateMedia({ colorScheme: 'light' })
     await page.setViewportSize({ width: 1280, height: 800 })
   })

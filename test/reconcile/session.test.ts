@@ -201,6 +201,22 @@ describe('a reconciliation session', () => {
     expect(verifyAudit(db)).toMatchObject({ ok: true })
   })
 
+  it('accepts every suggestion above a score in a filter, after saying how many and their totals; groups have no score and stay', async () => {
+    const file = await importBase([...base, '05/10/2026,,DEPOSIT,,"1,000.00"'])
+    const session = newSession([file.id])
+    await service.run(session.id)
+    expect(service.items(session.id, { outcome: 'suggested' }).total).toBe(2)
+    const score = (service.items(session.id, { outcome: 'suggested' }).items.find((i) => i.score !== null) as ReconItem).score as number
+    expect(service.previewAcceptAll(session.id, {}, score + 0.1)).toEqual({ count: 0, totals: [] })
+    expect(service.previewAcceptAll(session.id, { text: 'nobody' }, 0)).toEqual({ count: 0, totals: [] })
+    expect(service.previewAcceptAll(session.id, {}, score)).toEqual({ count: 1, totals: [{ currency: 'NGN', fileMinor: 250_000, providerMinor: 250_000 }] })
+    expect(await service.acceptAll(session.id, {}, score)).toMatchObject({ accepted: 1 })
+    expect(service.items(session.id, { outcome: 'suggested' }).items.map((i) => i.provider.length)).toEqual([2])
+    expect(service.events(session.id).filter((e) => e.kind === 'accept')).toHaveLength(1)
+    // Nothing left to accept: a second run of it does nothing.
+    expect(await service.acceptAll(session.id, {}, 0)).toMatchObject({ accepted: 0 })
+  })
+
   it('finds one edited, removed or reordered audit row', async () => {
     const session = newSession([(await importBase()).id])
     await service.run(session.id)

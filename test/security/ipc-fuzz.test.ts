@@ -35,6 +35,8 @@ const VALID: Partial<Record<CallName, Record<string, unknown>>> = {
   'recon:items': { sessionId: 'session-1', outcome: 'matched', offset: 0, limit: 50 },
   'recon:decide': { sessionId: 'session-1', decision: { kind: 'note', itemKey: 'a|b', note: 'checked' } },
   'recon:close': { sessionId: 'session-1' },
+  'recon:acceptAllPreview': { sessionId: 'session-1', currency: 'NGN', minScore: 8 },
+  'recon:acceptAll': { sessionId: 'session-1', text: 'ada', minScore: 8 },
   'recon:reopen': { sessionId: 'session-1', reason: 'corrected statement' },
   'recon:events': { sessionId: 'session-1' },
   'recon:summary': { sessionId: 'session-1' },

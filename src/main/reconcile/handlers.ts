@@ -152,6 +152,14 @@ export function reconHandlers(ctx: HostContext): HandlerMap {
       sessionOfProfile(sessionId)
       return service.items(sessionId, query)
     },
+    'recon:acceptAllPreview': ({ sessionId, minScore, ...filter }) => {
+      sessionOfProfile(sessionId)
+      return service.previewAcceptAll(sessionId, filter, minScore)
+    },
+    'recon:acceptAll': ({ sessionId, minScore, ...filter }) => {
+      sessionOfProfile(sessionId)
+      return service.acceptAll(sessionId, filter, minScore)
+    },
     'recon:decide': async ({ sessionId, decision }) => {
       sessionOfProfile(sessionId)
       return service.decide(sessionId, decision)

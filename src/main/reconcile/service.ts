@@ -682,6 +682,38 @@ export class ReconService {
     return { total, items: rows.map((r) => JSON.parse(r.data) as ReconItem) }
   }
 
+  /** The suggestions a filter shows that score at least `minScore` and are not decided yet (groups have no score and are never among them). */
+  private suggestionsAbove(sessionId: string, filter: ItemFilter, minScore: number): ReconItem[] {
+    const where = filterClause({ ...filter, outcome: 'suggested' }, filter.minAmount || filter.maxAmount ? this.totals(sessionId).currencies.map((c) => c.currency) : [])
+    const rows = this.db.prepare(`select data from recon_items where session_id = ?${where.sql} order by position`).all(sessionId, ...where.args) as { data: string }[]
+    return rows.map((r) => JSON.parse(r.data) as ReconItem).filter((i) => i.score !== null && i.score >= minScore && i.decision === null)
+  }
+
+  /** What accepting every suggestion above a score would take: how many, and the file's total per currency (shown before the user confirms). */
+  previewAcceptAll(sessionId: string, filter: ItemFilter, minScore: number): { count: number; totals: { currency: string; fileMinor: number; providerMinor: number }[] } {
+    const byCurrency = new Map<string, { currency: string; fileMinor: number; providerMinor: number }>()
+    const found = this.suggestionsAbove(sessionId, filter, minScore)
+    for (const item of found) {
+      const currency = item.file[0]?.currency ?? item.provider[0]?.currency ?? ''
+      const t = byCurrency.get(currency) ?? { currency, fileMinor: 0, providerMinor: 0 }
+      t.fileMinor += item.file.reduce((sum, f) => sum + f.amountMinor, 0)
+      t.providerMinor += item.provider.reduce((sum, p) => sum + p.amountMinor, 0)
+      byCurrency.set(currency, t)
+    }
+    return { count: found.length, totals: [...byCurrency.values()].sort((a, b) => (a.currency < b.currency ? -1 : 1)) }
+  }
+
+  /** Accepts every suggestion above a score that the filter shows, each as its own decision (and audit event), in place. */
+  async acceptAll(sessionId: string, filter: ItemFilter, minScore: number): Promise<{ accepted: number; session: SessionInfo }> {
+    this.openSession(sessionId)
+    let accepted = 0
+    for (const item of this.suggestionsAbove(sessionId, filter, minScore)) {
+      await this.decide(sessionId, { kind: 'accept', itemKey: item.key })
+      accepted++
+    }
+    return { accepted, session: this.session(sessionId) }
+  }
+
   /** Every stored item in order, one at a time (reports of a million items). */
   *allItems(sessionId: string): Generator<ReconItem> {
     for (const row of this.db.prepare('select data from recon_items where session_id = ? order by position').iterate(sessionId) as Iterable<{ data: string }>) yield JSON.parse(row.data) as ReconItem

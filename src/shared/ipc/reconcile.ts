@@ -42,6 +42,18 @@ const token = z.string().max(64).regex(/^[0-9a-f-]{36}$/)
 const itemKey = z.string().min(1).max(20_000)
 const ids = z.array(z.string().min(1).max(200)).max(1000)
 
+/** What the review filters items by (see ItemFilter). */
+const itemFilter = {
+  outcome: z.enum(OUTCOMES).optional(),
+  currency: z.string().regex(/^[A-Za-z]{3}$/).optional(),
+  from: day.optional(),
+  to: day.optional(),
+  minAmount: z.string().trim().max(30).optional(),
+  maxAmount: z.string().trim().max(30).optional(),
+  text: z.string().max(200).optional()
+}
+const minScore = z.number().min(0).max(20)
+
 export const decisionSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('accept'), itemKey }),
   z.strictObject({ kind: z.literal('reject'), itemKey }),
@@ -128,19 +140,12 @@ export const reconCalls = {
   /** Runs the matching as a cancellable job with progress; the result replaces the session's last one. */
   'recon:run': call<JobInfo>()(z.strictObject({ sessionId: id })),
   'recon:items': call<{ total: number; items: ReconItem[] }>()(
-    z.strictObject({
-      sessionId: id,
-      outcome: z.enum(OUTCOMES).optional(),
-      currency: z.string().regex(/^[A-Za-z]{3}$/).optional(),
-      from: day.optional(),
-      to: day.optional(),
-      minAmount: z.string().trim().max(30).optional(),
-      maxAmount: z.string().trim().max(30).optional(),
-      text: z.string().max(200).optional(),
-      offset: z.number().int().min(0).max(100_000_000).optional(),
-      limit: z.number().int().min(1).max(1000).optional()
-    })
+    z.strictObject({ sessionId: id, ...itemFilter, offset: z.number().int().min(0).max(100_000_000).optional(), limit: z.number().int().min(1).max(1000).optional() })
   ),
+  /** How many undecided suggestions the filter shows scoring at least minScore, and their totals: said before accepting them all. */
+  'recon:acceptAllPreview': call<{ count: number; totals: { currency: string; fileMinor: number; providerMinor: number }[] }>()(z.strictObject({ sessionId: id, ...itemFilter, minScore })),
+  /** Accepts them, each as its own decision and audit event. */
+  'recon:acceptAll': call<{ accepted: number; session: SessionInfo }>()(z.strictObject({ sessionId: id, ...itemFilter, minScore })),
   /**
    * One decision, kept as an audit event. A note, reason, resolve, accept or adjustment is applied in
    * place (the changed item comes back); anything else runs the session again (item: null).

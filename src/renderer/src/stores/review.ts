@@ -182,6 +182,20 @@ export const useReviewStore = defineStore('review', () => {
     return null
   }
 
+  /** Accepts every undecided suggestion the filters show scoring at least `minScore`, after `confirm` has seen how many and their totals. */
+  async function acceptAllAbove(minScore: number, confirm: (preview: { count: number; totals: { currency: string; fileMinor: number }[] }) => Promise<boolean>): Promise<CallError | number | null> {
+    const id = session.value?.id
+    if (!id) return null
+    const { outcome: _shown, ...filter } = query()
+    const preview = await window.api.recon.acceptAllPreview({ sessionId: id, ...filter, minScore })
+    if (!preview.ok) return failed(preview.error)
+    if (preview.value.count === 0 || !(await confirm(preview.value))) return preview.value.count === 0 ? 0 : null
+    const done = await window.api.recon.acceptAll({ sessionId: id, ...filter, minScore })
+    if (!done.ok) return failed(done.error)
+    await load(id, true)
+    return done.value.accepted
+  }
+
   /** Matches the picked records and lines by hand (one to one, one to many or many to one). */
   async function matchPicked(): Promise<CallError | null> {
     const { provider, file } = handMatch.value
@@ -225,5 +239,5 @@ export const useReviewStore = defineStore('review', () => {
     return null
   }
 
-  return { session, summary, items, total, page, pages, outcome, filters, filtered, clearFilters, selected, loading, error, events, picked, handMatch, closed, current, load, loadPage, filter, turn, move, decide, pick, matchPicked, loadEvents, historyOf, close, reopen }
+  return { session, summary, items, total, page, pages, outcome, filters, filtered, clearFilters, selected, loading, error, events, picked, handMatch, closed, current, load, loadPage, filter, turn, move, decide, pick, matchPicked, acceptAllAbove, loadEvents, historyOf, close, reopen }
 })
