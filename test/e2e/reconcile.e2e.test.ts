@@ -165,4 +165,30 @@ describe('reconciliation in Chromium', { timeout: 180_000 }, () => {
     await page.emulateMedia({ colorScheme: 'light' })
     await page.setViewportSize({ width: 1280, height: 800 })
   })
+
+  it('opens a statement dropped on the screen in the wizard, and refuses a file it cannot read', async () => {
+    const { page } = harness
+    await page.goto(`${harness.baseUrl}#/reconcile`)
+    await page.getByTestId('recon-drop').waitFor()
+    const drop = async (name: string, text: string): Promise<void> => {
+      const dataTransfer = await page.evaluateHandle(([n, t]) => {
+        const g = globalThis as unknown as { DataTransfer: new () => { items: { add(f: unknown): void } }; File: new (parts: string[], name: string) => unknown }
+        const dt = new g.DataTransfer()
+        dt.items.add(new g.File([t as string], n as string))
+        return dt
+      }, [name, text])
+      await page.getByTestId('recon-drop').dispatchEvent('drop', { dataTransfer })
+    }
+    await drop('bank-oktober.csv', 'Datum;Referenz;Betrag;Währung\n13.10.2026;TST-0000001;1.234,56;NGN\n14.10.2026;TST-0000002;-12,00;NGN\n')
+    await page.getByTestId('import-wizard').waitFor()
+    expect(await page.getByTestId('wizard-file').textContent()).toBe('bank-oktober.csv')
+    expect(await page.getByTestId('wizard-number-form').textContent()).toMatch(/1\.234,56/)
+    expect(await page.getByTestId('wizard-date-form').textContent()).toMatch(/DD\/MM\/YYYY/)
+    await harness.screenshot('reconcile-dropped')
+    await page.keyboard.press('Escape')
+    await expect.poll(() => page.getByTestId('import-wizard').count()).toBe(0)
+    await drop('invoice.pdf', '%PDF-1.7')
+    await page.getByText(/invoice\.pdf is not a statement Ledgerline reads/).waitFor()
+    expect(harness.pageErrors).toEqual([])
+  })
 })

@@ -77,6 +77,14 @@ export function reconHandlers(ctx: HostContext): HandlerMap {
       const entry: Held = { profileId: profile.id, name: basename(path), bytes: await readFile(path), at: Date.now() }
       return preview(hold(entry), entry, mapping ?? {})
     },
+    'recon:openDropped': async ({ name, base64, mapping }) => {
+      const profile = ctx.active.current()
+      const bytes = Buffer.from(base64, 'base64')
+      // Only the file's own name is kept: a dropped name never names a place on disk.
+      const entry: Held = { profileId: profile.id, name: basename(name.replace(/\\/g, '/')), bytes, at: Date.now() }
+      if (!/\.(csv|txt|tsv|xlsx)$/i.test(entry.name)) throw new AppError('unsupported_file', `${entry.name} is not a statement Ledgerline reads (CSV, TXT, TSV or XLSX).`)
+      return preview(hold(entry), entry, mapping ?? {})
+    },
     'recon:sample': async () => {
       const profile = ctx.active.current()
       if (!profile.builtIn) throw new AppError('not_sandbox', `The sample statement is for the built-in Sandbox profile; "${profile.name}" reconciles its own statements.`)

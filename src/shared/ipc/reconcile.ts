@@ -42,6 +42,10 @@ const token = z.string().max(64).regex(/^[0-9a-f-]{36}$/)
 const itemKey = z.string().min(1).max(20_000)
 const ids = z.array(z.string().min(1).max(200)).max(1000)
 
+/** Largest statement dropped on the window: 192 MB (as base64, a string V8 holds comfortably); bigger ones are opened from the dialog. */
+export const MAX_DROPPED_BYTES = 192 * 1024 * 1024
+const MAX_DROPPED_BASE64 = Math.ceil(MAX_DROPPED_BYTES / 3) * 4
+
 /** What the review filters items by (see ItemFilter). */
 const itemFilter = {
   outcome: z.enum(OUTCOMES).optional(),
@@ -103,6 +107,11 @@ export interface AuditVerification {
 export const reconCalls = {
   /** Asks main for a statement file (CSV or XLSX), reads it and previews it; nothing is stored yet. */
   'recon:open': call<StatementPreview | null>()(z.strictObject({ mapping: mappingSchema.optional() })),
+  /**
+   * A statement dropped on the window: its name and bytes (base64) come from the renderer, which the
+   * user's drop gave them; previewed like a chosen file. Larger files go through the open dialog.
+   */
+  'recon:openDropped': call<StatementPreview>()(z.strictObject({ name: z.string().trim().min(1).max(255), base64: z.string().max(MAX_DROPPED_BASE64), mapping: mappingSchema.optional() })),
   /** The built-in Sandbox's sample bank statement for its own payments, previewed like a chosen file (see `ledgerline sandbox statement`). */
   'recon:sample': call<StatementPreview>()(noArgs),
   /** Reads the same file again with another mapping or answers to its questions. */

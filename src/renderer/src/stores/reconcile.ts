@@ -2,6 +2,7 @@
 import { defineStore } from 'pinia'
 import { ref } from 'vue'
 import type { CallArg, JobInfo, StatementPreview } from '../../../shared/ipc/contract'
+import { MAX_DROPPED_BYTES } from '../../../shared/ipc/reconcile'
 import type { CallError, CallResult } from '../../../shared/ipc/result'
 import type { ImportedFileInfo, ReconSettings, ReconSource, SessionInfo } from '../../../shared/reconcile'
 
@@ -43,6 +44,15 @@ export const useReconcileStore = defineStore('reconcile', () => {
   /** Main's open dialog, then the host reads the file: nothing is stored yet. */
   async function openFile(): Promise<CallError | null> {
     return opened(await window.api.recon.open({}))
+  }
+
+  /** A statement dropped on the window: read here (the drop gave the renderer its bytes), previewed by the host. */
+  async function openDropped(file: File): Promise<CallError | null> {
+    if (file.size > MAX_DROPPED_BYTES) return { code: 'file_too_large', message: `${file.name} is ${Math.round(file.size / 1048576)} MB; open statements over ${MAX_DROPPED_BYTES / 1048576} MB with Import statement….` }
+    const bytes = new Uint8Array(await file.arrayBuffer())
+    let binary = ''
+    for (let at = 0; at < bytes.length; at += 0x8000) binary += String.fromCharCode(...bytes.subarray(at, at + 0x8000))
+    return opened(await window.api.recon.openDropped({ name: file.name, base64: btoa(binary) }))
   }
 
   /** The built-in Sandbox's sample statement, previewed like a chosen file. */
@@ -98,5 +108,5 @@ export const useReconcileStore = defineStore('reconcile', () => {
     return runJob(await window.api.recon.run({ sessionId }))
   }
 
-  return { sessions, files, loading, error, preview, mapping, load, openFile, openSample, remap, importPreviewed, create, run, periodOf }
+  return { sessions, files, loading, error, preview, mapping, load, openFile, openDropped, openSample, remap, importPreviewed, create, run, periodOf }
 })
