@@ -49,7 +49,7 @@ const MAX_DROPPED_BASE64 = Math.ceil(MAX_DROPPED_BYTES / 3) * 4
 /** What the review filters items by (see ItemFilter). */
 const itemFilter = {
   outcome: z.enum(OUTCOMES).optional(),
-  currency: z.string().regex(/^[A-Za-z]{3}$/).optional(),
+  currency: z.string().max(3).regex(/^[A-Za-z]{3}$/).optional(),
   from: day.optional(),
   to: day.optional(),
   minAmount: z.string().trim().max(30).optional(),
