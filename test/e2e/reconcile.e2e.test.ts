@@ -1,6 +1,7 @@
 // Reconciling in Chromium, renderer → gate → host process: the Sandbox's sample statement through the wizard, review, decisions, close, report, reopen.
 import { readFileSync } from 'node:fs'
 import Papa from 'papaparse'
+import { parseMajor } from '../../src/shared/money'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startRendererHarness, type RendererHarness } from '../support/renderer-harness'
 
@@ -99,6 +100,11 @@ describe('reconciliation in Chromium', { timeout: 180_000 }, () => {
       expect(rows.filter((r) => r['outcome'] === outcome).length, outcome).toBe(shown)
     }
     expect(rows.find((r) => r['outcome'] === 'amount_differs')?.['note']).toBe('Bank credited 100.00 short; claim raised')
+    // …and its totals: the provider side (net of fees, as the session nets them) and the file side, to the kobo.
+    const shownTotal = (side: string): number => parseMajor(new RegExp(`${side} (?:NGN\\s?|₦)([\\d,]+\\.\\d\\d)`).exec(screen)?.[1]?.replace(/,/g, '') ?? 'NaN', 'NGN')
+    const reportTotal = (column: string): number => rows.reduce((sum, r) => sum + (r[column] ? parseMajor(r[column] as string, 'NGN') : 0), 0)
+    expect(reportTotal('provider_net')).toBe(shownTotal('provider'))
+    expect(reportTotal('file_amount')).toBe(shownTotal('file'))
 
     // Reopening needs a reason, which the history keeps.
     await page.getByTestId('review-reopen').click()
