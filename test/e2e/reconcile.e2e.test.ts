@@ -1,7 +1,10 @@
 // Reconciling in Chromium, renderer → gate → host process: the Sandbox's sample statement through the wizard, review, decisions, close, report, reopen.
 import { readFileSync } from 'node:fs'
 import Papa from 'papaparse'
+import { sandboxSeed } from '../../src/main/sandbox/server'
+import { sampleStatement } from '../../src/main/sandbox/statement'
 import { parseMajor } from '../../src/shared/money'
+import { systemTimeZone } from '../../src/shared/time'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startRendererHarness, type RendererHarness } from '../support/renderer-harness'
 
@@ -168,6 +171,25 @@ describe('reconciliation in Chromium', { timeout: 180_000 }, () => {
     await page.getByRole('button', { name: 'Accept 1' }).click()
     await expect.poll(() => page.getByTestId('summary-bar').textContent()).toMatch(/Suggested 1(?!\d)/)
     await page.getByText(/^Accepted 1 suggestion/).waitFor()
+
+    // An adjustment shows in the totals; undo takes it back; unmatch undoes an accepted match.
+    await page.getByTestId('action-adjust').click()
+    await page.getByTestId('adjust-amount').locator('input').fill('-52.50')
+    await page.getByTestId('adjust-reason').locator('input').fill('SMS charges booked to bank fees')
+    await page.getByTestId('adjust-save').click()
+    await expect.poll(() => page.getByTestId('summary-bar').textContent()).toMatch(/adjustments -?(NGN\s?|₦)\s?-?52\.50/)
+    await page.getByTestId('action-undo').click()
+    await expect.poll(() => page.getByTestId('summary-bar').textContent()).not.toMatch(/adjustments/)
+    await page.getByTestId('outcome-filter').click()
+    await page.getByText(/^Matched \(\d+\)$/).click()
+    // The accepted suggestion is the sample's payer without a reference: found by the provider's reference.
+    const unnamed = sampleStatement(sandboxSeed(), { timeZone: systemTimeZone() }).differences.find((d) => d.kind === 'no-reference')?.references[0] as string
+    await page.getByTestId('filter-text').locator('input').fill(unnamed)
+    await expect.poll(async () => (await page.getByTestId('items-table').innerText()).includes('accepted')).toBe(true)
+    await page.getByText('✓ accepted').first().click()
+    expect(await page.getByTestId('selected-reasons').textContent()).toMatch(/suggestion accepted/)
+    await page.getByTestId('action-unmatch').click()
+    await expect.poll(() => page.getByTestId('summary-bar').textContent()).toMatch(/Only at the provider \d+/)
     await page.emulateMedia({ colorScheme: 'light' })
     await page.setViewportSize({ width: 1280, height: 800 })
   })
