@@ -178,11 +178,11 @@ describe('the host channel itself', { timeout: 60_000 }, () => {
     // Whatever the channel can carry at its top level (process.send refuses a bare bigint or undefined).
     const garbage = fc.sample(anything, { numRuns: 300, seed: 17 }).filter((m) => ['string', 'number', 'boolean', 'object'].includes(typeof m) && m !== null)
     for (const message of [...garbage, { type: 'call' }, { type: 'call', id: 1, name: 42 }, { type: 'answer', id: 5, value: { x: 1 } }, { type: 'init' }, { type: 'ping', id: 'a' }]) raw.send(message)
-    // A call before init is answered, not dropped.
+    // A call before init is answered, not dropped (once the process has loaded: that takes seconds on a busy machine).
     raw.send({ type: 'call', id: 1, name: 'app:info', arg: undefined })
-    await expect.poll(() => answers.find((m) => (m as { id?: number }).id === 1)).toMatchObject({ type: 'result', result: { ok: false, error: { code: 'HOST_STARTING' } } })
+    await expect.poll(() => answers.find((m) => (m as { id?: number }).id === 1), { timeout: 20_000 }).toMatchObject({ type: 'result', result: { ok: false, error: { code: 'HOST_STARTING' } } })
     raw.send({ type: 'init', config: testHostConfig() })
-    await expect.poll(() => answers.some((m) => (m as { type?: string }).type === 'ready')).toBe(true)
+    await expect.poll(() => answers.some((m) => (m as { type?: string }).type === 'ready'), { timeout: 20_000 }).toBe(true)
     raw.send({ type: 'call', id: 2, name: 'app:info', arg: { bad: true } })
     raw.send({ type: 'call', id: 3, name: 'app:info', arg: undefined })
     await expect.poll(() => answers.find((m) => (m as { id?: number }).id === 3)).toMatchObject({ type: 'result', result: { ok: true } })
