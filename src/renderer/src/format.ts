@@ -36,3 +36,9 @@ export function moneyFromMajor(raw: string | null, currency: string | null): str
   }
   return money(minor, raw, currency)
 }
+
+/** The calendar day a date picker's value (epoch ms at local midnight) stands for, YYYY-MM-DD. */
+export const pickerDay = (ms: number): string => new Date(ms - new Date(ms).getTimezoneOffset() * 60_000).toISOString().slice(0, 10)
+
+/** A YYYY-MM-DD day as a date picker's value (midday, so no time zone moves it to another day). */
+export const pickerValue = (day: string): number => new Date(`${day}T12:00:00`).getTime()

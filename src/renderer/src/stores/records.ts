@@ -4,6 +4,7 @@ import { reactive, ref } from 'vue'
 import type { ExportStarted } from '../../../shared/ipc/contract'
 import type { CallError } from '../../../shared/ipc/result'
 import type { SearchQuery, SearchResource, SearchResult, SearchSort } from '../../../shared/search'
+import { pickerDay } from '../format'
 
 export interface Filters {
   resource: SearchResource
@@ -18,8 +19,6 @@ export interface Filters {
   sort: SearchSort
 }
 
-const isoDay = (ms: number): string => new Date(ms - new Date(ms).getTimezoneOffset() * 60_000).toISOString().slice(0, 10)
-
 export function toQuery(f: Filters): Omit<SearchQuery, 'page' | 'pageSize'> {
   const q: Omit<SearchQuery, 'page' | 'pageSize'> = { resource: f.resource, sort: f.sort }
   if (f.text.trim()) q.text = f.text.trim()
@@ -29,8 +28,8 @@ export function toQuery(f: Filters): Omit<SearchQuery, 'page' | 'pageSize'> {
   if (f.minAmount.trim()) q.minAmount = f.minAmount.trim()
   if (f.maxAmount.trim()) q.maxAmount = f.maxAmount.trim()
   if (f.range) {
-    q.from = isoDay(f.range[0])
-    q.to = isoDay(f.range[1])
+    q.from = pickerDay(f.range[0])
+    q.to = pickerDay(f.range[1])
   }
   return q
 }

@@ -3,6 +3,7 @@ import { defineStore } from 'pinia'
 import { computed, ref } from 'vue'
 import type { CallError } from '../../../shared/ipc/result'
 import type { Decision, ItemFilter, Outcome, ReconItem, ReconSummary, SessionInfo } from '../../../shared/reconcile'
+import { pickerDay } from '../format'
 
 export interface AuditEntry {
   seq: number
@@ -108,7 +109,6 @@ export const useReviewStore = defineStore('review', () => {
     selected.value = Math.min(selected.value, Math.max(0, items.value.length - 1))
   }
 
-  const isoDay = (ms: number): string => new Date(ms - new Date(ms).getTimezoneOffset() * 60_000).toISOString().slice(0, 10)
   function query(): ItemFilter {
     const f = filters.value
     const q: ItemFilter = {}
@@ -118,8 +118,8 @@ export const useReviewStore = defineStore('review', () => {
     if (f.minAmount.trim()) q.minAmount = f.minAmount.trim()
     if (f.maxAmount.trim()) q.maxAmount = f.maxAmount.trim()
     if (f.range) {
-      q.from = isoDay(f.range[0])
-      q.to = isoDay(f.range[1])
+      q.from = pickerDay(f.range[0])
+      q.to = pickerDay(f.range[1])
     }
     return q
   }
