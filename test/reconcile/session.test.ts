@@ -10,7 +10,7 @@ import { paymentRow } from '../../src/main/cache/records'
 import { CacheStore } from '../../src/main/cache/store'
 import { deleteProfileData } from '../../src/main/profiles/removal'
 import { verifyAudit } from '../../src/main/reconcile/audit'
-import { buildSummary, summaryRows, writeItemsCsv, writeSummaryCsv, writeXlsx, type ReportInput } from '../../src/main/reconcile/report'
+import { buildSummary, summaryOf, summaryRows, writeItemsCsv, writeSummaryCsv, writeXlsx, type ReportInput } from '../../src/main/reconcile/report'
 import { ReconService } from '../../src/main/reconcile/service'
 import type { ReconItem } from '../../src/shared/reconcile'
 
@@ -192,7 +192,7 @@ describe('a reconciliation session', () => {
     await service.run(session.id)
     expect(all()).toEqual(inPlace.items)
     expect(service.totals(session.id)).toEqual(inPlace.totals)
-    expect(buildSummary(reportInput(session.id), service.totals(session.id))).toEqual(inPlace.summary)
+    expect(summaryOf(service.session(session.id), reportInput(session.id).profile, service.totals(session.id))).toEqual(inPlace.summary)
     expect(inPlace.totals.counts).toMatchObject({ suggested: 0, matched: 3 })
     expect(inPlace.totals.currencies[0]?.adjustmentsMinor).toBe(-5000)
     // A rejection changes what else can match: the session is run again.

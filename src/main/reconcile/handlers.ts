@@ -4,7 +4,7 @@ import { readFile, stat } from 'node:fs/promises'
 import { basename } from 'node:path'
 import type { StatementPreview } from '../../shared/ipc/contract'
 import { toMajorString } from '../../shared/money'
-import type { ReconSource, SessionInfo, StatementMapping } from '../../shared/reconcile'
+import type { ReconSource, ReconSummary, SessionInfo, StatementMapping } from '../../shared/reconcile'
 import { AppError, notConfirmed } from '../errors'
 import { sandboxSeed } from '../sandbox/server'
 import { sampleStatement } from '../sandbox/statement'
@@ -12,7 +12,7 @@ import type { HostContext } from '../host/context'
 import type { HandlerMap } from '../ipc/router'
 import { verifyAudit } from './audit'
 import type { ParsedStatement } from './import/statement'
-import { buildSummary, writeItemsCsv, writeSummaryCsv, writeXlsx, type ReportInput } from './report'
+import { buildSummary, summaryOf, writeItemsCsv, writeSummaryCsv, writeXlsx, type ReportInput } from './report'
 import { ReconService } from './service'
 
 /** Largest statement read: a million-line CSV is about 150 MB. */
@@ -62,10 +62,13 @@ export function reconHandlers(ctx: HostContext): HandlerMap {
     if (session.profileId !== ctx.active.current().id) throw new AppError('profile_mismatch', 'That session belongs to another profile; switch to it first (test and live never mix).')
     return session
   }
-  const reportInput = (session: SessionInfo): ReportInput => {
+  const profileOf = (session: SessionInfo): ReportInput['profile'] => {
     const profile = ctx.profiles.get(session.profileId)
-    return service.reportInput(session.id, { name: profile.name, mode: profile.mode })
+    return { name: profile.name, mode: profile.mode }
   }
+  const reportInput = (session: SessionInfo): ReportInput => service.reportInput(session.id, profileOf(session))
+  /** What the screen and the close dialog show: the session with its stored totals. */
+  const screenSummary = (session: SessionInfo): ReconSummary => summaryOf(session, profileOf(session), service.totals(session.id))
 
   return {
     'recon:open': async ({ mapping }) => {
@@ -176,7 +179,7 @@ export function reconHandlers(ctx: HostContext): HandlerMap {
       const session = sessionOfProfile(sessionId)
       if (session.closedAt) return session
       if (!session.lastRunAt) throw new AppError('not_run', 'Run the session before closing it.')
-      const summary = buildSummary(reportInput(session), service.totals(sessionId))
+      const summary = screenSummary(session)
       const yes = await ctx.ui.confirm({
         title: 'Close this reconciliation?',
         message: `Close "${session.name}" (${session.from} to ${session.to})?`,
@@ -199,7 +202,7 @@ export function reconHandlers(ctx: HostContext): HandlerMap {
       return service.events(sessionId).map((e) => ({ seq: e.seq, at: e.at, user: e.user, kind: e.kind, payload: e.payload, hash: e.hash }))
     },
     // The stored totals, kept with each run and decision: a million items are not read to show them.
-    'recon:summary': ({ sessionId }) => buildSummary(reportInput(sessionOfProfile(sessionId)), service.totals(sessionId)),
+    'recon:summary': ({ sessionId }) => screenSummary(sessionOfProfile(sessionId)),
     'recon:export': async ({ sessionId, format }) => {
       const session = sessionOfProfile(sessionId)
       const extension = format === 'xlsx' ? 'xlsx' : 'csv'

@@ -186,22 +186,27 @@ export interface ReportInput {
   events: AuditEvent[]
 }
 
-/** The summary of a session; its totals are read from every item unless given (the stored ones the screen shows). */
-export function buildSummary(input: ReportInput, totals?: SummaryTotals): ReconSummary {
-  const { counts, currencies, exceptions } = totals ?? summarise(input.items(), input.session.settings, input.folded.adjustments)
+/** The summary a report carries: its totals summed from every item as the report writes them. */
+export function buildSummary(input: ReportInput): ReconSummary {
+  return summaryOf(input.session, input.profile, summarise(input.items(), input.session.settings, input.folded.adjustments))
+}
+
+/** A session's summary from totals already at hand (the stored ones the screen shows): no item, decision or event is read. */
+export function summaryOf(session: SessionInfo, profile: ReportInput['profile'], totals: SummaryTotals): ReconSummary {
+  const { counts, currencies, exceptions } = totals
   return {
-    sessionId: input.session.id,
+    sessionId: session.id,
     ruleVersion: RULE_VERSION,
-    profile: input.profile,
-    source: input.session.source,
-    period: { from: input.session.from, to: input.session.to, timeZone: input.session.timeZone },
-    settings: input.session.settings,
-    files: input.session.files.map((f) => ({ id: f.id, name: f.name, sha256: f.sha256, rows: f.rows })),
+    profile,
+    source: session.source,
+    period: { from: session.from, to: session.to, timeZone: session.timeZone },
+    settings: session.settings,
+    files: session.files.map((f) => ({ id: f.id, name: f.name, sha256: f.sha256, rows: f.rows })),
     counts,
     currencies,
     exceptions,
-    closedAt: input.session.closedAt,
-    closedBy: input.session.closedBy
+    closedAt: session.closedAt,
+    closedBy: session.closedBy
   }
 }
 

@@ -673,7 +673,8 @@ export class ReconService {
     const { offset, limit, ...filter } = options
     const asked = Object.entries(filter).filter(([, v]) => v !== undefined && v !== '').map(([k]) => k)
     // Counts and currencies come from the stored totals where they can (a million items are not counted for each page).
-    const totals = this.db.prepare('select 1 from recon_sessions where id = ? and last_run_at is not null').get(sessionId) ? this.totals(sessionId) : null
+    const row = this.db.prepare('select last_run_at, summary, settings from recon_sessions where id = ?').get(sessionId) as (Pick<SessionRow, 'last_run_at' | 'summary' | 'settings'> | undefined)
+    const totals = row?.last_run_at ? this.totals(sessionId, row) : null
     const where = filterClause(filter, asked.some((k) => k === 'minAmount' || k === 'maxAmount') ? (totals?.currencies.map((c) => c.currency) ?? []) : [])
     const args = [sessionId, ...where.args]
     const counted = !totals ? null : asked.length === 0 ? Object.values(totals.counts).reduce((a, b) => a + b, 0) : asked.length === 1 && filter.outcome ? totals.counts[filter.outcome] : null
