@@ -1,12 +1,13 @@
 // How the Sandbox, playing the provider, checks bulk transfer and bulk plan CSV files row by row.
 import Papa from 'papaparse'
-import { PLAN_FREQUENCIES, PRICING_OPTIONS_FORMAT } from '../../shared/api/assumptions'
+import { BULK_FILE_LIMITS, PLAN_FREQUENCIES, PRICING_OPTIONS_FORMAT } from '../../shared/api/assumptions'
+import { BULK_COLUMNS } from '../../shared/bulk/read'
 import { MoneyError, parseMajor } from '../../shared/money'
 import { GHS_BANKS, major, NGN_BANKS } from './data'
 
-export const TRANSFER_COLUMNS = ['amount', 'currency', 'bank_code', 'branch_code', 'account_number', 'account_name', 'narration'] as const
-export const PLAN_COLUMNS = ['title', 'frequency', 'amount', 'currency', 'internalReference', 'pricingOptions'] as const
-export const MAX_ROWS = 10_000
+export const TRANSFER_COLUMNS = BULK_COLUMNS.transfers
+export const PLAN_COLUMNS = BULK_COLUMNS.plans
+export const MAX_ROWS = BULK_FILE_LIMITS.maxRows
 
 export interface RowFailure {
   /** 1-based data row (the header is not counted). */

@@ -37,6 +37,24 @@ export const BANK_METADATA_KEYS = {
 /** The pricingOptions cell of a bulk plan CSV: CURRENCY:AMOUNT pairs joined by ';', e.g. "NGN:5000.00;GHS:45.00". */
 export const PRICING_OPTIONS_FORMAT = { pairSeparator: ';', fieldSeparator: ':', order: 'currency-amount' } as const
 
+/**
+ * Limits of a bulk CSV file (spec 8: "maximum file size and maximum rows per CSV file: not shown").
+ * Ledgerline refuses larger files before upload, and the Sandbox refuses them as the provider would.
+ */
+export const BULK_FILE_LIMITS = { maxBytes: 32 * 1024 * 1024, maxRows: 100_000 } as const
+
+/**
+ * Per-cell rules of a bulk transfer row that the spec leaves open: payout currencies (the bank
+ * lists exist for NGN and GHS only), account number lengths (NGN: the 10-digit NUBAN), the longest
+ * account name, narration and branch code. Bulk plan titles share the text limit.
+ */
+export const BULK_TRANSFER_RULES = {
+  currencies: ['NGN', 'GHS'],
+  accountDigits: { NGN: { min: 10, max: 10 }, GHS: { min: 8, max: 16 } },
+  maxText: 100,
+  maxBranchCode: 12
+} as const
+
 /** Bulk plan frequency cells (spec 2.9) and the plan enum each maps to (spec 2.7). */
 export const PLAN_FREQUENCIES = {
   daily: 'DAILY',
@@ -135,6 +153,15 @@ export const ASSUMPTIONS: readonly Assumption[] = [
   {
     id: 'pricing-options',
     summary: 'The bulk plan `pricingOptions` cell holds CURRENCY:AMOUNT pairs joined by `;`, e.g. `NGN:5000.00;GHS:45.00` (amounts in major units).'
+  },
+  {
+    id: 'bulk-file-limits',
+    summary: 'A bulk CSV file holds at most 100,000 data rows and 32 MiB; larger files are refused before upload.'
+  },
+  {
+    id: 'bulk-transfer-rules',
+    summary:
+      'Bulk transfer rows: currency NGN or GHS; account number all digits, 10 for NGN (NUBAN) and 8 to 16 for GHS; account name and narration required, at most 100 characters (plan titles too); branch code optional, digits, at most 12.'
   },
   {
     id: 'bank-metadata',
