@@ -24,7 +24,8 @@ const SHIPPED: Record<string, string> = {
   'v3-profiles-being-removed.ts': '8fa6ce1ce4676b05602d5168bbe9fc2d0d321f5a83d952ac4d3a0342f2ab0759',
   'v4-exact-incremental-sync.ts': '965fa80caf7c10b1ed8b7c21580ba5c127c7ff45f46d657032ff47258eb7656b',
   'v5-reconciliation.ts': '5c0e013fac46c0470ebb34fc1890583c64b4caeccc4459f6f5cb081a8c40f2c8',
-  'v6-reconciliation-item-filters.ts': '6af027b9a59426f531c2f9026b0a12734eb21dd0e8fe44edc1862f429949849b'
+  'v6-reconciliation-item-filters.ts': '6af027b9a59426f531c2f9026b0a12734eb21dd0e8fe44edc1862f429949849b',
+  'v7-bulk-files-sent.ts': '42afeb2abc29f418faae400a943e2d2344d588eea7b4616b264ed70422d5a0dc'
 }
 
 const sha256 = (file: string): string => createHash('sha256').update(readFileSync(file, 'utf8').replace(/\r\n/g, '\n')).digest('hex')

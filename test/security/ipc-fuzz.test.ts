@@ -41,7 +41,15 @@ const VALID: Partial<Record<CallName, Record<string, unknown>>> = {
   'recon:reopen': { sessionId: 'session-1', reason: 'corrected statement' },
   'recon:events': { sessionId: 'session-1' },
   'recon:summary': { sessionId: 'session-1' },
-  'recon:export': { sessionId: 'session-1', format: 'xlsx' }
+  'recon:export': { sessionId: 'session-1', format: 'xlsx' },
+  'bulk:open': { kind: 'transfers' },
+  'bulk:openDropped': { kind: 'plans', name: 'plans.csv', base64: 'dGl0bGUK' },
+  'bulk:check': { kind: 'transfers', csv: 'amount,currency\r\n5,NGN\r\n' },
+  'bulk:send': { kind: 'transfers', csv: 'amount\r\n5\r\n', fileName: 'payouts.csv', transport: 'multipart' },
+  'bulk:save': { kind: 'plans', csv: 'title\r\nGold\r\n', fileName: 'plans.csv' },
+  'bulk:follow': { sendId: 1, bulkFileId: 'bulk-1' },
+  'bulk:status': { sendId: 1 },
+  'bulk:saveStatus': { sendId: 1, variant: 'retry' }
 }
 
 const anything = fc.anything({ maxDepth: 3, withBigInt: true, withDate: true, withMap: true, withSet: true, withTypedArray: true, withNullPrototype: true, withBoxedValues: true, withSparseArray: true })

@@ -7,6 +7,7 @@ import { v3 } from './schema/v3-profiles-being-removed'
 import { v4 } from './schema/v4-exact-incremental-sync'
 import { v5 } from './schema/v5-reconciliation'
 import { v6 } from './schema/v6-reconciliation-item-filters'
+import { v7 } from './schema/v7-bulk-files-sent'
 
 export interface Migration {
   version: number
@@ -14,7 +15,7 @@ export interface Migration {
   up(db: Database.Database): void
 }
 
-export const MIGRATIONS: readonly Migration[] = [v1, v2, v3, v4, v5, v6]
+export const MIGRATIONS: readonly Migration[] = [v1, v2, v3, v4, v5, v6, v7]
 
 export function latestVersion(migrations: readonly Migration[] = MIGRATIONS): number {
   return migrations.length === 0 ? 0 : (migrations[migrations.length - 1] as Migration).version

@@ -3,6 +3,7 @@ import { calls } from '../../shared/ipc/contract'
 import { accountHandlers } from '../accounts/handlers'
 import { appHandlers } from '../app/handlers'
 import { AppError } from '../errors'
+import { bulkHandlers } from '../bulk/handlers'
 import { exportHandlers } from '../export/handlers'
 import { createEventEmitter } from '../ipc/events'
 import { createDispatcher, type Dispatcher, type HandlerMap } from '../ipc/router'
@@ -17,7 +18,7 @@ import { readToHost, type AskRequest, type HostConfig, type HostPort, type MainU
 
 /** Every domain's handlers; the dispatcher refuses a call handled twice or not at all. */
 export function domainHandlers(ctx: HostContext): HandlerMap[] {
-  return [appHandlers(ctx), profileHandlers(ctx), syncHandlers(ctx), searchHandlers(ctx), exportHandlers(ctx), accountHandlers(ctx), jobHandlers(ctx), reconHandlers(ctx)]
+  return [appHandlers(ctx), profileHandlers(ctx), syncHandlers(ctx), searchHandlers(ctx), exportHandlers(ctx), accountHandlers(ctx), jobHandlers(ctx), reconHandlers(ctx), bulkHandlers(ctx)]
 }
 
 export function createHostDispatcher(ctx: HostContext): Dispatcher {

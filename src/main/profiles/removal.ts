@@ -4,7 +4,7 @@ import { setImmediate as yieldToEvents } from 'node:timers/promises'
 import type { ProfileService } from './service'
 
 /** Every table that holds a profile's data: reconciliation sessions before the files they use, then the records, largest first. */
-const PROFILE_TABLES = ['recon_sessions', 'recon_files', 'payments', 'transfers', 'subscriptions', 'plans', 'virtual_accounts', 'banks', 'bulk_files', 'tracked', 'sync_state', 'sync_failures'] as const
+const PROFILE_TABLES = ['recon_sessions', 'recon_files', 'payments', 'transfers', 'subscriptions', 'plans', 'virtual_accounts', 'banks', 'bulk_files', 'bulk_sends', 'tracked', 'sync_state', 'sync_failures'] as const
 
 /** Rows deleted per transaction: FTS5 pays per transaction, so large enough to cost about what one cascading DELETE does (measured: 1.1x at 10,000), small enough that other calls wait well under a second. */
 const BATCH = 10_000

@@ -2,10 +2,10 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { KEY_PREFIXES, RATE_LIMITS } from '../../shared/api/assumptions'
+import { BULK_FILE_LIMITS, KEY_PREFIXES, RATE_LIMITS } from '../../shared/api/assumptions'
 import { MoneyError, parseMajor } from '../../shared/money'
 import { SlidingWindow, type RateWindow } from '../api/rate-window'
-import { checkPlanRows, checkTransferRows, parseCsv, PLAN_COLUMNS, TRANSFER_COLUMNS } from './csv-checks'
+import { checkPlanRows, checkTransferRows, parseCsv, PLAN_COLUMNS, TRANSFER_COLUMNS, type RowFailure } from './csv-checks'
 import { major, type SandboxMode, type SeedOptions } from './data'
 import { FaultControl, isFaultKind, type FaultKind, type FaultSettings } from './faults'
 import { ModeState } from './state'
@@ -74,6 +74,11 @@ export interface Sandbox {
   requests: RequestLogEntry[]
   setRateLimits(limits: SandboxOptions['rateLimits']): void
   state(mode: SandboxMode): ModeState
+  /**
+   * Takes a bulk transfer CSV as the provider's dashboard does when a merchant submits a checked
+   * file, and answers with its bulk file id; a file the provider would refuse gives its failures.
+   */
+  submitBulkFile(mode: SandboxMode, csv: string): { id: string; transfers: number } | { failures: RowFailure[]; title: string }
   close(): Promise<void>
 }
 
@@ -132,7 +137,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const seedOptions = sandboxSeed(options)
   const seed = seedOptions.seed
   const maxPageSize = options.maxPageSize ?? DEFAULTS.maxPageSize
-  const maxBody = options.maxBodyBytes ?? 10 * 1024 * 1024
+  const maxBody = options.maxBodyBytes ?? BULK_FILE_LIMITS.maxBytes * 2
   const keys: Record<SandboxMode, string> = { test: options.keys?.test ?? newKey('test'), live: options.keys?.live ?? newKey('live') }
   const controlToken = options.controlToken ?? randomBytes(24).toString('base64url')
   const strictSpec = options.strictSpec === true
@@ -361,6 +366,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       case 'bulk-transfers': {
         const p = paging()
         if (p instanceof HttpReply) return p
+        const submitted = state.listSubmittedBulkTransfers(params[0] ?? '', p.page, p.size)
+        if (submitted) return json(200, pageWrapper(submitted.content, p.label, p.size, submitted.total))
         const file = state.bulkFileIndex(params[0] ?? '')
         if (file === null) return unknown('Bulk file')
         const slice = state.listBulkTransfers(file, p.page, p.size)
@@ -483,6 +490,15 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     return null
   }
 
+  function submitBulkFile(mode: SandboxMode, csv: string): ReturnType<Sandbox['submitBulkFile']> {
+    const parsed = parseCsv(csv, TRANSFER_COLUMNS)
+    if ('code' in parsed) return { failures: [], title: parsed.title }
+    const failures = checkTransferRows(parsed.rows)
+    if (failures.length > 0) return { failures, title: `${failures.length} row problem(s)` }
+    const rows = parsed.rows.map((row) => Object.fromEntries(Object.entries(row).map(([k, v]) => [k, (v ?? '').trim()])))
+    return { id: states[mode].submitBulkFile(rows), transfers: rows.length }
+  }
+
   async function control(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
     const reply = (status: number, body: unknown): void => {
       res.writeHead(status, { 'Content-Type': 'application/json' })
@@ -496,7 +512,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     if (req.method === 'GET' && path === '/__sandbox/info') {
       return reply(200, { seed, payments: seedOptions.payments, bulkFileIds: sandbox.bulkFileIds, faults: faults.describe(), rateLimits: Object.keys(limiters).length > 0 })
     }
-    const body = await readBody(req, 64 * 1024)
+    const body = await readBody(req, path === '/__sandbox/bulk-files' ? BULK_FILE_LIMITS.maxBytes * 2 : 64 * 1024)
     let input: Json = {}
     try {
       input = JSON.parse(body?.toString('utf8') || '{}') as Json
@@ -516,6 +532,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       faults.set(settings)
       for (const kind of Array.isArray(input['queue']) ? input['queue'] : []) if (isFaultKind(kind)) faults.queueFault(kind)
       return reply(200, faults.describe())
+    }
+    if (req.method === 'POST' && path === '/__sandbox/bulk-files') {
+      const mode = input['mode'] === 'live' ? 'live' : 'test'
+      const result = submitBulkFile(mode, typeof input['csv'] === 'string' ? input['csv'] : '')
+      return 'id' in result ? reply(200, result) : reply(400, { error: result.title, message: 'invalid_file', status: 400, failedRequests: result.failures })
     }
     if (req.method === 'POST' && path === '/__sandbox/rate-limits') {
       setRateLimits(input['enabled'] !== false)
@@ -597,6 +618,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     requests,
     setRateLimits,
     state: (mode) => states[mode],
+    submitBulkFile,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve())

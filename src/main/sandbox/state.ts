@@ -1,6 +1,8 @@
 // One mode's (test or live) Sandbox state: seeded records generated on demand plus what callers created or changed.
+import { randomUUID } from 'node:crypto'
 import { normalizePaymentStatus } from '../../shared/api/assumptions'
-import { GHS_BANKS, NGN_BANKS, SeededData, type SandboxMode, type SeedOptions } from './data'
+import { parseMajor } from '../../shared/money'
+import { GHS_BANKS, major, NGN_BANKS, SeededData, type SandboxMode, type SeedOptions } from './data'
 import { indexFromUuid, indexedUuid } from './random'
 import { PAYMENT_LIST_ONLY, strictPayment } from './strict'
 
@@ -29,6 +31,9 @@ export class ModeState {
   private readonly changedPlans = new Map<string, Json>()
   private readonly usedPlanReferences = new Set<string>()
   readonly virtualAccounts = new Map<string, Json>()
+  /** Bulk transfer files submitted in this run (as the provider's dashboard takes them), by id. */
+  private readonly submittedBulkFiles = new Map<string, Json[]>()
+  private readonly submittedTransfers = new Map<string, Json>()
   private readonly filterCache = new Map<string, Int32Array>()
   private planCounter = 0
   private accountCounter = 0
@@ -235,6 +240,48 @@ export class ModeState {
 
   // ---- bulk transfers
 
+  /**
+   * Takes a bulk transfer file as the provider's dashboard would once the merchant submits it, and
+   * gives it a bulk file id. Each row becomes a transfer that is already final, so a sync shows the
+   * round trip at once: successful, except a row whose account number ends in 99, which fails (a
+   * documented Sandbox rule, so a retry file can be tried).
+   */
+  submitBulkFile(rows: Record<string, string>[]): string {
+    const number = this.submittedBulkFiles.size + 1
+    const id = randomUUID()
+    const transfers = rows.map((row, i): Json => {
+      const account = row['account_number'] ?? ''
+      const failed = account.endsWith('99')
+      const reference = `SBX-${this.mode === 'live' ? 'L' : 'T'}${number}-${String(i + 1).padStart(5, '0')}`
+      const transfer: Json = {
+        reference,
+        servicereference: `BLK${id.replaceAll('-', '').slice(0, 8).toUpperCase()}${String(i + 1).padStart(6, '0')}`,
+        amount: major(parseMajor(row['amount'] ?? '', row['currency'] ?? ''), row['currency'] ?? ''),
+        currency: row['currency'] ?? '',
+        transferMode: 'BULK',
+        destination: { accountNumber: account, accountName: row['account_name'] ?? '', bankCode: row['bank_code'] ?? '', branchCode: row['branch_code'] ?? '', bankName: this.bankName(row['currency'] ?? '', row['bank_code'] ?? '') },
+        narrations: row['narration'] ?? '',
+        status: failed ? 'FAILED' : 'SUCCESSFUL',
+        ...(failed && !this.strict ? { message: 'Beneficiary account could not be credited' } : {})
+      }
+      this.submittedTransfers.set(reference, transfer)
+      return transfer
+    })
+    this.submittedBulkFiles.set(id, transfers)
+    return id
+  }
+
+  private bankName(currency: string, code: string): string {
+    const banks = currency === 'GHS' ? GHS_BANKS : NGN_BANKS
+    return (banks.find((b) => b['bankCode'] === code)?.['bankName'] as string | undefined) ?? ''
+  }
+
+  /** The transfers of a bulk file submitted in this run, a page at a time; null when there is no such file. */
+  listSubmittedBulkTransfers(id: string, page: number, size: number): PageSlice | null {
+    const transfers = this.submittedBulkFiles.get(id)
+    return transfers ? { content: transfers.slice(page * size, page * size + size), total: transfers.length } : null
+  }
+
   bulkFileIndex(id: string): number | null {
     const index = indexFromUuid(id)
     return index !== null && index < this.seeded.bulkFiles.length && this.data.bulkFileId(index) === id ? index : null
@@ -248,6 +295,8 @@ export class ModeState {
   }
 
   transferByReference(reference: string): Json | null {
+    const submitted = this.submittedTransfers.get(reference)
+    if (submitted) return submitted
     const at = this.data.transferLocation(reference)
     return at ? this.data.transfer(at.file, at.index) : null
   }

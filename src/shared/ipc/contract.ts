@@ -1,6 +1,7 @@
 // The one IPC contract, merged from each domain's part: main's gate validates against it, the host serves it, preload builds window.api from it.
 import type { z } from 'zod'
 import { accountCalls } from './accounts'
+import { bulkCalls } from './bulk'
 import { appCalls, appEvents } from './app'
 import { mergeParts } from './define'
 import { jobCalls, jobEvents } from './jobs'
@@ -22,7 +23,7 @@ export type { StatementPreview, AuditVerification } from './reconcile'
  * Every call, named `domain:action`. Argument schemas are strict: unknown fields, wrong
  * types and oversized strings are rejected before a service sees them.
  */
-export const calls = mergeParts('call', [appCalls, profileCalls, syncCalls, searchCalls, exportCalls, accountCalls, jobCalls, reconCalls])
+export const calls = mergeParts('call', [appCalls, profileCalls, syncCalls, searchCalls, exportCalls, accountCalls, jobCalls, reconCalls, bulkCalls])
 
 /** Events the host (through main) pushes to the renderer, with the payload schema checked before sending. */
 export const events = mergeParts('event', [appEvents, jobEvents])
