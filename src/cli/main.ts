@@ -24,6 +24,7 @@ import { SEARCH_RESOURCES, SEARCH_SORTS, type SearchQuery, type SearchResource, 
 import { SYNC_RESOURCES, type SyncProgress, type SyncResource } from '../shared/sync'
 import { apiKeyFromEnv, chooseProfile, COMMON, FILTER_OPTIONS, openData, positiveInt, UsageError } from './common'
 import { readSecret } from './prompt'
+import { csvCommand } from './csv'
 import { auditCommand, importCommand, reconcileCommand } from './reconcile'
 
 const USAGE = `Usage: ledgerline <command> [options]
@@ -67,6 +68,12 @@ Commands:
             [--xlsx FILE.xlsx] [--json]
       Import the statement, match it against the provider's records and write the
       reconciled report. Exit 0: everything matched; 1: exceptions remain; 2: bad input.
+  csv validate --kind transfers|plans [--profile NAME] [--remote] [--json] FILE
+      Check a bulk transfer (payout) or bulk plan CSV before upload: every problem on
+      its row (as a spreadsheet numbers it) and column, and totals per currency. With a
+      profile, bank codes and plan references are checked against its cache; --remote
+      also has the API validate a transfer file. Exit 0: no errors; 1: errors; 2: the
+      file cannot be read.
   audit verify [--session ID] [--json]
       Check every reconciliation decision's hash chain; exit 1 when anything was changed.
   help
@@ -424,6 +431,8 @@ export async function main(argv: string[]): Promise<number> {
         return await reconcileCommand(rest)
       case 'audit':
         return await auditCommand(rest)
+      case 'csv':
+        return await csvCommand(rest)
       case undefined:
       case 'help':
       case '--help':

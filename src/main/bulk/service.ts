@@ -4,7 +4,7 @@ import type Database from 'better-sqlite3'
 import type { FailedRequest } from '../../shared/api/schemas'
 import { normalizeTransferStatus } from '../../shared/api/assumptions'
 import { ProblemList, type BulkKind, type BulkProblem } from '../../shared/bulk/problems'
-import { BULK_COLUMNS, headerKey, type BulkTable } from '../../shared/bulk/read'
+import { BULK_COLUMNS, headerKey, readBulkCsv, type BulkTable } from '../../shared/bulk/read'
 import type { BankDirectory } from '../../shared/bulk/transfers'
 import { validateBulkText, type BulkContext, type CheckedFile, type CurrencyTotal } from '../../shared/bulk/validate'
 import { providerCsv, type RowStatus } from '../../shared/bulk/write'
@@ -66,6 +66,11 @@ export function bulkContext(db: Database.Database, profileId: string): BulkConte
   const planReferences = new Set(
     (db.prepare('select internal_reference as ref from plans where profile_id = ? and internal_reference is not null').pluck().all(profileId) as string[]).filter(Boolean)
   )
+  // The API lists no plans, so the plans uploaded from here count too: their references are taken.
+  const column = BULK_COLUMNS.plans.indexOf('internalReference')
+  for (const content of db.prepare("select content from bulk_sends where profile_id = ? and kind = 'plans' and action = 'upload' and accepted = 1").pluck().iterate(profileId) as Iterable<string>) {
+    for (const row of readBulkCsv('plans', content, new ProblemList()).rows) if (row[column]) planReferences.add(row[column] as string)
+  }
   return { banks: banks as BankDirectory, planReferences }
 }
 
