@@ -2,6 +2,7 @@
 import { createRouter, createWebHashHistory } from 'vue-router'
 import AboutView from './views/AboutView.vue'
 import AccountsView from './views/AccountsView.vue'
+import BulkView from './views/bulk/BulkView.vue'
 import OverviewView from './views/OverviewView.vue'
 import ProfilesView from './views/ProfilesView.vue'
 import RecordsView from './views/RecordsView.vue'
@@ -13,6 +14,7 @@ export const routes = [
   { path: '/records', name: 'records', component: RecordsView, meta: { title: 'Records' } },
   { path: '/reconcile', name: 'reconcile', component: ReconcileView, meta: { title: 'Reconcile' } },
   { path: '/reconcile/:id', name: 'review', component: ReviewView, meta: { title: 'Reconcile', menu: false } },
+  { path: '/bulk', name: 'bulk', component: BulkView, meta: { title: 'Bulk files' } },
   { path: '/accounts', name: 'accounts', component: AccountsView, meta: { title: 'Virtual accounts' } },
   { path: '/profiles', name: 'profiles', component: ProfilesView, meta: { title: 'Profiles' } },
   { path: '/about', name: 'about', component: AboutView, meta: { title: 'About' } }

@@ -9,6 +9,7 @@ import type { ImportedFileInfo, ReconSettings, ReconSource, SessionInfo } from '
 /** A mapping as the user changes it in the wizard (anything left out is guessed by the host). */
 export type MappingChange = CallArg<'recon:preview'>['mapping']
 import { useJobsStore } from './jobs'
+import { fileToBase64 } from '../files'
 
 /** What an import job ended with, for the wizard to say. */
 export type ImportEnd = { ok: true; fileId: string; rows: number; status: string } | { ok: false; message: string; error?: CallError }
@@ -49,10 +50,7 @@ export const useReconcileStore = defineStore('reconcile', () => {
   /** A statement dropped on the window: read here (the drop gave the renderer its bytes), previewed by the host. */
   async function openDropped(file: File): Promise<CallError | null> {
     if (file.size > MAX_DROPPED_BYTES) return { code: 'file_too_large', message: `${file.name} is ${Math.round(file.size / 1048576)} MB; open statements over ${MAX_DROPPED_BYTES / 1048576} MB with Import statement….` }
-    const bytes = new Uint8Array(await file.arrayBuffer())
-    let binary = ''
-    for (let at = 0; at < bytes.length; at += 0x8000) binary += String.fromCharCode(...bytes.subarray(at, at + 0x8000))
-    return opened(await window.api.recon.openDropped({ name: file.name, base64: btoa(binary) }))
+    return opened(await window.api.recon.openDropped({ name: file.name, base64: await fileToBase64(file) }))
   }
 
   /** The built-in Sandbox's sample statement, previewed like a chosen file. */
