@@ -1,9 +1,5 @@
 // Reconciliation benchmarks: matching 100,000 × 100,000 and 1,000,000 × 1,000,000 against a bare hash join of the same references, and importing a 1,000,000-line statement against papaparse alone; each in its own process for its peak RSS.
-import { spawnSync } from 'node:child_process'
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
-import { join } from 'node:path'
-import { buildSync } from 'esbuild'
-import { fmt, line } from './common'
+import { fmt, line, runScript, withCompiled } from './common'
 
 interface MatchRun {
   n: number
@@ -25,35 +21,14 @@ interface ImportRun {
   peakRssMb: number
 }
 
-/**
- * The worker compiled as the app's build compiles the host: one bundle of plain JavaScript. Run
- * through tsx instead, every function would be wrapped to keep its name (tsx's esbuild setting),
- * which slows code that makes closures in its loops by a third and is not what the app runs.
- */
-function compileWorker(dir: string): string {
-  const out = join(dir, 'reconcile-worker.mjs')
-  buildSync({ entryPoints: [join(import.meta.dirname, 'reconcile-worker.ts')], bundle: true, platform: 'node', format: 'esm', packages: 'external', outfile: out, logLevel: 'error' })
-  return out
-}
-
 function worker<T>(script: string, mode: 'match' | 'import', n: number): T {
-  const run = spawnSync(process.execPath, [script, mode, String(n)], { encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 })
-  if (run.status !== 0) throw new Error(`reconcile ${mode} ${n} failed: ${run.stderr.trim().split('\n').slice(-3).join(' ')}`)
-  return JSON.parse(run.stdout.trim().split('\n').pop() as string) as T
+  return runScript<T>(script, [mode, String(n)], `reconcile ${mode} ${n}`)
 }
 
 const TARGETS: Record<number, { seconds: number; rssMb: number | null }> = { 100_000: { seconds: 2, rssMb: null }, 1_000_000: { seconds: 15, rssMb: 1536 } }
 
 export function reconcileBench(): void {
-  // Inside the repository, so the bundle's packages (papaparse, better-sqlite3) resolve from node_modules.
-  const cache = join(import.meta.dirname, '..', 'node_modules', '.cache')
-  mkdirSync(cache, { recursive: true })
-  const dir = mkdtempSync(join(cache, 'ledgerline-bench-'))
-  try {
-    reconcileRuns(compileWorker(dir))
-  } finally {
-    rmSync(dir, { recursive: true, force: true })
-  }
+  withCompiled('reconcile-worker.ts', reconcileRuns)
 }
 
 function reconcileRuns(script: string): void {

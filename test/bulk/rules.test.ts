@@ -1,7 +1,8 @@
 // Bulk CSV rules against a corpus of hostile files: every problem on its row and column, with its code; nothing ever throws.
 import { describe, expect, it } from 'vitest'
 import type { BulkProblem } from '../../src/shared/bulk/problems'
-import { validateBulkBytes, validateBulkText, type BulkContext } from '../../src/shared/bulk/validate'
+import { ProblemList } from '../../src/shared/bulk/problems'
+import { rowChecker, validateBulkBytes, validateBulkText, type BulkContext } from '../../src/shared/bulk/validate'
 
 const BANKS: BulkContext['banks'] = new Map([
   ['NGN', new Map([['058', 'Guaranty Trust Bank'], ['044', 'Access Bank'], ['999240', 'Sandbox MFB']])],
@@ -158,6 +159,18 @@ describe('transfer rows', () => {
     const report = validateBulkText('transfers', transfers(GOOD_TRANSFER, GOOD_TRANSFER.replace('5000', '6000')), {}).report
     expect(report.valid).toBe(true)
     expect(where(report.warnings)).toEqual(['2 bank_code bank_list_missing'])
+  })
+
+  it('finds a payee paid twice however far apart, past any table size, and never confuses different payouts', () => {
+    // A pass that expects no rows has to grow its tables many times over.
+    const check = rowChecker('transfers', context)
+    const problems = new ProblemList()
+    const account = (i: number): string => String(1_000_000_000 + i)
+    for (let i = 0; i < 5000; i++) check(['10.00', 'NGN', '058', '', account(i), 'A', 'B'], i + 2, problems)
+    for (let i = 0; i < 5000; i += 1000) check(['10.00', 'NGN', '058', '', account(i), 'A', 'B'], 6000 + i, problems)
+    check(['10.01', 'NGN', '058', '', account(7), 'A', 'B'], 9000, problems)
+    check(['10.00', 'NGN', '044', '', account(7), 'A', 'B'], 9001, problems)
+    expect(problems.items.map((p) => `${p.row} ${p.code} ${/row (\d+)/.exec(p.message)?.[1]}`)).toEqual(['6000 duplicate_transfer 2', '7000 duplicate_transfer 1002', '8000 duplicate_transfer 2002', '9000 duplicate_transfer 3002', '10000 duplicate_transfer 4002'])
   })
 
   it('warns about the same account, bank and amount twice, and a formula-looking text', () => {

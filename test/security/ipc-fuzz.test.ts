@@ -44,6 +44,7 @@ const VALID: Partial<Record<CallName, Record<string, unknown>>> = {
   'recon:export': { sessionId: 'session-1', format: 'xlsx' },
   'bulk:open': { kind: 'transfers' },
   'bulk:openDropped': { kind: 'plans', name: 'plans.csv', base64: 'dGl0bGUK' },
+  'bulk:rows': { token: '00000000-0000-4000-8000-000000000000', from: 0, count: 100 },
   'bulk:check': { kind: 'transfers', csv: 'amount,currency\r\n5,NGN\r\n' },
   'bulk:send': { kind: 'transfers', csv: 'amount\r\n5\r\n', fileName: 'payouts.csv', transport: 'multipart' },
   'bulk:save': { kind: 'plans', csv: 'title\r\nGold\r\n', fileName: 'plans.csv' },

@@ -1,7 +1,9 @@
 // bulk:* calls: open a CSV into a builder, check it with the cached banks and plans, send it (native confirmation in live mode), save it, follow it back.
+import { randomUUID } from 'node:crypto'
 import { writeSync } from 'node:fs'
 import { readFile, stat } from 'node:fs/promises'
 import { basename } from 'node:path'
+import Papa from 'papaparse'
 import { BULK_FILE_LIMITS, normalizeTransferStatus } from '../../shared/api/assumptions'
 import type { BulkKind } from '../../shared/bulk/problems'
 import { validateBulkBytes } from '../../shared/bulk/validate'
@@ -16,15 +18,24 @@ import { bulkContext, BulkService } from './service'
 
 const KIND_NAMES: Record<BulkKind, string> = { transfers: 'bulk transfer', plans: 'bulk plan' }
 
-/** A file's rows for a builder, with the problems of the file itself (row problems are worked out again on the builder's rows). */
-function opened(kind: BulkKind, name: string, bytes: Uint8Array): OpenedBulkFile {
-  const { report, table } = validateBulkBytes(kind, bytes, {})
-  const fileProblems = [...report.errors, ...report.warnings].filter((p) => p.column === null || p.row === 1)
-  return { fileName: name, rows: table.rows, fileProblems }
-}
+/** How long an opened file's rows wait for the builder to fetch them. */
+const HOLD_MS = 10 * 60_000
 
 export function bulkHandlers(ctx: HostContext): HandlerMap {
   const service = new BulkService(ctx.db)
+  /** Opened files whose rows the builder is fetching, by token; one per profile at a time. */
+  const held = new Map<string, { profileId: string; rows: string[][]; at: number }>()
+
+  /** Reads the file, holds its rows for `bulk:rows`, and reports the problems of the file itself (row problems are worked out again on the builder's rows). */
+  const opened = (kind: BulkKind, name: string, bytes: Uint8Array): OpenedBulkFile => {
+    const profileId = ctx.active.current().id
+    const { report, table } = validateBulkBytes(kind, bytes, {})
+    for (const [token, entry] of held) if (entry.profileId === profileId || Date.now() - entry.at > HOLD_MS) held.delete(token)
+    const token = randomUUID()
+    held.set(token, { profileId, rows: table.rows, at: Date.now() })
+    const fileProblems = [...report.errors, ...report.warnings].filter((p) => p.column === null || p.row === 1)
+    return { fileName: name, rowCount: table.rows.length, token, fileProblems }
+  }
 
   const write = (file: string, text: string): Promise<void> =>
     writeFileSafely(file, (fd) => {
@@ -63,6 +74,13 @@ export function bulkHandlers(ctx: HostContext): HandlerMap {
       return opened(kind, basename(path), await readFile(path))
     },
     'bulk:openDropped': ({ kind, name, base64 }) => opened(kind, basename(name.replace(/\\/g, '/')), Buffer.from(base64, 'base64')),
+    'bulk:rows': ({ token, from, count }) => {
+      const entry = held.get(token)
+      if (!entry || entry.profileId !== ctx.active.current().id) throw new AppError('not_open', 'That file is no longer open; open it again.')
+      const rows = entry.rows.slice(from, from + count)
+      if (from + count >= entry.rows.length) held.delete(token)
+      return Papa.unparse(rows, { newline: '\n', quotes: false })
+    },
     'bulk:check': ({ kind, csv }) => service.check(ctx.active.current().id, kind, csv).report,
     'bulk:send': async ({ kind, csv, fileName, transport }) => {
       const profile = ctx.active.current()

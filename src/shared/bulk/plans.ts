@@ -92,9 +92,9 @@ function checkPricingOptions(cell: string, row: number, problems: ProblemList): 
 /**
  * Checks one data row, given as cells in the spec's column order. `cachedReferences` are the
  * internalReferences of plans already in the cache (null when the caller has none). Returns the
- * amount in minor units and its currency when both are valid (for totals), else null.
+ * amount in minor units when the amount and the currency are both valid (for totals), else -1.
  */
-export function checkPlanRow(cells: readonly string[], row: number, cachedReferences: ReadonlySet<string> | null, pass: PlanPass, problems: ProblemList): { minor: number; currency: string } | null {
+export function checkPlanRow(cells: readonly string[], row: number, cachedReferences: ReadonlySet<string> | null, pass: PlanPass, problems: ProblemList): number {
   const [title = '', frequency = '', amountCell = '', currencyCell = '', reference = '', pricing = ''] = cells
   if (checkText(title, row, 'title', 'title', 'Title', problems)) {
     const key = title.toLowerCase()
@@ -112,5 +112,5 @@ export function checkPlanRow(cells: readonly string[], row: number, cachedRefere
     if (earlier === undefined) pass.references.set(reference, row)
   }
   checkPricingOptions(pricing, row, problems)
-  return minor === null || currency === null ? null : { minor, currency }
+  return minor === null || currency === null ? -1 : minor
 }

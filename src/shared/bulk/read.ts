@@ -52,7 +52,13 @@ export function detectDelimiter(text: string, columns: readonly string[]): strin
   return best.delimiter
 }
 
-const isBlank = (record: readonly string[]): boolean => record.every((cell) => cell.trim() === '')
+/** Space, tab, no-break space and the like: what trim() removes, tested without building a string. */
+const isSpace = (c: number): boolean => (c > 32 && c < 127 ? false : c === 32 || c === 9 || c === 160 || c === 0xfeff || (c >= 10 && c <= 13) || c === 0x2028 || c === 0x2029 || (c >= 0x2000 && c <= 0x200a) || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0x1680)
+const trimmed = (cell: string): string => (cell.length > 0 && (isSpace(cell.charCodeAt(0)) || isSpace(cell.charCodeAt(cell.length - 1))) ? cell.trim() : cell)
+const isBlank = (record: readonly string[]): boolean => {
+  for (const cell of record) if (trimmed(cell) !== '') return false
+  return true
+}
 
 /**
  * Splits the text into the spec's columns and reports what is wrong with the file as a whole:
@@ -123,6 +129,7 @@ export function readBulkCsv(kind: BulkKind, input: string, problems: ProblemList
     problems.warning(null, null, 'not_comma_separated', `The file separates cells with a ${DELIMITER_NAMES[table.delimiter]}; the export writes commas, as the provider expects.`)
   }
 
+  const inOrder = target.length === columns.length && target.every((spec, c) => spec === c)
   let lastFilled = records.length - 1
   while (lastFilled > 0 && isBlank(records[lastFilled] as string[])) lastFilled--
   for (let r = 1; r <= lastFilled; r++) {
@@ -138,10 +145,17 @@ export function readBulkCsv(kind: BulkKind, input: string, problems: ProblemList
       const lost = header.slice(record.length).map((h) => h.trim()).filter(Boolean)
       problems.error(row, null, 'missing_cells', `Row ${row} has ${record.length} cells but the header has ${header.length}; ${lost.join(', ')} ${lost.length === 1 ? 'is' : 'are'} missing.`)
     }
-    const cells = new Array<string>(columns.length).fill('')
-    for (let c = 0; c < target.length; c++) {
-      const spec = target[c] as number
-      if (spec >= 0) cells[spec] = (record[c] ?? '').trim()
+    let cells: string[]
+    if (inOrder && record.length === columns.length) {
+      // The header is the spec's, in its order: the parser's own array is the row.
+      cells = record
+      for (let c = 0; c < cells.length; c++) cells[c] = trimmed(cells[c] as string)
+    } else {
+      cells = new Array<string>(columns.length).fill('')
+      for (let c = 0; c < target.length; c++) {
+        const spec = target[c] as number
+        if (spec >= 0) cells[spec] = trimmed(record[c] ?? '')
+      }
     }
     table.rows.push(cells)
     table.sourceRows.push(row)

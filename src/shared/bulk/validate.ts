@@ -34,12 +34,16 @@ export interface BulkReport {
   totals: CurrencyTotal[]
 }
 
-type RowCheck = (cells: readonly string[], row: number, problems: ProblemList) => { minor: number; currency: string } | null
+/** Checks one row (cells in the spec's order) and returns its amount in minor units, or -1 when its amount or currency is not valid. */
+type RowCheck = (cells: readonly string[], row: number, problems: ProblemList) => number
 
-/** A fresh pass of `kind`'s row rules: cross-row checks (repeats, duplicates) see only rows given to this pass. */
-export function rowChecker(kind: BulkKind, context: BulkContext): RowCheck {
+/** Where each kind's currency is among its cells (the totals are per currency). */
+export const CURRENCY_CELL: Record<BulkKind, number> = { transfers: BULK_COLUMNS.transfers.indexOf('currency'), plans: BULK_COLUMNS.plans.indexOf('currency') }
+
+/** A fresh pass of `kind`'s row rules: cross-row checks (repeats, duplicates) see only rows given to this pass (about `expectedRows` of them). */
+export function rowChecker(kind: BulkKind, context: BulkContext, expectedRows = 0): RowCheck {
   if (kind === 'transfers') {
-    const pass = newTransferPass()
+    const pass = newTransferPass(expectedRows)
     return (cells, row, problems) => checkTransferRow(cells, row, context.banks ?? null, pass, problems)
   }
   const pass = newPlanPass()
@@ -51,15 +55,21 @@ export class BulkTally {
   private readonly sums = new Map<string, { rows: number; minor: number }>()
   rowsWithErrors = 0
   overflow: string | null = null
+  private lastCurrency = ''
+  private lastSum: { rows: number; minor: number } | undefined
 
-  add(value: { minor: number; currency: string } | null, hadError: boolean): void {
+  /** One row: its currency cell and amount in minor units (-1: not counted), and whether it had an error. */
+  add(currency: string, minor: number, hadError: boolean): void {
     if (hadError) this.rowsWithErrors++
-    if (value === null) return
-    const sum = this.sums.get(value.currency) ?? { rows: 0, minor: 0 }
+    if (minor < 0) return
+    // Rows of one currency tend to come together: the last one's sum is tried before the map.
+    let sum = currency === this.lastCurrency ? this.lastSum : this.sums.get(currency)
+    if (!sum) this.sums.set(currency, (sum = { rows: 0, minor: 0 }))
+    this.lastCurrency = currency
+    this.lastSum = sum
     sum.rows++
-    sum.minor += value.minor
-    if (!Number.isSafeInteger(sum.minor)) this.overflow = value.currency
-    this.sums.set(value.currency, sum)
+    sum.minor += minor
+    if (!Number.isSafeInteger(sum.minor)) this.overflow = currency
   }
 
   totals(): CurrencyTotal[] {
@@ -74,14 +84,16 @@ export class BulkTally {
  * slice, so a window can keep drawing between slices; the host and CLI simply run it to the end.
  */
 export function* checkRows(table: Pick<BulkTable, 'kind' | 'rows' | 'sourceRows'>, context: BulkContext, problems: ProblemList, tally: BulkTally, sliceRows = 5_000): Generator<number, void> {
-  const check = rowChecker(table.kind, context)
+  const check = rowChecker(table.kind, context, table.rows.length)
+  const currencyAt = CURRENCY_CELL[table.kind]
   const { rows, sourceRows } = table
   for (let start = 0; start < rows.length; start += sliceRows) {
     const end = Math.min(rows.length, start + sliceRows)
     for (let i = start; i < end; i++) {
       const before = problems.errors
-      const value = check(rows[i] as string[], sourceRows[i] as number, problems)
-      tally.add(value, problems.errors > before)
+      const cells = rows[i] as string[]
+      const minor = check(cells, sourceRows[i] as number, problems)
+      tally.add(cells[currencyAt] as string, minor, problems.errors > before)
     }
     yield end
   }

@@ -14,13 +14,21 @@ export interface BulkContextInfo {
   planReferences: string[]
 }
 
-/** A CSV read into a builder: rows in the spec's column order, and what is wrong with the file as a whole. */
+/**
+ * A CSV read for a builder: how many data rows it has and a token to fetch them with `bulk:rows`
+ * a slice at a time (a hundred thousand rows in one message would hold the window while it
+ * arrives), and what is wrong with the file as a whole.
+ */
 export interface OpenedBulkFile {
   fileName: string
-  rows: string[][]
+  rowCount: number
+  token: string
   /** Problems of the file itself (encoding, separator, header): row problems are worked out again on the builder's rows. */
   fileProblems: BulkProblem[]
 }
+
+/** Most rows `bulk:rows` returns at once. */
+export const MAX_ROWS_PER_READ = 10_000
 
 /** One file sent to the provider, as the cache keeps it. */
 export interface SentFile {
@@ -71,6 +79,8 @@ export const bulkCalls = {
   'bulk:open': call<OpenedBulkFile | null>()(z.strictObject({ kind })),
   /** A CSV dropped on the builder: its name and bytes (base64). */
   'bulk:openDropped': call<OpenedBulkFile>()(z.strictObject({ kind, name: z.string().trim().min(1).max(255), base64: z.string().max(MAX_DROPPED_BASE64) })),
+  /** Rows `from` … `from + count` of an opened file, as plain CSV text in the spec's column order (no header). */
+  'bulk:rows': call<string>()(z.strictObject({ token: z.uuid(), from: z.number().int().min(0), count: z.number().int().min(1).max(MAX_ROWS_PER_READ) })),
   /** The host's check of the whole file, with the profile's cached banks and plans (what is checked before anything is sent). */
   'bulk:check': call<BulkReport>()(z.strictObject({ kind, csv })),
   /**

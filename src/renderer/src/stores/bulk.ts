@@ -1,9 +1,10 @@
 // Bulk file builders: the rows of a payout and a plan file being built, checked by the shared rules as the user types (a whole file in slices, so the window never stalls), sent and followed back.
+import Papa from 'papaparse'
 import { defineStore } from 'pinia'
 import { markRaw, reactive, shallowRef } from 'vue'
 import { BULK_COLUMNS } from '../../../shared/bulk/read'
 import { ProblemList, sortProblems, type BulkKind, type BulkProblem } from '../../../shared/bulk/problems'
-import { BulkTally, rowChecker, type BulkContext, type CurrencyTotal } from '../../../shared/bulk/validate'
+import { BulkTally, CURRENCY_CELL, rowChecker, type BulkContext, type CurrencyTotal } from '../../../shared/bulk/validate'
 import { providerCsv } from '../../../shared/bulk/write'
 import type { BulkContextInfo, SentFile, SentFileStatus } from '../../../shared/ipc/bulk'
 import type { CallError } from '../../../shared/ipc/result'
@@ -26,6 +27,9 @@ export const sheetRow = (index: number): number => index + 2
 const emptyRow = (kind: BulkKind): BuilderRow => Object.fromEntries(BULK_COLUMNS[kind].map((c) => [c, '']))
 const cellsOf = (kind: BulkKind, row: BuilderRow): string[] => BULK_COLUMNS[kind].map((c) => (row[c] ?? '').trim())
 const isBlank = (kind: BulkKind, row: BuilderRow): boolean => BULK_COLUMNS[kind].every((c) => (row[c] ?? '').trim() === '')
+
+/** Rows fetched from the host at a time when a file is opened: a few milliseconds of parsing each. */
+const READ_SLICE = 2_000
 
 /** Gives the window a turn: the next task, after any pending input and paint. */
 const nextTask = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0))
@@ -51,6 +55,9 @@ function newBuilder(kind: BulkKind) {
     lastCheckMs: 0,
     longestSliceMs: 0,
     sending: false,
+    /** Rows of an opened file still being read (0 when none), and how many are read. */
+    reading: 0,
+    readRows: 0,
     lastSent: null as SentFile | null,
     error: null as CallError | null
   })
@@ -86,7 +93,8 @@ export const useBulkStore = defineStore('bulk', () => {
     const b = builders[kind]
     const ticket = ++tickets[kind]
     const rows = b.rows
-    const check = rowChecker(kind, rulesContext)
+    const check = rowChecker(kind, rulesContext, b.rows.length)
+    const currencyAt = CURRENCY_CELL[kind]
     const problems = new ProblemList()
     const tally = new BulkTally()
     const started = performance.now()
@@ -100,7 +108,8 @@ export const useBulkStore = defineStore('bulk', () => {
       if (!isBlank(kind, row)) {
         filled++
         const before = problems.errors
-        tally.add(check(cellsOf(kind, row), sheetRow(i), problems), problems.errors > before)
+        const cells = cellsOf(kind, row)
+        tally.add(cells[currencyAt] as string, check(cells, sheetRow(i), problems), problems.errors > before)
       }
       if ((i & 255) === 255 && performance.now() - sliceStart > 8) {
         longest = Math.max(longest, performance.now() - sliceStart)
@@ -235,14 +244,44 @@ export const useBulkStore = defineStore('bulk', () => {
       : await window.api.bulk.open({ kind })
     b.error = result.ok ? null : result.error
     if (!result.ok || result.value === null) return false
-    const columns = BULK_COLUMNS[kind]
     b.fileName = result.value.fileName
     b.fileProblems = result.value.fileProblems
-    setRows(
-      kind,
-      result.value.rows.map((cells) => Object.fromEntries(columns.map((c, i) => [c, cells[i] ?? ''])))
-    )
-    return true
+    const rows = await readRows(kind, result.value.token, result.value.rowCount)
+    if (rows) setRows(kind, rows)
+    return rows !== null
+  }
+
+  /**
+   * The opened file's rows, fetched and parsed a slice at a time with a turn for the window in
+   * between, so a 100,000-row file never holds it for long. Null (and the error kept) when the
+   * host no longer has the file.
+   */
+  async function readRows(kind: BulkKind, token: string, total: number): Promise<BuilderRow[] | null> {
+    const columns = BULK_COLUMNS[kind]
+    const b = builders[kind]
+    const rows: BuilderRow[] = []
+    b.reading = total
+    b.readRows = 0
+    try {
+      for (let from = 0; from < total; from += READ_SLICE) {
+        const piece = await window.api.bulk.rows({ token, from, count: Math.min(READ_SLICE, total - from) })
+        if (!piece.ok) {
+          b.error = piece.error
+          return null
+        }
+        for (const cells of Papa.parse<string[]>(piece.value, { delimiter: ',', newline: '\n' }).data) {
+          if (cells.length === 1 && cells[0] === '') continue
+          const row: BuilderRow = {}
+          for (let c = 0; c < columns.length; c++) row[columns[c] as string] = cells[c] ?? ''
+          rows.push(row)
+        }
+        b.readRows = rows.length
+        await nextTask()
+      }
+      return rows
+    } finally {
+      b.reading = 0
+    }
   }
 
   async function save(kind: BulkKind): Promise<string | null> {
