@@ -23,11 +23,14 @@ async function typeRow(page: Page, cells: string[]): Promise<void> {
   await page.waitForTimeout(100)
 }
 
-const COLUMNS = ['amount', 'currency', 'bank_code', 'branch_code', 'account_number', 'account_name', 'narration']
+const COLUMNS: Record<string, string[]> = {
+  transfers: ['amount', 'currency', 'bank_code', 'branch_code', 'account_number', 'account_name', 'narration'],
+  plans: ['title', 'frequency', 'amount', 'currency', 'internalReference', 'pricingOptions']
+}
 
 /** The grid cell of a spreadsheet row (header = 1) and spec column (the window is wide enough for every column). */
-function cell(builder: Locator, row: number, column: string): Locator {
-  return builder.locator(`revogr-data[type="rgRow"][col-type="rgCol"] .rgCell[data-rgrow="${row - 2}"][data-rgcol="${COLUMNS.indexOf(column)}"]`)
+function cell(builder: Locator, row: number, column: string, kind: 'transfers' | 'plans' = 'transfers'): Locator {
+  return builder.locator(`revogr-data[type="rgRow"][col-type="rgCol"] .rgCell[data-rgrow="${row - 2}"][data-rgcol="${(COLUMNS[kind] as string[]).indexOf(column)}"]`)
 }
 
 describe('bulk payout builder', { timeout: 180_000 }, () => {
@@ -119,6 +122,34 @@ describe('bulk payout builder', { timeout: 180_000 }, () => {
     await expect.poll(() => harness.host.ui.saves.length).toBe(2)
     const retry = join(harness.host.ui.exportDir, 'payouts-retry.csv')
     await expect.poll(() => readFileSync(retry, 'utf8')).toBe(providerCsv('transfers', [rows[1] as string[]]))
+    expect(harness.pageErrors).toEqual([])
+  })
+
+  it('builds a plan file: a wrong frequency shown on its cell, fixed with the picker, uploaded', async () => {
+    const { page } = harness
+    await page.locator('.n-tabs-tab', { hasText: 'Plan file' }).click()
+    const builder = page.getByTestId('builder-plans')
+    await builder.locator('revogr-data .rgCell').first().waitFor()
+    await cell(builder, 2, 'title', 'plans').click()
+    await typeRow(page, ['Gold Monthly', 'Monthly', '5000', 'NGN', 'LL-E2E-GOLD', 'NGN:5000;GHS:45'])
+    const frequency = cell(builder, 2, 'frequency', 'plans')
+    await expect.poll(() => frequency.getAttribute('class')).toContain('cell-error')
+    expect(await frequency.getAttribute('title')).toContain('write monthly')
+    expect(await builder.getByTestId('upload-plans').isDisabled()).toBe(true)
+
+    await frequency.click()
+    await page.keyboard.press('Alt+b')
+    await page.waitForTimeout(100)
+    await page.keyboard.type('month', { delay: 15 })
+    await page.keyboard.press('Enter')
+    await expect.poll(() => frequency.textContent()).toBe('monthly')
+    await expect.poll(() => builder.getByTestId('error-count').textContent()).toBe('0 error(s)')
+    await builder.getByTestId('upload-plans').click()
+    await expect.poll(() => builder.getByTestId('sent-result').textContent()).toContain('The provider created 1 plan(s).')
+    await harness.screenshot('bulk-plans')
+    // Uploaded, its reference is taken: the same row again is refused on its cell.
+    await expect.poll(() => frequency.getAttribute('class')).not.toContain('cell-error')
+    await expect.poll(() => cell(builder, 2, 'internalReference', 'plans').getAttribute('class')).toContain('cell-error')
     expect(harness.pageErrors).toEqual([])
   })
 })

@@ -50,6 +50,7 @@ const fromRow = (row: SentRow): SentFile => {
     accepted: row.accepted === 1,
     problems: result.problems,
     totalRequests: result.totalRequests,
+    providerStatus: result.status ?? null,
     error: result.error,
     bulkFileId: row.bulk_file_id
   }

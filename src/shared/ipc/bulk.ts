@@ -45,6 +45,8 @@ export interface SentFile {
   /** What the provider said of the rows, each on its row and column. */
   problems: BulkProblem[]
   totalRequests: number | null
+  /** The `status` the provider answered with, when it sent one (a plan upload's "success"). */
+  providerStatus: string | null
   /** Why the send failed (an API error), if it did. */
   error: { code: string; message: string } | null
   bulkFileId: string | null
