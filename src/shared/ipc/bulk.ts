@@ -82,7 +82,7 @@ export const bulkCalls = {
   /** A CSV dropped on the builder: its name and bytes (base64). */
   'bulk:openDropped': call<OpenedBulkFile>()(z.strictObject({ kind, name: z.string().trim().min(1).max(255), base64: z.string().max(MAX_DROPPED_BASE64) })),
   /** Rows `from` … `from + count` of an opened file, as plain CSV text in the spec's column order (no header). */
-  'bulk:rows': call<string>()(z.strictObject({ token: z.uuid(), from: z.number().int().min(0), count: z.number().int().min(1).max(MAX_ROWS_PER_READ) })),
+  'bulk:rows': call<string>()(z.strictObject({ token: z.string().max(64).regex(/^[0-9a-f-]{36}$/), from: z.number().int().min(0), count: z.number().int().min(1).max(MAX_ROWS_PER_READ) })),
   /** The host's check of the whole file, with the profile's cached banks and plans (what is checked before anything is sent). */
   'bulk:check': call<BulkReport>()(z.strictObject({ kind, csv })),
   /**
