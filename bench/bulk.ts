@@ -9,10 +9,10 @@ import { payoutFile, ROWS } from './bulk-file'
 import { fmt, line, percentile, runScript, withCompiled } from './common'
 
 function rulesBench(): void {
-  const run = withCompiled('bulk-rules.ts', (script) => runScript<{ megabytes: number; baselineMs: number; rulesMs: number; errors: number }>(script, [], 'bulk rules'))
+  const run = withCompiled('bulk-rules.ts', (script) => runScript<{ megabytes: number; baselineMs: number; rulesMs: number; ratio: number; errors: number }>(script, [], 'bulk rules'))
   console.log(`\nBulk CSV rules: a ${fmt(ROWS)}-row payout file (${fmt(run.megabytes, 1)} MB, 1% rows with mistakes) against papaparse parsing it alone (baseline)`)
   line('papaparse alone, median of 15 (baseline)', `${fmt(run.baselineMs)} ms`)
-  line(`validating it (read, rules, totals; ${fmt(run.errors)} errors), median of 15`, `${fmt(run.rulesMs)} ms`, `target ≤ 1,000 ms; ${fmt(run.rulesMs / run.baselineMs, 2)}× papaparse (target ≤ 2×)`)
+  line(`validating it (read, rules, totals; ${fmt(run.errors)} errors), median of 15`, `${fmt(run.rulesMs)} ms`, `target ≤ 1,000 ms; ${fmt(run.ratio, 2)}× papaparse, median of the pairs' ratios (target ≤ 2×)`)
 }
 
 /** Frame gaps from requestAnimationFrame until `done` (a page expression) holds, or for `ms` milliseconds. */

@@ -57,8 +57,22 @@ export function simpleMinor(cell: string, exponent: number): number {
   return whole + fraction
 }
 
-/** Exponents of the currencies seen, so the common case does not look one up in the full table for every row. */
-const exponents = new Map<string, number>()
+/**
+ * The exponents of the last two currencies seen: a file mixes a currency or two, and comparing
+ * short strings costs less than a look-up keyed by a new string (which has to be hashed) per row.
+ */
+const recentExponents = { a: '', ea: 0, b: '', eb: 0 }
+function exponentOf(currency: string): number {
+  const r = recentExponents
+  if (currency === r.a) return r.ea
+  if (currency === r.b) return r.eb
+  const exponent = currencyExponent(currency)
+  r.b = r.a
+  r.eb = r.ea
+  r.a = currency
+  r.ea = exponent
+  return exponent
+}
 
 /**
  * Checks an amount cell in major units and returns its exact minor units, or null after reporting
@@ -67,9 +81,7 @@ const exponents = new Map<string, number>()
  */
 export function checkAmount(cell: string, currency: string | null, row: number, column: string, problems: ProblemList, what = 'Amount'): number | null {
   if (currency !== null) {
-    let exponent = exponents.get(currency)
-    if (exponent === undefined) exponents.set(currency, (exponent = currencyExponent(currency)))
-    const minor = simpleMinor(cell, exponent)
+    const minor = simpleMinor(cell, exponentOf(currency))
     if (minor > 0) return minor
   }
   if (cell === '') {

@@ -149,7 +149,12 @@ export function readBulkCsv(kind: BulkKind, input: string, problems: ProblemList
     if (inOrder && record.length === columns.length) {
       // The header is the spec's, in its order: the parser's own array is the row.
       cells = record
-      for (let c = 0; c < cells.length; c++) cells[c] = trimmed(cells[c] as string)
+      for (let c = 0; c < cells.length; c++) {
+        const cell = cells[c] as string
+        const trim = trimmed(cell)
+        // Written back only when it changed: storing a string into an old array is not free.
+        if (trim !== cell) cells[c] = trim
+      }
     } else {
       cells = new Array<string>(columns.length).fill('')
       for (let c = 0; c < target.length; c++) {

@@ -100,10 +100,13 @@ export interface TransferPass {
   payouts: PayoutIndex
   warnedNoBanks: Set<string>
   validCurrencies: Set<string>
+  recentBanks: { a: string; la: ReadonlyMap<string, string> | undefined; b: string; lb: ReadonlyMap<string, string> | undefined }
+  /** The currency cell of the last row whose currency was valid (null before the first). */
+  lastValidCurrency: string | null
 }
 
 /** `expectedRows`: about how many rows the pass will see, so its tables are made once at the right size. */
-export const newTransferPass = (expectedRows = 0): TransferPass => ({ payouts: new PayoutIndex(expectedRows), warnedNoBanks: new Set(), validCurrencies: new Set() })
+export const newTransferPass = (expectedRows = 0): TransferPass => ({ payouts: new PayoutIndex(expectedRows), warnedNoBanks: new Set(), validCurrencies: new Set(), recentBanks: { a: '', la: undefined, b: '', lb: undefined }, lastValidCurrency: null })
 
 const DIGITS = /^\d+$/
 
@@ -122,7 +125,7 @@ function digitsHash(text: string): number {
 /** Checks an account number; returns its digitsHash when it is valid (for the same-payee check), else -1 after reporting why. */
 function checkAccountNumber(cell: string, currency: string | null, row: number, problems: ProblemList): number {
   const column = 'account_number'
-  const length = currency === 'NGN' || currency === 'GHS' ? BULK_TRANSFER_RULES.accountDigits[currency] : null
+  const length = currency === 'NGN' ? BULK_TRANSFER_RULES.accountDigits.NGN : currency === 'GHS' ? BULK_TRANSFER_RULES.accountDigits.GHS : null
   const hash = digitsHash(cell)
   if (hash !== -1 && (!length || (cell.length >= length.min && cell.length <= length.max))) return hash
   if (cell === '') {
@@ -162,7 +165,14 @@ function checkBankCode(cell: string, currency: string | null, row: number, banks
     return false
   }
   if (currency === null) return true
-  const list = banks?.get(currency)
+  // The lists of the last two currencies are tried before the directory (no hashing of a new key per row).
+  let list: ReadonlyMap<string, string> | undefined
+  if (currency === pass.recentBanks.a) list = pass.recentBanks.la
+  else if (currency === pass.recentBanks.b) list = pass.recentBanks.lb
+  else {
+    list = banks?.get(currency)
+    pass.recentBanks = { a: currency, la: list, b: pass.recentBanks.a, lb: pass.recentBanks.la }
+  }
   if (!list || list.size === 0) {
     if (!pass.warnedNoBanks.has(currency)) {
       pass.warnedNoBanks.add(currency)
@@ -193,10 +203,14 @@ export function checkTransferRow(cells: readonly string[], row: number, banks: B
   const bankCode = cells[2] ?? ''
   const branchCode = cells[3] ?? ''
   const accountNumber = cells[4] ?? ''
+  // The same currency as the row before is valid without a look-up (a string comparison, no hashing).
   let currency: string | null = currencyCell
-  if (!pass.validCurrencies.has(currencyCell)) {
-    currency = checkCurrency(currencyCell, BULK_TRANSFER_RULES.currencies, row, 'currency', problems, ' for payouts')
-    if (currency !== null) pass.validCurrencies.add(currency)
+  if (currencyCell !== pass.lastValidCurrency) {
+    currency = pass.validCurrencies.has(currencyCell) ? currencyCell : checkCurrency(currencyCell, BULK_TRANSFER_RULES.currencies, row, 'currency', problems, ' for payouts')
+    if (currency !== null) {
+      pass.validCurrencies.add(currency)
+      pass.lastValidCurrency = currency
+    }
   }
   const minor = checkAmount(amountCell, currency, row, 'amount', problems)
   const bankOk = checkBankCode(bankCode, currency, row, banks, pass, problems)
