@@ -51,9 +51,6 @@ function newBuilder(kind: BulkKind) {
     checking: false,
     /** Rows checked so far in the running whole-file check. */
     checked: 0,
-    /** How long the last whole-file check took (ms), and its longest single slice. */
-    lastCheckMs: 0,
-    longestSliceMs: 0,
     sending: false,
     /** Rows of an opened file still being read (0 when none), and how many are read. */
     reading: 0,
@@ -97,9 +94,7 @@ export const useBulkStore = defineStore('bulk', () => {
     const currencyAt = CURRENCY_CELL[kind]
     const problems = new ProblemList()
     const tally = new BulkTally()
-    const started = performance.now()
-    let sliceStart = started
-    let longest = 0
+    let sliceStart = performance.now()
     let filled = 0
     b.checking = true
     b.checked = 0
@@ -112,14 +107,12 @@ export const useBulkStore = defineStore('bulk', () => {
         tally.add(cells[currencyAt] as string, check(cells, sheetRow(i), problems), problems.errors > before)
       }
       if ((i & 255) === 255 && performance.now() - sliceStart > 8) {
-        longest = Math.max(longest, performance.now() - sliceStart)
         b.checked = i + 1
         await nextTask()
         if (ticket !== tickets[kind]) return
         sliceStart = performance.now()
       }
     }
-    longest = Math.max(longest, performance.now() - sliceStart)
     const byRow = new Map<number, BulkProblem[]>()
     for (const p of sortProblems(problems.items, BULK_COLUMNS[kind])) {
       const index = (p.row ?? 0) - 2
@@ -131,8 +124,6 @@ export const useBulkStore = defineStore('bulk', () => {
     b.report = { rows: filled, rowsWithErrors: tally.rowsWithErrors, errors: problems.errors, warnings: problems.warnings, totals: tally.totals() }
     b.checking = false
     b.checked = rows.length
-    b.lastCheckMs = performance.now() - started
-    b.longestSliceMs = longest
     b.version++
   }
 
