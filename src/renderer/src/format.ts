@@ -42,3 +42,27 @@ export const pickerDay = (ms: number): string => new Date(ms - new Date(ms).getT
 
 /** A YYYY-MM-DD day as a date picker's value (midday, so no time zone moves it to another day). */
 export const pickerValue = (day: string): number => new Date(`${day}T12:00:00`).getTime()
+
+/** The filters the records search and the reconciliation review share, as the user has them on screen. */
+export interface AmountDateFilters {
+  text: string
+  currency: string | null
+  minAmount: string
+  maxAmount: string
+  /** [from, to] as epoch ms from the date picker, or null. */
+  range: [number, number] | null
+}
+
+/** Those filters as a query: only what is set, text trimmed, the picker's range as two days. */
+export function filterQuery(f: AmountDateFilters): { text?: string; currency?: string; minAmount?: string; maxAmount?: string; from?: string; to?: string } {
+  const q: ReturnType<typeof filterQuery> = {}
+  if (f.text.trim()) q.text = f.text.trim()
+  if (f.currency) q.currency = f.currency
+  if (f.minAmount.trim()) q.minAmount = f.minAmount.trim()
+  if (f.maxAmount.trim()) q.maxAmount = f.maxAmount.trim()
+  if (f.range) {
+    q.from = pickerDay(f.range[0])
+    q.to = pickerDay(f.range[1])
+  }
+  return q
+}

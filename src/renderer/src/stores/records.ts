@@ -4,33 +4,19 @@ import { reactive, ref } from 'vue'
 import type { ExportStarted } from '../../../shared/ipc/contract'
 import type { CallError } from '../../../shared/ipc/result'
 import type { SearchQuery, SearchResource, SearchResult, SearchSort } from '../../../shared/search'
-import { pickerDay } from '../format'
+import { filterQuery, type AmountDateFilters } from '../format'
 
-export interface Filters {
+export interface Filters extends AmountDateFilters {
   resource: SearchResource
-  text: string
   status: string | null
   channel: string | null
-  currency: string | null
-  minAmount: string
-  maxAmount: string
-  /** [from, to] as epoch ms from the date picker, or null. */
-  range: [number, number] | null
   sort: SearchSort
 }
 
 export function toQuery(f: Filters): Omit<SearchQuery, 'page' | 'pageSize'> {
-  const q: Omit<SearchQuery, 'page' | 'pageSize'> = { resource: f.resource, sort: f.sort }
-  if (f.text.trim()) q.text = f.text.trim()
+  const q: Omit<SearchQuery, 'page' | 'pageSize'> = { resource: f.resource, sort: f.sort, ...filterQuery(f) }
   if (f.status) q.status = f.status
   if (f.channel) q.channel = f.channel
-  if (f.currency) q.currency = f.currency
-  if (f.minAmount.trim()) q.minAmount = f.minAmount.trim()
-  if (f.maxAmount.trim()) q.maxAmount = f.maxAmount.trim()
-  if (f.range) {
-    q.from = pickerDay(f.range[0])
-    q.to = pickerDay(f.range[1])
-  }
   return q
 }
 

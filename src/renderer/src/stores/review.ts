@@ -3,7 +3,7 @@ import { defineStore } from 'pinia'
 import { computed, ref } from 'vue'
 import type { CallError } from '../../../shared/ipc/result'
 import type { Decision, ItemFilter, Outcome, ReconItem, ReconSummary, SessionInfo } from '../../../shared/reconcile'
-import { pickerDay } from '../format'
+import { filterQuery, type AmountDateFilters } from '../format'
 
 export interface AuditEntry {
   seq: number
@@ -23,7 +23,7 @@ export const useReviewStore = defineStore('review', () => {
   const page = ref(0)
   const outcome = ref<Outcome | null>(null)
   /** The other filters, as typed; applied together with the outcome. */
-  const filters = ref<{ currency: string | null; text: string; minAmount: string; maxAmount: string; range: [number, number] | null }>({ currency: null, text: '', minAmount: '', maxAmount: '', range: null })
+  const filters = ref<AmountDateFilters>({ currency: null, text: '', minAmount: '', maxAmount: '', range: null })
   const selected = ref(0)
   const loading = ref(false)
   const error = ref<CallError | null>(null)
@@ -110,17 +110,8 @@ export const useReviewStore = defineStore('review', () => {
   }
 
   function query(): ItemFilter {
-    const f = filters.value
-    const q: ItemFilter = {}
+    const q: ItemFilter = filterQuery(filters.value)
     if (outcome.value) q.outcome = outcome.value
-    if (f.currency) q.currency = f.currency
-    if (f.text.trim()) q.text = f.text.trim()
-    if (f.minAmount.trim()) q.minAmount = f.minAmount.trim()
-    if (f.maxAmount.trim()) q.maxAmount = f.maxAmount.trim()
-    if (f.range) {
-      q.from = pickerDay(f.range[0])
-      q.to = pickerDay(f.range[1])
-    }
     return q
   }
   const filtered = computed(() => Object.keys(query()).length > 0)
