@@ -5,8 +5,8 @@ import { readFile, stat } from 'node:fs/promises'
 import { basename } from 'node:path'
 import Papa from 'papaparse'
 import { BULK_FILE_LIMITS, normalizeTransferStatus } from '../../shared/api/assumptions'
-import type { BulkKind } from '../../shared/bulk/problems'
-import { validateBulkBytes } from '../../shared/bulk/validate'
+import { ProblemList, sortProblems, type BulkKind } from '../../shared/bulk/problems'
+import { readBulkBytes } from '../../shared/bulk/read'
 import { providerCsv, statusCsv } from '../../shared/bulk/write'
 import type { BulkContextInfo, OpenedBulkFile, SentFileStatus } from '../../shared/ipc/bulk'
 import { AppError, notConfirmed } from '../errors'
@@ -29,11 +29,14 @@ export function bulkHandlers(ctx: HostContext): HandlerMap {
   /** Reads the file, holds its rows for `bulk:rows`, and reports the problems of the file itself (row problems are worked out again on the builder's rows). */
   const opened = (kind: BulkKind, name: string, bytes: Uint8Array): OpenedBulkFile => {
     const profileId = ctx.active.current().id
-    const { report, table } = validateBulkBytes(kind, bytes, {})
+    // Read only: the builder checks the rows itself, so only the file's own problems are reported here.
+    const problems = new ProblemList()
+    const table = readBulkBytes(kind, bytes, problems)
     for (const [token, entry] of held) if (entry.profileId === profileId || Date.now() - entry.at > HOLD_MS) held.delete(token)
     const token = randomUUID()
     held.set(token, { profileId, rows: table.rows, at: Date.now() })
-    const fileProblems = [...report.errors, ...report.warnings].filter((p) => p.column === null || p.row === 1)
+    const sorted = sortProblems(problems.items, table.columns)
+    const fileProblems = [...sorted.filter((p) => p.severity === 'error'), ...sorted.filter((p) => p.severity === 'warning')]
     return { fileName: name, rowCount: table.rows.length, token, fileProblems }
   }
 
@@ -120,8 +123,7 @@ export function bulkHandlers(ctx: HostContext): HandlerMap {
     'bulk:status': ({ sendId }): SentFileStatus => {
       const profile = ctx.active.current()
       const sent = service.get(profile.id, sendId)
-      const rows = service.sentTable(profile.id, sendId).rows
-      const statuses = sent.bulkFileId ? service.rowStatuses(profile.id, sent.bulkFileId, { rows }) : rows.map(() => null)
+      const { rows, statuses } = service.sentStatuses(profile.id, sent)
       const counts = { successful: 0, failed: 0, pending: 0, notFound: 0 }
       for (const status of statuses) {
         if (!status) counts.notFound++
@@ -139,8 +141,7 @@ export function bulkHandlers(ctx: HostContext): HandlerMap {
       const profile = ctx.active.current()
       const sent = service.get(profile.id, sendId)
       if (!sent.bulkFileId) throw new AppError('not_followed', 'This file has no bulk file id yet: follow it first, then sync.')
-      const rows = service.sentTable(profile.id, sendId).rows
-      const statuses = service.rowStatuses(profile.id, sent.bulkFileId, { rows })
+      const { rows, statuses } = service.sentStatuses(profile.id, sent)
       const base = sent.fileName.replace(/\.csv$/i, '')
       const file = await ctx.ui.chooseSaveFile({ suggestedName: `${base}-${variant === 'status' ? 'status' : 'retry'}.csv`, filterName: 'CSV', extensions: ['csv'] })
       if (!file) return null

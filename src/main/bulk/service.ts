@@ -178,9 +178,13 @@ export class BulkService {
     return content
   }
 
-  /** The text that was sent, read again as a table. */
-  sentTable(profileId: string, id: number): BulkTable {
-    return this.check(profileId, this.get(profileId, id).kind, this.sentContent(profileId, id)).table
+  /**
+   * A sent file's rows (read again from the text that was sent; it passed every rule then) beside
+   * each row's transfer as the cache has it: all null until the file is followed and synced.
+   */
+  sentStatuses(profileId: string, sent: SentFile): { rows: string[][]; statuses: ((RowStatus & { final: boolean }) | null)[] } {
+    const rows = readBulkCsv(sent.kind, this.sentContent(profileId, sent.id), new ProblemList()).rows
+    return { rows, statuses: sent.bulkFileId ? this.rowStatuses(profileId, sent.bulkFileId, { rows }) : rows.map(() => null) }
   }
 
   /** Records the bulk file id the provider gave for a sent transfer file. */

@@ -1,6 +1,7 @@
 // Reads a bulk CSV file as people really save it (any separator, BOM, CRLF, headers in any order and case) into the spec's columns.
 import Papa from 'papaparse'
 import { BULK_FILE_LIMITS } from '../api/assumptions'
+import { decodeCsvBytes } from './decode'
 import { ProblemList, shown, type BulkKind } from './problems'
 
 /** The columns of each file kind, in the spec's order (api-spec.md 2.9); the export writes exactly these. */
@@ -60,6 +61,12 @@ const isBlank = (record: readonly string[]): boolean => {
   return true
 }
 
+/** A table with no rows and none of the columns: what a file that cannot be read gives. */
+function emptyTable(kind: BulkKind): BulkTable {
+  const columns = BULK_COLUMNS[kind]
+  return { kind, columns, rows: [], sourceRows: [], present: columns.map(() => false), delimiter: ',' }
+}
+
 /**
  * Splits the text into the spec's columns and reports what is wrong with the file as a whole:
  * empty, not CSV, missing, repeated or unknown columns, rows with too many or too few cells,
@@ -67,7 +74,7 @@ const isBlank = (record: readonly string[]): boolean => {
  */
 export function readBulkCsv(kind: BulkKind, input: string, problems: ProblemList): BulkTable {
   const columns = BULK_COLUMNS[kind]
-  const table: BulkTable = { kind, columns, rows: [], sourceRows: [], present: columns.map(() => false), delimiter: ',' }
+  const table = emptyTable(kind)
   const text = input.charCodeAt(0) === 0xfeff ? input.slice(1) : input
   if (text.length > BULK_FILE_LIMITS.maxBytes) {
     problems.error(null, null, 'file_too_large', `The file is larger than ${BULK_FILE_LIMITS.maxBytes / 1024 / 1024} MiB; split it into smaller files.`)
@@ -170,4 +177,14 @@ export function readBulkCsv(kind: BulkKind, input: string, problems: ProblemList
     problems.error(null, null, 'too_many_rows', `The file has ${table.rows.length.toLocaleString('en')} data rows; at most ${BULK_FILE_LIMITS.maxRows.toLocaleString('en')} go in one file. Split it.`)
   }
   return table
+}
+
+/** Decodes a file's bytes and reads them into the spec's columns; an empty table when they are too large or not CSV text (the problems say why). */
+export function readBulkBytes(kind: BulkKind, bytes: Uint8Array, problems: ProblemList): BulkTable {
+  if (bytes.length > BULK_FILE_LIMITS.maxBytes) {
+    problems.error(null, null, 'file_too_large', `The file has ${bytes.length.toLocaleString('en')} bytes; at most ${BULK_FILE_LIMITS.maxBytes / 1024 / 1024} MiB go in one file. Split it.`)
+    return emptyTable(kind)
+  }
+  const text = decodeCsvBytes(bytes, problems)
+  return text === null ? emptyTable(kind) : readBulkCsv(kind, text, problems)
 }

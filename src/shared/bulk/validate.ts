@@ -1,10 +1,8 @@
 // Checks a whole bulk file (bytes, text or rows) with its kind's rules and sums it per currency: the report renderer, host and CLI show.
-import { BULK_FILE_LIMITS } from '../api/assumptions'
 import { toMajorString } from '../money'
-import { decodeCsvBytes } from './decode'
 import { checkPlanRow, newPlanPass } from './plans'
 import { ProblemList, sortProblems, type BulkKind, type BulkProblem } from './problems'
-import { BULK_COLUMNS, readBulkCsv, type BulkTable } from './read'
+import { BULK_COLUMNS, readBulkBytes, readBulkCsv, type BulkTable } from './read'
 import { checkTransferRow, newTransferPass, type BankDirectory } from './transfers'
 
 /** What the rules may compare against: the cached bank list and the internalReferences of cached plans. */
@@ -120,23 +118,21 @@ export interface CheckedFile {
   table: BulkTable
 }
 
-/** Reads and checks the text of a file in one go. */
-export function validateBulkText(kind: BulkKind, text: string, context: BulkContext = {}, problems = new ProblemList()): CheckedFile {
-  const table = readBulkCsv(kind, text, problems)
+/** Every rule over a table already read, to the end. */
+function checkTable(table: BulkTable, context: BulkContext, problems: ProblemList): CheckedFile {
   const tally = new BulkTally()
   for (const _ of checkRows(table, context, problems, tally, Number.MAX_SAFE_INTEGER)) void _
-  return { report: bulkReport(kind, table.rows.length, problems, tally), table }
+  return { report: bulkReport(table.kind, table.rows.length, problems, tally), table }
 }
 
-/** Decodes and checks a file's bytes; null `table` rows when the bytes are not a CSV text at all. */
+/** Reads and checks the text of a file in one go. */
+export function validateBulkText(kind: BulkKind, text: string, context: BulkContext = {}, problems = new ProblemList()): CheckedFile {
+  return checkTable(readBulkCsv(kind, text, problems), context, problems)
+}
+
+/** Decodes, reads and checks a file's bytes in one go. */
 export function validateBulkBytes(kind: BulkKind, bytes: Uint8Array, context: BulkContext = {}): CheckedFile {
   const problems = new ProblemList()
-  const tooLarge = bytes.length > BULK_FILE_LIMITS.maxBytes
-  if (tooLarge) problems.error(null, null, 'file_too_large', `The file has ${bytes.length.toLocaleString('en')} bytes; at most ${BULK_FILE_LIMITS.maxBytes / 1024 / 1024} MiB go in one file. Split it.`)
-  const text = tooLarge ? null : decodeCsvBytes(bytes, problems)
-  if (text === null) {
-    const table: BulkTable = { kind, columns: BULK_COLUMNS[kind], rows: [], sourceRows: [], present: BULK_COLUMNS[kind].map(() => false), delimiter: ',' }
-    return { report: bulkReport(kind, 0, problems, new BulkTally()), table }
-  }
-  return validateBulkText(kind, text, context, problems)
+  const table = readBulkBytes(kind, bytes, problems)
+  return checkTable(table, context, problems)
 }

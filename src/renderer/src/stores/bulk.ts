@@ -60,8 +60,6 @@ function newBuilder(kind: BulkKind) {
   })
 }
 
-export type Builder = ReturnType<typeof newBuilder>
-
 export const useBulkStore = defineStore('bulk', () => {
   const builders = { transfers: newBuilder('transfers'), plans: newBuilder('plans') }
   const context = shallowRef<BulkContextInfo>({ banks: {}, planReferences: [] })
