@@ -16,7 +16,7 @@ describe('ClientPool', () => {
 
   beforeAll(async () => {
     sandbox = await startSandbox({ payments: 200, rateLimits: { test: LIMITS, live: LIMITS } })
-    profile = { id: 'acme', name: 'Acme', baseUrl: sandbox.baseUrl, mode: 'test', builtIn: false, createdAt: '', lastSyncedAt: null, timeZone: 'UTC', timeZoneIsSystem: false }
+    profile = { id: 'acme', name: 'Acme', baseUrl: sandbox.baseUrl, mode: 'test', builtIn: false, createdAt: '', lastSyncedAt: null, timeZone: 'UTC', timeZoneIsSystem: false, fundsSimulatorUrl: null }
     stored.set('acme', sandbox.keys.test)
   })
   afterAll(async () => {

@@ -122,6 +122,8 @@ export interface ApiClient {
   createBulkPlans(csv: string, options?: { skipErrors?: boolean; fileName?: string; signal?: AbortSignal }): Promise<{ status: string | null; failedRequests: FailedRequest[] }>
   getPlan(planId: string, signal?: AbortSignal): Promise<Plan>
   cancelPlan(planId: string, signal?: AbortSignal): Promise<Plan>
+  /** Test mode only: pays into a test virtual account through the funds simulator (see the funds-simulator assumption); a client made for the simulator's address. */
+  simulateFunds(input: { virtualAccountId: string; amount: number }, signal?: AbortSignal): Promise<Payment>
 }
 
 function csvForm(csv: string, fileName: string): FormData {
@@ -232,7 +234,10 @@ export function createApiClient(options: HttpOptions): ApiClient {
       http.request({ method: 'GET', path: `/plans/${seg(planId)}`, endpoint: 'GET /plans/{plan-id}', schema: planSchema, signal }),
 
     cancelPlan: (planId, signal) =>
-      http.request({ method: 'POST', path: `/plans/${seg(planId)}/cancel`, endpoint: 'POST /plans/{plan-id}/cancel', schema: planSchema, signal })
+      http.request({ method: 'POST', path: `/plans/${seg(planId)}/cancel`, endpoint: 'POST /plans/{plan-id}/cancel', schema: planSchema, signal }),
+
+    simulateFunds: (input, signal) =>
+      http.request({ method: 'POST', path: '/simulator/funds', endpoint: 'POST /simulator/funds', json: input, schema: paymentSchema, signal })
   }
   return client
 }

@@ -10,6 +10,7 @@ import { createDispatcher, type Dispatcher, type HandlerMap } from '../ipc/route
 import { jobHandlers } from '../jobs/handlers'
 import { profileHandlers, startRemovalJob } from '../profiles/handlers'
 import { reconHandlers } from '../reconcile/handlers'
+import { recordHandlers } from '../records/handlers'
 import { redactDeep } from '../redact'
 import { searchHandlers } from '../search/handlers'
 import { syncHandlers } from '../sync/handlers'
@@ -18,7 +19,7 @@ import { readToHost, type AskRequest, type HostConfig, type HostPort, type MainU
 
 /** Every domain's handlers; the dispatcher refuses a call handled twice or not at all. */
 export function domainHandlers(ctx: HostContext): HandlerMap[] {
-  return [appHandlers(ctx), profileHandlers(ctx), syncHandlers(ctx), searchHandlers(ctx), exportHandlers(ctx), accountHandlers(ctx), jobHandlers(ctx), reconHandlers(ctx), bulkHandlers(ctx)]
+  return [appHandlers(ctx), profileHandlers(ctx), syncHandlers(ctx), searchHandlers(ctx), recordHandlers(ctx), exportHandlers(ctx), accountHandlers(ctx), jobHandlers(ctx), reconHandlers(ctx), bulkHandlers(ctx)]
 }
 
 export function createHostDispatcher(ctx: HostContext): Dispatcher {

@@ -75,6 +75,25 @@ export class ClientPool {
     })
   }
 
+  /**
+   * A client for the profile's test-mode funds simulator: the Sandbox's own for the built-in profile,
+   * otherwise one at the address the profile names, with its test key. Never for a live profile.
+   */
+  async simulatorFor(profile: Profile): Promise<ApiClient> {
+    if (profile.mode !== 'test') throw new AppError('test_mode_only', `Funds can only be simulated in test mode; "${profile.name}" is live.`)
+    if (profile.builtIn) return this.for(profile)
+    if (!profile.fundsSimulatorUrl) throw new AppError('no_funds_simulator', `"${profile.name}" names no funds simulator; set its address under Profiles.`)
+    const key = await this.options.secrets.get(profile.id)
+    if (!key) throw new AppError('no_key', `No key is stored for "${profile.name}". Remove the profile and add it again with its key.`)
+    registerSecret(key)
+    return createApiClient({
+      baseUrl: profile.fundsSimulatorUrl,
+      getKey: () => key,
+      ...(this.options.fetch ? { fetch: this.options.fetch } : {}),
+      ...(this.options.pacing !== undefined ? { pacing: this.options.pacing } : {})
+    })
+  }
+
   /** After a key was replaced: the profile's client (and its limiter) carries on with the new key. */
   setKey(profileId: string, key: string): void {
     registerSecret(key)

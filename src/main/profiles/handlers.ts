@@ -25,6 +25,11 @@ export function profileHandlers(ctx: HostContext): HandlerMap {
   const cachedRecords = (profile: Profile): number =>
     (['payments', 'transfers', 'plans', 'subscriptions', 'virtual_accounts'] as const).reduce((sum, resource) => sum + ctx.store.count(profile.id, resource), 0)
 
+  /** The profile in use had a setting changed: screens read it again. */
+  const updated = (profile: Profile): void => {
+    if (profile.id === ctx.active.current().id) ctx.events.emit('profile:changed', { profileId: profile.id, reason: 'updated' })
+  }
+
   return {
     'profile:list': () => ctx.profiles.list(),
     'profile:active': () => ctx.active.current(),
@@ -39,13 +44,22 @@ export function profileHandlers(ctx: HostContext): HandlerMap {
         })
         if (!yes) throw notConfirmed(`Switching to "${profile.name}"`)
       }
+      const before = ctx.active.current().id
       ctx.active.set(profile.id)
       ctx.log.info(`profile "${profile.name}" in use (${profile.mode})`)
+      if (before !== profile.id) ctx.events.emit('profile:changed', { profileId: profile.id, reason: 'selected' })
       return profile
     },
     'profile:setTimeZone': ({ id, timeZone }) => {
       const profile = ctx.profiles.setTimeZone(id, timeZone)
       ctx.log.info(`profile "${profile.name}" business time zone: ${profile.timeZone}${profile.timeZoneIsSystem ? ' (the computer’s)' : ''}`)
+      updated(profile)
+      return profile
+    },
+    'profile:setFundsSimulator': ({ id, url }) => {
+      const profile = ctx.profiles.setFundsSimulator(id, url)
+      ctx.log.info(`profile "${profile.name}": funds simulator ${profile.fundsSimulatorUrl ?? 'none'}`)
+      updated(profile)
       return profile
     },
     'profile:add': async (input) => {
@@ -79,10 +93,13 @@ export function profileHandlers(ctx: HostContext): HandlerMap {
         confirmLabel: 'Remove profile'
       })
       if (!yes) throw notConfirmed(`Removing "${profile.name}"`)
+      const wasActive = ctx.active.current().id === profile.id
       await ctx.profiles.beginRemoval(profile.id)
       ctx.clients.drop(profile.id)
       ctx.log.info(`profile "${profile.name}" removed; deleting its cached records, then its key`)
-      return { removed: profile.name, jobId: startRemovalJob(ctx, profile) }
+      const jobId = startRemovalJob(ctx, profile)
+      if (wasActive) ctx.events.emit('profile:changed', { profileId: ctx.active.current().id, reason: 'removed' })
+      return { removed: profile.name, jobId }
     }
   }
 }

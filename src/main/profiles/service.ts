@@ -24,6 +24,7 @@ interface ProfileRow {
   created_at: string
   last_synced_at: string | null
   time_zone: string | null
+  funds_simulator_url: string | null
 }
 
 const toProfile = (r: ProfileRow): Profile => ({
@@ -35,7 +36,8 @@ const toProfile = (r: ProfileRow): Profile => ({
   mode: r.mode,
   builtIn: r.built_in === 1,
   createdAt: r.created_at,
-  lastSyncedAt: r.last_synced_at
+  lastSyncedAt: r.last_synced_at,
+  fundsSimulatorUrl: r.funds_simulator_url
 })
 
 /** Key checks with the server that profile:add may make: enough for typos, too few to guess keys. */
@@ -140,6 +142,30 @@ export class ProfileService {
       throw new AppError('invalid_time_zone', `Time zone: "${zone.slice(0, 64)}" is not a time zone name; use one such as Africa/Lagos, Europe/London or UTC.`, { field: 'timeZone' })
     }
     this.db.prepare('update profiles set time_zone = ? where id = ?').run(zone, profile.id)
+    return this.get(profile.id)
+  }
+
+  /**
+   * The address of the provider's test-mode funds simulator for this profile (its own tool, outside the
+   * API's base URL), or null to have none. Checked like a base URL but with no version segment.
+   */
+  setFundsSimulator(idOrName: string, url: string | null): Profile {
+    const profile = this.get(idOrName)
+    if (profile.builtIn) throw new AppError('built_in_profile', 'The built-in Sandbox has its own funds simulator.')
+    let value: string | null = null
+    if (url !== null && url.trim() !== '') {
+      let parsed: URL
+      try {
+        parsed = new URL(url.trim())
+      } catch {
+        throw new AppError('invalid_url', `Funds simulator: "${url.slice(0, 100)}" is not a URL; it should look like https://simulator.example.com.`, { field: 'fundsSimulatorUrl' })
+      }
+      if (parsed.protocol !== 'https:' && !(parsed.protocol === 'http:' && isLoopbackHost(parsed.hostname)))
+        throw new AppError('invalid_url', 'Funds simulator: the address must start with https:// (http:// only for a server on this computer).', { field: 'fundsSimulatorUrl' })
+      if (parsed.username || parsed.password) throw new AppError('invalid_url', 'Funds simulator: the address must not contain a user name or password.', { field: 'fundsSimulatorUrl' })
+      value = `${parsed.origin}${parsed.pathname.replace(/\/+$/, '')}`
+    }
+    this.db.prepare('update profiles set funds_simulator_url = ? where id = ?').run(value, profile.id)
     return this.get(profile.id)
   }
 

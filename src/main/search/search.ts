@@ -60,13 +60,13 @@ export function toFtsQuery(text: string): string | null {
 }
 
 /** A date filter's bound: a date alone is that whole day in the business time zone. */
-function dayBound(value: string, end: boolean, field: string, zone: string): number {
+export function dayBound(value: string, end: boolean, field: string, zone: string): number {
   const ms = dayBoundary(value, zone, end)
   if (ms === null) throw new AppError('invalid_filter', `${field}: "${value.slice(0, 40)}" is not a date (use YYYY-MM-DD).`)
   return ms
 }
 
-function minorBound(value: string, currency: string | undefined, field: string): number {
+export function minorBound(value: string, currency: string | undefined, field: string): number {
   if (!currency) throw new AppError('invalid_filter', `${field}: choose a currency to filter by amount (amounts differ per currency).`)
   try {
     return parseMajor(value, currency)
@@ -76,7 +76,7 @@ function minorBound(value: string, currency: string | undefined, field: string):
 }
 
 /** One ORDER BY term: an SQL expression and its direction. */
-interface SortKey {
+export interface SortKey {
   expr: string
   desc: boolean
 }
@@ -182,7 +182,7 @@ export function compileQuery(profileId: string, query: SearchQuery, timeZone = '
   return { table, columns: c, from, where: where.join(' AND '), params, keys, order, empty }
 }
 
-function orderBy(keys: readonly SortKey[], reversed: boolean): string {
+export function orderBy(keys: readonly SortKey[], reversed: boolean): string {
   return keys.map((k) => `${k.expr} ${k.desc !== reversed ? 'DESC' : 'ASC'}`).join(', ')
 }
 
@@ -191,27 +191,30 @@ function orderBy(keys: readonly SortKey[], reversed: boolean): string {
  * the order of `keys`: (k0 beyond v0) OR (k0 = v0 AND k1 beyond v1) OR … Answered from the same
  * indexes as the order, so the 20,000th page costs what the first does.
  */
-function keysetWhere(keys: readonly SortKey[], backwards: boolean): string {
+export function keysetWhere(keys: readonly SortKey[], backwards: boolean): string {
   const beyond = (k: SortKey, i: number): string => `${k.expr} ${k.desc !== backwards ? '<' : '>'} @k${i}`
   return `(${keys.map((k, i) => [...keys.slice(0, i).map((p, j) => `${p.expr} = @k${j}`), beyond(k, i)].join(' AND ')).join(' OR ')})`
 }
 
-type CursorValue = bigint | string
+export type CursorValue = bigint | string
 
 /** The sort values selected beside each row (as _k0, _k1 …), from which its cursor is made. */
 const sortValueColumns = (q: CompiledQuery): string => q.keys.map((k, i) => `${k.expr} AS _k${i}`).join(', ')
 
 /** The cursor of a row read with sortValueColumns. */
 const rowCursor = (query: SearchQuery, q: CompiledQuery, row: Record<string, unknown>): string =>
-  encodeCursor(query, q.keys.map((_, i) => row[`_k${i}`] as CursorValue))
+  encodeCursor(cursorScope(query), q.keys.map((_, i) => row[`_k${i}`] as CursorValue))
 
-/** A page edge: the resource and sort it belongs to, and the sort values of its row (integers as text: seqs are past 2^53). */
-function encodeCursor(query: SearchQuery, values: readonly CursorValue[]): string {
-  const body = [query.resource, query.sort ?? 'newest', ...values.map((v) => (typeof v === 'bigint' ? ['i', v.toString()] : ['s', v]))]
+/** What a search's cursors belong to: its resource and sort. */
+const cursorScope = (query: SearchQuery): string => `${query.resource}/${query.sort ?? 'newest'}`
+
+/** A page edge: the table and sort it belongs to (scope), and the sort values of its row (integers as text: seqs are past 2^53). */
+export function encodeCursor(scope: string, values: readonly CursorValue[]): string {
+  const body = [scope, ...values.map((v) => (typeof v === 'bigint' ? ['i', v.toString()] : ['s', v]))]
   return Buffer.from(JSON.stringify(body)).toString('base64url')
 }
 
-function decodeCursor(query: SearchQuery, cursor: string, count: number): CursorValue[] {
+export function decodeCursor(scope: string, cursor: string, count: number): CursorValue[] {
   const refuse = (): never => {
     throw new AppError('invalid_cursor', 'That page link is from another search or no longer valid; start again from the first page.')
   }
@@ -221,8 +224,8 @@ function decodeCursor(query: SearchQuery, cursor: string, count: number): Cursor
   } catch {
     return refuse()
   }
-  if (!Array.isArray(body) || body[0] !== query.resource || body[1] !== (query.sort ?? 'newest') || body.length !== count + 2) return refuse()
-  return (body.slice(2) as unknown[]).map((v) => {
+  if (!Array.isArray(body) || body[0] !== scope || body.length !== count + 1) return refuse()
+  return (body.slice(1) as unknown[]).map((v) => {
     if (Array.isArray(v) && v[0] === 'i' && typeof v[1] === 'string' && /^-?\d{1,19}$/.test(v[1])) return BigInt(v[1])
     if (Array.isArray(v) && v[0] === 's' && typeof v[1] === 'string') return v[1]
     return refuse()
@@ -267,7 +270,7 @@ export function search(db: Database.Database, profileId: string, query: SearchQu
   const params: Record<string, string | number | bigint> = { ...q.params, limit: pageSize + 1 }
   let where = q.where
   if (cursor !== undefined) {
-    decodeCursor(query, cursor, q.keys.length).forEach((v, i) => (params[`k${i}`] = v))
+    decodeCursor(cursorScope(query), cursor, q.keys.length).forEach((v, i) => (params[`k${i}`] = v))
     where += ` AND ${keysetWhere(q.keys, backwards)}`
   }
   const statement = db.prepare(

@@ -172,6 +172,11 @@ export const ASSUMPTIONS: readonly Assumption[] = [
     summary: 'Virtual accounts may spell the field `lifeCycle` or `lifecycle`; both are read. The state after expiry is not documented: the Sandbox reports `expired`.'
   },
   {
+    id: 'funds-simulator',
+    summary:
+      'The spec names a separate test-mode funds simulator but not its address or call. Ledgerline sends `POST {simulator}/simulator/funds` with `{ "virtualAccountId", "amount" }` (major units) and the profile\'s test key, and reads back the payment it makes; the simulator\'s address is set per profile, and the built-in Sandbox serves it at its own base URL.'
+  },
+  {
     id: 'plan-cancel-status',
     summary: 'Cancelling a plan may return a status outside the documented enum (a sample returns `cancelled`); plan statuses are compared case-insensitively and unknown ones kept.'
   },

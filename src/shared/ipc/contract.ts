@@ -5,16 +5,16 @@ import { bulkCalls } from './bulk'
 import { appCalls, appEvents } from './app'
 import { mergeParts } from './define'
 import { jobCalls, jobEvents } from './jobs'
-import { profileCalls } from './profiles'
+import { profileCalls, profileEvents } from './profiles'
 import { reconCalls } from './reconcile'
-import { exportCalls, searchCalls } from './records'
+import { exportCalls, recordCalls, searchCalls } from './records'
 import type { CallResult } from './result'
 import { syncCalls } from './sync'
 
 export type { AppInfo } from './app'
 export type { ProfileSummary } from './profiles'
 export type { SyncStatus } from './sync'
-export type { ExportStarted } from './records'
+export type { ActionOutcome, BulkFileChoice, ExportStarted } from './records'
 export type { VirtualAccountSummary } from './accounts'
 export type { JobInfo, JobKind, JobProgress, JobResult } from './jobs'
 export type { StatementPreview, AuditVerification } from './reconcile'
@@ -23,10 +23,10 @@ export type { StatementPreview, AuditVerification } from './reconcile'
  * Every call, named `domain:action`. Argument schemas are strict: unknown fields, wrong
  * types and oversized strings are rejected before a service sees them.
  */
-export const calls = mergeParts('call', [appCalls, profileCalls, syncCalls, searchCalls, exportCalls, accountCalls, jobCalls, reconCalls, bulkCalls])
+export const calls = mergeParts('call', [appCalls, profileCalls, syncCalls, searchCalls, exportCalls, recordCalls, accountCalls, jobCalls, reconCalls, bulkCalls])
 
 /** Events the host (through main) pushes to the renderer, with the payload schema checked before sending. */
-export const events = mergeParts('event', [appEvents, jobEvents])
+export const events = mergeParts('event', [appEvents, jobEvents, profileEvents])
 
 export type Calls = typeof calls
 export type CallName = keyof Calls & string

@@ -1,0 +1,226 @@
+// One record as its drawer shows it: every field labelled, the JSON the provider sent, the records related to it, where it sits in reconciliations, and what can be done with it.
+import type Database from 'better-sqlite3'
+import {
+  RELATED_LIMIT, RESOURCE_NAMES, type Cell, type ColumnKind, type DetailField, type RecordActions, type RecordDetail, type RecordResource, type ReconPlacement,
+  type RelatedRecord, type Relation
+} from '../../shared/records'
+import { AppError } from '../errors'
+import type { Profile } from '../profiles/service'
+
+type Row = Record<string, unknown>
+
+const str = (v: unknown): string | null => (v === null || v === undefined ? null : String(v))
+const moneyOf = (row: Row, minor: string, raw: string, currency: string): Cell => ({
+  minor: typeof row[minor] === 'number' ? (row[minor] as number) : null,
+  raw: str(row[raw]),
+  currency: str(row[currency])
+})
+
+/** A field list entry: label, the column it comes from (or a money triple), how it is shown, and whether it is copied with a button. */
+type FieldSpec = [label: string, source: string | [minor: string, raw: string, currency: string], kind: ColumnKind, copy?: boolean]
+
+const FIELDS: Record<RecordResource, readonly FieldSpec[]> = {
+  payments: [
+    ['Payment id', 'id', 'code', true], ['Reference', 'reference', 'code', true], ['Service reference', 'service_reference', 'code', true],
+    ['Status', 'status_raw', 'status'], ['Date', 'created_at', 'date'], ['Amount', ['amount_minor', 'amount_raw', 'currency'], 'money'],
+    ['Fees', ['fees_minor', 'fees_raw', 'currency'], 'money'], ['Tax', ['tax_minor', 'tax_raw', 'currency'], 'money'],
+    ['Local amount', ['local_amount_minor', 'local_amount_raw', 'local_currency'], 'money'], ['Total local amount', ['total_local_minor', 'total_local_raw', 'local_currency'], 'money'],
+    ['Channel', 'channel', 'text'], ['Customer', 'customer_name', 'text'], ['Email', 'customer_email', 'text', true], ['Account / phone', 'account_number', 'code', true],
+    ['Plan id', 'plan_id', 'code', true]
+  ],
+  transfers: [
+    ['Reference', 'reference', 'code', true], ['Service reference', 'service_reference', 'code', true], ['Status', 'status_raw', 'status'],
+    ['Amount', ['amount_minor', 'amount_raw', 'currency'], 'money'], ['Beneficiary', 'account_name', 'text'], ['Account number', 'account_number', 'code', true],
+    ['Bank', 'bank_name', 'text'], ['Bank code', 'bank_code', 'code', true], ['Narration', 'narration', 'text'], ['Mode', 'transfer_mode', 'text'], ['Bulk file', 'bulk_file_id', 'code', true]
+  ],
+  plans: [
+    ['Plan id', 'id', 'code', true], ['Title', 'title', 'text'], ['Status', 'status_raw', 'status'], ['Amount', ['amount_minor', 'amount_raw', 'currency'], 'money'],
+    ['Frequency', 'frequency', 'text'], ['Internal reference', 'internal_reference', 'code', true], ['Created', 'created_at', 'date']
+  ],
+  subscriptions: [
+    ['Subscription id', 'id', 'code', true], ['Status', 'status_raw', 'status'], ['Customer', 'customer_name', 'text'], ['Email', 'customer_email', 'text', true],
+    ['Customer id', 'customer_id', 'code', true], ['Plan id', 'plan_id', 'code', true], ['Amount', ['amount_minor', 'amount_raw', 'currency'], 'money'],
+    ['Started', 'start_date', 'text'], ['Next payment', 'next_payment_date', 'text'], ['Created', 'created_at', 'date']
+  ],
+  virtual_accounts: [
+    ['Account number', 'account_number', 'code', true], ['Account name', 'account_name', 'text'], ['Bank', 'bank_name', 'text'], ['State', 'lifecycle', 'status'],
+    ['Amount', ['amount_minor', 'amount_raw', 'currency'], 'money'], ['Created', 'created_at', 'date'], ['Expires', 'expires_at', 'date'], ['Id', 'id', 'code', true]
+  ],
+  banks: [['Bank', 'bank_name', 'text'], ['Bank code', 'bank_code', 'code', true], ['Currency', 'currency', 'text'], ['NIP code', 'nip_code', 'code', true], ['CBN code', 'cbn_code', 'code', true]]
+}
+
+const TABLE_KEY: Record<RecordResource, { table: string; where: string }> = {
+  payments: { table: 'payments', where: 'id = @key' },
+  transfers: { table: 'transfers', where: 'reference = @key' },
+  plans: { table: 'plans', where: 'id = @key' },
+  subscriptions: { table: 'subscriptions', where: 'id = @key' },
+  virtual_accounts: { table: 'virtual_accounts', where: 'id = @key' },
+  banks: { table: 'banks', where: "currency || ':' || bank_code = @key" }
+}
+
+/** The cached row of a record, or a clear "not in the cache" error. */
+export function recordRow(db: Database.Database, profileId: string, resource: RecordResource, key: string): Row {
+  const t = TABLE_KEY[resource]
+  const row = db.prepare(`select * from ${t.table} where profile_id = @profile and ${t.where}`).get({ profile: profileId, key }) as Row | undefined
+  if (!row) throw new AppError('not_found', `${RESOURCE_NAMES[resource].one} "${key.slice(0, 80)}" is not in this profile's cache; sync, or check the profile in use.`)
+  return row
+}
+
+/** Related records, each as a short line: newest first, at most RELATED_LIMIT, with how many there are. */
+function related(db: Database.Database, label: string, resource: RecordResource, sql: string, params: Row): Relation {
+  const rows = db.prepare(`${sql} limit ${RELATED_LIMIT + 1}`).all(params) as { key: string; label: string | null; detail: string | null }[]
+  const records: RelatedRecord[] = rows.slice(0, RELATED_LIMIT).map((r) => ({ resource, key: r.key, label: r.label ?? r.key, detail: r.detail ?? '' }))
+  let total = records.length
+  if (rows.length > RELATED_LIMIT) {
+    const counted = db.prepare(`select count(*) as n from (${sql})`).get(params) as { n: number }
+    total = counted.n
+  }
+  return { label, resource, records, total }
+}
+
+const PAYMENT_LINE = `select id as key, coalesce(reference, id) as label, amount_raw || ' ' || currency || ' · ' || status_raw || ' · ' || substr(created_at, 1, 10) as detail from payments`
+const SUBSCRIPTION_LINE = `select id as key, coalesce(customer_name, customer_email, id) as label, coalesce(status_raw, '') || ' · ' || coalesce(customer_email, '') as detail from subscriptions`
+const PLAN_LINE = `select id as key, title as label, amount_raw || ' ' || currency || ' · ' || coalesce(frequency, '') || ' · ' || status_raw as detail from plans`
+const TRANSFER_LINE = `select reference as key, reference as label, amount_raw || ' ' || currency || ' · ' || status_raw || ' · ' || coalesce(account_name, '') as detail from transfers`
+const ACCOUNT_LINE = `select id as key, account_number as label, coalesce(account_name, '') || ' · ' || coalesce(bank_name, '') as detail from virtual_accounts`
+
+function relationsOf(db: Database.Database, profileId: string, resource: RecordResource, row: Row): Relation[] {
+  const p = { profile: profileId, ...row }
+  const list: Relation[] = []
+  const nonEmpty = (r: Relation): void => {
+    if (r.total > 0) list.push(r)
+  }
+  switch (resource) {
+    case 'payments': {
+      if (row['plan_id']) {
+        nonEmpty(related(db, 'Plan', 'plans', `${PLAN_LINE} where profile_id = @profile and id = @plan_id`, p))
+        if (row['customer_email'])
+          nonEmpty(related(db, 'Subscription', 'subscriptions', `${SUBSCRIPTION_LINE} where profile_id = @profile and plan_id = @plan_id and customer_email = @customer_email order by created_at_ms desc`, p))
+      }
+      const accountId = jsonField(row, 'metadata', 'virtualAccountId')
+      if (row['account_number'] || accountId)
+        nonEmpty(related(db, 'Virtual account', 'virtual_accounts', `${ACCOUNT_LINE} where profile_id = @profile and (account_number = @account_number or id = @va)`, { ...p, va: accountId }))
+      break
+    }
+    case 'subscriptions':
+      if (row['plan_id']) {
+        nonEmpty(related(db, 'Plan', 'plans', `${PLAN_LINE} where profile_id = @profile and id = @plan_id`, p))
+        if (row['customer_email'])
+          list.push(related(db, 'Payments', 'payments', `${PAYMENT_LINE} where profile_id = @profile and plan_id = @plan_id and customer_email = @customer_email order by seq desc`, p))
+      }
+      break
+    case 'plans':
+      list.push(related(db, 'Subscribers', 'subscriptions', `${SUBSCRIPTION_LINE} where profile_id = @profile and plan_id = @id order by created_at_ms desc`, p))
+      list.push(related(db, 'Payments', 'payments', `${PAYMENT_LINE} where profile_id = @profile and plan_id = @id order by seq desc`, p))
+      break
+    case 'virtual_accounts':
+      list.push(related(db, 'Payments into it', 'payments', `${PAYMENT_LINE} where profile_id = @profile and account_number = @account_number order by seq desc`, p))
+      break
+    case 'transfers':
+      if (row['bulk_file_id'])
+        list.push(related(db, `Bulk file ${String(row['bulk_file_id'])}`, 'transfers', `${TRANSFER_LINE} where profile_id = @profile and bulk_file_id = @bulk_file_id order by rowid`, p))
+      break
+    case 'banks':
+      break
+  }
+  return list
+}
+
+function jsonField(row: Row, ...path: string[]): string | null {
+  try {
+    let value: unknown = JSON.parse(String(row['raw'] ?? 'null'))
+    for (const step of path) value = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[step] : undefined
+    return typeof value === 'string' ? value : null
+  } catch {
+    return null
+  }
+}
+
+/** The reconciliation sessions that hold this record, with its outcome in each. */
+function placements(db: Database.Database, profileId: string, resource: RecordResource, key: string): ReconPlacement[] {
+  if (resource !== 'payments' && resource !== 'transfers') return []
+  const rows = db
+    .prepare(
+      `select s.id, s.name, s.closed_at, i.outcome, i.item_key from recon_sessions s join recon_items i on i.session_id = s.id
+       where s.profile_id = ? and instr(i.item_key, ?) > 0 order by s.created_at desc limit 50`
+    )
+    .all(profileId, key) as { id: string; name: string; closed_at: string | null; outcome: string; item_key: string }[]
+  // An item key is the provider ids, then '|', then the file's: the record must be one of the ids, not part of one.
+  return rows
+    .filter((r) => (r.item_key.split('|')[0] ?? '').split(/[,+]/).includes(key))
+    .map((r) => ({ sessionId: r.id, sessionName: r.name, closed: r.closed_at !== null, outcome: r.outcome, itemKey: r.item_key }))
+}
+
+/** The step a pending payment waits for, as the provider last said (pin, otp, 3DS, avs, enroll), or null. */
+export function authorizationStep(raw: unknown): string | null {
+  try {
+    const mode = (JSON.parse(String(raw)) as { authorization?: { mode?: unknown } | null }).authorization?.mode
+    return typeof mode === 'string' && mode !== '' ? mode : null
+  } catch {
+    return null
+  }
+}
+
+/** Whether the virtual account's time has passed. */
+export const accountExpired = (row: Row, now = Date.now()): boolean => {
+  const at = Date.parse(String(row['expires_at'] ?? ''))
+  return String(row['lifecycle'] ?? '').toLowerCase() === 'expired' || (!Number.isNaN(at) && at <= now)
+}
+
+export function actionsFor(profile: Profile, resource: RecordResource, row: Row, simulatorUrl: string | null): RecordActions {
+  const none: RecordActions = { authorize: false, authorizeStep: null, cancelPlan: false, fund: false, fundUnavailable: null }
+  // Only a payment still pending can take an authorization step.
+  if (resource === 'payments') return { ...none, authorize: row['is_final'] === 0, authorizeStep: row['is_final'] === 0 ? authorizationStep(row['raw']) : null }
+  if (resource === 'plans') return { ...none, cancelPlan: !['cancelled', 'archived', 'inactive'].includes(String(row['status'])) }
+  if (resource !== 'virtual_accounts') return none
+  const why =
+    profile.mode !== 'test'
+      ? 'Funds can only be simulated in test mode.'
+      : accountExpired(row)
+        ? 'This account has expired.'
+        : !profile.builtIn && !simulatorUrl
+          ? "Set the provider's funds simulator address for this profile (Profiles) to fund test accounts."
+          : null
+  return { ...none, fund: why === null, fundUnavailable: why }
+}
+
+function titleOf(resource: RecordResource, row: Row): { title: string; subtitle: string } {
+  const s = (k: string): string => str(row[k]) ?? ''
+  switch (resource) {
+    case 'payments': return { title: s('reference') || s('id'), subtitle: `${s('amount_raw')} ${s('currency')} · ${s('status_raw')}` }
+    case 'transfers': return { title: s('reference'), subtitle: `${s('amount_raw')} ${s('currency')} to ${s('account_name') || s('account_number')} · ${s('status_raw')}` }
+    case 'plans': return { title: s('title'), subtitle: `${s('amount_raw')} ${s('currency')} · ${s('frequency')} · ${s('status_raw')}` }
+    case 'subscriptions': return { title: s('customer_name') || s('customer_email') || s('id'), subtitle: `${s('status_raw')} · ${s('customer_email')}` }
+    case 'virtual_accounts': return { title: s('account_number'), subtitle: `${s('account_name')} · ${s('bank_name')}` }
+    case 'banks': return { title: s('bank_name'), subtitle: `${s('currency')} · ${s('bank_code')}` }
+  }
+}
+
+/** The raw JSON, indented; stored text that is not JSON is shown as it is. */
+function indented(raw: unknown): string {
+  try {
+    return JSON.stringify(JSON.parse(String(raw)), null, 2)
+  } catch {
+    return String(raw ?? '')
+  }
+}
+
+export function recordDetail(db: Database.Database, profile: Profile, resource: RecordResource, key: string, simulatorUrl: string | null): RecordDetail {
+  const row = recordRow(db, profile.id, resource, key)
+  const fields: DetailField[] = FIELDS[resource].map(([label, source, kind, copy]) => ({
+    label,
+    kind,
+    value: typeof source === 'string' ? (str(row[source]) as Cell) : moneyOf(row, ...source),
+    ...(copy ? { copy: true } : {})
+  }))
+  return {
+    resource,
+    key,
+    ...titleOf(resource, row),
+    fields,
+    raw: indented(row['raw']),
+    relations: relationsOf(db, profile.id, resource, row),
+    recon: placements(db, profile.id, resource, key),
+    actions: actionsFor(profile, resource, row, simulatorUrl)
+  }
+}

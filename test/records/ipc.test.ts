@@ -1,0 +1,173 @@
+// The records:* calls through main's gate to the real host process: windows by keyset and by jump agree, exact totals, sorting, Ctrl+K, the drawer's relations, and the actions (live ones confirmed).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { JobInfo } from '../../src/shared/ipc/contract'
+import { isMoneyCell, type RecordQuery, type RecordRow, type RowsResult } from '../../src/shared/records'
+import { startSandbox, type Sandbox } from '../../src/main/sandbox/server'
+import { startTestHost, valueOf, type TestHost } from '../support/app-env'
+
+let host: TestHost
+let live: Sandbox
+
+async function synced(): Promise<void> {
+  const job = valueOf(await host.call('sync:start', {})) as JobInfo
+  for (let i = 0; i < 1200; i++) {
+    const found = (valueOf(await host.call('job:list', undefined)) as JobInfo[]).find((j) => j.id === job.id)
+    if (found && found.state !== 'running') {
+      expect(found.state).toBe('succeeded')
+      return
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+  throw new Error('sync did not finish')
+}
+
+const rows = async (query: RecordQuery, offset: number, limit: number, extra: { anchor?: RowsResult['next']; total?: number } = {}): Promise<RowsResult> =>
+  valueOf(await host.call('records:rows', { query, offset, limit, ...(extra.anchor ? { anchor: extra.anchor } : {}), ...(extra.total !== undefined ? { total: extra.total } : {}) }))
+
+/** Every row of a table, window after window by keyset. */
+async function walk(query: RecordQuery, size = 400): Promise<RecordRow[]> {
+  const all: RecordRow[] = []
+  let window = await rows(query, 0, size)
+  all.push(...window.rows)
+  while (window.next) {
+    window = await rows(query, window.next.offset, size, { anchor: window.next })
+    all.push(...window.rows)
+  }
+  return all
+}
+
+beforeAll(async () => {
+  host = await startTestHost()
+  live = await startSandbox({ rateLimits: false })
+  // The built-in Sandbox has the same seed, so the same bulk files.
+  valueOf(await host.call('sync:track', { kind: 'bulk_file', value: live.bulkFileIds.test[1] as string }))
+  await synced()
+}, 120_000)
+afterAll(async () => {
+  await host.close()
+  await live.close()
+})
+
+describe('records:* through the gate and the host', { timeout: 60_000 }, () => {
+  it('reads any window of a table by keyset or by a jump from the nearer end, and both agree', async () => {
+    const query: RecordQuery = { resource: 'payments' }
+    const all = await walk(query)
+    const totals = valueOf(await host.call('records:totals', { query }))
+    expect(all.length).toBe(totals.total)
+    expect(new Set(all.map((r) => r.key)).size).toBe(all.length)
+    // Newest first.
+    const dates = all.map((r) => Date.parse(String(r.cells['created'])))
+    expect(dates.every((d, i) => i === 0 || d <= (dates[i - 1] as number))).toBe(true)
+    for (const offset of [0, 1234, Math.floor(all.length / 2) + 7, all.length - 50]) {
+      const jumped = await rows(query, offset, 50, { total: all.length })
+      expect(jumped.rows.map((r) => r.key), `window at ${offset}`).toEqual(all.slice(offset, offset + 50).map((r) => r.key))
+    }
+    // The last window of all ends the table: no anchor after it.
+    expect((await rows(query, all.length - 50, 50, { total: all.length })).next).toBeNull()
+  })
+
+  it('sums the filtered set exactly per currency and sorts amounts within each currency', async () => {
+    const query: RecordQuery = { resource: 'payments', status: 'successful', sort: { column: 'amount', desc: true } }
+    const all = await walk(query)
+    const totals = valueOf(await host.call('records:totals', { query }))
+    expect(totals.total).toBe(all.length)
+    for (const c of totals.byCurrency) {
+      const mine = all.filter((r) => isMoneyCell(r.cells['amount']) && r.cells['amount'].currency === c.currency)
+      expect(mine.length).toBe(c.count)
+      expect(c.sumMinor).toBe(mine.reduce((sum, r) => sum + ((r.cells['amount'] as { minor: number }).minor ?? 0), 0))
+      const amounts = mine.map((r) => (r.cells['amount'] as { minor: number }).minor)
+      expect(amounts.every((a, i) => i === 0 || a <= (amounts[i - 1] as number))).toBe(true)
+    }
+    expect(await host.call('records:rows', { query: { resource: 'payments', sort: { column: 'customer', desc: false } }, offset: 0, limit: 5 })).toMatchObject({ ok: false, error: { code: 'invalid_filter' } })
+    expect(await host.call('records:totals', { query: { resource: 'banks', minAmount: '5' } })).toMatchObject({ ok: false, error: { code: 'invalid_filter' } })
+  })
+
+  it('has a table for every resource, banks and virtual accounts included, with transfers per bulk file', async () => {
+    for (const resource of ['transfers', 'plans', 'subscriptions', 'banks'] as const) {
+      const totals = valueOf(await host.call('records:totals', { query: { resource } }))
+      expect(totals.total, resource).toBeGreaterThan(0)
+      expect((await walk({ resource })).length, resource).toBe(totals.total)
+    }
+    const files = valueOf(await host.call('records:bulkFiles', undefined))
+    expect(files).toEqual([{ id: live.bulkFileIds.test[1], transfers: expect.any(Number) }])
+    const file = files[0] as { id: string; transfers: number }
+    expect(file.transfers).toBeGreaterThan(0)
+    expect((await walk({ resource: 'transfers', bulkFile: file.id })).length).toBe(file.transfers)
+    expect((await walk({ resource: 'transfers', bulkFile: '' })).length).toBe(0)
+    const banks = await rows({ resource: 'banks', text: 'bank', sort: { column: 'name', desc: false } }, 0, 500)
+    const names = banks.rows.map((r) => String(r.cells['name']))
+    expect(names.length).toBeGreaterThan(0)
+    expect(names).toEqual([...names].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)))
+  })
+
+  it('finds records from one box, grouped by table, and opens each with its fields, raw JSON and relations', async () => {
+    const withPlan = (await walk({ resource: 'payments' })).find((r) => r.cells['plan'] !== null && r.cells['reference'] !== null) as RecordRow
+    const found = valueOf(await host.call('records:find', { text: String(withPlan.cells['reference']) }))
+    expect(found[0]).toMatchObject({ resource: 'payments' })
+    expect(found[0]?.records.map((r) => r.key)).toContain(withPlan.key)
+    expect(valueOf(await host.call('records:find', { text: '"( *' }))).toEqual([])
+
+    const detail = valueOf(await host.call('records:detail', { resource: 'payments', key: withPlan.key }))
+    expect(JSON.parse(detail.raw)).toMatchObject({ id: withPlan.key })
+    expect(detail.fields.find((f) => f.label === 'Reference')).toMatchObject({ value: withPlan.cells['reference'], copy: true })
+    const plan = detail.relations.find((r) => r.label === 'Plan')
+    expect(plan?.records).toHaveLength(1)
+    // And back: the plan lists this payment among its payments.
+    const planDetail = valueOf(await host.call('records:detail', { resource: 'plans', key: plan?.records[0]?.key as string }))
+    const payments = planDetail.relations.find((r) => r.label === 'Payments')
+    expect(payments?.total).toBeGreaterThan(0)
+    expect(await host.call('records:detail', { resource: 'payments', key: 'no-such-payment' })).toMatchObject({ ok: false, error: { code: 'not_found' } })
+  })
+
+  it('authorizes a pending payment step by step, cancels a plan, and funds a test virtual account; each answer is cached at once', async () => {
+    const pending = await walk({ resource: 'payments', status: 'pending' })
+    let paymentId: string | null = null
+    for (const r of pending) {
+      const d = valueOf(await host.call('records:detail', { resource: 'payments', key: r.key }))
+      if (d.actions.authorizeStep === 'pin') {
+        paymentId = r.key
+        break
+      }
+    }
+    expect(paymentId).not.toBeNull()
+    const afterPin = valueOf(await host.call('records:authorize', { paymentId: paymentId as string, pin: '1234' }))
+    expect(afterPin).toMatchObject({ status: 'pending', nextStep: 'otp', message: expect.stringContaining('OTP') })
+    const afterOtp = valueOf(await host.call('records:authorize', { paymentId: paymentId as string, otp: '123456' }))
+    expect(afterOtp).toMatchObject({ status: 'successful', nextStep: null })
+    const settled = valueOf(await host.call('records:detail', { resource: 'payments', key: paymentId as string }))
+    expect(settled.actions.authorize).toBe(false)
+    expect(settled.fields.find((f) => f.label === 'Fees')?.value).not.toMatchObject({ raw: null })
+
+    const plan = (await rows({ resource: 'plans', status: 'active' }, 0, 1)).rows[0] as RecordRow
+    const cancelled = valueOf(await host.call('records:cancelPlan', { planId: plan.key }))
+    expect(cancelled.status.toLowerCase()).toBe('cancelled')
+    expect(valueOf(await host.call('records:detail', { resource: 'plans', key: plan.key })).actions.cancelPlan).toBe(false)
+
+    const account = valueOf(await host.call('accounts:create', { currency: 'NGN', accountName: 'Invoice 77', amount: '2500.00' }))
+    const funded = valueOf(await host.call('records:fund', { accountId: account.id }))
+    expect(funded).toMatchObject({ resource: 'payments', status: 'successful', message: '2500.00 NGN paid into ' + account.accountNumber + '.' })
+    const va = valueOf(await host.call('records:detail', { resource: 'virtual_accounts', key: account.id }))
+    expect(va.relations.find((r) => r.label === 'Payments into it')?.records.map((r) => r.key)).toEqual([funded.key])
+    expect(await host.call('records:fund', { accountId: account.id, amount: '12.345' })).toMatchObject({ ok: false, error: { code: 'invalid_amount' } })
+  })
+
+  it('asks main before a live action, and refuses to simulate funds in a live profile', async () => {
+    host.ui.confirmAnswer = true
+    const profile = valueOf(await host.call('profile:add', { name: 'Acme live', baseUrl: live.baseUrl, key: live.keys.live }))
+    valueOf(await host.call('profile:select', { id: profile.id }))
+    await synced()
+    const plan = (await rows({ resource: 'plans', status: 'active' }, 0, 1)).rows[0] as RecordRow
+    const cancels = (): number => live.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/cancel')).length
+    host.ui.confirmAnswer = false
+    expect(await host.call('records:cancelPlan', { planId: plan.key })).toMatchObject({ ok: false, error: { code: 'not_confirmed' } })
+    expect(cancels()).toBe(0)
+    expect(host.ui.confirmations.at(-1)?.message).toContain(`Cancel LIVE plan "${String(plan.cells['title'])}"`)
+    expect(valueOf(await host.call('records:detail', { resource: 'plans', key: plan.key })).actions.cancelPlan).toBe(true)
+    host.ui.confirmAnswer = true
+    expect(valueOf(await host.call('records:cancelPlan', { planId: plan.key })).status.toLowerCase()).toBe('cancelled')
+    const account = valueOf(await host.call('accounts:create', { currency: 'NGN', accountName: 'Live 1', amount: '10.00' }))
+    expect(await host.call('records:fund', { accountId: account.id })).toMatchObject({ ok: false, error: { code: 'test_mode_only' } })
+    expect(valueOf(await host.call('records:detail', { resource: 'virtual_accounts', key: account.id })).actions).toMatchObject({ fund: false, fundUnavailable: expect.stringContaining('test mode') })
+    expect(host.events).toContainEqual({ name: 'profile:changed', payload: { profileId: profile.id, reason: 'selected' } })
+  })
+})
