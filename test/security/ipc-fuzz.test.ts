@@ -26,6 +26,7 @@ const VALID: Partial<Record<CallName, Record<string, unknown>>> = {
   'records:fund': { accountId: 'va-1', amount: '10.00' },
   'sync:start': { resources: ['banks'] },
   'sync:track': { kind: 'plan', value: 'plan-1' },
+  'sync:trackMany': { kind: 'transfer', values: ['REF-1', 'REF-2'] },
   'sync:untrack': { kind: 'plan', value: 'plan-1' },
   'search:query': { resource: 'payments', text: 'okafor', page: 0, pageSize: 25 },
   'export:csv': { resource: 'payments', currency: 'NGN' },

@@ -290,8 +290,27 @@ export class CacheStore {
       kind,
       value: r.value,
       lastSyncedAt: r.last_synced_at,
-      lastError: r.last_error
+      lastError: r.last_error,
+      result: this.followedResult(profileId, kind, r.value)
     }))
+  }
+
+  /** A followed item's state in the cache, in a few words. */
+  private followedResult(profileId: string, kind: TrackedKind, value: string): string | null {
+    if (kind === 'bulk_file') {
+      const r = this.statement('select count(*) as n, sum(is_final) as done, sum(status = \'failed\') as failed from transfers where profile_id = ? and bulk_file_id = ?').get(profileId, value) as {
+        n: number
+        done: number | null
+        failed: number | null
+      }
+      return r.n === 0 ? null : `${r.n.toLocaleString('en-US')} transfers, ${(r.done ?? 0).toLocaleString('en-US')} final, ${(r.failed ?? 0).toLocaleString('en-US')} failed`
+    }
+    if (kind === 'transfer') {
+      const r = this.statement('select status_raw, amount_raw, currency from transfers where profile_id = ? and reference = ?').get(profileId, value) as { status_raw: string; amount_raw: string; currency: string } | undefined
+      return r ? `${r.status_raw} · ${r.amount_raw} ${r.currency}` : null
+    }
+    const r = this.statement('select status_raw, title from plans where profile_id = ? and id = ?').get(profileId, value) as { status_raw: string; title: string } | undefined
+    return r ? `${r.title} · ${r.status_raw}` : null
   }
 
   /** Everything followed, bulk files first, then transfers, then plans. */

@@ -57,6 +57,13 @@ export function syncHandlers(ctx: HostContext): HandlerMap {
       ctx.store.track(ctx.active.current().id, kind, value)
       return status()
     },
+    /** A pasted or imported list: one id or reference per entry, blanks and repeats left out, all in one transaction. */
+    'sync:trackMany': ({ kind, values }) => {
+      const profileId = ctx.active.current().id
+      const unique = [...new Set(values.map((v) => v.trim()).filter((v) => v !== ''))]
+      ctx.db.transaction(() => unique.forEach((v) => ctx.store.track(profileId, kind, v)))()
+      return status()
+    },
     'sync:untrack': ({ kind, value }) => {
       if (!ctx.store.untrack(ctx.active.current().id, kind, value)) {
         throw new AppError('not_followed', `"${value}" is not followed as a ${FOLLOW_KIND_NAMES[kind]}; nothing was changed.`)

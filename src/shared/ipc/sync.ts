@@ -25,6 +25,8 @@ export interface FollowedItem {
   value: string
   lastSyncedAt: string | null
   lastError: string | null
+  /** What its last sync brought, from the cache: a bulk file's transfers and how many are final, a transfer's or plan's status. */
+  result: string | null
 }
 
 const resourceOutcome = z.strictObject({
@@ -49,6 +51,8 @@ export const syncCalls = {
   'sync:start': call<JobInfo>()(z.strictObject({ resources: z.array(z.enum(SYNC_RESOURCES)).min(1).max(SYNC_RESOURCES.length).optional() })),
   'sync:status': call<SyncStatus>()(noArgs),
   'sync:track': call<SyncStatus>()(z.strictObject({ kind: z.enum(FOLLOW_KINDS), value: z.string().trim().min(1).max(200) })),
+  /** Follows a list (pasted or read from a file) at once; blank entries and repeats are left out. */
+  'sync:trackMany': call<SyncStatus>()(z.strictObject({ kind: z.enum(FOLLOW_KINDS), values: z.array(z.string().max(200)).min(1).max(5_000) })),
   /** Stops following an item; what was fetched for it stays cached. */
   'sync:untrack': call<SyncStatus>()(z.strictObject({ kind: z.enum(FOLLOW_KINDS), value: z.string().trim().min(1).max(200) }))
 } as const

@@ -9,6 +9,7 @@ import { providerCsv } from '../../../shared/bulk/write'
 import type { BulkContextInfo, SentFile, SentFileStatus } from '../../../shared/ipc/bulk'
 import type { CallError } from '../../../shared/ipc/result'
 import { fileToBase64 } from '../files'
+import { profileScoped } from './profile-scope'
 
 /** One row of a builder: a cell per spec column, as typed. */
 export type BuilderRow = Record<string, string>
@@ -344,6 +345,11 @@ export const useBulkStore = defineStore('bulk', () => {
     await Promise.all([loadContext(), loadHistory()])
   }
 
-  return { builders, context, history, status, loadContext, edited, setRows, addRows, deleteRows, setCell, paste, fileOf, open, save, send, loadHistory, loadStatus, follow, rowProblems, profileChanged }
+  /** Asks where to save (main's dialog), then writes the sent file with each row's status, or only its failed rows. */
+  const saveStatus = (sendId: number, variant: 'status' | 'retry') => window.api.bulk.saveStatus({ sendId, variant })
+
+  profileScoped(() => void profileChanged())
+
+  return { builders, context, history, status, loadContext, edited, setRows, addRows, deleteRows, setCell, paste, fileOf, open, save, send, loadHistory, loadStatus, follow, rowProblems, profileChanged, saveStatus }
 })
 

@@ -9,6 +9,7 @@ import type { ImportedFileInfo, ReconSettings, ReconSource, SessionInfo } from '
 /** A mapping as the user changes it in the wizard (anything left out is guessed by the host). */
 export type MappingChange = CallArg<'recon:preview'>['mapping']
 import { useJobsStore } from './jobs'
+import { profileScoped } from './profile-scope'
 import { fileToBase64 } from '../files'
 
 /** What an import job ended with, for the wizard to say. */
@@ -23,6 +24,14 @@ export const useReconcileStore = defineStore('reconcile', () => {
   /** The statement open in the import wizard, and the mapping the user changed so far. */
   const preview = ref<StatementPreview | null>(null)
   const mapping = ref<MappingChange>({})
+
+  profileScoped(() => {
+    sessions.value = []
+    files.value = []
+    preview.value = null
+    mapping.value = {}
+    error.value = null
+  })
 
   async function load(): Promise<void> {
     loading.value = true

@@ -4,6 +4,7 @@ import { computed, ref } from 'vue'
 import type { CallError } from '../../../shared/ipc/result'
 import type { Decision, ItemFilter, Outcome, ReconItem, ReconSummary, SessionInfo } from '../../../shared/reconcile'
 import { filterQuery, type AmountDateFilters } from '../format'
+import { profileScoped } from './profile-scope'
 
 export interface AuditEntry {
   seq: number
@@ -31,6 +32,18 @@ export const useReviewStore = defineStore('review', () => {
   /** Items picked for a match by hand, by key: their provider records and file lines are matched together. */
   const picked = ref<Map<string, ReconItem>>(new Map())
   let ticket = 0
+
+  // Another profile: its sessions are not this one's; an answer still on its way is dropped.
+  profileScoped(() => {
+    ticket++
+    session.value = null
+    summary.value = null
+    items.value = []
+    total.value = 0
+    events.value = []
+    picked.value = new Map()
+    error.value = null
+  })
 
   const closed = computed(() => session.value?.closedAt != null)
   const current = computed(() => items.value[selected.value] ?? null)
@@ -230,5 +243,8 @@ export const useReviewStore = defineStore('review', () => {
     return null
   }
 
-  return { session, summary, items, total, page, pages, outcome, filters, filtered, clearFilters, selected, loading, error, events, picked, handMatch, closed, current, load, loadPage, filter, turn, move, decide, pick, matchPicked, acceptAllAbove, loadEvents, historyOf, close, reopen }
+  /** Asks where to save (main's dialog), then writes the session's report in the format chosen. */
+  const exportAs = (sessionId: string, format: 'items-csv' | 'summary-csv' | 'xlsx') => window.api.recon.export({ sessionId, format })
+
+  return { session, summary, items, total, page, pages, outcome, filters, filtered, clearFilters, selected, loading, error, events, picked, handMatch, closed, current, load, loadPage, filter, turn, move, decide, pick, matchPicked, acceptAllAbove, loadEvents, historyOf, close, reopen, exportAs }
 })

@@ -40,6 +40,14 @@ export const useSessionStore = defineStore('session', () => {
     return null
   }
 
+  async function setFundsSimulator(id: string, url: string | null): Promise<CallError | null> {
+    const result = await window.api.profile.setFundsSimulator({ id, url })
+    if (!result.ok) return result.error
+    await loadProfiles()
+    if (profile.value?.id === id) profile.value = result.value
+    return null
+  }
+
   async function add(input: { name: string; baseUrl: string; key: string }): Promise<CallError | null> {
     const result = await window.api.profile.add(input)
     if (!result.ok) return result.error
@@ -71,5 +79,5 @@ export const useSessionStore = defineStore('session', () => {
     }
   }
 
-  return { profile, profileError, profiles, info, infoError, infoLoading, loadProfile, loadProfiles, select, setTimeZone, add, replaceKey, remove, loadInfo }
+  return { profile, profileError, profiles, info, infoError, infoLoading, loadProfile, loadProfiles, select, setTimeZone, setFundsSimulator, add, replaceKey, remove, loadInfo }
 })

@@ -5,6 +5,7 @@ import type { JobInfo, JobProgress, SyncStatus } from '../../../shared/ipc/contr
 import type { CallError } from '../../../shared/ipc/result'
 import type { SyncResource, SyncSummary } from '../../../shared/sync'
 import { useJobsStore } from './jobs'
+import { profileScoped } from './profile-scope'
 
 export type Progress = JobProgress
 
@@ -67,6 +68,13 @@ export const useSyncStore = defineStore('sync', () => {
     return result.ok ? null : result.error
   }
 
+  /** Follows a pasted or imported list at once. */
+  async function trackMany(kind: 'bulk_file' | 'transfer' | 'plan', values: string[]): Promise<CallError | null> {
+    const result = await window.api.sync.trackMany({ kind, values })
+    if (result.ok) status.value = result.value
+    return result.ok ? null : result.error
+  }
+
   async function untrack(kind: 'bulk_file' | 'transfer' | 'plan', value: string): Promise<CallError | null> {
     const result = await window.api.sync.untrack({ kind, value })
     if (result.ok) status.value = result.value
@@ -81,5 +89,7 @@ export const useSyncStore = defineStore('sync', () => {
     error.value = null
   }
 
-  return { status, job, progress, running, summary, error, load, start, cancel, track, untrack, reset }
+  profileScoped(reset)
+
+  return { status, job, progress, running, summary, error, load, start, cancel, track, trackMany, untrack, reset }
 })
