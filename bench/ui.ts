@@ -1,4 +1,4 @@
-// The review screen in Chromium with a 1,000,000-item session against the same screen with a 10-item one: opening to first rows painted, frame work while scrolling, a decision to updated totals.
+// The screens in Chromium at scale: the review with a 1,000,000-item session against a 10-item one (opening, scrolling, a decision), then the record workspace with a million payments (records-ui.ts).
 import { spawnSync } from 'node:child_process'
 import { existsSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
@@ -9,6 +9,7 @@ import { summarise } from '../src/main/reconcile/report'
 import { DEFAULT_SETTINGS, type ReconItem } from '../src/shared/reconcile'
 import { PROJECT_ROOT, RENDERER_DIR, startRendererHarness, type RendererHarness } from '../test/support/renderer-harness'
 import { fmt, line, percentile } from './common'
+import { recordsUiBench } from './records-ui'
 
 const SUGGESTIONS = 12
 const settings = { ...DEFAULT_SETTINGS, netOfFees: false }
@@ -149,6 +150,7 @@ export async function uiBench(): Promise<void> {
     if (run.pageTurnMs !== null) line('next page (Alt+→) to rows shown', `${fmt(run.pageTurnMs)} ms`, `${fmt(run.pageTurnMs / run.openMs, 2)}× opening the first page`)
     const median = (xs: number[]): number => percentile([...xs].sort((a, b) => a - b), 50)
     line('a decision (accept) to updated totals, median of 8', `${fmt(median(run.decisionMs))} ms`, `target ≤ 100 ms; ${ratio(median(run.decisionMs), median(base.decisionMs))} (${fmt(median(base.decisionMs))} ms); slowest ${fmt(Math.max(...run.decisionMs))} ms`)
+    await recordsUiBench(harness)
   } finally {
     await harness.close()
     // The million items take a few GB on disk: gone with the run.

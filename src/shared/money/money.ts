@@ -81,15 +81,18 @@ export function toMajorString(minor: number, currency: string): string {
   return `${negative ? '-' : ''}${whole}${exponent > 0 ? `.${fraction}` : ''}`
 }
 
+/** One formatter per locale and currency: making an Intl.NumberFormat costs far more than using one (a table formats thousands of amounts). */
+const formatters = new Map<string, Intl.NumberFormat>()
+
 /** Locale display, e.g. "₦1,234.50" or "GH₵5.00", computed from the exact decimal string (no float). */
 export function formatMoney(money: Money, locale?: string): string {
   const exponent = currencyExponent(money.currency)
-  const format = new Intl.NumberFormat(locale, {
-    style: 'currency',
-    currency: money.currency,
-    minimumFractionDigits: exponent,
-    maximumFractionDigits: exponent
-  })
+  const key = `${locale ?? ''}|${money.currency}`
+  let format = formatters.get(key)
+  if (!format) {
+    format = new Intl.NumberFormat(locale, { style: 'currency', currency: money.currency, minimumFractionDigits: exponent, maximumFractionDigits: exponent })
+    formatters.set(key, format)
+  }
   // Intl.NumberFormat treats a string as an exact decimal.
   return format.format(toMajorString(money.minor, money.currency) as unknown as number)
 }
