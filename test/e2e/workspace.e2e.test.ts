@@ -174,22 +174,27 @@ describe('record workspace in Chromium', { timeout: 180_000 }, () => {
     await page.keyboard.press('Escape')
   })
 
-  it('follows a pasted list and shows each item\'s last result', async () => {
+  it('follows a pasted list and an imported one, shows each item\'s last result, and opens a bulk file\'s transfers', async () => {
     const { page } = harness
+    const [first, , third] = live.bulkFileIds.test as [string, string, string]
     await page.getByTestId('nav-overview').click()
     expect(await page.getByTestId('follow-kind').textContent()).toContain('Bulk file id')
-    await page.getByTestId('follow-list').locator('textarea').fill(`${live.bulkFileIds.test[0]}\n${live.bulkFileIds.test[2]}\n`)
+    await page.getByTestId('follow-list').locator('textarea').fill(`${first}\n\n`)
     await page.getByTestId('follow-list-add').click()
-    await page.getByTestId(`followed-${live.bulkFileIds.test[0]}`).waitFor()
+    await page.getByTestId(`followed-${first}`).waitFor()
+    await page.getByTestId('follow-file').setInputFiles({ name: 'bulk-files.csv', mimeType: 'text/csv', buffer: Buffer.from(`"${third}"\r\n${first}\r\n`) })
+    await page.getByTestId(`followed-${third}`).waitFor()
     await page.getByTestId('sync-start').click()
     await page.getByTestId('sync-done').waitFor({ timeout: 90_000 })
-    await expect.poll(() => page.getByTestId(`followed-result-${live.bulkFileIds.test[0]}`).textContent()).toMatch(/\d+ transfers, \d+ final/)
-    await page.getByTestId(`unfollow-${live.bulkFileIds.test[2]}`).click()
-    await expect.poll(() => page.getByTestId(`followed-${live.bulkFileIds.test[2]}`).count()).toBe(0)
-    // Its transfers are one table, per bulk file.
-    await page.getByTestId('nav-records').click()
-    await page.getByTestId('tab-transfers').click()
-    await expect.poll(() => page.getByTestId('records-total').textContent()).toMatch(/^[1-9][\d,]* transfers/)
+    await expect.poll(() => page.getByTestId(`followed-result-${first}`).textContent()).toMatch(/^[\d,]+ transfers, [\d,]+ final/)
+    const transfers = (await page.getByTestId(`followed-result-${first}`).textContent())?.split(' ')[0] as string
+    await page.getByTestId(`unfollow-${third}`).click()
+    await expect.poll(() => page.getByTestId(`followed-${third}`).count()).toBe(0)
+    await harness.screenshot('workspace-followed')
+    // A bulk file's transfers, one click away.
+    await page.getByTestId(`transfers-of-${first}`).click()
+    await expect.poll(() => page.getByTestId('records-total').textContent()).toBe(`${transfers} transfers`)
+    expect(await page.getByTestId('filter-bulk-file').textContent()).toContain(first)
   })
 
   it('cancels a plan in a live profile only after main\'s native confirmation', async () => {

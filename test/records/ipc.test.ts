@@ -151,6 +151,21 @@ describe('records:* through the gate and the host', { timeout: 60_000 }, () => {
     expect(await host.call('records:fund', { accountId: account.id, amount: '12.345' })).toMatchObject({ ok: false, error: { code: 'invalid_amount' } })
   })
 
+  it("funds another test profile's accounts through the simulator address set for it, and says what is missing until then", async () => {
+    const profile = valueOf(await host.call('profile:add', { name: 'Acme test', baseUrl: live.baseUrl, key: live.keys.test }))
+    valueOf(await host.call('profile:select', { id: profile.id }))
+    const account = valueOf(await host.call('accounts:create', { currency: 'GHS', accountName: 'Test 9', amount: '45.50' }))
+    expect(valueOf(await host.call('records:detail', { resource: 'virtual_accounts', key: account.id })).actions).toMatchObject({ fund: false, fundUnavailable: expect.stringContaining('funds simulator') })
+    expect(await host.call('records:fund', { accountId: account.id })).toMatchObject({ ok: false, error: { code: 'no_funds_simulator' } })
+    expect(await host.call('profile:setFundsSimulator', { id: profile.id, url: 'ftp://simulator.example.com' })).toMatchObject({ ok: false, error: { code: 'invalid_url' } })
+    expect(valueOf(await host.call('profile:setFundsSimulator', { id: profile.id, url: `${live.baseUrl}/` })).fundsSimulatorUrl).toBe(live.baseUrl)
+    expect(host.events).toContainEqual({ name: 'profile:changed', payload: { profileId: profile.id, reason: 'updated' } })
+    const before = live.requests.filter((r) => r.path.endsWith('/simulator/funds')).length
+    expect(valueOf(await host.call('records:fund', { accountId: account.id, amount: '10' }))).toMatchObject({ status: 'successful', message: `10.00 GHS paid into ${account.accountNumber}.` })
+    expect(live.requests.filter((r) => r.path.endsWith('/simulator/funds')).length).toBe(before + 1)
+    valueOf(await host.call('profile:select', { id: 'sandbox' }))
+  })
+
   it('asks main before a live action, and refuses to simulate funds in a live profile', async () => {
     host.ui.confirmAnswer = true
     const profile = valueOf(await host.call('profile:add', { name: 'Acme live', baseUrl: live.baseUrl, key: live.keys.live }))

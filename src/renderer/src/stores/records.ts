@@ -148,6 +148,13 @@ export const useRecordsStore = defineStore('records', () => {
     void refresh()
   }
 
+  /** The transfers of one bulk file (from a followed item). */
+  function showBulkFile(id: string): void {
+    resource.value = 'transfers'
+    Object.assign(filters, emptyFilters(), { bulkFile: id })
+    sort.value = null
+  }
+
   /** A click on a sortable header: that column, then the other direction, then back to the table's default. */
   function sortBy(column: string): void {
     const current = sort.value
@@ -198,5 +205,5 @@ export const useRecordsStore = defineStore('records', () => {
     version.value++
   })
 
-  return { bulkFiles, loadBulkFiles, resource, filters, sort, columns, totals, error, version, count, loading, rowAt, refresh, setResource, sortBy, setColumns, exportCsv, canExport: computed(() => (SEARCH_RESOURCES as readonly string[]).includes(resource.value)) }
+  return { bulkFiles, loadBulkFiles, showBulkFile, resource, filters, sort, columns, totals, error, version, count, loading, rowAt, refresh, setResource, sortBy, setColumns, exportCsv, canExport: computed(() => (SEARCH_RESOURCES as readonly string[]).includes(resource.value)) }
 })

@@ -1,8 +1,10 @@
 // Review store: one session's items a page at a time from the host's SQLite, its summary, the selected item, and every decision sent as it is made.
 import { defineStore } from 'pinia'
 import { computed, ref } from 'vue'
-import type { CallError } from '../../../shared/ipc/result'
+import type { CallArg } from '../../../shared/ipc/contract'
+import type { CallError, CallResult } from '../../../shared/ipc/result'
 import type { Decision, ItemFilter, Outcome, ReconItem, ReconSummary, SessionInfo } from '../../../shared/reconcile'
+import { useCall } from '../calls'
 import { filterQuery, type AmountDateFilters } from '../format'
 import { profileScoped } from './profile-scope'
 
@@ -26,16 +28,22 @@ export const useReviewStore = defineStore('review', () => {
   /** The other filters, as typed; applied together with the outcome. */
   const filters = ref<AmountDateFilters>({ currency: null, text: '', minAmount: '', maxAmount: '', range: null })
   const selected = ref(0)
-  const loading = ref(false)
   const error = ref<CallError | null>(null)
   const events = ref<AuditEntry[]>([])
   /** Items picked for a match by hand, by key: their provider records and file lines are matched together. */
   const picked = ref<Map<string, ReconItem>>(new Map())
-  let ticket = 0
+  /** The session with its summary, and a page of its items: a newer load drops an older one's answer. */
+  const sessionCall = useCall(async (id: string): Promise<CallResult<{ session: SessionInfo; summary: ReconSummary | null }>> => {
+    const [s, sum] = await Promise.all([window.api.recon.session({ id }), window.api.recon.summary({ sessionId: id })])
+    return s.ok ? { ok: true, value: { session: s.value, summary: sum.ok ? sum.value : null } } : s
+  })
+  const itemsCall = useCall((filter: CallArg<'recon:items'>) => window.api.recon.items(filter))
+  const loading = computed(() => sessionCall.loading.value || itemsCall.loading.value)
 
   // Another profile: its sessions are not this one's; an answer still on its way is dropped.
   profileScoped(() => {
-    ticket++
+    sessionCall.reset()
+    itemsCall.reset()
     session.value = null
     summary.value = null
     items.value = []
@@ -73,24 +81,24 @@ export const useReviewStore = defineStore('review', () => {
 
   /** The session, its summary and the page shown, all again (after a decision, a run, a close). */
   async function load(id: string, keepPlace = false): Promise<void> {
-    const mine = ++ticket
-    loading.value = true
-    const [s, sum] = await Promise.all([window.api.recon.session({ id }), window.api.recon.summary({ sessionId: id })])
-    if (mine !== ticket) return
-    if (!s.ok) {
-      loading.value = false
-      failed(s.error)
+    // A page still on its way belongs to what is being reloaded.
+    itemsCall.reset()
+    const answer = await sessionCall.run(id)
+    if (!answer) return
+    if (!answer.ok) {
+      failed(answer.error)
       return
     }
-    if (session.value?.id !== s.value.id) {
+    const s = answer.value
+    if (session.value?.id !== s.session.id) {
       // Another session: nothing picked or filtered from the last one carries over.
       picked.value = new Map()
       outcome.value = null
       filters.value = { currency: null, text: '', minAmount: '', maxAmount: '', range: null }
       keepPlace = false
     }
-    session.value = s.value
-    summary.value = sum.ok ? sum.value : null
+    session.value = s.session
+    summary.value = s.summary
     if (!keepPlace) {
       page.value = 0
       selected.value = 0
@@ -101,11 +109,8 @@ export const useReviewStore = defineStore('review', () => {
   async function loadPage(): Promise<void> {
     const id = session.value?.id
     if (!id) return
-    const mine = ++ticket
-    loading.value = true
-    const answer = await window.api.recon.items({ sessionId: id, ...query(), offset: page.value * PAGE_SIZE, limit: PAGE_SIZE })
-    if (mine !== ticket) return
-    loading.value = false
+    const answer = await itemsCall.run({ sessionId: id, ...query(), offset: page.value * PAGE_SIZE, limit: PAGE_SIZE })
+    if (!answer) return
     if (!answer.ok) {
       failed(answer.error)
       return
