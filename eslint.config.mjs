@@ -25,6 +25,16 @@ const layers = [
     }
   },
   {
+    // Screens render and decide: every call to the host goes through a store (loading, errors and stale answers handled once).
+    files: ['src/renderer/src/views/**/*.{ts,vue}', 'src/renderer/src/components/**/*.{ts,vue}'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        { selector: "MemberExpression[object.name='window'][property.name='api']", message: 'Views and components call the host through a store, never window.api.' }
+      ]
+    }
+  },
+  {
     // Shared code runs everywhere, the sandboxed renderer included: no Node, no Electron, nothing from a process's own code.
     files: ['src/shared/**/*.ts'],
     rules: {

@@ -150,10 +150,10 @@ export async function uiBench(): Promise<void> {
     if (run.pageTurnMs !== null) line('next page (Alt+→) to rows shown', `${fmt(run.pageTurnMs)} ms`, `${fmt(run.pageTurnMs / run.openMs, 2)}× opening the first page`)
     const median = (xs: number[]): number => percentile([...xs].sort((a, b) => a - b), 50)
     line('a decision (accept) to updated totals, median of 8', `${fmt(median(run.decisionMs))} ms`, `target ≤ 100 ms; ${ratio(median(run.decisionMs), median(base.decisionMs))} (${fmt(median(base.decisionMs))} ms); slowest ${fmt(Math.max(...run.decisionMs))} ms`)
-    await recordsUiBench(harness)
   } finally {
     await harness.close()
     // The million items take a few GB on disk: gone with the run.
     rmSync(harness.host.config.paths.userData, { recursive: true, force: true })
   }
+  await recordsUiBench()
 }

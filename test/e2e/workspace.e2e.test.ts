@@ -74,6 +74,22 @@ describe('record workspace in Chromium', { timeout: 180_000 }, () => {
     expect(await page.getByTestId(`row-${total - 2}`).textContent()).toContain('OLD-000001')
     await page.keyboard.press('Home')
     await expect.poll(() => page.getByTestId('row-0').getAttribute('aria-selected')).toBe('true')
+    // This table is taller than the page can be, so it scrolls in pages: a steady scroll still moves
+    // the rows exactly as far as it went, across page boundaries (45,000 px is 1,500 rows).
+    const topRow = (await page.evaluate(`new Promise((done) => {
+      const body = document.querySelector('[data-testid="record-table-body"]')
+      let steps = 0
+      const step = () => {
+        body.scrollTop += 300
+        if (++steps < 150) requestAnimationFrame(step)
+        else setTimeout(() => {
+          const box = body.getBoundingClientRect()
+          done(document.elementFromPoint(box.left + 40, box.top + 30 + 15).closest('[role=row]').getAttribute('aria-rowindex'))
+        }, 300)
+      }
+      requestAnimationFrame(step)
+    })`)) as string
+    expect(Number(topRow)).toBe(1501)
 
     // Largest amount first within each currency: a click on the header, then the other way.
     await page.getByTestId('sort-amount').click()
@@ -85,6 +101,18 @@ describe('record workspace in Chromium', { timeout: 180_000 }, () => {
     await page.getByTestId('sort-amount').click()
     await expect.poll(() => page.getByTestId('sort-amount').textContent()).toContain('▲')
     await page.getByTestId('sort-amount').click()
+
+    // Every table is there, and says what it holds or why it is empty.
+    for (const tab of ['transfers', 'plans', 'subscriptions', 'virtual_accounts', 'banks']) {
+      await page.getByTestId(`tab-${tab}`).click()
+      await expect.poll(async () => {
+        const total = (await page.getByTestId('records-total').textContent()) ?? ''
+        const empty = (await page.getByTestId('record-table-empty').count()) > 0 ? ((await page.getByTestId('record-table-empty').textContent()) ?? '') : ''
+        return /^[1-9][\d,]* /.test(total) || /^No .+(Follow|Create|Sync)/.test(empty)
+      }, { message: tab }).toBe(true)
+    }
+    await page.getByTestId('tab-payments').click()
+    await expect.poll(() => page.getByTestId('records-total').textContent()).toBe(`${total.toLocaleString('en-US')} payments`)
 
     // A filter narrows rows and totals together.
     await page.getByTestId('search-text').locator('input').fill('OLD-000042')

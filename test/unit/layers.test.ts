@@ -25,6 +25,16 @@ describe('layers enforced by lint', () => {
     expect(await importErrors(file, "import imported from 'naive-ui'")).toEqual([])
   })
 
+  it('views and components reach the host only through stores', async () => {
+    const syntax = async (path: string): Promise<string[]> => {
+      const [result] = await eslint.lintText('export const answer = window.api.app.info()\n', { filePath: join(PROJECT_ROOT, path) })
+      return (result?.messages ?? []).filter((m) => m.ruleId === 'no-restricted-syntax').map((m) => m.message)
+    }
+    expect(await syntax('src/renderer/src/views/Probe.ts')).not.toEqual([])
+    expect(await syntax('src/renderer/src/components/Probe.ts')).not.toEqual([])
+    expect(await syntax('src/renderer/src/stores/probe.ts')).toEqual([])
+  })
+
   it('src/shared imports no Node or Electron module and nothing of a process', async () => {
     const file = 'src/shared/probe.ts'
     expect(await importErrors(file, "import imported from 'node:crypto'")).not.toEqual([])

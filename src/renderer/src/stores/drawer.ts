@@ -64,7 +64,7 @@ export const useDrawerStore = defineStore('drawer', () => {
     if (!answer?.ok) return null
     outcome.value = answer.value
     await load()
-    void records.refresh()
+    void records.refresh(true)
     return answer.value
   }
 

@@ -8,6 +8,7 @@ import type { ImportedFileInfo, ReconSettings, ReconSource, SessionInfo } from '
 
 /** A mapping as the user changes it in the wizard (anything left out is guessed by the host). */
 export type MappingChange = CallArg<'recon:preview'>['mapping']
+import { useCall } from '../calls'
 import { useJobsStore } from './jobs'
 import { profileScoped } from './profile-scope'
 import { fileToBase64 } from '../files'
@@ -19,13 +20,13 @@ export const useReconcileStore = defineStore('reconcile', () => {
   const jobs = useJobsStore()
   const sessions = ref<SessionInfo[]>([])
   const files = ref<ImportedFileInfo[]>([])
-  const loading = ref(false)
   const error = ref<CallError | null>(null)
   /** The statement open in the import wizard, and the mapping the user changed so far. */
   const preview = ref<StatementPreview | null>(null)
   const mapping = ref<MappingChange>({})
 
   profileScoped(() => {
+    listCall.reset()
     sessions.value = []
     files.value = []
     preview.value = null
@@ -33,13 +34,17 @@ export const useReconcileStore = defineStore('reconcile', () => {
     error.value = null
   })
 
-  async function load(): Promise<void> {
-    loading.value = true
+  /** The profile's sessions and imported files together; an answer for a profile no longer in use is dropped. */
+  const listCall = useCall(async (): Promise<CallResult<[SessionInfo[], ImportedFileInfo[]]>> => {
     const [s, f] = await Promise.all([window.api.recon.sessions(), window.api.recon.files()])
-    loading.value = false
-    if (s.ok) sessions.value = s.value
-    if (f.ok) files.value = f.value
-    error.value = !s.ok ? s.error : !f.ok ? f.error : null
+    return !s.ok ? s : !f.ok ? f : { ok: true, value: [s.value, f.value] }
+  })
+
+  async function load(): Promise<void> {
+    const answer = await listCall.run()
+    if (!answer) return
+    if (answer.ok) [sessions.value, files.value] = answer.value
+    error.value = answer.ok ? null : answer.error
   }
 
   function opened(answer: CallResult<StatementPreview | null>): CallError | null {
@@ -115,5 +120,5 @@ export const useReconcileStore = defineStore('reconcile', () => {
     return runJob(await window.api.recon.run({ sessionId }))
   }
 
-  return { sessions, files, loading, error, preview, mapping, load, openFile, openDropped, openSample, remap, importPreviewed, create, run, periodOf }
+  return { sessions, files, loading: listCall.loading, error, preview, mapping, load, openFile, openDropped, openSample, remap, importPreviewed, create, run, periodOf }
 })

@@ -121,23 +121,42 @@ export const useRecordsStore = defineStore('records', () => {
     return rows[index - block * BLOCK] ?? null
   }
 
-  /** Starts the table again from its first rows (filters, sort or records changed, or the cache did). */
-  async function refresh(): Promise<void> {
-    generation++
-    blocks.clear()
-    anchors.clear()
-    pending.clear()
+  /**
+   * Reads the table again: from its first rows when filters, sort or records changed; in place
+   * (`keepPlace`) when only the cache did (an action, a sync), so the rows in view stay in view.
+   */
+  async function refresh(keepPlace = false): Promise<void> {
+    const q = query()
+    if (keepPlace) {
+      // The rows shown stay until the new count is in; then every block is read again against it.
+      const answer = await totalsCall.run(q)
+      if (!answer) return
+      forget()
+      if (answer.ok) totals.value = answer.value
+      else error.value = answer.error
+      version.value++
+      return
+    }
+    forget()
     ended.value = null
     totals.value = null
-    loadedBlocks.value = 0
-    error.value = null
     version.value++
-    const q = query()
     const first = loadBlock(0)
     const answer = await totalsCall.run(q)
     if (answer?.ok) totals.value = answer.value
     else if (answer) error.value = answer.error
     await first
+  }
+
+  /** Drops every block and anchor; a block still on its way is ignored when it lands. */
+  function forget(): void {
+    generation++
+    blocks.clear()
+    anchors.clear()
+    pending.clear()
+    ended.value = null
+    loadedBlocks.value = 0
+    error.value = null
   }
 
   function setResource(next: RecordResource): void {
@@ -194,13 +213,8 @@ export const useRecordsStore = defineStore('records', () => {
     bulkFiles.value = []
     Object.assign(filters, emptyFilters())
     sort.value = null
-    generation++
-    blocks.clear()
-    anchors.clear()
-    pending.clear()
+    forget()
     totals.value = null
-    ended.value = null
-    loadedBlocks.value = 0
     totalsCall.reset()
     version.value++
   })

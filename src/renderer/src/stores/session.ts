@@ -3,14 +3,14 @@ import { defineStore } from 'pinia'
 import { ref } from 'vue'
 import type { AppInfo, ProfileSummary } from '../../../shared/ipc/contract'
 import type { CallError } from '../../../shared/ipc/result'
+import { useCall } from '../calls'
 
 export const useSessionStore = defineStore('session', () => {
   const profile = ref<ProfileSummary | null>(null)
   const profileError = ref<CallError | null>(null)
   const profiles = ref<ProfileSummary[]>([])
   const info = ref<AppInfo | null>(null)
-  const infoError = ref<CallError | null>(null)
-  const infoLoading = ref(false)
+  const infoCall = useCall(() => window.api.app.info())
 
   async function loadProfile(): Promise<void> {
     const result = await window.api.profile.active()
@@ -69,15 +69,9 @@ export const useSessionStore = defineStore('session', () => {
   }
 
   async function loadInfo(): Promise<void> {
-    infoLoading.value = true
-    try {
-      const result = await window.api.app.info()
-      info.value = result.ok ? result.value : null
-      infoError.value = result.ok ? null : result.error
-    } finally {
-      infoLoading.value = false
-    }
+    const result = await infoCall.run()
+    if (result) info.value = result.ok ? result.value : null
   }
 
-  return { profile, profileError, profiles, info, infoError, infoLoading, loadProfile, loadProfiles, select, setTimeZone, setFundsSimulator, add, replaceKey, remove, loadInfo }
+  return { profile, profileError, profiles, info, infoError: infoCall.error, infoLoading: infoCall.loading, loadProfile, loadProfiles, select, setTimeZone, setFundsSimulator, add, replaceKey, remove, loadInfo }
 })
