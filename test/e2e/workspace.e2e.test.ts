@@ -3,6 +3,8 @@ import Database from 'better-sqlite3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { paymentRow } from '../../src/main/cache/records'
 import { CacheStore } from '../../src/main/cache/store'
+import { ReconService } from '../../src/main/reconcile/service'
+import { DEFAULT_SETTINGS } from '../../src/shared/reconcile'
 import { startSandbox, type Sandbox } from '../../src/main/sandbox/server'
 import type { Payment } from '../../src/shared/api/schemas'
 import { startRendererHarness, type RendererHarness } from '../support/renderer-harness'
@@ -146,6 +148,27 @@ describe('record workspace in Chromium', { timeout: 180_000 }, () => {
     await harness.screenshot('workspace-drawer-plan')
     await page.keyboard.press('Escape')
     await expect.poll(() => page.getByTestId('drawer-fields').count()).toBe(0)
+  })
+
+  it('shows where a payment sits in reconciliation sessions, one click from its review', async () => {
+    const { page } = harness
+    const db = new Database(harness.host.config.paths.cacheDatabase)
+    db.pragma('busy_timeout = 10000')
+    const service = new ReconService(db)
+    const imported = await service.importStatement({ profileId: 'sandbox', name: 'october.csv', bytes: Buffer.from('Date,Reference,Amount\n2019-01-01,OLD-000077,78.77\n'), mapping: { defaultCurrency: 'NGN' }, ifSameFile: 'import-again' })
+    if (imported.status !== 'imported') throw new Error(`statement not stored: ${imported.status}`)
+    const session = service.createSession({ profileId: 'sandbox', name: 'January 2019 close', source: 'payments', from: '2019-01-01', to: '2019-01-31', timeZone: 'UTC', settings: DEFAULT_SETTINGS, fileIds: [imported.file.id] })
+    db.prepare("insert into recon_items (session_id, position, item_key, outcome, data) values (?, 0, 'old-000077|f:1', 'matched', '{}')").run(session.id)
+    db.close()
+    await page.keyboard.press('Control+k')
+    await page.getByTestId('find-input').locator('input').fill('OLD-000077')
+    await page.getByTestId('find-hit-old-000077').waitFor()
+    await page.keyboard.press('Enter')
+    await expect.poll(() => page.getByTestId('drawer-recon').textContent()).toContain('January 2019 close')
+    expect(await page.getByTestId('drawer-recon').textContent()).toContain('matched')
+    await page.getByTestId('drawer-recon').getByText('January 2019 close').click()
+    await expect.poll(() => new URL(page.url()).hash).toBe(`#/reconcile/${session.id}`)
+    expect(await page.getByTestId('drawer-fields').count()).toBe(0)
   })
 
   it('Ctrl+K finds a record from any screen and Enter opens it', async () => {
