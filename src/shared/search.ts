@@ -21,6 +21,8 @@ export interface SearchQuery {
   from?: string
   to?: string
   sort?: SearchSort
+  /** Transfers of one bulk file; '' for single transfers. */
+  bulkFile?: string
   /** The page's number as the caller counts it (shown back, e.g. "page 3"); paging itself goes by cursor. */
   page?: number
   pageSize?: number

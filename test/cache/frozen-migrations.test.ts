@@ -75,8 +75,8 @@ describe('frozen migrations', () => {
 
     const store = new CacheStore(db)
     expect(store.checkpoint('p-test', 'payments:full')).toMatchObject({ nextPage: 7, nextOffset: 350, pageSize: 50, completed: false })
-    expect(store.trackedItems('p-live', 'transfer')).toEqual([{ kind: 'transfer', value: 'PAY-REF-9', lastSyncedAt: null, lastError: null }])
-    expect(store.trackedItems('p-live', 'bulk_file')[0]).toMatchObject({ value: 'bulk-1', lastSyncedAt: '2026-06-01T08:00:00Z' })
+    expect(store.trackedItems('p-live', 'transfer')).toEqual([{ kind: 'transfer', value: 'PAY-REF-9', lastSyncedAt: null, lastError: null, result: null }])
+    expect(store.trackedItems('p-live', 'bulk_file')[0]).toMatchObject({ value: 'bulk-1', lastSyncedAt: '2026-06-01T08:00:00Z', result: '2 transfers, 1 final, 0 failed' })
     expect(db.prepare("select reference, is_final from transfers where profile_id = 'p-live' order by reference").all()).toEqual([
       { reference: 'PAY-REF-1', is_final: 1 },
       { reference: 'PAY-REF-2', is_final: 0 }

@@ -157,6 +157,8 @@ describe('reconciliation with the keyboard only', { timeout: 180_000 }, () => {
     await page.keyboard.type('Corrected statement received')
     await page.keyboard.press('Enter')
     await expect.poll(() => page.getByTestId('review-locked').count()).toBe(0)
+    // The dialog closes once the session has been read again; until then Enter is still the dialog's.
+    await page.getByTestId('reopen-reason').waitFor({ state: 'detached' })
     await page.keyboard.press('Enter')
     await expect.poll(() => page.getByTestId('session-history').textContent()).toContain('Corrected statement received')
     await page.keyboard.press('Escape')

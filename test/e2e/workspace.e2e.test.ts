@@ -11,6 +11,11 @@ import { startRendererHarness, type RendererHarness } from '../support/renderer-
 
 const EXTRA = 100_000
 
+/** Presses a button of the app's own confirmation dialog (waiting for it to open), never the drawer's button of the same name. */
+async function confirmInDialog(page: RendererHarness['page'], name: string): Promise<void> {
+  await page.locator('.n-dialog').getByRole('button', { name, exact: true }).click()
+}
+
 /** Payment n of the seeded 100,000: older than anything the Sandbox makes, so the oldest is n = 0, the table's last row. */
 function oldPayment(n: number): Payment {
   // The newest of them has a very long name and a very large amount, for the layout.
@@ -158,7 +163,10 @@ describe('record workspace in Chromium', { timeout: 180_000 }, () => {
     const imported = await service.importStatement({ profileId: 'sandbox', name: 'october.csv', bytes: Buffer.from('Date,Reference,Amount\n2019-01-01,OLD-000077,78.77\n'), mapping: { defaultCurrency: 'NGN' }, ifSameFile: 'import-again' })
     if (imported.status !== 'imported') throw new Error(`statement not stored: ${imported.status}`)
     const session = service.createSession({ profileId: 'sandbox', name: 'January 2019 close', source: 'payments', from: '2019-01-01', to: '2019-01-31', timeZone: 'UTC', settings: DEFAULT_SETTINGS, fileIds: [imported.file.id] })
-    db.prepare("insert into recon_items (session_id, position, item_key, outcome, data) values (?, 0, 'old-000077|f:1', 'matched', '{}')").run(session.id)
+    const provider = { id: 'old-000077', reference: 'OLD-000077', serviceReference: null, date: '2019-01-01', amountMinor: 7877, feesMinor: 0, currency: 'NGN', status: 'successful', channel: 'card', name: 'Customer 77' }
+    const line = { id: 'f:1', fileId: imported.file.id, line: 2, date: '2019-01-01', reference: 'OLD-000077', description: '', counterparty: null, amountMinor: 7877, currency: 'NGN' }
+    const item = { key: 'old-000077|f:1', outcome: 'matched', provider: [provider], file: [line], differenceMinor: 0, score: null, reasons: ["reference: the file's reference is the provider's reference"], decision: null, note: null, reasonCode: null, resolved: false, decidedBy: null, decidedAt: null }
+    db.prepare("insert into recon_items (session_id, position, item_key, outcome, data) values (?, 0, ?, 'matched', ?)").run(session.id, item.key, JSON.stringify(item))
     db.close()
     await page.keyboard.press('Control+k')
     await page.getByTestId('find-input').locator('input').fill('OLD-000077')
@@ -194,11 +202,11 @@ describe('record workspace in Chromium', { timeout: 180_000 }, () => {
     await page.keyboard.press('Enter')
     await page.getByTestId('authorize-value').locator('input').fill('1234')
     await page.getByTestId('authorize-send').click()
-    await page.getByRole('button', { name: 'Send PIN' }).last().click()
+    await confirmInDialog(page, 'Send PIN')
     await expect.poll(() => page.getByTestId('drawer-outcome').textContent()).toContain('OTP')
     await page.getByTestId('authorize-value').locator('input').fill('123456')
     await page.getByTestId('authorize-send').click()
-    await page.getByRole('button', { name: 'Send OTP' }).last().click()
+    await confirmInDialog(page, 'Send OTP')
     await expect.poll(() => page.getByTestId('drawer-outcome').textContent()).toContain('successful')
     expect(await page.getByTestId('action-authorize').count()).toBe(0)
     await harness.screenshot('workspace-authorized')
@@ -219,7 +227,7 @@ describe('record workspace in Chromium', { timeout: 180_000 }, () => {
     const number = (await page.getByTestId('va-created-number').textContent()) ?? ''
     await page.getByTestId('va-open').click()
     await page.getByTestId('fund-send').click()
-    await page.getByRole('button', { name: 'Pay in' }).last().click()
+    await confirmInDialog(page, 'Pay in')
     await expect.poll(() => page.getByTestId('drawer-outcome').textContent()).toContain(`25000.00 NGN paid into ${number}`)
     await expect.poll(() => page.getByTestId('relation-Payments into it').textContent()).toContain('25000')
     await page.keyboard.press('Escape')
@@ -246,6 +254,10 @@ describe('record workspace in Chromium', { timeout: 180_000 }, () => {
     await page.getByTestId(`transfers-of-${first}`).click()
     await expect.poll(() => page.getByTestId('records-total').textContent()).toBe(`${transfers} transfers`)
     expect(await page.getByTestId('filter-bulk-file').textContent()).toContain(first)
+    // The export holds exactly those transfers.
+    await page.getByTestId('export').click()
+    await expect.poll(async () => (await page.getByText(/Exported [\d,]+ rows to /).count()) > 0).toBe(true)
+    expect(await page.getByText(/Exported [\d,]+ rows to /).textContent()).toContain(`Exported ${transfers} rows`)
   })
 
   it('cancels a plan in a live profile only after main\'s native confirmation', async () => {
@@ -269,13 +281,13 @@ describe('record workspace in Chromium', { timeout: 180_000 }, () => {
     await page.getByTestId('action-cancel-plan').click()
     host.ui.confirmAnswer = false
     const asked = host.ui.confirmations.length
-    await page.getByRole('button', { name: 'Cancel plan' }).last().click()
+    await confirmInDialog(page, 'Cancel plan')
     await expect.poll(() => host.ui.confirmations.length).toBe(asked + 1)
     expect(host.ui.confirmations.at(-1)?.title).toBe('Cancel a live plan?')
     expect(await page.getByTestId('action-cancel-plan').count()).toBe(1)
     host.ui.confirmAnswer = true
     await page.getByTestId('action-cancel-plan').click()
-    await page.getByRole('button', { name: 'Cancel plan' }).last().click()
+    await confirmInDialog(page, 'Cancel plan')
     await expect.poll(() => page.getByTestId('drawer-outcome').textContent()).toMatch(/cancelled/i)
     await harness.screenshot('workspace-live-cancelled')
     await page.keyboard.press('Escape')

@@ -3,7 +3,7 @@ import type Database from 'better-sqlite3'
 import { normalizePaymentStatus, normalizeStatusWord, normalizeTransferStatus } from '../../shared/api/assumptions'
 import { RECORD_COLUMNS, type Cell, type CurrencyTotal, type RecordQuery, type RecordResource, type RecordRow, type RecordTotals, type RowsResult } from '../../shared/records'
 import { AppError } from '../errors'
-import { dayBound, decodeCursor, encodeCursor, keysetWhere, minorBound, orderBy, toFtsQuery, type CursorValue, type SortKey } from '../search/search'
+import { decodeCursor, encodeCursor, filterTerms, keysetWhere, orderBy, toFtsQuery, type CursorValue, type SortKey } from '../search/search'
 
 /** An amount column: its minor units, the value as sent, and its currency, as SQL over `t`. */
 interface MoneySql {
@@ -181,58 +181,21 @@ export function compileRecordQuery(profileId: string, query: RecordQuery, timeZo
       params['like'] = likeText(text.slice(0, 200))
     }
   }
-  const status = query.status?.trim()
-  if (status) {
-    if (!def.status) throw new AppError('invalid_filter', `${query.resource.replace('_', ' ')} have no status to filter by.`)
-    const normalised = def.status(status)
-    if (normalised !== 'unknown' || status.toLowerCase() === 'unknown') {
-      where.push('t.status = @status')
-      params['status'] = normalised
-    } else {
-      where.push('lower(t.status_raw) = @statusRaw')
-      params['statusRaw'] = status.toLowerCase()
-    }
-  }
-  if (query.channel) {
-    if (!def.channel) throw new AppError('invalid_filter', `${query.resource.replace('_', ' ')} have no channel to filter by.`)
-    where.push(`${def.channel} = @channel`)
-    params['channel'] = query.channel
-  }
-  const currency = query.currency?.toUpperCase()
-  if (currency) {
-    where.push(query.resource === 'banks' ? 't.currency = @currency' : `${def.amount?.currency ?? 't.currency'} = @currency`)
-    params['currency'] = currency
-  }
-  if (query.minAmount || query.maxAmount) {
-    if (!def.amount) throw new AppError('invalid_filter', `${query.resource} have no amounts to filter by.`)
-    if (query.minAmount) {
-      where.push(`${def.amount.minor} >= @minAmount`)
-      params['minAmount'] = minorBound(query.minAmount, currency, 'minimum amount')
-    }
-    if (query.maxAmount) {
-      where.push(`${def.amount.minor} <= @maxAmount`)
-      params['maxAmount'] = minorBound(query.maxAmount, currency, 'maximum amount')
-    }
-  }
-  if (query.from || query.to) {
-    if (!def.dateMs) throw new AppError('invalid_filter', `${query.resource.replace('_', ' ')} have no dates to filter by.`)
-    if (query.from) {
-      where.push(`${def.dateMs} >= @from`)
-      params['from'] = dayBound(query.from, false, 'from', timeZone)
-    }
-    if (query.to) {
-      where.push(`${def.dateMs} < @to`)
-      params['to'] = dayBound(query.to, true, 'to', timeZone)
-    }
-  }
-  if (query.bulkFile !== undefined) {
-    if (query.resource !== 'transfers') throw new AppError('invalid_filter', 'Only transfers belong to bulk files.')
-    if (query.bulkFile === '') where.push('t.bulk_file_id is null')
-    else {
-      where.push('t.bulk_file_id = @bulkFile')
-      params['bulkFile'] = query.bulkFile
-    }
-  }
+  filterTerms(
+    {
+      name: query.resource,
+      status: def.status,
+      channel: def.channel,
+      currency: query.resource === 'banks' ? 't.currency' : (def.amount?.currency ?? null),
+      amount: def.amount?.minor ?? null,
+      dateMs: def.dateMs,
+      bulkFile: query.resource === 'transfers'
+    },
+    query,
+    timeZone,
+    where,
+    params
+  )
 
   const sort = query.sort ?? defaultSort(query.resource)
   const exprs = def.sorts[sort.column]

@@ -60,13 +60,13 @@ export function toFtsQuery(text: string): string | null {
 }
 
 /** A date filter's bound: a date alone is that whole day in the business time zone. */
-export function dayBound(value: string, end: boolean, field: string, zone: string): number {
+function dayBound(value: string, end: boolean, field: string, zone: string): number {
   const ms = dayBoundary(value, zone, end)
   if (ms === null) throw new AppError('invalid_filter', `${field}: "${value.slice(0, 40)}" is not a date (use YYYY-MM-DD).`)
   return ms
 }
 
-export function minorBound(value: string, currency: string | undefined, field: string): number {
+function minorBound(value: string, currency: string | undefined, field: string): number {
   if (!currency) throw new AppError('invalid_filter', `${field}: choose a currency to filter by amount (amounts differ per currency).`)
   try {
     return parseMajor(value, currency)
@@ -95,6 +95,89 @@ export interface CompiledQuery {
   empty: boolean
 }
 
+/** What a table can be filtered by, as SQL over `t` (null: the table has no such thing). */
+export interface FilterColumns {
+  /** How its records are named in messages, e.g. "transfers". */
+  name: string
+  /** Reads a typed status into the stored normalised form ('unknown' when it is not one the app knows). */
+  status: ((typed: string) => string) | null
+  channel: string | null
+  currency: string | null
+  amount: string | null
+  /** Epoch ms, for date filters. */
+  dateMs: string | null
+  /** Transfers belong to bulk files. */
+  bulkFile: boolean
+}
+
+export type FilterValues = Pick<SearchQuery, 'status' | 'channel' | 'currency' | 'minAmount' | 'maxAmount' | 'from' | 'to' | 'bulkFile'>
+
+/**
+ * The filters search, export and the record tables share, added as WHERE terms with their
+ * parameters (free text is each caller's own: an FTS5 match, or LIKE where there is no index). A
+ * filter the table cannot take is refused with a message, never ignored.
+ */
+export function filterTerms(f: FilterColumns, query: FilterValues, timeZone: string, where: string[], params: Record<string, string | number | bigint>): void {
+  const lacks = (what: string): never => {
+    throw new AppError('invalid_filter', `${f.name.replace(/_/g, ' ')} have no ${what} to filter by.`)
+  }
+  const status = query.status?.trim()
+  if (status) {
+    if (!f.status) lacks('status')
+    // Read the way statuses are stored: SUCCESS finds successful payments. A status the app does not
+    // know (stored as unknown) is matched on the value as the provider sent it.
+    const normalised = (f.status as (typed: string) => string)(status)
+    if (normalised !== 'unknown' || status.toLowerCase() === 'unknown') {
+      where.push('t.status = @status')
+      params['status'] = normalised
+    } else {
+      where.push('lower(t.status_raw) = @statusRaw')
+      params['statusRaw'] = status.toLowerCase()
+    }
+  }
+  if (query.channel) {
+    if (!f.channel) lacks('channel')
+    where.push(`${f.channel as string} = @channel`)
+    params['channel'] = query.channel
+  }
+  const currency = query.currency?.toUpperCase()
+  if (currency) {
+    if (!f.currency) lacks('currency')
+    where.push(`${f.currency as string} = @currency`)
+    params['currency'] = currency
+  }
+  if (query.minAmount || query.maxAmount) {
+    if (!f.amount) lacks('amounts')
+    if (query.minAmount) {
+      where.push(`${f.amount as string} >= @minAmount`)
+      params['minAmount'] = minorBound(query.minAmount, currency, 'minimum amount')
+    }
+    if (query.maxAmount) {
+      where.push(`${f.amount as string} <= @maxAmount`)
+      params['maxAmount'] = minorBound(query.maxAmount, currency, 'maximum amount')
+    }
+  }
+  if (query.from || query.to) {
+    if (!f.dateMs) lacks('dates')
+    if (query.from) {
+      where.push(`${f.dateMs as string} >= @from`)
+      params['from'] = dayBound(query.from, false, 'from', timeZone)
+    }
+    if (query.to) {
+      where.push(`${f.dateMs as string} < @to`)
+      params['to'] = dayBound(query.to, true, 'to', timeZone)
+    }
+  }
+  if (query.bulkFile !== undefined) {
+    if (!f.bulkFile) throw new AppError('invalid_filter', 'Only transfers belong to bulk files.')
+    if (query.bulkFile === '') where.push('t.bulk_file_id is null')
+    else {
+      where.push('t.bulk_file_id = @bulkFile')
+      params['bulkFile'] = query.bulkFile
+    }
+  }
+}
+
 /** Turns a query into SQL pieces shared by search (paged) and export (streamed). */
 export function compileQuery(profileId: string, query: SearchQuery, timeZone = 'UTC'): CompiledQuery {
   const c = COLUMNS[query.resource]
@@ -117,45 +200,15 @@ export function compileQuery(profileId: string, query: SearchQuery, timeZone = '
       text = true
     }
   }
-  if (query.status && query.status.trim() !== '') {
-    // Read the way statuses are stored: SUCCESS finds successful payments. A status the app does not
-    // know (stored as unknown) is matched on the value as the provider sent it.
-    const typed = query.status.trim()
-    const normalised = c.status(typed)
-    if (normalised !== 'unknown' || typed.toLowerCase() === 'unknown') {
-      where.push('t.status = @status')
-      params['status'] = normalised
-    } else {
-      where.push('lower(t.status_raw) = @statusRaw')
-      params['statusRaw'] = typed.toLowerCase()
-    }
-  }
-  if (query.channel && c.channel !== 'NULL') {
-    where.push(`t.${c.channel} = @channel`)
-    params['channel'] = query.channel
-  }
-  if (query.currency) {
-    where.push(`t.${c.currency} = @currency`)
-    params['currency'] = query.currency.toUpperCase()
-  }
-  const currency = query.currency?.toUpperCase()
-  if (query.minAmount) {
-    where.push(`t.${c.amount} >= @minAmount`)
-    params['minAmount'] = minorBound(query.minAmount, currency, 'minimum amount')
-  }
-  if (query.maxAmount) {
-    where.push(`t.${c.amount} <= @maxAmount`)
-    params['maxAmount'] = minorBound(query.maxAmount, currency, 'maximum amount')
-  }
-  if ((query.from || query.to) && !c.dateMs) throw new AppError('invalid_filter', `${table} have no dates to filter by.`)
-  if (query.from) {
-    where.push(`t.${c.dateMs} >= @from`)
-    params['from'] = dayBound(query.from, false, 'from', timeZone)
-  }
-  if (query.to) {
-    where.push(`t.${c.dateMs} < @to`)
-    params['to'] = dayBound(query.to, true, 'to', timeZone)
-  }
+  const col = (name: string): string | null => (name === 'NULL' ? null : `t.${name}`)
+  // A channel given for a table without one is ignored here, as the CLI has always done.
+  filterTerms(
+    { name: table, status: c.status, channel: col(c.channel), currency: `t.${c.currency}`, amount: `t.${c.amount}`, dateMs: c.dateMs ? `t.${c.dateMs}` : null, bulkFile: table === 'transfers' },
+    { ...query, channel: c.channel === 'NULL' ? undefined : query.channel },
+    timeZone,
+    where,
+    params
+  )
 
   // With a text match, ordering by the FTS rowid lets FTS5 hand rows over already in order.
   const rowid = text ? 'f.rowid' : 't.rowid'

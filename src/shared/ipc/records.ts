@@ -15,7 +15,8 @@ const searchFilters = {
   maxAmount: z.string().max(30).optional(),
   from: z.string().max(40).optional(),
   to: z.string().max(40).optional(),
-  sort: z.enum(SEARCH_SORTS).optional()
+  sort: z.enum(SEARCH_SORTS).optional(),
+  bulkFile: z.string().max(200).optional()
 }
 
 export interface ExportStarted {
@@ -95,7 +96,7 @@ export const recordCalls = {
   'records:bulkFiles': call<BulkFileChoice[]>()(noArgs),
   /** Sends a pending payment's next step (PIN or OTP); in a live profile main confirms first. */
   'records:authorize': call<ActionOutcome>()(
-    z.strictObject({ paymentId: id, pin: z.string().regex(/^\d{4,6}$/).optional(), otp: z.string().regex(/^\d{4,8}$/).optional() })
+    z.strictObject({ paymentId: id, pin: z.string().max(6).regex(/^\d{4,6}$/).optional(), otp: z.string().max(8).regex(/^\d{4,8}$/).optional() })
   ),
   /** Cancels a plan with the provider; in a live profile main confirms first. */
   'records:cancelPlan': call<ActionOutcome>()(z.strictObject({ planId: id })),

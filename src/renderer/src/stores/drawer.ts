@@ -62,8 +62,9 @@ export const useDrawerStore = defineStore('drawer', () => {
   async function act(send: () => Promise<CallResult<ActionOutcome>>): Promise<ActionOutcome | null> {
     const answer = await actionCall.run(send)
     if (!answer?.ok) return null
-    outcome.value = answer.value
+    // The record as it is now first, then what the provider said: never a new answer beside old actions.
     await load()
+    outcome.value = answer.value
     void records.refresh(true)
     return answer.value
   }

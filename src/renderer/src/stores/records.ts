@@ -192,7 +192,7 @@ export const useRecordsStore = defineStore('records', () => {
   function searchQuery(): Omit<SearchQuery, 'page' | 'pageSize'> | null {
     if (!(SEARCH_RESOURCES as readonly string[]).includes(resource.value)) return null
     const q = query()
-    const { bulkFile: _bulkFile, sort: chosen, resource: r, ...rest } = q
+    const { sort: chosen, resource: r, ...rest } = q
     const amount = chosen?.column === 'amount'
     const sortName = amount ? (chosen.desc ? 'amount_desc' : 'amount_asc') : chosen && !chosen.desc ? 'oldest' : 'newest'
     return { ...rest, resource: r as SearchResource, sort: sortName }
