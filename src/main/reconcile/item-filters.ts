@@ -2,6 +2,7 @@
 import { parseMajor } from '../../shared/money'
 import type { ItemFilter, ReconItem } from '../../shared/reconcile'
 import { AppError } from '../errors'
+import { likeText } from '../search/search'
 
 /** The filter columns of one item, as schema v6 stores them (its migration fills older items the same way). */
 export interface ItemColumns {
@@ -32,8 +33,6 @@ export function itemColumns(item: ReconItem): ItemColumns {
   }
 }
 
-/** `%` and `_` typed by the user are themselves, not wildcards. */
-const likeText = (text: string): string => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`
 
 /**
  * The WHERE clause of a filter (after `session_id = ?`), with its arguments. An amount range is in

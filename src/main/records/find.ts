@@ -1,7 +1,7 @@
 // Ctrl+K: one box over everything cached (references, service references, names, emails, account numbers, plan titles, banks), a few matches per table, newest first.
 import type Database from 'better-sqlite3'
 import { FIND_LIMIT, type FoundGroup, type RecordResource, type RelatedRecord } from '../../shared/records'
-import { toFtsQuery } from '../search/search'
+import { likeText, toFtsQuery } from '../search/search'
 
 /** Per table: how a match is found (FTS5 index or LIKE) and the line it is shown as. */
 const FINDERS: { resource: RecordResource; fts: boolean; select: string; where?: string; order: string }[] = [
@@ -42,7 +42,7 @@ export function findRecords(db: Database.Database, profileId: string, text: stri
   const fts = toFtsQuery(text)
   const trimmed = text.trim().toLowerCase().slice(0, 200)
   if (fts === null || trimmed === '') return []
-  const like = `%${trimmed.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
+  const like = likeText(trimmed)
   const groups: FoundGroup[] = []
   for (const finder of FINDERS) {
     const from = finder.fts ? `${finder.resource}_fts f JOIN ${finder.resource} t ON t.rowid = f.rowid` : `${finder.resource} t`

@@ -3,7 +3,7 @@ import type Database from 'better-sqlite3'
 import { normalizePaymentStatus, normalizeStatusWord, normalizeTransferStatus } from '../../shared/api/assumptions'
 import { RECORD_COLUMNS, type Cell, type CurrencyTotal, type RecordQuery, type RecordResource, type RecordRow, type RecordTotals, type RowsResult } from '../../shared/records'
 import { AppError } from '../errors'
-import { decodeCursor, encodeCursor, filterTerms, keysetWhere, orderBy, toFtsQuery, type CursorValue, type SortKey } from '../search/search'
+import { decodeCursor, encodeCursor, filterTerms, keysetWhere, likeText, orderBy, toFtsQuery, type CursorValue, type SortKey } from '../search/search'
 
 /** An amount column: its minor units, the value as sent, and its currency, as SQL over `t`. */
 interface MoneySql {
@@ -146,9 +146,6 @@ interface Compiled {
   scope: string
   empty: boolean
 }
-
-/** `%` and `_` typed by the user are themselves, not wildcards. */
-const likeText = (text: string): string => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`
 
 /** The default sort: the first sortable column, newest (or largest) first for dates, A to Z otherwise. */
 export function defaultSort(resource: RecordResource): { column: string; desc: boolean } {

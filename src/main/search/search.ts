@@ -59,6 +59,9 @@ export function toFtsQuery(text: string): string | null {
     .join(' ')
 }
 
+/** A LIKE pattern for text typed by the user (with `escape '\\'`): lower case, and `%` and `_` are themselves, not wildcards. */
+export const likeText = (text: string): string => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`
+
 /** A date filter's bound: a date alone is that whole day in the business time zone. */
 function dayBound(value: string, end: boolean, field: string, zone: string): number {
   const ms = dayBoundary(value, zone, end)
