@@ -56,7 +56,7 @@ describe('workflow in Chromium', { timeout: 120_000 }, () => {
     await page.getByTestId('nav-records').click()
     await expect.poll(() => page.getByTestId('records-total').textContent()).toBe('5,000 payments')
     await page.getByTestId('search-text').locator('input').fill('TST-0000042')
-    await expect.poll(() => page.getByTestId('records-total').textContent()).toBe('1 payments')
+    await expect.poll(() => page.getByTestId('records-total').textContent()).toBe('1 payment')
     await expect.poll(() => page.getByTestId('record-table').textContent()).toContain('TST-0000042')
     await page.getByTestId('search-text').locator('input').fill('"AND( *')
     await expect.poll(() => page.getByTestId('records-total').textContent()).toBe('0 payments')

@@ -123,7 +123,7 @@ describe('record workspace in Chromium', { timeout: 180_000 }, () => {
 
     // A filter narrows rows and totals together.
     await page.getByTestId('search-text').locator('input').fill('OLD-000042')
-    await expect.poll(() => page.getByTestId('records-total').textContent()).toBe('1 payments')
+    await expect.poll(() => page.getByTestId('records-total').textContent()).toBe('1 payment')
     await page.getByTestId('search-text').locator('input').fill('')
     await expect.poll(() => page.getByTestId('records-total').textContent()).toBe(`${total.toLocaleString('en-US')} payments`)
   })
