@@ -1,4 +1,5 @@
 // The record workspace's vocabulary, shared by the host and the screens: which tables there are, their columns, and what a page, a record and a search return.
+import type { SearchQuery } from './search'
 
 export const RECORD_RESOURCES = ['payments', 'transfers', 'plans', 'subscriptions', 'virtual_accounts', 'banks'] as const
 export type RecordResource = (typeof RECORD_RESOURCES)[number]
@@ -111,6 +112,13 @@ export const RECORD_COLUMNS: Record<RecordResource, readonly ColumnInfo[]> = {
   ]
 }
 
+/** A table's sort when none is chosen: its first sortable column, newest first for a date, A to Z otherwise. */
+export function defaultSort(resource: RecordResource): RecordSort {
+  const first = RECORD_COLUMNS[resource].find((c) => c.sortable)
+  if (!first) throw new Error(`${resource} has no sortable column`)
+  return { column: first.id, desc: first.kind === 'date' }
+}
+
 /** An amount: exact minor units when the value converted exactly, and always the value as sent. */
 export interface MoneyCell {
   minor: number | null
@@ -132,19 +140,9 @@ export interface RecordSort {
   desc: boolean
 }
 
-/** A table's filters, the same ones the cache search has, plus a transfer's bulk file. */
-export interface RecordQuery {
+/** A table's filters, the same ones the cache search has (a transfer's bulk file included), over any table, sorted by a column. */
+export type RecordQuery = Omit<SearchQuery, 'resource' | 'sort' | 'page' | 'pageSize' | 'after' | 'before'> & {
   resource: RecordResource
-  text?: string
-  status?: string
-  channel?: string
-  currency?: string
-  minAmount?: string
-  maxAmount?: string
-  from?: string
-  to?: string
-  /** Transfers of one bulk file; '' for single transfers (no bulk file). */
-  bulkFile?: string
   sort?: RecordSort
 }
 

@@ -66,10 +66,28 @@ export function recordRow(db: Database.Database, profileId: string, resource: Re
   return row
 }
 
-/** Related records, each as a short line: newest first, at most RELATED_LIMIT, with how many there are. */
-function related(db: Database.Database, label: string, resource: RecordResource, sql: string, params: Row): Relation {
-  const rows = db.prepare(`${sql} limit ${RELATED_LIMIT + 1}`).all(params) as { key: string; label: string | null; detail: string | null }[]
-  const records: RelatedRecord[] = rows.slice(0, RELATED_LIMIT).map((r) => ({ resource, key: r.key, label: r.label ?? r.key, detail: r.detail ?? '' }))
+/** How a record is shown in a list (its drawer's relations, Ctrl+K): key, label and a line of detail, selected over `t`. */
+export const RECORD_LINES: Record<RecordResource, string> = {
+  payments:
+    "t.id as key, coalesce(t.reference, t.id) as label, t.amount_raw || ' ' || t.currency || ' · ' || coalesce(t.customer_name, t.customer_email, '') || ' · ' || t.status_raw || ' · ' || substr(t.created_at, 1, 10) as detail",
+  transfers: "t.reference as key, t.reference as label, t.amount_raw || ' ' || t.currency || ' · ' || coalesce(t.account_name, t.account_number, '') || ' · ' || t.status_raw as detail",
+  subscriptions: "t.id as key, coalesce(t.customer_name, t.customer_email, t.id) as label, coalesce(t.customer_email, '') || ' · ' || t.status_raw as detail",
+  plans: "t.id as key, t.title as label, t.amount_raw || ' ' || t.currency || ' · ' || coalesce(t.frequency, '') || ' · ' || t.status_raw as detail",
+  virtual_accounts: "t.id as key, t.account_number as label, coalesce(t.account_name, '') || ' · ' || coalesce(t.bank_name, '') as detail",
+  banks: "t.currency || ':' || t.bank_code as key, t.bank_name as label, t.currency || ' · ' || t.bank_code as detail"
+}
+
+export type LineRow = { key: string; label: string | null; detail: string | null }
+
+/** Rows selected with RECORD_LINES, as the list entries the screens show. */
+export const listed = (resource: RecordResource, rows: readonly LineRow[]): RelatedRecord[] =>
+  rows.map((r) => ({ resource, key: r.key, label: r.label ?? r.key, detail: r.detail ?? '' }))
+
+/** Related records of one table (`rest`: the WHERE and ORDER BY over it), each as its list line: at most RELATED_LIMIT, with how many there are. */
+function related(db: Database.Database, label: string, resource: RecordResource, rest: string, params: Row): Relation {
+  const sql = `select ${RECORD_LINES[resource]} from ${resource} t ${rest}`
+  const rows = db.prepare(`${sql} limit ${RELATED_LIMIT + 1}`).all(params) as LineRow[]
+  const records = listed(resource, rows.slice(0, RELATED_LIMIT))
   let total = records.length
   if (rows.length > RELATED_LIMIT) {
     const counted = db.prepare(`select count(*) as n from (${sql})`).get(params) as { n: number }
@@ -77,12 +95,6 @@ function related(db: Database.Database, label: string, resource: RecordResource,
   }
   return { label, resource, records, total }
 }
-
-const PAYMENT_LINE = `select id as key, coalesce(reference, id) as label, amount_raw || ' ' || currency || ' · ' || status_raw || ' · ' || substr(created_at, 1, 10) as detail from payments`
-const SUBSCRIPTION_LINE = `select id as key, coalesce(customer_name, customer_email, id) as label, coalesce(status_raw, '') || ' · ' || coalesce(customer_email, '') as detail from subscriptions`
-const PLAN_LINE = `select id as key, title as label, amount_raw || ' ' || currency || ' · ' || coalesce(frequency, '') || ' · ' || status_raw as detail from plans`
-const TRANSFER_LINE = `select reference as key, reference as label, amount_raw || ' ' || currency || ' · ' || status_raw || ' · ' || coalesce(account_name, '') as detail from transfers`
-const ACCOUNT_LINE = `select id as key, account_number as label, coalesce(account_name, '') || ' · ' || coalesce(bank_name, '') as detail from virtual_accounts`
 
 function relationsOf(db: Database.Database, profileId: string, resource: RecordResource, row: Row): Relation[] {
   const p = { profile: profileId, ...row }
@@ -93,32 +105,32 @@ function relationsOf(db: Database.Database, profileId: string, resource: RecordR
   switch (resource) {
     case 'payments': {
       if (row['plan_id']) {
-        nonEmpty(related(db, 'Plan', 'plans', `${PLAN_LINE} where profile_id = @profile and id = @plan_id`, p))
+        nonEmpty(related(db, 'Plan', 'plans', `where profile_id = @profile and id = @plan_id`, p))
         if (row['customer_email'])
-          nonEmpty(related(db, 'Subscription', 'subscriptions', `${SUBSCRIPTION_LINE} where profile_id = @profile and plan_id = @plan_id and customer_email = @customer_email order by created_at_ms desc`, p))
+          nonEmpty(related(db, 'Subscription', 'subscriptions', `where profile_id = @profile and plan_id = @plan_id and customer_email = @customer_email order by created_at_ms desc`, p))
       }
       const accountId = jsonField(row, 'metadata', 'virtualAccountId')
       if (row['account_number'] || accountId)
-        nonEmpty(related(db, 'Virtual account', 'virtual_accounts', `${ACCOUNT_LINE} where profile_id = @profile and (account_number = @account_number or id = @va)`, { ...p, va: accountId }))
+        nonEmpty(related(db, 'Virtual account', 'virtual_accounts', `where profile_id = @profile and (account_number = @account_number or id = @va)`, { ...p, va: accountId }))
       break
     }
     case 'subscriptions':
       if (row['plan_id']) {
-        nonEmpty(related(db, 'Plan', 'plans', `${PLAN_LINE} where profile_id = @profile and id = @plan_id`, p))
+        nonEmpty(related(db, 'Plan', 'plans', `where profile_id = @profile and id = @plan_id`, p))
         if (row['customer_email'])
-          list.push(related(db, 'Payments', 'payments', `${PAYMENT_LINE} where profile_id = @profile and plan_id = @plan_id and customer_email = @customer_email order by seq desc`, p))
+          list.push(related(db, 'Payments', 'payments', `where profile_id = @profile and plan_id = @plan_id and customer_email = @customer_email order by seq desc`, p))
       }
       break
     case 'plans':
-      list.push(related(db, 'Subscribers', 'subscriptions', `${SUBSCRIPTION_LINE} where profile_id = @profile and plan_id = @id order by created_at_ms desc`, p))
-      list.push(related(db, 'Payments', 'payments', `${PAYMENT_LINE} where profile_id = @profile and plan_id = @id order by seq desc`, p))
+      list.push(related(db, 'Subscribers', 'subscriptions', `where profile_id = @profile and plan_id = @id order by created_at_ms desc`, p))
+      list.push(related(db, 'Payments', 'payments', `where profile_id = @profile and plan_id = @id order by seq desc`, p))
       break
     case 'virtual_accounts':
-      list.push(related(db, 'Payments into it', 'payments', `${PAYMENT_LINE} where profile_id = @profile and account_number = @account_number order by seq desc`, p))
+      list.push(related(db, 'Payments into it', 'payments', `where profile_id = @profile and account_number = @account_number order by seq desc`, p))
       break
     case 'transfers':
       if (row['bulk_file_id'])
-        list.push(related(db, `Bulk file ${String(row['bulk_file_id'])}`, 'transfers', `${TRANSFER_LINE} where profile_id = @profile and bulk_file_id = @bulk_file_id order by rowid`, p))
+        list.push(related(db, `Bulk file ${String(row['bulk_file_id'])}`, 'transfers', `where profile_id = @profile and bulk_file_id = @bulk_file_id order by rowid`, p))
       break
     case 'banks':
       break
@@ -151,16 +163,6 @@ function placements(db: Database.Database, profileId: string, resource: RecordRe
     .map((r) => ({ sessionId: r.id, sessionName: r.name, closed: r.closed_at !== null, outcome: r.outcome, itemKey: r.item_key }))
 }
 
-/** The step a pending payment waits for, as the provider last said (pin, otp, 3DS, avs, enroll), or null. */
-export function authorizationStep(raw: unknown): string | null {
-  try {
-    const mode = (JSON.parse(String(raw)) as { authorization?: { mode?: unknown } | null }).authorization?.mode
-    return typeof mode === 'string' && mode !== '' ? mode : null
-  } catch {
-    return null
-  }
-}
-
 /** Whether the virtual account's time has passed. */
 export const accountExpired = (row: Row, now = Date.now()): boolean => {
   const at = Date.parse(String(row['expires_at'] ?? ''))
@@ -170,7 +172,7 @@ export const accountExpired = (row: Row, now = Date.now()): boolean => {
 export function actionsFor(profile: Profile, resource: RecordResource, row: Row, simulatorUrl: string | null): RecordActions {
   const none: RecordActions = { authorize: false, authorizeStep: null, cancelPlan: false, fund: false, fundUnavailable: null }
   // Only a payment still pending can take an authorization step.
-  if (resource === 'payments') return { ...none, authorize: row['is_final'] === 0, authorizeStep: row['is_final'] === 0 ? authorizationStep(row['raw']) : null }
+  if (resource === 'payments') return { ...none, authorize: row['is_final'] === 0, authorizeStep: row['is_final'] === 0 ? jsonField(row, 'authorization', 'mode') || null : null }
   if (resource === 'plans') return { ...none, cancelPlan: !['cancelled', 'archived', 'inactive'].includes(String(row['status'])) }
   if (resource !== 'virtual_accounts') return none
   const why =

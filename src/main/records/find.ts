@@ -1,36 +1,20 @@
 // Ctrl+K: one box over everything cached (references, service references, names, emails, account numbers, plan titles, banks), a few matches per table, newest first.
 import type Database from 'better-sqlite3'
-import { FIND_LIMIT, type FoundGroup, type RecordResource, type RelatedRecord } from '../../shared/records'
+import { FIND_LIMIT, type FoundGroup, type RecordResource } from '../../shared/records'
 import { likeText, toFtsQuery } from '../search/search'
+import { listed, RECORD_LINES, type LineRow } from './detail'
 
-/** Per table: how a match is found (FTS5 index or LIKE) and the line it is shown as. */
-const FINDERS: { resource: RecordResource; fts: boolean; select: string; where?: string; order: string }[] = [
-  {
-    resource: 'payments', fts: true, order: 'f.rowid desc',
-    select: "t.id as key, coalesce(t.reference, t.id) as label, t.amount_raw || ' ' || t.currency || ' · ' || coalesce(t.customer_name, t.customer_email, '') || ' · ' || t.status_raw as detail"
-  },
-  {
-    resource: 'transfers', fts: true, order: 'f.rowid desc',
-    select: "t.reference as key, t.reference as label, t.amount_raw || ' ' || t.currency || ' · ' || coalesce(t.account_name, t.account_number, '') || ' · ' || t.status_raw as detail"
-  },
-  {
-    resource: 'subscriptions', fts: true, order: 'f.rowid desc',
-    select: "t.id as key, coalesce(t.customer_name, t.customer_email, t.id) as label, coalesce(t.customer_email, '') || ' · ' || t.status_raw as detail"
-  },
-  {
-    resource: 'plans', fts: true, order: 'f.rowid desc',
-    select: "t.id as key, t.title as label, t.amount_raw || ' ' || t.currency || ' · ' || coalesce(t.frequency, '') || ' · ' || t.status_raw as detail"
-  },
+/** Per table: how a match is found (its FTS5 index, or LIKE) and in which order; each is shown as RECORD_LINES says. */
+const FINDERS: { resource: RecordResource; fts: boolean; where?: string; order: string }[] = [
+  { resource: 'payments', fts: true, order: 'f.rowid desc' },
+  { resource: 'transfers', fts: true, order: 'f.rowid desc' },
+  { resource: 'subscriptions', fts: true, order: 'f.rowid desc' },
+  { resource: 'plans', fts: true, order: 'f.rowid desc' },
   {
     resource: 'virtual_accounts', fts: false, order: 't.rowid desc',
-    select: "t.id as key, t.account_number as label, coalesce(t.account_name, '') || ' · ' || coalesce(t.bank_name, '') as detail",
     where: "(t.account_number like @like escape '\\' or lower(t.account_name) like @like escape '\\' or t.id like @like escape '\\')"
   },
-  {
-    resource: 'banks', fts: false, order: 't.bank_name',
-    select: "t.currency || ':' || t.bank_code as key, t.bank_name as label, t.currency || ' · ' || t.bank_code as detail",
-    where: "(lower(t.bank_name) like @like escape '\\' or t.bank_code like @like escape '\\')"
-  }
+  { resource: 'banks', fts: false, order: 't.bank_name', where: "(lower(t.bank_name) like @like escape '\\' or t.bank_code like @like escape '\\')" }
 ]
 
 /**
@@ -48,11 +32,10 @@ export function findRecords(db: Database.Database, profileId: string, text: stri
     const from = finder.fts ? `${finder.resource}_fts f JOIN ${finder.resource} t ON t.rowid = f.rowid` : `${finder.resource} t`
     const where = finder.fts ? `${finder.resource}_fts MATCH @fts` : (finder.where as string)
     const rows = db
-      .prepare(`SELECT ${finder.select} FROM ${from} WHERE t.profile_id = @profile AND ${where} ORDER BY ${finder.order} LIMIT ${FIND_LIMIT + 1}`)
-      .all({ profile: profileId, ...(finder.fts ? { fts } : { like }) }) as { key: string; label: string | null; detail: string | null }[]
+      .prepare(`SELECT ${RECORD_LINES[finder.resource]} FROM ${from} WHERE t.profile_id = @profile AND ${where} ORDER BY ${finder.order} LIMIT ${FIND_LIMIT + 1}`)
+      .all({ profile: profileId, ...(finder.fts ? { fts } : { like }) }) as LineRow[]
     if (rows.length === 0) continue
-    const records: RelatedRecord[] = rows.slice(0, FIND_LIMIT).map((r) => ({ resource: finder.resource, key: r.key, label: r.label ?? r.key, detail: r.detail ?? '' }))
-    groups.push({ resource: finder.resource, records, more: rows.length > FIND_LIMIT })
+    groups.push({ resource: finder.resource, records: listed(finder.resource, rows.slice(0, FIND_LIMIT)), more: rows.length > FIND_LIMIT })
   }
   return groups
 }

@@ -1,9 +1,9 @@
 // The record tables behind the workspace: any window of rows of a filtered, sorted table by keyset (by OFFSET only for a jump), and the filtered set's totals per currency.
 import type Database from 'better-sqlite3'
 import { normalizePaymentStatus, normalizeStatusWord, normalizeTransferStatus } from '../../shared/api/assumptions'
-import { RECORD_COLUMNS, type Cell, type CurrencyTotal, type RecordQuery, type RecordResource, type RecordRow, type RecordTotals, type RowsResult } from '../../shared/records'
+import { defaultSort, type Cell, type CurrencyTotal, type RecordQuery, type RecordResource, type RecordRow, type RecordTotals, type RowsResult } from '../../shared/records'
 import { AppError } from '../errors'
-import { decodeCursor, encodeCursor, filterTerms, keysetWhere, likeText, orderBy, toFtsQuery, type CursorValue, type SortKey } from '../search/search'
+import { cursorOfRow, filterTerms, likeText, orderBy, pastCursor, sortValueColumns, toFtsQuery, type SortKey } from '../search/search'
 
 /** An amount column: its minor units, the value as sent, and its currency, as SQL over `t`. */
 interface MoneySql {
@@ -147,13 +147,6 @@ interface Compiled {
   empty: boolean
 }
 
-/** The default sort: the first sortable column, newest (or largest) first for dates, A to Z otherwise. */
-export function defaultSort(resource: RecordResource): { column: string; desc: boolean } {
-  const first = RECORD_COLUMNS[resource].find((c) => c.sortable)
-  if (!first) throw new Error(`${resource} has no sortable column`)
-  return { column: first.id, desc: first.kind === 'date' }
-}
-
 export function compileRecordQuery(profileId: string, query: RecordQuery, timeZone: string): Compiled {
   const def = TABLES[query.resource]
   if (!def) throw new AppError('invalid_filter', `Unknown table "${String(query.resource)}".`)
@@ -255,8 +248,7 @@ export function recordRows(db: Database.Database, profileId: string, query: Reco
   let take = limit
   const anchor = request.anchor
   if (anchor && anchor.offset <= offset && offset - anchor.offset <= KEYSET_REACH) {
-    decodeCursor(q.scope, anchor.cursor, q.keys.length).forEach((v, i) => (params[`k${i}`] = v))
-    where += ` AND ${keysetWhere(q.keys, false)}`
+    where += ` AND ${pastCursor(q.scope, q.keys, anchor.cursor, false, params)}`
     skip = offset - anchor.offset
   } else if (request.total !== undefined && offset > request.total / 2) {
     backwards = true
@@ -266,15 +258,14 @@ export function recordRows(db: Database.Database, profileId: string, query: Reco
   if (take === 0) return { offset, rows: [], next: null }
   params['limit'] = take
   params['skip'] = skip
-  const sortValues = q.keys.map((k, i) => `${k.expr} AS _k${i}`).join(', ')
   const rows = db
-    .prepare(`SELECT ${def.key} AS _key, ${cellSql(def)}, ${sortValues} FROM ${q.from} WHERE ${where} ORDER BY ${orderBy(q.keys, backwards)} LIMIT @limit OFFSET @skip`)
+    .prepare(`SELECT ${def.key} AS _key, ${cellSql(def)}, ${sortValueColumns(q.keys)} FROM ${q.from} WHERE ${where} ORDER BY ${orderBy(q.keys, backwards)} LIMIT @limit OFFSET @skip`)
     .safeIntegers(true)
     .all(params) as Record<string, unknown>[]
   if (backwards) rows.reverse()
   const last = rows.at(-1)
   const ended = rows.length < take || (request.total !== undefined && offset + rows.length >= request.total)
-  const next = last && !ended ? { offset: offset + rows.length, cursor: encodeCursor(q.scope, q.keys.map((_, i) => last[`_k${i}`] as CursorValue)) } : null
+  const next = last && !ended ? { offset: offset + rows.length, cursor: cursorOfRow(q.scope, q.keys, last) } : null
   return { offset, rows: rows.map((r) => toRow(def, r)), next }
 }
 

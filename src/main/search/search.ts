@@ -247,30 +247,38 @@ export function orderBy(keys: readonly SortKey[], reversed: boolean): string {
  * the order of `keys`: (k0 beyond v0) OR (k0 = v0 AND k1 beyond v1) OR … Answered from the same
  * indexes as the order, so the 20,000th page costs what the first does.
  */
-export function keysetWhere(keys: readonly SortKey[], backwards: boolean): string {
+function keysetWhere(keys: readonly SortKey[], backwards: boolean): string {
   const beyond = (k: SortKey, i: number): string => `${k.expr} ${k.desc !== backwards ? '<' : '>'} @k${i}`
   return `(${keys.map((k, i) => [...keys.slice(0, i).map((p, j) => `${p.expr} = @k${j}`), beyond(k, i)].join(' AND ')).join(' OR ')})`
 }
 
-export type CursorValue = bigint | string
+type CursorValue = bigint | string
 
 /** The sort values selected beside each row (as _k0, _k1 …), from which its cursor is made. */
-const sortValueColumns = (q: CompiledQuery): string => q.keys.map((k, i) => `${k.expr} AS _k${i}`).join(', ')
+export const sortValueColumns = (keys: readonly SortKey[]): string => keys.map((k, i) => `${k.expr} AS _k${i}`).join(', ')
 
 /** The cursor of a row read with sortValueColumns. */
-const rowCursor = (query: SearchQuery, q: CompiledQuery, row: Record<string, unknown>): string =>
-  encodeCursor(cursorScope(query), q.keys.map((_, i) => row[`_k${i}`] as CursorValue))
+export const cursorOfRow = (scope: string, keys: readonly SortKey[], row: Record<string, unknown>): string =>
+  encodeCursor(scope, keys.map((_, i) => row[`_k${i}`] as CursorValue))
+
+/** The WHERE term for rows past a cursor (before it, `backwards`), its sort values put in `params` as @k0, @k1 … */
+export function pastCursor(scope: string, keys: readonly SortKey[], cursor: string, backwards: boolean, params: Record<string, string | number | bigint>): string {
+  decodeCursor(scope, cursor, keys.length).forEach((v, i) => (params[`k${i}`] = v))
+  return keysetWhere(keys, backwards)
+}
+
+const rowCursor = (query: SearchQuery, q: CompiledQuery, row: Record<string, unknown>): string => cursorOfRow(cursorScope(query), q.keys, row)
 
 /** What a search's cursors belong to: its resource and sort. */
 const cursorScope = (query: SearchQuery): string => `${query.resource}/${query.sort ?? 'newest'}`
 
 /** A page edge: the table and sort it belongs to (scope), and the sort values of its row (integers as text: seqs are past 2^53). */
-export function encodeCursor(scope: string, values: readonly CursorValue[]): string {
+function encodeCursor(scope: string, values: readonly CursorValue[]): string {
   const body = [scope, ...values.map((v) => (typeof v === 'bigint' ? ['i', v.toString()] : ['s', v]))]
   return Buffer.from(JSON.stringify(body)).toString('base64url')
 }
 
-export function decodeCursor(scope: string, cursor: string, count: number): CursorValue[] {
+function decodeCursor(scope: string, cursor: string, count: number): CursorValue[] {
   const refuse = (): never => {
     throw new AppError('invalid_cursor', 'That page link is from another search or no longer valid; start again from the first page.')
   }
@@ -296,7 +304,7 @@ export function cursorAfterRow(db: Database.Database, profileId: string, query: 
   const q = compileQuery(profileId, query, options.timeZone)
   if (q.empty) return null
   const row = db
-    .prepare(`SELECT ${sortValueColumns(q)} FROM ${q.from} WHERE ${q.where} ORDER BY ${q.order} LIMIT 1 OFFSET @offset`)
+    .prepare(`SELECT ${sortValueColumns(q.keys)} FROM ${q.from} WHERE ${q.where} ORDER BY ${q.order} LIMIT 1 OFFSET @offset`)
     .safeIntegers(true)
     .get({ ...q.params, offset }) as Record<string, unknown> | undefined
   return row ? rowCursor(query, q, row) : null
@@ -326,14 +334,13 @@ export function search(db: Database.Database, profileId: string, query: SearchQu
   const params: Record<string, string | number | bigint> = { ...q.params, limit: pageSize + 1 }
   let where = q.where
   if (cursor !== undefined) {
-    decodeCursor(cursorScope(query), cursor, q.keys.length).forEach((v, i) => (params[`k${i}`] = v))
-    where += ` AND ${keysetWhere(q.keys, backwards)}`
+    where += ` AND ${pastCursor(cursorScope(query), q.keys, cursor, backwards, params)}`
   }
   const statement = db.prepare(
     `SELECT ${col(c.key)} AS key, ${col(c.reference)} AS reference, ${col(c.name)} AS name, ${col(c.email)} AS email,
             ${col(c.amount)} AS amountMinor, ${col(c.amountRaw)} AS amountRaw, ${col(c.currency)} AS currency,
             t.status AS status, t.status_raw AS statusRaw, ${col(c.channel)} AS channel, ${col(c.dateText)} AS date,
-            ${sortValueColumns(q)}
+            ${sortValueColumns(q.keys)}
      FROM ${q.from} WHERE ${where} ORDER BY ${orderBy(q.keys, backwards)} LIMIT @limit`
   )
   // Sort values are read as BigInt (exact past 2^53); the row's own fields as plain numbers.

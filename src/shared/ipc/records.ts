@@ -41,17 +41,10 @@ export const exportCalls = {
   'export:csv': call<ExportStarted>()(z.strictObject(searchFilters))
 } as const
 
+/** The search's filters over any of the workspace's tables, sorted by a column. */
 const recordQuery = z.strictObject({
+  ...searchFilters,
   resource: z.enum(RECORD_RESOURCES),
-  text: z.string().max(500).optional(),
-  status: z.string().max(40).optional(),
-  channel: z.string().max(40).optional(),
-  currency: z.string().length(3).regex(/^[A-Za-z]{3}$/).optional(),
-  minAmount: z.string().max(30).optional(),
-  maxAmount: z.string().max(30).optional(),
-  from: z.string().max(40).optional(),
-  to: z.string().max(40).optional(),
-  bulkFile: z.string().max(200).optional(),
   sort: z.strictObject({ column: z.string().min(1).max(40), desc: z.boolean() }).optional()
 })
 
