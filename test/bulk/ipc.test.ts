@@ -4,25 +4,11 @@ import { join } from 'node:path'
 import Papa from 'papaparse'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { providerCsv } from '../../src/shared/bulk/write'
-import type { JobInfo } from '../../src/shared/ipc/contract'
 import { startSandbox, type Sandbox } from '../../src/main/sandbox/server'
-import { startTestHost, valueOf, type TestHost } from '../support/app-env'
+import { startTestHost, syncAndWait, valueOf, type TestHost } from '../support/app-env'
 
 let host: TestHost
 let live: Sandbox
-
-async function synced(resources: string[]): Promise<void> {
-  const job = valueOf(await host.call('sync:start', { resources })) as JobInfo
-  for (let i = 0; i < 600; i++) {
-    const found = (valueOf(await host.call('job:list', undefined)) as JobInfo[]).find((j) => j.id === job.id)
-    if (found && found.state !== 'running') {
-      expect(found.state).toBe('succeeded')
-      return
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50))
-  }
-  throw new Error('sync did not finish')
-}
 
 const PAYOUTS = [
   ['5000.00', 'NGN', '058', '', '0123456789', 'Adaeze Okafor', 'November salary'],
@@ -33,7 +19,7 @@ const PAYOUTS = [
 beforeAll(async () => {
   host = await startTestHost()
   live = await startSandbox({ rateLimits: false })
-  await synced(['banks'])
+  await syncAndWait(host, ['banks'])
 })
 afterAll(async () => {
   await host.close()
@@ -75,7 +61,7 @@ describe('bulk:* through the gate and the host', { timeout: 60_000 }, () => {
     const before = valueOf(await host.call('bulk:status', { sendId: followed.id }))
     expect(before.counts).toEqual({ successful: 0, failed: 0, pending: 0, notFound: 3 })
 
-    await synced(['transfers'])
+    await syncAndWait(host, ['transfers'])
     const after = valueOf(await host.call('bulk:status', { sendId: followed.id }))
     expect(after.counts).toEqual({ successful: 2, failed: 1, pending: 0, notFound: 0 })
     expect(after.statuses.map((s) => s?.status)).toEqual(['SUCCESSFUL', 'FAILED', 'SUCCESSFUL'])

@@ -1,25 +1,11 @@
 // The records:* calls through main's gate to the real host process: windows by keyset and by jump agree, exact totals, sorting, Ctrl+K, the drawer's relations, and the actions (live ones confirmed).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { JobInfo } from '../../src/shared/ipc/contract'
 import { isMoneyCell, type RecordQuery, type RecordRow, type RowsResult } from '../../src/shared/records'
 import { startSandbox, type Sandbox } from '../../src/main/sandbox/server'
-import { startTestHost, valueOf, type TestHost } from '../support/app-env'
+import { startTestHost, syncAndWait, valueOf, type TestHost } from '../support/app-env'
 
 let host: TestHost
 let live: Sandbox
-
-async function synced(): Promise<void> {
-  const job = valueOf(await host.call('sync:start', {})) as JobInfo
-  for (let i = 0; i < 1200; i++) {
-    const found = (valueOf(await host.call('job:list', undefined)) as JobInfo[]).find((j) => j.id === job.id)
-    if (found && found.state !== 'running') {
-      expect(found.state).toBe('succeeded')
-      return
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50))
-  }
-  throw new Error('sync did not finish')
-}
 
 const rows = async (query: RecordQuery, offset: number, limit: number, extra: { anchor?: RowsResult['next']; total?: number } = {}): Promise<RowsResult> =>
   valueOf(await host.call('records:rows', { query, offset, limit, ...(extra.anchor ? { anchor: extra.anchor } : {}), ...(extra.total !== undefined ? { total: extra.total } : {}) }))
@@ -41,7 +27,7 @@ beforeAll(async () => {
   live = await startSandbox({ rateLimits: false })
   // The built-in Sandbox has the same seed, so the same bulk files.
   valueOf(await host.call('sync:track', { kind: 'bulk_file', value: live.bulkFileIds.test[1] as string }))
-  await synced()
+  await syncAndWait(host, undefined, 60_000)
 }, 120_000)
 afterAll(async () => {
   await host.close()
@@ -170,7 +156,7 @@ describe('records:* through the gate and the host', { timeout: 60_000 }, () => {
     host.ui.confirmAnswer = true
     const profile = valueOf(await host.call('profile:add', { name: 'Acme live', baseUrl: live.baseUrl, key: live.keys.live }))
     valueOf(await host.call('profile:select', { id: profile.id }))
-    await synced()
+    await syncAndWait(host, undefined, 60_000)
     const plan = (await rows({ resource: 'plans', status: 'active' }, 0, 1)).rows[0] as RecordRow
     const cancels = (): number => live.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/cancel')).length
     host.ui.confirmAnswer = false

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { calls } from '../../src/shared/ipc/contract'
 import type { CallResult } from '../../src/shared/ipc/result'
+import type { SyncResource } from '../../src/shared/sync'
 import type { CallName, CallValue } from '../../src/shared/ipc/contract'
 import { createEventEmitter, type EventEmitter } from '../../src/main/ipc/events'
 import { createGate, createSenderCheck, type Gate } from '../../src/main/ipc/gate'
@@ -106,4 +107,18 @@ export async function startTestHost(options: TestHostOptions = {}): Promise<Test
 export function valueOf<T>(result: CallResult<T>): T {
   if (!result.ok) throw new Error(`call failed: ${result.error.code}: ${result.error.message}`)
   return result.value
+}
+
+/** Starts a sync of the profile in use (all resources, or those named) and waits for it; a sync that does not succeed fails the test. */
+export async function syncAndWait(host: TestHost, resources?: SyncResource[], timeoutMs = 30_000): Promise<void> {
+  const job = valueOf(await host.call('sync:start', resources ? { resources } : {}))
+  for (const end = Date.now() + timeoutMs; Date.now() < end; ) {
+    const found = valueOf(await host.call('job:list', undefined)).find((j) => j.id === job.id)
+    if (found && found.state !== 'running') {
+      if (found.state !== 'succeeded') throw new Error(`sync ${found.state}: ${found.error ? `${found.error.code}: ${found.error.message}` : 'no error given'}`)
+      return
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+  throw new Error('sync did not finish')
 }

@@ -1,5 +1,7 @@
 // Display helpers for the renderer: money from exact minor units, counts, dates and durations.
 import { formatMoney, parseMajor } from '../../shared/money'
+import { isMoneyCell, type Cell, type ColumnKind } from '../../shared/records'
+import { formatInZone } from '../../shared/time'
 
 export function money(minor: number | null, raw: string | null, currency: string | null): string {
   if (minor !== null && currency) {
@@ -65,4 +67,12 @@ export function filterQuery(f: AmountDateFilters): { text?: string; currency?: s
     q.to = pickerDay(f.range[1])
   }
   return q
+}
+
+/** A record's cell as the record table and drawer show it: an amount with its currency, a date in the business time zone, anything else as it is. */
+export function cellText(cell: Cell | undefined, kind: ColumnKind, zone: string): string {
+  if (cell === null || cell === undefined) return ''
+  if (isMoneyCell(cell)) return money(cell.minor, cell.raw, cell.currency)
+  if (kind === 'date') return formatInZone(String(cell), zone) ?? String(cell)
+  return String(cell)
 }

@@ -54,7 +54,6 @@ export const useRecordsStore = defineStore('records', () => {
   const version = ref(0)
   /** Where the table ends, once a block came back short (before the totals arrive). */
   const ended = ref<number | null>(null)
-  const loadedBlocks = ref(0)
   /** Bulk files with cached or followed transfers, for the transfers table's filter. */
   const bulkFiles = ref<BulkFileChoice[]>([])
 
@@ -78,7 +77,7 @@ export const useRecordsStore = defineStore('records', () => {
     void version.value
     if (totals.value) return totals.value.total
     if (ended.value !== null) return ended.value
-    return loadedBlocks.value > 0 ? blocks.size * BLOCK + BLOCK : 0
+    return blocks.size > 0 ? blocks.size * BLOCK + BLOCK : 0
   })
   const loading = computed(() => {
     void version.value
@@ -106,7 +105,6 @@ export const useRecordsStore = defineStore('records', () => {
     else ended.value = offset + answer.value.rows.length
     // The oldest blocks go first; their anchors stay (they are small) so coming back is still keyset.
     while (blocks.size > KEPT_BLOCKS) blocks.delete(blocks.keys().next().value as number)
-    loadedBlocks.value = blocks.size
     version.value++
   }
 
@@ -155,7 +153,6 @@ export const useRecordsStore = defineStore('records', () => {
     anchors.clear()
     pending.clear()
     ended.value = null
-    loadedBlocks.value = 0
     error.value = null
   }
 
@@ -164,6 +161,12 @@ export const useRecordsStore = defineStore('records', () => {
     resource.value = next
     Object.assign(filters, emptyFilters())
     sort.value = null
+    void refresh()
+  }
+
+  /** Every filter off, the table read again from its first rows. */
+  function clearFilters(): void {
+    Object.assign(filters, emptyFilters())
     void refresh()
   }
 
@@ -219,5 +222,5 @@ export const useRecordsStore = defineStore('records', () => {
     version.value++
   })
 
-  return { bulkFiles, loadBulkFiles, showBulkFile, resource, filters, sort, columns, totals, error, version, count, loading, rowAt, refresh, setResource, sortBy, setColumns, exportCsv, canExport: computed(() => (SEARCH_RESOURCES as readonly string[]).includes(resource.value)) }
+  return { bulkFiles, loadBulkFiles, showBulkFile, clearFilters, resource, filters, sort, columns, totals, error, version, count, loading, rowAt, refresh, setResource, sortBy, setColumns, exportCsv, canExport: computed(() => (SEARCH_RESOURCES as readonly string[]).includes(resource.value)) }
 })
