@@ -103,7 +103,7 @@ describe('matching scenarios', () => {
       'f-tie': 'ambiguous',
       'f-only': 'only_in_file'
     })
-    const suggestion = result.items.find((i) => i.outcome === 'suggested')
+    const suggestion = [...result.items].find((i) => i.outcome === 'suggested')
     expect(suggestion?.score).toBeGreaterThan(6)
     expect(suggestion?.reasons.join('; ')).toMatch(/amount equal \+3; date 1 day\(s\) after the provider's \+2; text 100% alike \+4/)
     // The bank charge stays a file item with its sign.
@@ -117,8 +117,8 @@ describe('matching scenarios', () => {
 
   it('keeps two different provider references apart even when they read alike', () => {
     const result = runMatch([P('p1', { reference: 'AB-1234' }), P('p2', { reference: 'AB1234' })], [F({ id: 'f', reference: 'ab1234' })], settings())
-    expect(result.items.some((i) => i.outcome === 'matched')).toBe(false)
-    expect(result.items.some((i) => i.outcome === 'duplicate_in_provider')).toBe(false)
+    expect([...result.items].some((i) => i.outcome === 'matched')).toBe(false)
+    expect([...result.items].some((i) => i.outcome === 'duplicate_in_provider')).toBe(false)
   })
 
   it('finds a settlement line for several mobile-money payments net of fees, by day and channel, listing every member', () => {
@@ -132,17 +132,17 @@ describe('matching scenarios', () => {
     ]
     const file = [F({ id: 'settle', amountMinor: 344_750, description: 'MOMO SETTLEMENT 13OCT', date: '2026-10-14' })]
     const result = runMatch(provider, file, settings({ netOfFees: true }))
-    const group = result.items.find((i) => i.outcome === 'suggested')
+    const group = [...result.items].find((i) => i.outcome === 'suggested')
     expect(group?.p.map((i) => result.provider[i]?.id).sort()).toEqual(['m1', 'm2', 'm3'])
     expect(group?.reasons.join(' ')).toMatch(/sum of 3 provider records net of fees equals the line \(all records of one day and channel\).*members: (m\d, ){2}m\d$/)
     // Without netting the same line matches nothing.
-    expect(runMatch(provider, file, settings()).items.find((i) => i.outcome === 'suggested')).toBeUndefined()
+    expect([...runMatch(provider, file, settings()).items].find((i) => i.outcome === 'suggested')).toBeUndefined()
   })
 
   it('finds a group by bounded subset search when no day-and-channel group sums to the line, and refuses an ambiguous one', () => {
     const provider = [P('a', { amountMinor: 1_000, day: '2026-10-01' }), P('b', { amountMinor: 2_500, day: '2026-10-02' }), P('c', { amountMinor: 7_000, day: '2026-10-03' })]
     const one = runMatch(provider, [F({ id: 'l', amountMinor: 9_500, date: '2026-10-03' })], settings())
-    expect(one.items.find((i) => i.outcome === 'suggested')?.p.map((i) => one.provider[i]?.id)).toEqual(['b', 'c'])
+    expect([...one.items].find((i) => i.outcome === 'suggested')?.p.map((i) => one.provider[i]?.id)).toEqual(['b', 'c'])
     const tied = [P('a', { amountMinor: 1_000, day: '2026-10-01' }), P('b', { amountMinor: 2_000, day: '2026-10-02' }), P('c', { amountMinor: 3_000, day: '2026-10-03' }), P('d', { amountMinor: 4_000, day: '2026-10-02' })]
     const two = runMatch(tied, [F({ id: 'l', amountMinor: 5_000, date: '2026-10-03' })], settings())
     expect(Object.fromEntries(outcomes(two))).toMatchObject({ l: 'ambiguous', a: 'only_in_provider', d: 'only_in_provider' })
@@ -159,7 +159,7 @@ describe('matching scenarios', () => {
     const provider = [P('n', { currency: 'NGN', text: 'Kofi Mensah' }), P('g', { currency: 'GHS', text: 'Kofi Mensah' })]
     const file = [F({ id: 'fg', currency: 'GHS', description: 'KOFI MENSAH' }), F({ id: 'fn', currency: 'NGN', description: 'KOFI MENSAH' })]
     const result = runMatch(provider, file, settings())
-    const pairs = result.items.map((i) => [i.outcome, i.p.map((k) => result.provider[k]?.id).join(), i.f.map((k) => result.file[k]?.id).join()])
+    const pairs = [...result.items].map((i) => [i.outcome, i.p.map((k) => result.provider[k]?.id).join(), i.f.map((k) => result.file[k]?.id).join()])
     expect(pairs).toEqual(expect.arrayContaining([['suggested', 'g', 'fg'], ['suggested', 'n', 'fn']]))
   })
 
@@ -199,7 +199,7 @@ describe('matching scenarios', () => {
     const dismissed = runMatch(provider, file, settings(), { pinned: [], dismissed: new Set([pairKey(['p1'], ['f1'])]) })
     expect(outcomes(dismissed).get('p1')).toBe('only_in_provider')
     const manual = runMatch(provider, file, settings(), { pinned: [{ kind: 'manual', providerIds: ['p2'], fileIds: ['f2'] }], dismissed: new Set() })
-    const item = manual.items.find((i) => i.decision === 'manual')
+    const item = [...manual.items].find((i) => i.decision === 'manual')
     expect(item).toMatchObject({ outcome: 'amount_differs', decision: 'manual' })
   })
 })

@@ -1,29 +1,43 @@
-// Reference keys without building strings: same key for the same reference however written, and two references whose hashes collide never merge.
+// Reference keys without building strings: the same key for the same reference however written, and two references whose hashes collide never merge.
 import { describe, expect, it } from 'vitest'
-import { KeyIndex, keyHash, sameKey } from '../../src/main/reconcile/key-index'
-import { normaliseReference } from '../../src/main/reconcile/references'
+import { KeyIndex, keyHash } from '../../src/main/reconcile/key-index'
+
+const { MISSING } = KeyIndex
 
 describe('KeyIndex', () => {
   it('reads a reference as its key: case, spaces and punctuation do not count', () => {
-    expect(sameKey('  pay-ref/0001 ', 'PAYREF0001')).toBe(true)
-    expect(sameKey('PAY-REF-0001', 'PAY-REF-0002')).toBe(false)
-    expect(sameKey('AB12', 'AB123')).toBe(false)
+    const index = new KeyIndex(4)
+    expect(index.add('PAYREF0001', 1)).toBe(MISSING)
+    expect(index.find('  pay-ref/0001 ')).toBe(1)
+    expect(index.find('PAY-REF-0002')).toBe(MISSING)
+    expect(index.add('AB12', 2)).toBe(MISSING)
+    expect([index.find('AB123'), index.find('AB1'), index.find('ab 12')]).toEqual([MISSING, MISSING, 2])
     expect(keyHash('--  ')).toBe(-1)
-    for (const text of ['  pay-ref/0001 ', 'Ünïcode-12', 'ab 12 cd']) expect(sameKey(text, normaliseReference(text))).toBe(true)
+    expect(index.add('--  ', 3)).toBe(MISSING)
+    expect(index.find('--  ')).toBe(MISSING)
+    // Letters outside ASCII are not part of a key, as normaliseReference drops them.
+    expect(index.add('Ünïcode-12', 4)).toBe(MISSING)
+    expect(index.find('NCODE12')).toBe(4)
   })
 
   it('keeps two keys apart when their hashes collide', () => {
     // Two references whose 31-bit hashes are equal (found once by search).
-    const pair: [string, string] = ['INVypuieg', 'INVcynqa9']
-    const [a, b] = pair
+    const [a, b] = ['INVypuieg', 'INVcynqa9']
     expect(keyHash(a)).toBe(keyHash(b))
     const index = new KeyIndex()
-    expect(index.add(a, 1)).toBeUndefined()
-    expect(index.add(b.toLowerCase(), 2)).toBeUndefined()
-    expect(index.get(a)).toBe(1)
-    expect(index.get(` ${b} `)).toBe(2)
+    expect(index.add(a, 1)).toBe(MISSING)
+    expect(index.add(b.toLowerCase(), 2)).toBe(MISSING)
+    expect(index.find(a)).toBe(1)
+    expect(index.find(` ${b} `)).toBe(2)
     expect(index.add(a, 3)).toBe(1)
     index.set(b, 4)
-    expect([index.get(a), index.get(b), index.get('REF-NOT-THERE')]).toEqual([1, 4, undefined])
+    expect([index.find(a), index.find(b), index.find('REF-NOT-THERE')]).toEqual([1, 4, MISSING])
+  })
+
+  it('grows past what it expected, and keeps every key', () => {
+    const index = new KeyIndex(2)
+    for (let i = 0; i < 20_000; i++) expect(index.add(`ref-${i}-${'x'.repeat(i % 40)}`, i)).toBe(MISSING)
+    for (let i = 0; i < 20_000; i += 997) expect(index.find(`REF${i}${'X'.repeat(i % 40)}`)).toBe(i)
+    expect(index.find('REF20000')).toBe(MISSING)
   })
 })

@@ -3,6 +3,7 @@ import { parseMajor } from '../../shared/money'
 import type { Outcome, ReconSettings } from '../../shared/reconcile'
 import { dayNumber } from './import/dates'
 import { KeyIndex } from './key-index'
+import { ItemColumns, MatchItems } from './match-items'
 import { normaliseReference, referenceCandidates, referenceTokens, similarity, words } from './references'
 
 /** A provider record as the engine sees it: amounts signed as the money shows in the file (payouts negative). */
@@ -48,20 +49,13 @@ export interface EngineDecisions {
   dismissed: ReadonlySet<string>
 }
 
-/** One item or group: indexes into the provider and file arrays the result carries (the inputs, as given). */
-export interface MatchItem {
-  outcome: Outcome
-  p: number[]
-  f: number[]
-  score: number | null
-  reasons: string[]
-  decision: 'accepted' | 'manual' | null
-}
+export type { MatchItem } from './match-items'
 
 export interface MatchResult {
   provider: readonly EngineProvider[]
   file: readonly EngineFileRow[]
-  items: MatchItem[]
+  /** Items in content order (see matchSteps). */
+  items: MatchItems
   /** Failed or cancelled provider records nothing in the file points at: no money moved, so no item. */
   leftOutFailed: number
   netOfFees: boolean
@@ -86,6 +80,10 @@ export function expectedAmount(p: { amountMinor: number; feesMinor: number }, ne
 
 const MONEY_MOVED = new Set(['successful', 'expected'])
 const NO_MONEY = new Set(['failed', 'cancelled'])
+
+const NOT_IN_FILE: readonly string[] = Object.freeze(['not in the file'])
+const PENDING_NOT_IN_FILE: readonly string[] = Object.freeze(['pending at the provider; not in the file'])
+const NO_RECORD_MATCHES: readonly string[] = Object.freeze(['no provider record matches'])
 
 const compareText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0)
 
@@ -188,24 +186,14 @@ function* matchSteps(provider: readonly EngineProvider[], file: readonly EngineF
   }
   const pClaimed = new Uint8Array(provider.length)
   const fClaimed = new Uint8Array(file.length)
-  const items: MatchItem[] = []
   /** A rejected pair; most sessions have none, so the key is only built when some exist. */
   const anyDismissed = decisions.dismissed.size > 0
   const isDismissed = (ps: readonly string[], fs: readonly string[]): boolean => anyDismissed && decisions.dismissed.has(pairKey(ps, fs))
   /** One record and one line: the ids are only looked at when something was rejected at all. */
   const pairDismissed = (p: number, f: number): boolean => anyDismissed && decisions.dismissed.has(pairKey([(provider[p] as EngineProvider).id], [(file[f] as EngineFileRow).id]))
 
-  /** The outcome of records and rows that belong together (by key, decision or accepted group). */
-  const compare = (ps: number[], fs: number[], via: string): MatchItem => {
-    if (ps.length === 1 && fs.length === 1) {
-      // The common case, one record and one line with the same money: decided without the sums below.
-      const p = ps[0] as number
-      const f = fs[0] as number
-      const target = pExpected[p] as number
-      if (target !== 0 && fAmount[f] === target && fCurrency[f] === pCurrency[p] && pMoved[p] === 1) {
-        return { outcome: 'matched', p: ps, f: fs, score: null, reasons: reasonsOf(via, equalReason), decision: null }
-      }
-    }
+  /** The outcome of records and rows that belong together (by key, decision or accepted group), and why. */
+  const judge = (ps: readonly number[], fs: readonly number[]): { outcome: Outcome; reason: string } => {
     const currency = (provider[ps[0] as number] as EngineProvider).currency
     let oneCurrency = true
     let fileSum = 0
@@ -224,34 +212,22 @@ function* matchSteps(provider: readonly EngineProvider[], file: readonly EngineF
       if (p.currency !== currency) oneCurrency = false
       if (!MONEY_MOVED.has(p.status)) moved = false
     }
-    let outcome: Outcome
-    let reason: string
     const sign = Math.sign(expectedSum) || Math.sign(amountSum)
     const fileShowsMoney = fileSum !== 0 && Math.sign(fileSum) === sign
     const difference = fileSum - expectedSum
     if (!oneCurrency) {
       const pCur = [...new Set(ps.map((i) => (provider[i] as EngineProvider).currency))]
       const fCur = [...new Set(fs.map((i) => (file[i] as EngineFileRow).currency))]
-      outcome = 'currency_differs'
-      reason = `currency: provider ${pCur.join('/')} against file ${fCur.join('/')}`
-    } else if (!moved && fileShowsMoney) {
-      const notMoved = [...new Set(ps.map((i) => (provider[i] as EngineProvider).status).filter((s) => !MONEY_MOVED.has(s)))]
-      outcome = 'status_differs'
-      reason = `status: the provider says ${notMoved.join('/')} but the file shows the money`
-    } else if (moved && !fileShowsMoney) {
-      outcome = 'status_differs'
-      reason = 'status: the provider says successful but the file shows no money in that direction'
-    } else if (difference === 0) {
-      outcome = 'matched'
-      reason = equalReason
-    } else if (Math.abs(difference) <= tol(currency)) {
-      outcome = 'matched'
-      reason = 'amount: within the tolerance'
-    } else {
-      outcome = 'amount_differs'
-      reason = `amount: the file differs by ${difference} minor units${settings.netOfFees ? ' (net of fees)' : ''}`
+      return { outcome: 'currency_differs', reason: `currency: provider ${pCur.join('/')} against file ${fCur.join('/')}` }
     }
-    return { outcome, p: ps, f: fs, score: null, reasons: reasonsOf(via, reason), decision: null }
+    if (!moved && fileShowsMoney) {
+      const notMoved = [...new Set(ps.map((i) => (provider[i] as EngineProvider).status).filter((s) => !MONEY_MOVED.has(s)))]
+      return { outcome: 'status_differs', reason: `status: the provider says ${notMoved.join('/')} but the file shows the money` }
+    }
+    if (moved && !fileShowsMoney) return { outcome: 'status_differs', reason: 'status: the provider says successful but the file shows no money in that direction' }
+    if (difference === 0) return { outcome: 'matched', reason: equalReason }
+    if (Math.abs(difference) <= tol(currency)) return { outcome: 'matched', reason: 'amount: within the tolerance' }
+    return { outcome: 'amount_differs', reason: `amount: the file differs by ${difference} minor units${settings.netOfFees ? ' (net of fees)' : ''}` }
   }
   // The common reason pairs are shared, not built per item (a million matches, a handful of texts).
   const sharedReasons = new Map<string, Map<string, string[]>>()
@@ -268,19 +244,48 @@ function* matchSteps(provider: readonly EngineProvider[], file: readonly EngineF
    * Each item's lead, what orders the result: its first file line by content (a line's index), else
    * its first record (−1 − the record's index); noted as the item is made, while its members are at hand.
    */
-  const leads: number[] = []
-  const emit = (item: MatchItem): void => {
-    let lead: number
-    if (item.f.length === 1) lead = item.f[0] as number
-    else if (item.f.length > 0) lead = item.f.reduce((best, i) => (fOrder(i, best) < 0 ? i : best))
-    else lead = -1 - item.p.reduce((best, i) => (pOrder(i, best) < 0 ? i : best))
-    items.push(item)
-    leads.push(lead)
+  const items = new ItemColumns(provider.length, file.length)
+  const leads = new Int32Array(provider.length + file.length)
+  /** An item of at most one record and one line (−1 for none), made without arrays: most items. */
+  const emitOne = (outcome: Outcome, p: number, f: number, score: number | null, reasons: readonly string[]): number => {
+    const k = items.addOne(outcome, p, f, score, reasons)
+    leads[k] = f >= 0 ? f : -1 - p
+    return k
   }
-  const claim = (item: MatchItem): void => {
-    for (const i of item.p) pClaimed[i] = 1
-    for (const i of item.f) fClaimed[i] = 1
-    emit(item)
+  const emit = (outcome: Outcome, ps: readonly number[], fs: readonly number[], score: number | null, reasons: readonly string[]): number => {
+    const k = items.add(outcome, ps, fs, score, reasons)
+    if (fs.length > 0) leads[k] = fs.reduce((best, i) => (fOrder(i, best) < 0 ? i : best))
+    else leads[k] = -1 - ps.reduce((best, i) => (pOrder(i, best) < 0 ? i : best))
+    return k
+  }
+  const claimOne = (outcome: Outcome, p: number, f: number, score: number | null, reasons: readonly string[]): number => {
+    if (p >= 0) pClaimed[p] = 1
+    if (f >= 0) fClaimed[f] = 1
+    return emitOne(outcome, p, f, score, reasons)
+  }
+  const claim = (outcome: Outcome, ps: readonly number[], fs: readonly number[], score: number | null, reasons: readonly string[]): number => {
+    for (const i of ps) pClaimed[i] = 1
+    for (const i of fs) fClaimed[i] = 1
+    return emit(outcome, ps, fs, score, reasons)
+  }
+  /** Claims one record and one line that belong together: the common case, the same money, is decided without the sums of judge. */
+  // The reasons of the last key match made (most items share them): no look-up per item.
+  let matchedVia = ''
+  let matchedReasons: readonly string[] = []
+  const claimPair = (p: number, f: number, via: string): number => {
+    const target = pExpected[p] as number
+    if (target !== 0 && fAmount[f] === target && fCurrency[f] === pCurrency[p] && pMoved[p] === 1) {
+      if (via !== matchedVia) matchedReasons = reasonsOf((matchedVia = via), equalReason)
+      return claimOne('matched', p, f, null, matchedReasons)
+    }
+    const { outcome, reason } = judge([p], [f])
+    return claimOne(outcome, p, f, null, reasonsOf(via, reason))
+  }
+  /** Claims records and lines that belong together (by key, decision or accepted group). */
+  const claimTogether = (ps: readonly number[], fs: readonly number[], via: string): number => {
+    if (ps.length === 1 && fs.length === 1) return claimPair(ps[0] as number, fs[0] as number, via)
+    const { outcome, reason } = judge(ps, fs)
+    return claim(outcome, ps, fs, null, reasonsOf(via, reason))
   }
 
   // 1. What the user decided holds first.
@@ -292,9 +297,7 @@ function* matchSteps(provider: readonly EngineProvider[], file: readonly EngineF
       const ps = pin.providerIds.map((id) => pIndex.get(id))
       const fs = pin.fileIds.map((id) => fIndex.get(id))
       if (ps.length === 0 || ps.some((i) => i === undefined || pClaimed[i] === 1) || fs.some((i) => i === undefined || fClaimed[i] === 1)) continue
-      const item = compare(ps as number[], fs as number[], pin.kind === 'manual' ? 'matched by hand' : 'suggestion accepted')
-      item.decision = pin.kind
-      claim(item)
+      items.setDecision(claimTogether(ps as number[], fs as number[], pin.kind === 'manual' ? 'matched by hand' : 'suggestion accepted'), pin.kind)
     }
   }
   yield
@@ -304,11 +307,12 @@ function* matchSteps(provider: readonly EngineProvider[], file: readonly EngineF
   // 1 service reference, 2 another key). A key two different references share is trusted for
   // neither: it stays in the map as COLLIDED, so it is never added again.
   const COLLIDED = -1
+  const MISSING = KeyIndex.MISSING
   const keyed = new KeyIndex(provider.length * 2)
   const duplicates = new Map<string, { raw: string; others: number[] }>()
   const addKey = (raw: string, i: number, field: number): void => {
     const found = keyed.add(raw, i * 4 + field)
-    if (found === undefined || found === COLLIDED) return
+    if (found === MISSING || found === COLLIDED) return
     const had = found >> 2
     if (had === i) return
     const same = raw.trim().toUpperCase()
@@ -331,21 +335,21 @@ function* matchSteps(provider: readonly EngineProvider[], file: readonly EngineF
     }
   })
   for (const { raw, others } of duplicates.values()) {
-    const found = keyed.get(raw)
-    if (found === undefined || found === COLLIDED) continue
+    const found = keyed.find(raw)
+    if (found === MISSING || found === COLLIDED) continue
     const all = [found >> 2, ...others].sort(pOrder)
     const keep = all[0] as number
     keyed.set(raw, keep * 4)
     for (const dup of all.slice(1)) {
       if (pClaimed[dup]) continue
       pClaimed[dup] = 1
-      emit({ outcome: 'duplicate_in_provider', p: [dup], f: [], score: null, reasons: [`the provider has reference "${(provider[keep] as EngineProvider).reference}" more than once; the first is ${(provider[keep] as EngineProvider).id}`], decision: null })
+      emitOne('duplicate_in_provider', dup, -1, null, [`the provider has reference "${(provider[keep] as EngineProvider).reference}" more than once; the first is ${(provider[keep] as EngineProvider).id}`])
     }
   }
-  // Each file line's hit: the first line per record in a typed array, further ones aside; how it was found per line.
-  const firstHit = new Int32Array(provider.length).fill(-1)
-  const moreHits = new Map<number, number[]>()
+  // Each line's hit (the record its key names) and how it was found; how many lines name each record (2: two or more).
+  const lineHit = new Int32Array(file.length).fill(-1)
   const hitHow = new Uint8Array(file.length)
+  const hitCount = new Uint8Array(provider.length)
   const groupsByDescription: { f: number; ps: number[]; keys: string[] }[] = []
   const lookUpLine = (fi: number): void => {
     if (fClaimed[fi]) return
@@ -353,12 +357,12 @@ function* matchSteps(provider: readonly EngineProvider[], file: readonly EngineF
     let hit = -1
     if (row.reference) {
       // As written first (the common case, one look-up), then without a bank's prefix.
-      let found = keyed.get(row.reference)
-      if (found === undefined || found === COLLIDED) {
+      let found = keyed.find(row.reference)
+      if (found === MISSING || found === COLLIDED) {
         const candidates = referenceCandidates(row.reference)
-        found = candidates.length > 1 ? keyed.get(candidates[1] as string) : undefined
+        found = candidates.length > 1 ? keyed.find(candidates[1] as string) : MISSING
       }
-      if (found !== undefined && found !== COLLIDED) {
+      if (found !== MISSING && found !== COLLIDED) {
         hit = found >> 2
         hitHow[fi] = found & 3
       }
@@ -366,8 +370,8 @@ function* matchSteps(provider: readonly EngineProvider[], file: readonly EngineF
     if (hit < 0) {
       const found = new Map<number, { token: string; how: number }>()
       for (const token of referenceTokens(row.reference ? `${row.description ?? ''} ${row.reference}` : row.description)) {
-        const k = keyed.get(token)
-        if (k !== undefined && k !== COLLIDED && !found.has(k >> 2)) found.set(k >> 2, { token, how: 4 + (k & 3) })
+        const k = keyed.find(token)
+        if (k !== MISSING && k !== COLLIDED && !found.has(k >> 2)) found.set(k >> 2, { token, how: 4 + (k & 3) })
       }
       if (found.size === 1) {
         const [[i, only]] = [...found] as [[number, { token: string; how: number }]]
@@ -380,8 +384,8 @@ function* matchSteps(provider: readonly EngineProvider[], file: readonly EngineF
       }
     }
     if (hit < 0 || pairDismissed(hit, fi)) return
-    if (firstHit[hit] === -1) firstHit[hit] = fi
-    else pushTo(moreHits, hit, fi)
+    lineHit[fi] = hit
+    if ((hitCount[hit] as number) < 2) hitCount[hit] = (hitCount[hit] as number) + 1
   }
   yield* slices(
     file.length,
@@ -390,17 +394,22 @@ function* matchSteps(provider: readonly EngineProvider[], file: readonly EngineF
     },
     (done) => onProgress?.('keys', done, file.length)
   )
-  const pairRecord = (p: number): void => {
-    const only = firstHit[p] as number
-    if (only === -1) return
-    const extra = moreHits.get(p)
-    if (!extra && !pClaimed[p]) {
-      claim(compare([p], [only], KEY_REASONS[hitHow[only] as number] as string))
-      return
-    }
+  // A record one line names is paired with it, in line order (most records). A record several lines
+  // name, or one a decision matched already, is settled after, in record order.
+  const contested = new Map<number, number[]>()
+  const pairLine = (fi: number): void => {
+    const p = lineHit[fi] as number
+    if (p < 0) return
+    if (hitCount[p] === 1 && !pClaimed[p]) claimPair(p, fi, KEY_REASONS[hitHow[fi] as number] as string)
+    else pushTo(contested, p, fi)
+  }
+  yield* slices(file.length, (from, to) => {
+    for (let fi = from; fi < to; fi++) pairLine(fi)
+  })
+  /** A record named by several lines (in line order), or matched by a decision already. */
+  const settleContested = (p: number, hits: number[]): void => {
     // Several lines name one record: the nearest in time, then in amount, then by content is the match.
     const target = expected(p)
-    const hits = [only, ...(extra ?? [])]
     const distance = (f: number): number => Math.abs((fDay[f] as number) - (pDay[p] as number))
     const gap = (f: number): number => Math.abs((file[f] as EngineFileRow).amountMinor - target)
     hits.sort((a, b) => distance(a) - distance(b) || gap(a) - gap(b) || fOrder(a, b))
@@ -410,23 +419,21 @@ function* matchSteps(provider: readonly EngineProvider[], file: readonly EngineF
       // Matched by a decision already: every line naming it again is a duplicate.
       for (const f of hits) {
         fClaimed[f] = 1
-        emit({ outcome: 'duplicate_in_file', p: [], f: [f], score: null, reasons: [KEY_REASONS[hitHow[f] as number] as string, `the provider record ${id} is already matched`], decision: null })
+        emitOne('duplicate_in_file', -1, f, null, [KEY_REASONS[hitHow[f] as number] as string, `the provider record ${id} is already matched`])
       }
       return
     }
-    claim(compare([p], [first], KEY_REASONS[hitHow[first] as number] as string))
+    claimPair(p, first, KEY_REASONS[hitHow[first] as number] as string)
     for (const f of rest) {
       fClaimed[f] = 1
-      emit({ outcome: 'duplicate_in_file', p: [], f: [f], score: null, reasons: [KEY_REASONS[hitHow[f] as number] as string, `the file has this reference again: line ${(file[first] as EngineFileRow).line} is matched to ${id}`], decision: null })
+      emitOne('duplicate_in_file', -1, f, null, [KEY_REASONS[hitHow[f] as number] as string, `the file has this reference again: line ${(file[first] as EngineFileRow).line} is matched to ${id}`])
     }
   }
-  yield* slices(provider.length, (from, to) => {
-    for (let p = from; p < to; p++) pairRecord(p)
-  })
+  for (const p of [...contested.keys()].sort((a, b) => a - b)) settleContested(p, contested.get(p) as number[])
   groupsByDescription.sort((a, b) => fOrder(a.f, b.f))
   for (const g of groupsByDescription) {
     if (fClaimed[g.f] || g.ps.some((i) => pClaimed[i])) continue
-    claim(compare(g.ps, [g.f], `reference: the description names ${g.ps.length} provider references (${g.keys.join(', ')})`))
+    claimTogether(g.ps, [g.f], `reference: the description names ${g.ps.length} provider references (${g.keys.join(', ')})`)
   }
   yield
 
@@ -527,13 +534,13 @@ function* matchSteps(provider: readonly EngineProvider[], file: readonly EngineF
     const rivalsF = (edgesOfF.get(edge.f) ?? []).filter((e) => e !== edge && !pClaimed[e.p] && edge.score - e.score < margin)
     const rivalsP = (edgesOfP.get(edge.p) ?? []).filter((e) => e !== edge && !fClaimed[e.f] && edge.score - e.score < margin)
     if (rivalsF.length === 0 && rivalsP.length === 0) {
-      claim({ outcome: 'suggested', p: [edge.p], f: [edge.f], score: edge.score, reasons: edge.reasons, decision: null })
+      claimOne('suggested', edge.p, edge.f, edge.score, edge.reasons)
       continue
     }
     const ps = [...new Set([edge.p, ...rivalsF.map((e) => e.p)])].sort(byPRank)
     const fs = [...new Set([edge.f, ...rivalsP.map((e) => e.f)])].sort(byFRank)
     const names = [...rivalsF.map((e) => `provider ${(provider[e.p] as EngineProvider).id} (score ${e.score})`), ...rivalsP.map((e) => `file line ${(file[e.f] as EngineFileRow).line} (score ${e.score})`)]
-    claim({ outcome: 'ambiguous', p: ps, f: fs, score: edge.score, reasons: [`best candidate scores ${edge.score}; within ${margin} of it: ${names.join(', ')}`, 'none is picked'], decision: null })
+    claim('ambiguous', ps, fs, edge.score, [`best candidate scores ${edge.score}; within ${margin} of it: ${names.join(', ')}`, 'none is picked'])
   }
   yield
 
@@ -554,12 +561,12 @@ function* matchSteps(provider: readonly EngineProvider[], file: readonly EngineF
     const ids = found.members.map((i) => (provider[i] as EngineProvider).id)
     if (isDismissed(ids, [row.id])) continue
     if (found.ambiguous) {
-      claim({ outcome: 'ambiguous', p: [], f: [fi], score: null, reasons: [`the line equals the sum of more than one set of provider records (${found.how})`, 'none is picked'], decision: null })
+      claimOne('ambiguous', -1, fi, null, [`the line equals the sum of more than one set of provider records (${found.how})`, 'none is picked'])
       continue
     }
     const members = [...found.members].sort(byPRank)
     const net = settings.netOfFees ? ' net of fees' : ''
-    claim({ outcome: 'suggested', p: members, f: [fi], score: null, reasons: [`sum of ${members.length} provider records${net} equals the line (${found.how})`, `members: ${members.map((i) => (provider[i] as EngineProvider).id).join(', ')}`], decision: null })
+    claim('suggested', members, [fi], null, [`sum of ${members.length} provider records${net} equals the line (${found.how})`, `members: ${members.map((i) => (provider[i] as EngineProvider).id).join(', ')}`])
   }
   // N:1: one provider record paid out or in as several lines. Open lines by currency and direction, in day order.
   const fileLanes = new Map<string, number[]>()
@@ -577,10 +584,10 @@ function* matchSteps(provider: readonly EngineProvider[], file: readonly EngineF
     const members = [...found.members].sort(byFRank)
     if (isDismissed([p.id], members.map((i) => (file[i] as EngineFileRow).id))) continue
     if (found.ambiguous) {
-      claim({ outcome: 'ambiguous', p: [pi], f: [], score: null, reasons: [`the record equals the sum of more than one set of file lines (${found.how})`, 'none is picked'], decision: null })
+      claimOne('ambiguous', pi, -1, null, [`the record equals the sum of more than one set of file lines (${found.how})`, 'none is picked'])
       continue
     }
-    claim({ outcome: 'suggested', p: [pi], f: members, score: null, reasons: [`sum of ${members.length} file lines equals the record (${found.how})`, `lines: ${members.map((i) => (file[i] as EngineFileRow).line).join(', ')}`], decision: null })
+    claim('suggested', [pi], members, null, [`sum of ${members.length} file lines equals the record (${found.how})`, `lines: ${members.map((i) => (file[i] as EngineFileRow).line).join(', ')}`])
   }
   yield
 
@@ -593,69 +600,76 @@ function* matchSteps(provider: readonly EngineProvider[], file: readonly EngineF
       leftOutFailed++
       return
     }
-    emit({ outcome: 'only_in_provider', p: [i], f: [], score: null, reasons: [p.status === 'pending' ? 'pending at the provider; not in the file' : 'not in the file'], decision: null })
+    emitOne('only_in_provider', i, -1, null, p.status === 'pending' ? PENDING_NOT_IN_FILE : NOT_IN_FILE)
   }
   yield* slices(provider.length, (from, to) => {
     for (let i = from; i < to; i++) leaveOver(i)
   })
-  for (const i of openF) if (!fClaimed[i]) emit({ outcome: 'only_in_file', p: [], f: [i], score: null, reasons: ['no provider record matches'], decision: null })
+  for (const i of openF) if (!fClaimed[i]) emitOne('only_in_file', -1, i, null, NO_RECORD_MATCHES)
 
   // The result in content order: by the item's first file line (else its first record), by day,
   // then lines before records, then amount, then id. Items are counted into days first, then each
   // day is sorted on typed arrays (a million items sort in well under a second).
   yield
-  onProgress?.('ordering', 0, items.length)
-  const inOrder = (): MatchItem[] => {
-    const leadDay = new Int32Array(items.length)
-    const leadAmount = new Float64Array(items.length)
-    const leadIsFile = new Uint8Array(items.length)
-    let minDay = Infinity
-    let maxDay = -Infinity
-    for (let k = 0; k < items.length; k++) {
-      const lead = leads[k] as number
-      if (lead >= 0) {
-        leadIsFile[k] = 1
-        leadDay[k] = fDay[lead] as number
-        leadAmount[k] = fAmount[lead] as number
-      } else {
-        leadDay[k] = pDay[-1 - lead] as number
-        leadAmount[k] = pAmount[-1 - lead] as number
-      }
-      minDay = Math.min(minDay, leadDay[k] as number)
-      maxDay = Math.max(maxDay, leadDay[k] as number)
-    }
-    const idOf = (k: number): string => {
-      const lead = leads[k] as number
-      return lead >= 0 ? (file[lead] as EngineFileRow).id : (provider[-1 - lead] as EngineProvider).id
-    }
-    const withinDay = (a: number, b: number): number => (leadIsFile[b] as number) - (leadIsFile[a] as number) || (leadAmount[a] as number) - (leadAmount[b] as number) || compareText(idOf(a), idOf(b))
-    const order: number[] = []
-    if (items.length > 0) {
-      const span = maxDay - minDay + 1
-      const starts = new Int32Array(span + 1)
-      for (let k = 0; k < items.length; k++) (starts[(leadDay[k] as number) - minDay + 1] as number)++
-      for (let d = 0; d < span; d++) starts[d + 1] = (starts[d + 1] as number) + (starts[d] as number)
-      const slots = new Int32Array(items.length)
-      const fill = starts.slice()
-      for (let k = 0; k < items.length; k++) slots[(fill[(leadDay[k] as number) - minDay] as number)++] = k
-      for (let d = 0; d < span; d++) for (const k of sortDay(slots.subarray(starts[d] as number, starts[d + 1] as number), leadIsFile, leadAmount, withinDay)) order.push(k)
-    }
-    return order.map((k) => items[k] as MatchItem)
-  }
-  const ordered = inOrder()
+  onProgress?.('ordering', 0, items.count)
+  const order = inContentOrder(items.count, leads, fDay, fAmount, pDay, pAmount, (lead) => (lead >= 0 ? (file[lead] as EngineFileRow).id : (provider[-1 - lead] as EngineProvider).id))
   onProgress?.('done', file.length, file.length)
-  return { provider, file, items: ordered, leftOutFailed, netOfFees: settings.netOfFees }
+  return { provider, file, items: new MatchItems(items, order), leftOutFailed, netOfFees: settings.netOfFees }
 }
 
 /**
- * One day's items in order: lines before records, then amount, then id. Amounts within ±2^31 minor
- * units (nearly every statement) are sorted as packed numbers by the native typed-array sort, and only
- * runs of equal amounts are ordered by id; anything larger goes through the general comparator.
+ * The order of `count` items by their leads (a line's index, or −1 − a record's index): by the lead's
+ * day, then lines before records, then amount, then id. Items are counted into days first, then each
+ * day is sorted on typed arrays (a million items sort in well under a second).
  */
-function sortDay(day: Int32Array, isFile: Uint8Array, amount: Float64Array, general: (a: number, b: number) => number): number[] {
+function inContentOrder(count: number, leads: Int32Array, fDay: Int32Array, fAmount: Float64Array, pDay: Int32Array, pAmount: Float64Array, idOf: (lead: number) => string): Int32Array {
+  const order = new Int32Array(count)
+  if (count === 0) return order
+  const leadDay = new Int32Array(count)
+  const leadAmount = new Float64Array(count)
+  const leadIsFile = new Uint8Array(count)
+  let minDay = Infinity
+  let maxDay = -Infinity
+  for (let k = 0; k < count; k++) {
+    const lead = leads[k] as number
+    let day: number
+    if (lead >= 0) {
+      leadIsFile[k] = 1
+      day = fDay[lead] as number
+      leadAmount[k] = fAmount[lead] as number
+    } else {
+      day = pDay[-1 - lead] as number
+      leadAmount[k] = pAmount[-1 - lead] as number
+    }
+    leadDay[k] = day
+    if (day < minDay) minDay = day
+    if (day > maxDay) maxDay = day
+  }
+  const withinDay = (a: number, b: number): number => (leadIsFile[b] as number) - (leadIsFile[a] as number) || (leadAmount[a] as number) - (leadAmount[b] as number) || compareText(idOf(leads[a] as number), idOf(leads[b] as number))
+  const span = maxDay - minDay + 1
+  const starts = new Int32Array(span + 1)
+  for (let k = 0; k < count; k++) (starts[(leadDay[k] as number) - minDay + 1] as number)++
+  for (let d = 0; d < span; d++) starts[d + 1] = (starts[d + 1] as number) + (starts[d] as number)
+  const fill = starts.slice()
+  for (let k = 0; k < count; k++) order[(fill[(leadDay[k] as number) - minDay] as number)++] = k
+  for (let d = 0; d < span; d++) sortDay(order.subarray(starts[d] as number, starts[d + 1] as number), leadIsFile, leadAmount, withinDay)
+  return order
+}
+
+/**
+ * Sorts one day's items in place: lines before records, then amount, then id. Amounts within ±2^31
+ * minor units (nearly every statement) are sorted as packed numbers by the native typed-array sort,
+ * and only runs of equal amounts are ordered by id; anything larger goes through the general comparator.
+ */
+function sortDay(day: Int32Array, isFile: Uint8Array, amount: Float64Array, general: (a: number, b: number) => number): void {
   const n = day.length
-  const fits = n < 1 << 20 && day.every((k) => Math.abs(amount[k] as number) < 2 ** 31)
-  if (!fits) return Array.from(day).sort(general)
+  if (n < 2) return
+  let fits = n < 1 << 20
+  for (let j = 0; fits && j < n; j++) fits = Math.abs(amount[day[j] as number] as number) < 2 ** 31
+  if (!fits) {
+    day.set(Array.from(day).sort(general))
+    return
+  }
   // key = (group, amount) in the high bits, position in `day` in the low 20: exact below 2^53.
   const keys = new Float64Array(n)
   for (let j = 0; j < n; j++) {
@@ -663,15 +677,15 @@ function sortDay(day: Int32Array, isFile: Uint8Array, amount: Float64Array, gene
     keys[j] = ((isFile[k] ? 0 : 2 ** 32) + (amount[k] as number) + 2 ** 31) * 2 ** 20 + j
   }
   keys.sort()
-  const out = Array.from(keys, (key) => day[key % 2 ** 20] as number)
+  const unsorted = day.slice()
+  for (let j = 0; j < n; j++) day[j] = unsorted[(keys[j] as number) % 2 ** 20] as number
   // Equal amounts: by id (the general comparator), run by run.
   for (let start = 0; start < n; ) {
     let end = start + 1
     while (end < n && Math.floor((keys[end] as number) / 2 ** 20) === Math.floor((keys[start] as number) / 2 ** 20)) end++
-    if (end - start > 1) out.splice(start, end - start, ...out.slice(start, end).sort(general))
+    if (end - start > 1) day.subarray(start, end).sort(general)
     start = end
   }
-  return out
 }
 
 /**

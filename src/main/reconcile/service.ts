@@ -768,12 +768,14 @@ export function checkSettings(settings: ReconSettings): ReconSettings {
 
 /** The engine's result as report items: both sides' key fields, difference, decision and the user's notes. */
 export function materialise(result: MatchResult, folded: FoldedDecisions): ReconItem[] {
-  return result.items.map((m) => {
-    const provider: ProviderSide[] = m.p.map((i) => {
+  const { items } = result
+  const out: ReconItem[] = new Array(items.length)
+  for (let k = 0; k < items.length; k++) {
+    const provider: ProviderSide[] = items.providers(k).map((i) => {
       const p = result.provider[i] as MatchResult['provider'][number]
       return { id: p.id, reference: p.reference, serviceReference: p.serviceReference, date: p.day, amountMinor: p.amountMinor, feesMinor: p.feesMinor, currency: p.currency, status: p.status, channel: p.channel, name: p.text }
     })
-    const file: FileSide[] = m.f.map((i) => {
+    const file: FileSide[] = items.files(k).map((i) => {
       const f = result.file[i] as EngineFileRow
       return { id: f.id, fileId: f.fileId, line: f.line, date: f.date, reference: f.reference, description: f.description, counterparty: f.counterparty, amountMinor: f.amountMinor, currency: f.currency }
     })
@@ -784,22 +786,23 @@ export function materialise(result: MatchResult, folded: FoldedDecisions): Recon
     const currencies = new Set([...provider.map((p) => p.currency), ...file.map((f) => f.currency)])
     const differenceMinor = currencies.size === 1 ? file.reduce((s, f) => s + f.amountMinor, 0) - provider.reduce((s, p) => s + expectedAmount(p, result.netOfFees), 0) : null
     const annotation = folded.notes.get(key)
-    return {
+    out[k] = {
       key,
-      outcome: m.outcome,
+      outcome: items.outcome(k),
       provider,
       file,
       differenceMinor,
-      score: m.score,
-      reasons: m.reasons,
-      decision: m.decision,
+      score: items.score(k),
+      reasons: items.reasons(k) as string[],
+      decision: items.decision(k),
       note: annotation?.note ?? null,
       reasonCode: annotation?.reasonCode ?? null,
       resolved: annotation?.resolved ?? false,
       decidedBy: annotation?.by ?? null,
       decidedAt: annotation?.at ?? null
     }
-  })
+  }
+  return out
 }
 
 /** Decisions that change only their own item or the totals: applied in place, without a run. */
