@@ -39,9 +39,9 @@ export function withCompiled<T>(entry: string, use: (script: string) => T): T {
   }
 }
 
-/** Runs a compiled bench script in its own process (so its peak RSS is its own) and reads the JSON line it prints last. */
-export function runScript<T>(script: string, args: string[], what: string): T {
-  const run = spawnSync(process.execPath, [script, ...args], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 })
+/** Runs a compiled bench script in its own process (so its peak RSS is its own) and reads the JSON line it prints last; `node` flags such as --expose-gc go first. */
+export function runScript<T>(script: string, args: string[], what: string, node: string[] = []): T {
+  const run = spawnSync(process.execPath, [...node, script, ...args], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 })
   if (run.status !== 0) throw new Error(`${what} failed: ${run.stderr.trim().split('\n').slice(-3).join(' ')}`)
   return JSON.parse(run.stdout.trim().split('\n').pop() as string) as T
 }
