@@ -41,3 +41,53 @@ describe('KeyIndex', () => {
     expect(index.find('REF20000')).toBe(MISSING)
   })
 })
+
+describe('KeyIndex.addAll', () => {
+  it('ends as adding one key after another would, and reports each key found again in its order', () => {
+    // Keys written many ways, some repeated, one with no key characters, one pair of colliding hashes.
+    const texts = Array.from({ length: 60_000 }, (_, j) => (j % 11 === 0 ? `ref-${j % 700}` : j % 13 === 0 ? ` REF ${j % 900} ` : j % 997 === 0 ? '--' : `ref ${j}`))
+    texts.push('INVypuieg', 'INVcynqa9', 'invypuieg')
+    const one = new KeyIndex(10)
+    const foundOne: [number, number][] = []
+    texts.forEach((text, j) => {
+      const had = one.add(text, j)
+      if (had !== MISSING) foundOne.push([j, had])
+    })
+    const all = new KeyIndex(10)
+    const foundAll: [number, number][] = []
+    all.addAll(
+      texts.length,
+      (j) => texts[j] as string,
+      (j) => j,
+      (j, had) => foundAll.push([j, had])
+    )
+    expect(foundAll.sort((a, b) => a[0] - b[0])).toEqual(foundOne)
+    for (const text of ['REF-3', 'ref 59999', 'INVcynqa9', 'INVYPUIEG', 'REF 899', '--', 'nope-1']) expect(all.find(text)).toBe(one.find(text))
+  })
+
+  it('lets a key found again change the index, and later adds of that key see the change', () => {
+    const texts = Array.from({ length: 5_000 }, (_, j) => `k-${j % 1_300}`)
+    const run = (addAll: boolean): number[] => {
+      const index = new KeyIndex(4)
+      const seen: number[] = []
+      const found = (j: number, had: number): void => {
+        seen[j] = had
+        index.set(texts[j] as string, -1)
+      }
+      if (addAll)
+        index.addAll(
+          texts.length,
+          (j) => texts[j] as string,
+          (j) => j,
+          found
+        )
+      else
+        texts.forEach((text, j) => {
+          const had = index.add(text, j)
+          if (had !== MISSING) found(j, had)
+        })
+      return seen
+    }
+    expect(run(true)).toEqual(run(false))
+  })
+})

@@ -79,7 +79,11 @@ export function expectedAmount(p: { amountMinor: number; feesMinor: number }, ne
 }
 
 const MONEY_MOVED = new Set(['successful', 'expected'])
-const NO_MONEY = new Set(['failed', 'cancelled'])
+
+/** What a status says of the money: 1 moved (successful, expected), 2 none moved (failed, cancelled), 0 not yet known (pending, unknown). */
+function moneyOf(status: string): number {
+  return status === 'successful' || status === 'expected' ? 1 : status === 'failed' || status === 'cancelled' ? 2 : 0
+}
 
 const NOT_IN_FILE: readonly string[] = Object.freeze(['not in the file'])
 const PENDING_NOT_IN_FILE: readonly string[] = Object.freeze(['pending at the provider; not in the file'])
@@ -136,16 +140,23 @@ function* matchSteps(provider: readonly EngineProvider[], file: readonly EngineF
   // What the passes read most, in typed arrays: a record's or line's day, amount and currency without
   // touching its object (a million objects scattered in memory are slow to visit out of order).
   const currencies = new Map<string, number>()
+  // Most rows share one currency: the last one is compared before any look-up.
+  let lastCode = ''
+  let lastId = -1
   const currencyId = (code: string): number => {
+    if (code === lastCode) return lastId
     let id = currencies.get(code)
     if (id === undefined) currencies.set(code, (id = currencies.size))
+    lastCode = code
+    lastId = id
     return id
   }
   const pDay = new Int32Array(provider.length)
   const pAmount = new Float64Array(provider.length)
   const pExpected = new Float64Array(provider.length)
   const pCurrency = new Uint16Array(provider.length)
-  const pMoved = new Uint8Array(provider.length)
+  /** moneyOf each record's status. */
+  const pMoney = new Uint8Array(provider.length)
   yield* slices(provider.length, (from, to) => {
     for (let i = from; i < to; i++) {
       const p = provider[i] as EngineProvider
@@ -153,7 +164,7 @@ function* matchSteps(provider: readonly EngineProvider[], file: readonly EngineF
       pAmount[i] = p.amountMinor
       pExpected[i] = expectedAmount(p, settings.netOfFees)
       pCurrency[i] = currencyId(p.currency)
-      pMoved[i] = MONEY_MOVED.has(p.status) ? 1 : 0
+      pMoney[i] = moneyOf(p.status)
     }
   })
   const fDay = new Int32Array(file.length)
@@ -274,7 +285,7 @@ function* matchSteps(provider: readonly EngineProvider[], file: readonly EngineF
   let matchedReasons: readonly string[] = []
   const claimPair = (p: number, f: number, via: string): number => {
     const target = pExpected[p] as number
-    if (target !== 0 && fAmount[f] === target && fCurrency[f] === pCurrency[p] && pMoved[p] === 1) {
+    if (target !== 0 && fAmount[f] === target && fCurrency[f] === pCurrency[p] && pMoney[p] === 1) {
       if (via !== matchedVia) matchedReasons = reasonsOf((matchedVia = via), equalReason)
       return claimOne('matched', p, f, null, matchedReasons)
     }
@@ -310,8 +321,8 @@ function* matchSteps(provider: readonly EngineProvider[], file: readonly EngineF
   const MISSING = KeyIndex.MISSING
   const keyed = new KeyIndex(provider.length * 2)
   const duplicates = new Map<string, { raw: string; others: number[] }>()
-  const addKey = (raw: string, i: number, field: number): void => {
-    const found = keyed.add(raw, i * 4 + field)
+  /** Record i's key `raw` from `field` was there already, with the value `found`. */
+  const keyTaken = (raw: string, i: number, field: number, found: number): void => {
     if (found === MISSING || found === COLLIDED) return
     const had = found >> 2
     if (had === i) return
@@ -326,14 +337,24 @@ function* matchSteps(provider: readonly EngineProvider[], file: readonly EngineF
     }
     keyed.set(raw, COLLIDED)
   }
-  yield* slices(provider.length, (from, to) => {
-    for (let i = from; i < to; i++) {
-      const p = provider[i] as EngineProvider
-      if (p.reference) addKey(p.reference, i, 0)
-      if (p.serviceReference) addKey(p.serviceReference, i, 1)
-      if (p.keys) for (const k of p.keys) addKey(k, i, 2)
-    }
-  })
+  // Every reference and service reference at once (key j: record j >> 1, field j & 1), then other
+  // keys. The order of adds across keys does not change the outcome: a key two records share ends
+  // COLLIDED, or the same reference twice lists both, whichever came first.
+  const keyText = (j: number): string => {
+    const p = provider[j >> 1] as EngineProvider
+    return ((j & 1) === 0 ? p.reference : p.serviceReference) ?? ''
+  }
+  keyed.addAll(
+    provider.length * 2,
+    keyText,
+    (j) => (j >> 1) * 4 + (j & 1),
+    (j, found) => keyTaken(keyText(j), j >> 1, j & 1, found)
+  )
+  yield
+  for (let i = 0; i < provider.length; i++) {
+    const keys = (provider[i] as EngineProvider).keys
+    if (keys) for (const k of keys) keyTaken(k, i, 2, keyed.add(k, i * 4 + 2))
+  }
   for (const { raw, others } of duplicates.values()) {
     const found = keyed.find(raw)
     if (found === MISSING || found === COLLIDED) continue
@@ -443,7 +464,7 @@ function* matchSteps(provider: readonly EngineProvider[], file: readonly EngineF
   const pRank = new Int32Array(provider.length)
   const fRank = new Int32Array(file.length)
   const rankOpen = (): void => {
-    for (let i = 0; i < provider.length; i++) if (!pClaimed[i] && !NO_MONEY.has((provider[i] as EngineProvider).status)) openP.push(i)
+    for (let i = 0; i < provider.length; i++) if (!pClaimed[i] && pMoney[i] !== 2) openP.push(i)
     openP.sort(pOrder)
     for (let i = 0; i < file.length; i++) if (!fClaimed[i]) openF.push(i)
     openF.sort(fOrder)
@@ -477,7 +498,6 @@ function* matchSteps(provider: readonly EngineProvider[], file: readonly EngineF
     pushTo(buckets, bucketKey(p.currency, expected(i), 0), i)
   }
   const laneOf = (currency: string, amount: number): number[] => lanes.get(laneKey(currency, amount)) ?? []
-  const open = (list: number[]): number[] => list.filter((i) => !pClaimed[i])
   interface Edge {
     f: number
     p: number
@@ -546,17 +566,33 @@ function* matchSteps(provider: readonly EngineProvider[], file: readonly EngineF
 
   // 4. Groups: one line equal to the sum of several records (a settlement, a bulk payout), or the reverse.
   onProgress?.('groups', 0, openF.length)
+  // Each open record's group (its day and channel) as a small number.
+  const pGroup = new Int32Array(provider.length)
+  const groupIds = new Map<string, number>()
+  for (const i of openP) {
+    const key = `${pDay[i]}|${(provider[i] as EngineProvider).channel ?? ''}`
+    let g = groupIds.get(key)
+    if (g === undefined) groupIds.set(key, (g = groupIds.size))
+    pGroup[i] = g
+  }
+  const pSums = new GroupSums(groupIds.size)
+  const candidates: number[] = []
   for (const fi of openF) {
     if (((fRank[fi] as number) & 0xff) === 0xff) yield
     if (fClaimed[fi]) continue
     const row = file[fi] as EngineFileRow
     const day = fDay[fi] as number
-    const candidates = open(between(laneOf(row.currency, row.amountMinor), pDay, day - settings.daysAfter, day + settings.daysBefore, 5_000)).filter(
+    const lane = laneOf(row.currency, row.amountMinor)
+    const sign = Math.sign(row.amountMinor)
+    candidates.length = 0
+    for (let k = windowStart(lane, pDay, day - settings.daysAfter), end = Math.min(lane.length, k + 5_000); k < end; k++) {
+      const pi = lane[k] as number
+      if ((pDay[pi] as number) > day + settings.daysBefore) break
       // Only money that moved is settled: a pending record is never part of a settlement line.
-      (pi) => pMoved[pi] === 1 && Math.sign(expected(pi)) === Math.sign(row.amountMinor) && !pairDismissed(pi, fi)
-    )
+      if (!pClaimed[pi] && pMoney[pi] === 1 && Math.sign(expected(pi)) === sign && !pairDismissed(pi, fi)) candidates.push(pi)
+    }
     if (candidates.length < 2) continue
-    const found = findGroup(candidates, expected, row.amountMinor, tol(row.currency), (i) => `${provider[i]?.day}|${provider[i]?.channel ?? ''}`, (i) => Math.abs((pDay[i] as number) - day), settings.groupSearchLimit, byPRank)
+    const found = findGroup(candidates, expected, row.amountMinor, tol(row.currency), (i) => pGroup[i] as number, pSums, (i) => Math.abs((pDay[i] as number) - day), settings.groupSearchLimit)
     if (!found) continue
     const ids = found.members.map((i) => (provider[i] as EngineProvider).id)
     if (isDismissed(ids, [row.id])) continue
@@ -570,16 +606,30 @@ function* matchSteps(provider: readonly EngineProvider[], file: readonly EngineF
   }
   // N:1: one provider record paid out or in as several lines. Open lines by currency and direction, in day order.
   const fileLanes = new Map<string, number[]>()
-  for (const i of openF) if (!fClaimed[i]) pushTo(fileLanes, laneKey((file[i] as EngineFileRow).currency, (file[i] as EngineFileRow).amountMinor), i)
+  let fMinDay = Infinity
+  let fMaxDay = -Infinity
+  for (const i of openF) {
+    if (fClaimed[i]) continue
+    pushTo(fileLanes, laneKey((file[i] as EngineFileRow).currency, (file[i] as EngineFileRow).amountMinor), i)
+    fMinDay = Math.min(fMinDay, fDay[i] as number)
+    fMaxDay = Math.max(fMaxDay, fDay[i] as number)
+  }
+  // A line's group is its day.
+  const fSums = new GroupSums(fMaxDay >= fMinDay ? fMaxDay - fMinDay + 1 : 0)
   for (const pi of openP) {
     if (((pRank[pi] as number) & 0xff) === 0xff) yield
     if (pClaimed[pi]) continue
     const p = provider[pi] as EngineProvider
     const lane = fileLanes.get(laneKey(p.currency, expected(pi))) ?? []
     const day = pDay[pi] as number
-    const candidates = between(lane, fDay, day - settings.daysBefore, day + settings.daysAfter, 5_000).filter((fi) => !fClaimed[fi] && !pairDismissed(pi, fi))
+    candidates.length = 0
+    for (let k = windowStart(lane, fDay, day - settings.daysBefore), end = Math.min(lane.length, k + 5_000); k < end; k++) {
+      const fi = lane[k] as number
+      if ((fDay[fi] as number) > day + settings.daysAfter) break
+      if (!fClaimed[fi] && !pairDismissed(pi, fi)) candidates.push(fi)
+    }
     if (candidates.length < 2) continue
-    const found = findGroup(candidates, (i) => (file[i] as EngineFileRow).amountMinor, expected(pi), tol(p.currency), (i) => file[i]?.date ?? '', (i) => Math.abs((fDay[i] as number) - day), settings.groupSearchLimit, byFRank)
+    const found = findGroup(candidates, (i) => fAmount[i] as number, expected(pi), tol(p.currency), (i) => (fDay[i] as number) - fMinDay, fSums, (i) => Math.abs((fDay[i] as number) - day), settings.groupSearchLimit)
     if (!found) continue
     const members = [...found.members].sort(byFRank)
     if (isDismissed([p.id], members.map((i) => (file[i] as EngineFileRow).id))) continue
@@ -595,12 +645,11 @@ function* matchSteps(provider: readonly EngineProvider[], file: readonly EngineF
   let leftOutFailed = 0
   const leaveOver = (i: number): void => {
     if (pClaimed[i]) return
-    const p = provider[i] as EngineProvider
-    if (NO_MONEY.has(p.status)) {
+    if (pMoney[i] === 2) {
       leftOutFailed++
       return
     }
-    emitOne('only_in_provider', i, -1, null, p.status === 'pending' ? PENDING_NOT_IN_FILE : NOT_IN_FILE)
+    emitOne('only_in_provider', i, -1, null, (provider[i] as EngineProvider).status === 'pending' ? PENDING_NOT_IN_FILE : NOT_IN_FILE)
   }
   yield* slices(provider.length, (from, to) => {
     for (let i = from; i < to; i++) leaveOver(i)
@@ -688,28 +737,65 @@ function sortDay(day: Int32Array, isFile: Uint8Array, amount: Float64Array, gene
   }
 }
 
+/** Sums and counts per group for findGroup, kept across its calls: a call resets only the groups it touched. */
+export class GroupSums {
+  readonly sum: Float64Array
+  readonly count: Int32Array
+  readonly touched: number[] = []
+  /** `groups`: how many groups there are; a group is a number below it. */
+  constructor(groups: number) {
+    this.sum = new Float64Array(groups)
+    this.count = new Int32Array(groups)
+  }
+}
+
 /**
  * A set of two or more candidates whose amounts sum to `target` (within `tolerance`): first whole
  * groups sharing a grouping key (same day and channel), then a bounded subset-sum search over the
- * `limit` candidates nearest in time. Ambiguous when more than one set qualifies.
+ * `limit` candidates nearest in time. Ambiguous when more than one set qualifies. `candidates` come
+ * in rank order, which breaks ties.
  */
 export function findGroup(
-  candidates: number[],
+  candidates: readonly number[],
   amountOf: (i: number) => number,
   target: number,
   tolerance: number,
-  groupOf: (i: number) => string,
+  groupOf: (i: number) => number,
+  sums: GroupSums,
   distanceOf: (i: number) => number,
-  limit: number,
-  byRank: (a: number, b: number) => number
+  limit: number
 ): { members: number[]; ambiguous: boolean; how: string } | null {
-  const groups = new Map<string, number[]>()
-  for (const i of candidates) pushTo(groups, groupOf(i), i)
   const fits = (sum: number): boolean => Math.abs(sum - target) <= tolerance
-  const whole = [...groups.values()].filter((members) => members.length >= 2 && fits(members.reduce((s, i) => s + amountOf(i), 0)))
-  if (whole.length === 1) return { members: whole[0] as number[], ambiguous: false, how: 'all records of one day and channel' }
+  const { sum, count, touched } = sums
+  let maxDistance = 0
+  for (const i of candidates) {
+    const g = groupOf(i)
+    if ((count[g] as number) === 0) touched.push(g)
+    count[g] = (count[g] as number) + 1
+    sum[g] = (sum[g] as number) + amountOf(i)
+    maxDistance = Math.max(maxDistance, distanceOf(i))
+  }
+  const whole: number[] = []
+  for (const g of touched) {
+    if ((count[g] as number) >= 2 && fits(sum[g] as number)) whole.push(g)
+    count[g] = 0
+    sum[g] = 0
+  }
+  touched.length = 0
+  if (whole.length === 1) return { members: candidates.filter((i) => groupOf(i) === whole[0]), ambiguous: false, how: 'all records of one day and channel' }
   if (whole.length > 1) return { members: [], ambiguous: true, how: `${whole.length} day-and-channel groups have that sum` }
-  const nearest = [...candidates].sort((a, b) => distanceOf(a) - distanceOf(b) || byRank(a, b)).slice(0, limit)
+  // The `limit` nearest in time, ties in rank order: the distance that fills the limit, then a stable sort of the few chosen.
+  const perDistance = new Int32Array(maxDistance + 1)
+  for (const i of candidates) perDistance[distanceOf(i)] = (perDistance[distanceOf(i)] as number) + 1
+  let cutoff = 0
+  let below = 0
+  while (cutoff < maxDistance && below + (perDistance[cutoff] as number) < limit) below += perDistance[cutoff++] as number
+  let atCutoff = limit - below
+  const nearest = candidates.filter((i) => {
+    const d = distanceOf(i)
+    return d < cutoff || (d === cutoff && atCutoff-- > 0)
+  })
+  nearest.sort((a, b) => distanceOf(a) - distanceOf(b))
   const amounts = nearest.map(amountOf)
   // Search by magnitude, largest first, with the rest's sum as the bound.
   const order = nearest.map((_, k) => k).sort((a, b) => Math.abs(amounts[b] as number) - Math.abs(amounts[a] as number) || a - b)
@@ -766,8 +852,8 @@ function pushTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
   else map.set(key, [value])
 }
 
-/** Entries of `lane` (sorted by `day`) whose day lies in [lo, hi], at most `limit`. */
-function between(lane: readonly number[], day: ArrayLike<number>, lo: number, hi: number, limit: number): number[] {
+/** The first position in `lane` (sorted by `day`) whose day is `lo` or later. */
+function windowStart(lane: readonly number[], day: ArrayLike<number>, lo: number): number {
   let a = 0
   let b = lane.length
   while (a < b) {
@@ -775,8 +861,13 @@ function between(lane: readonly number[], day: ArrayLike<number>, lo: number, hi
     if ((day[lane[m] as number] as number) < lo) a = m + 1
     else b = m
   }
+  return a
+}
+
+/** Entries of `lane` (sorted by `day`) whose day lies in [lo, hi], at most `limit`. */
+function between(lane: readonly number[], day: ArrayLike<number>, lo: number, hi: number, limit: number): number[] {
   const out: number[] = []
-  for (let k = a; k < lane.length && out.length < limit; k++) {
+  for (let k = windowStart(lane, day, lo); k < lane.length && out.length < limit; k++) {
     const i = lane[k] as number
     if ((day[i] as number) > hi) break
     out.push(i)

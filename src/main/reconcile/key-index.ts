@@ -23,20 +23,20 @@ export function keyHash(text: string): number {
 /**
  * A map from reference keys to numbers, laid out for a million keys: a table far larger than the
  * processor's cache is read at random, so each look-up should touch as few places as it can.
- * - The table is open-addressed: probing reads only an array of hashes (4 bytes a slot), and a
- *   second array gives the matching slot's entry.
+ * - The table is open-addressed, each slot a hash and where its entry is, side by side.
  * - The entries sit one after another in one buffer: the value, the key's length and its characters
- *   (upper-case ASCII letters and digits), so a hit reads one entry, never a string object
- *   scattered in the heap.
+ *   (upper-case ASCII letters and digits), so a hit reads one slot and one entry, never a string
+ *   object scattered in the heap.
+ * - Many keys added at once (`addAll`) go in region by region, so the part of the table being
+ *   written stays in the cache: the partitioned build of a database's hash join.
  * Every hit is checked character by character: keys whose hashes are equal take separate slots, so
  * a hash collision never merges two keys.
  */
 export class KeyIndex {
   /** What `find` and `add` answer for a key that is not there. */
   static readonly MISSING = -0x80000000
-  /** Slot k: slotHash[k] the hash (−1: empty), slotEntry[k] its entry (an index into `ints`). */
-  private slotHash: Int32Array
-  private slotEntry: Int32Array
+  /** Slot k: table[2k] the hash (−1: empty), table[2k + 1] its entry (an index into `ints`). */
+  private table: Int32Array
   private mask: number
   private keys = 0
   /** Entry e: ints[e] the value, ints[e + 1] the key's length, then its characters in `bytes` from (e + 2) × 4. */
@@ -49,19 +49,18 @@ export class KeyIndex {
   constructor(expected = 1024) {
     let size = 16
     while (size < Math.max(16, expected) * 2) size *= 2
-    this.slotHash = new Int32Array(size).fill(-1)
-    this.slotEntry = new Int32Array(size)
+    this.table = new Int32Array(size * 2).fill(-1)
     this.mask = size - 1
     this.ints = new Int32Array(Math.max(256, expected * 6))
     this.bytes = new Uint8Array(this.ints.buffer)
   }
 
-  /** The slot holding this key, or the empty slot where it would go. */
+  /** The slot holding `text`'s key, or the empty slot where it would go. */
   private slot(hash: number, text: string): number {
-    const table = this.slotHash
-    for (let k = (hash ^ (hash >>> 15)) & this.mask; ; k = (k + 1) & this.mask) {
-      const h = table[k] as number
-      if (h === -1 || (h === hash && this.holds(this.slotEntry[k] as number, text))) return k
+    const table = this.table
+    for (let k = home(hash, this.mask); ; k = (k + 1) & this.mask) {
+      const h = table[k * 2] as number
+      if (h === -1 || (h === hash && this.holds(table[k * 2 + 1] as number, text))) return k
     }
   }
 
@@ -80,10 +79,11 @@ export class KeyIndex {
   }
 
   /**
-   * Writes `text`'s key as the next entry, not yet kept, and returns its hash (−1: no key): one pass
-   * over the text both hashes it and copies it.
+   * Writes `text`'s key as an entry at the end of the buffer with this value, not yet in the table,
+   * and returns its hash (−1: no key, and nothing written): one pass over the text both hashes it
+   * and copies it. `kept` moves the end past it.
    */
-  private stage(text: string): number {
+  private stage(text: string, value: number): number {
     const e = this.end
     // The characters are at most text.length bytes, rounded up to whole ints.
     if (e + 2 + ((text.length + 3) >> 2) > this.ints.length) {
@@ -102,52 +102,57 @@ export class KeyIndex {
       h = Math.imul(h ^ c, 16777619)
       bytes[at++] = c
     }
+    this.ints[e] = value
     this.ints[e + 1] = at - start
     return at === start ? -1 : h >>> 1
   }
 
-  /** The slot holding the staged key, or the empty slot where it would go. */
-  private stagedSlot(hash: number): number {
-    const table = this.slotHash
-    const bytes = this.bytes
-    const staged = (this.end + 2) * 4
-    const length = this.ints[this.end + 1] as number
-    for (let k = (hash ^ (hash >>> 15)) & this.mask; ; k = (k + 1) & this.mask) {
-      const h = table[k] as number
+  /** Moves the end past the entry staged last. */
+  private kept(): number {
+    const e = this.end
+    this.end = e + 2 + (((this.ints[e + 1] as number) + 3) >> 2)
+    return e
+  }
+
+  /** The slot holding entry e's key (another entry's), or the empty slot where it would go. */
+  private slotOfEntry(hash: number, e: number): number {
+    const table = this.table
+    for (let k = home(hash, this.mask); ; k = (k + 1) & this.mask) {
+      const h = table[k * 2] as number
       if (h === -1) return k
-      if (h !== hash) continue
-      const e = this.slotEntry[k] as number
-      if (this.ints[e + 1] !== length) continue
-      const at = (e + 2) * 4
-      let same = true
-      for (let i = 0; same && i < length; i++) same = bytes[at + i] === bytes[staged + i]
-      if (same) return k
+      // The entries themselves are read only when the hashes are equal: they are anywhere in memory.
+      if (h === hash && this.sameEntries(table[k * 2 + 1] as number, e)) return k
     }
   }
 
-  /** Keeps the staged key as an entry with this value, in slot k. */
-  private keep(k: number, hash: number, value: number): void {
-    const e = this.end
-    this.ints[e] = value
-    this.end = e + 2 + (((this.ints[e + 1] as number) + 3) >> 2)
-    this.slotHash[k] = hash
-    this.slotEntry[k] = e
+  private sameEntries(a: number, b: number): boolean {
+    const length = this.ints[a + 1] as number
+    if (this.ints[b + 1] !== length) return false
+    const bytes = this.bytes
+    const at = (a + 2) * 4
+    const bt = (b + 2) * 4
+    for (let i = 0; i < length; i++) if (bytes[at + i] !== bytes[bt + i]) return false
+    return true
+  }
+
+  /** Puts entry e in empty slot k. */
+  private place(k: number, hash: number, e: number): void {
+    this.table[k * 2] = hash
+    this.table[k * 2 + 1] = e
     if (++this.keys * 2 > this.mask + 1) this.grow()
   }
 
   private grow(): void {
-    const oldHash = this.slotHash
-    const oldEntry = this.slotEntry
+    const old = this.table
     this.mask = this.mask * 2 + 1
-    this.slotHash = new Int32Array(this.mask + 1).fill(-1)
-    this.slotEntry = new Int32Array(this.mask + 1)
-    for (let j = 0; j < oldHash.length; j++) {
-      const hash = oldHash[j] as number
+    this.table = new Int32Array((this.mask + 1) * 2).fill(-1)
+    for (let at = 0; at < old.length; at += 2) {
+      const hash = old[at] as number
       if (hash === -1) continue
-      let k = (hash ^ (hash >>> 15)) & this.mask
-      while (this.slotHash[k] !== -1) k = (k + 1) & this.mask
-      this.slotHash[k] = hash
-      this.slotEntry[k] = oldEntry[j] as number
+      let k = home(hash, this.mask)
+      while (this.table[k * 2] !== -1) k = (k + 1) & this.mask
+      this.table[k * 2] = hash
+      this.table[k * 2 + 1] = old[at + 1] as number
     }
   }
 
@@ -156,26 +161,74 @@ export class KeyIndex {
     const hash = keyHash(text)
     if (hash < 0) return KeyIndex.MISSING
     const k = this.slot(hash, text)
-    return this.slotHash[k] === -1 ? KeyIndex.MISSING : (this.ints[this.slotEntry[k] as number] as number)
+    return this.table[k * 2] === -1 ? KeyIndex.MISSING : (this.ints[this.table[k * 2 + 1] as number] as number)
   }
 
   /** Adds the key with this value unless it is there already; returns the value it already had, or MISSING. */
   add(text: string, value: number): number {
-    const hash = this.stage(text)
+    const hash = this.stage(text, value)
     if (hash < 0) return KeyIndex.MISSING
-    const k = this.stagedSlot(hash)
-    if (this.slotHash[k] !== -1) return this.ints[this.slotEntry[k] as number] as number
-    this.keep(k, hash, value)
+    const k = this.slotOfEntry(hash, this.end)
+    if (this.table[k * 2] !== -1) return this.ints[this.table[k * 2 + 1] as number] as number
+    this.place(k, hash, this.kept())
     return KeyIndex.MISSING
   }
 
   set(text: string, value: number): void {
-    const hash = this.stage(text)
+    const hash = this.stage(text, value)
     if (hash < 0) return
-    const k = this.stagedSlot(hash)
-    if (this.slotHash[k] === -1) this.keep(k, hash, value)
-    else this.ints[this.slotEntry[k] as number] = value
+    const k = this.slotOfEntry(hash, this.end)
+    if (this.table[k * 2] === -1) this.place(k, hash, this.kept())
+    else this.ints[this.table[k * 2 + 1] as number] = value
   }
+
+  /**
+   * Adds `count` keys, key j being `textOf(j)` with value `valueOf(j)`, as `add` would one after
+   * another in that order, and calls `found(j, had)` for each key that was there already (it may
+   * change the index: each key's adds and calls keep their order). Other keys' adds are not in that
+   * order: the keys are read and copied in one pass, then added region by region.
+   */
+  addAll(count: number, textOf: (j: number) => string, valueOf: (j: number) => number, found: (j: number, had: number) => void): void {
+    // Room for every key first, so the table does not grow (and move its regions) midway.
+    while ((this.keys + count) * 2 > this.mask + 1) this.grow()
+    const hashes = new Int32Array(count)
+    const entries = new Int32Array(count)
+    for (let j = 0; j < count; j++) {
+      const hash = this.stage(textOf(j), valueOf(j))
+      hashes[j] = hash
+      if (hash >= 0) entries[j] = this.kept()
+    }
+    const shift = Math.max(0, Math.log2(this.mask + 1) - REGION_BITS)
+    const regions = ((this.mask + 1) >>> shift) + 1
+    const starts = new Int32Array(regions + 1)
+    for (let j = 0; j < count; j++) if ((hashes[j] as number) >= 0) (starts[(home(hashes[j] as number, this.mask) >>> shift) + 1] as number)++
+    for (let r = 0; r < regions; r++) starts[r + 1] = (starts[r + 1] as number) + (starts[r] as number)
+    const total = starts[regions] as number
+    // Each key's hash, entry and number, region by region (each region in key order).
+    const byRegion = new Int32Array(total * 3)
+    for (let j = 0; j < count; j++) {
+      const hash = hashes[j] as number
+      if (hash < 0) continue
+      const at = (starts[home(hash, this.mask) >>> shift] as number)++ * 3
+      byRegion[at] = hash
+      byRegion[at + 1] = entries[j] as number
+      byRegion[at + 2] = j
+    }
+    for (let at = 0; at < total * 3; at += 3) {
+      const hash = byRegion[at] as number
+      const k = this.slotOfEntry(hash, byRegion[at + 1] as number)
+      if (this.table[k * 2] === -1) this.place(k, hash, byRegion[at + 1] as number)
+      else found(byRegion[at + 2] as number, this.ints[this.table[k * 2 + 1] as number] as number)
+    }
+  }
+}
+
+/** Slots per region: 2^14 slots of 8 bytes, 128 KB, which a core's cache holds. */
+const REGION_BITS = 14
+
+/** The first slot a hash probes. */
+function home(hash: number, mask: number): number {
+  return (hash ^ (hash >>> 15)) & mask
 }
 
 /**

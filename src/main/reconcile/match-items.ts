@@ -26,7 +26,7 @@ export class ItemColumns {
   readonly decision: Uint8Array
   /** NaN for no score. */
   readonly score: Float64Array
-  readonly reasons: (readonly string[])[] = []
+  readonly reasons: (readonly string[])[]
   /** Item k's records are pMembers[pEnd[k − 1] … pEnd[k]) (from 0 for the first item); its lines likewise. */
   readonly pEnd: Int32Array
   readonly fEnd: Int32Array
@@ -36,6 +36,7 @@ export class ItemColumns {
   constructor(records: number, lines: number) {
     const most = records + lines
     this.outcome = new Uint8Array(most)
+    this.reasons = new Array<readonly string[]>(most)
     this.decision = new Uint8Array(most)
     this.score = new Float64Array(most)
     this.pEnd = new Int32Array(most)
@@ -71,12 +72,20 @@ export class ItemColumns {
     this.decision[k] = DECISION_CODE.get(decision) as number
   }
 
+  /** The outcome last coded: most items share it, so most need no look-up. */
+  private lastOutcome: Outcome | null = null
+  private lastCode = 0
+
   private open(outcome: Outcome, score: number | null, reasons: readonly string[]): number {
     const k = this.count
     if (k === this.outcome.length) throw new Error('A record or line was put in two items.')
-    this.outcome[k] = OUTCOME_CODE.get(outcome) as number
+    if (outcome !== this.lastOutcome) {
+      this.lastOutcome = outcome
+      this.lastCode = OUTCOME_CODE.get(outcome) as number
+    }
+    this.outcome[k] = this.lastCode
     this.score[k] = score ?? NaN
-    this.reasons.push(reasons)
+    this.reasons[k] = reasons
     return k
   }
 

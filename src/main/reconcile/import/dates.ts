@@ -147,14 +147,20 @@ export class DateOrderTally {
 
 /** Days since 1970-01-01 of a "YYYY-MM-DD" day: the engine's date arithmetic, free of time zones. */
 export function dayNumber(day: string): number {
-  const digit = (i: number): number => {
-    const c = day.charCodeAt(i) - 48
-    return c >= 0 && c <= 9 ? c : NaN
-  }
-  let y = digit(0) * 1000 + digit(1) * 100 + digit(2) * 10 + digit(3)
-  const m = digit(5) * 10 + digit(6)
-  const d = digit(8) * 10 + digit(9)
-  if (!(y >= 0 && m >= 1 && m <= 12 && d >= 0)) {
+  // Each digit less 48: a character that is not a digit gives a value outside 0…9 (NaN past the end).
+  const y0 = day.charCodeAt(0) - 48
+  const y1 = day.charCodeAt(1) - 48
+  const y2 = day.charCodeAt(2) - 48
+  const y3 = day.charCodeAt(3) - 48
+  const m0 = day.charCodeAt(5) - 48
+  const m1 = day.charCodeAt(6) - 48
+  const d0 = day.charCodeAt(8) - 48
+  const d1 = day.charCodeAt(9) - 48
+  let y = y0 * 1000 + y1 * 100 + y2 * 10 + y3
+  const m = m0 * 10 + m1
+  const d = d0 * 10 + d1
+  const digits = y0 >= 0 && y0 <= 9 && y1 >= 0 && y1 <= 9 && y2 >= 0 && y2 <= 9 && y3 >= 0 && y3 <= 9 && m0 >= 0 && m0 <= 9 && m1 >= 0 && m1 <= 9 && d0 >= 0 && d0 <= 9 && d1 >= 0 && d1 <= 9
+  if (!(digits && m >= 1 && m <= 12 && d >= 0)) {
     return Math.round(Date.UTC(Number(day.slice(0, 4)), Number(day.slice(5, 7)) - 1, Number(day.slice(8, 10))) / 86_400_000)
   }
   // Days from the civil date (H. Hinnant's algorithm): the engine reads two a day per record, so no Date is built.
