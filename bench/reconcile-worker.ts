@@ -26,9 +26,11 @@ const day = (d: number): string => `2026-10-${String(1 + (d % 28)).padStart(2, '
 /**
  * N provider payments and a statement derived from them: 97% by reference (a third in lower case
  * with stray spaces), 1% with another amount, 1% without a reference but naming the payer, 0.5%
- * left out, and 0.5% bank charges nothing explains; in shuffled order. Each line's text is its own
- * string, as a statement read from disk gives: none is the provider record's string object (which
- * would let a join compare pointers instead of text, and reuse the hash the record's key computed).
+ * left out, and 0.5% bank charges nothing explains; in shuffled order. Both sides are handed over
+ * as the app hands them to the engine, read back from storage: every text its own flat string. Built
+ * in place, a line's reference would be the record's own string object (a join would compare
+ * pointers, not text, and reuse the hash the record's key had computed) or, written with its stray
+ * spaces, a string of joined pieces that every character read must walk.
  */
 function dataset(n: number): { provider: EngineProvider[]; file: EngineFileRow[] } {
   const rand = rng(n)
@@ -59,7 +61,7 @@ function dataset(n: number): { provider: EngineProvider[]; file: EngineFileRow[]
     const description = kind === 2 ? `TRANSFER FROM ${(NAMES[i % NAMES.length] as string).toUpperCase()} ${i}` : kind === 3 ? 'BANK CHARGE' : 'NIP TRANSFER'
     return { id: `${kind === 3 ? 'x' : 'f'}:${i.toString(36)}`, fileId: 'bench', line: line + 2, date: day(d), amountMinor, currency: 'NGN', reference: ref, description, counterparty: null }
   })
-  return { provider, file }
+  return { provider: provider.map(readBack), file: file.map(readBack) }
 }
 
 /** A full collection (the worker runs with --expose-gc). */
@@ -67,6 +69,11 @@ function collectGarbage(): void {
   const gc = (globalThis as { gc?: () => void }).gc
   if (!gc) throw new Error('The reconcile bench worker needs node --expose-gc.')
   gc()
+}
+
+/** A row as storage gives it back: a fresh object whose texts are fresh flat strings. */
+function readBack<T>(row: T): T {
+  return JSON.parse(JSON.stringify(row)) as T
 }
 
 function ms(start: bigint): number {
