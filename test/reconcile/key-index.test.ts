@@ -55,11 +55,14 @@ describe('KeyIndex.addAll', () => {
     })
     const all = new KeyIndex(10)
     const foundAll: [number, number][] = []
-    all.addAll(
-      texts.length,
-      (j) => texts[j] as string,
-      (j) => j,
-      (j, had) => foundAll.push([j, had])
+    // addAll yields between steps; here it is run to its end at once.
+    Array.from(
+      all.addAll(
+        texts.length,
+        (j) => texts[j] as string,
+        (j) => j,
+        (j, had) => foundAll.push([j, had])
+      )
     )
     expect(foundAll.sort((a, b) => a[0] - b[0])).toEqual(foundOne)
     for (const text of ['REF-3', 'ref 59999', 'INVcynqa9', 'INVYPUIEG', 'REF 899', '--', 'nope-1']) expect(all.find(text)).toBe(one.find(text))
@@ -75,11 +78,13 @@ describe('KeyIndex.addAll', () => {
         index.set(texts[j] as string, -1)
       }
       if (addAll)
-        index.addAll(
-          texts.length,
-          (j) => texts[j] as string,
-          (j) => j,
-          found
+        Array.from(
+          index.addAll(
+            texts.length,
+            (j) => texts[j] as string,
+            (j) => j,
+            found
+          )
         )
       else
         texts.forEach((text, j) => {

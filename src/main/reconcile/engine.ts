@@ -157,9 +157,12 @@ function* matchSteps(provider: readonly EngineProvider[], file: readonly EngineF
   const pCurrency = new Uint16Array(provider.length)
   /** moneyOf each record's status. */
   const pMoney = new Uint8Array(provider.length)
+  /** Records with further keys (a virtual account's number). */
+  const withKeys: number[] = []
   yield* slices(provider.length, (from, to) => {
     for (let i = from; i < to; i++) {
       const p = provider[i] as EngineProvider
+      if (p.keys && p.keys.length > 0) withKeys.push(i)
       pDay[i] = dayNumber(p.day)
       pAmount[i] = p.amountMinor
       pExpected[i] = expectedAmount(p, settings.netOfFees)
@@ -279,10 +282,10 @@ function* matchSteps(provider: readonly EngineProvider[], file: readonly EngineF
     for (const i of fs) fClaimed[i] = 1
     return emit(outcome, ps, fs, score, reasons)
   }
-  /** Claims one record and one line that belong together: the common case, the same money, is decided without the sums of judge. */
   // The reasons of the last key match made (most items share them): no look-up per item.
   let matchedVia = ''
   let matchedReasons: readonly string[] = []
+  /** Claims one record and one line that belong together: the common case, the same money, is decided without the sums of judge. */
   const claimPair = (p: number, f: number, via: string): number => {
     const target = pExpected[p] as number
     if (target !== 0 && fAmount[f] === target && fCurrency[f] === pCurrency[p] && pMoney[p] === 1) {
@@ -344,17 +347,13 @@ function* matchSteps(provider: readonly EngineProvider[], file: readonly EngineF
     const p = provider[j >> 1] as EngineProvider
     return ((j & 1) === 0 ? p.reference : p.serviceReference) ?? ''
   }
-  keyed.addAll(
+  yield* keyed.addAll(
     provider.length * 2,
     keyText,
     (j) => (j >> 1) * 4 + (j & 1),
     (j, found) => keyTaken(keyText(j), j >> 1, j & 1, found)
   )
-  yield
-  for (let i = 0; i < provider.length; i++) {
-    const keys = (provider[i] as EngineProvider).keys
-    if (keys) for (const k of keys) keyTaken(k, i, 2, keyed.add(k, i * 4 + 2))
-  }
+  for (const i of withKeys) for (const k of (provider[i] as EngineProvider).keys as string[]) keyTaken(k, i, 2, keyed.add(k, i * 4 + 2))
   for (const { raw, others } of duplicates.values()) {
     const found = keyed.find(raw)
     if (found === MISSING || found === COLLIDED) continue
@@ -656,9 +655,7 @@ function* matchSteps(provider: readonly EngineProvider[], file: readonly EngineF
   })
   for (const i of openF) if (!fClaimed[i]) emitOne('only_in_file', -1, i, null, NO_RECORD_MATCHES)
 
-  // The result in content order: by the item's first file line (else its first record), by day,
-  // then lines before records, then amount, then id. Items are counted into days first, then each
-  // day is sorted on typed arrays (a million items sort in well under a second).
+  // The result in content order: by each item's first file line, else its first record.
   yield
   onProgress?.('ordering', 0, items.count)
   const order = inContentOrder(items.count, leads, fDay, fAmount, pDay, pAmount, (lead) => (lead >= 0 ? (file[lead] as EngineFileRow).id : (provider[-1 - lead] as EngineProvider).id))

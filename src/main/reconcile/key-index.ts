@@ -186,17 +186,21 @@ export class KeyIndex {
    * Adds `count` keys, key j being `textOf(j)` with value `valueOf(j)`, as `add` would one after
    * another in that order, and calls `found(j, had)` for each key that was there already (it may
    * change the index: each key's adds and calls keep their order). Other keys' adds are not in that
-   * order: the keys are read and copied in one pass, then added region by region.
+   * order: the keys are read and copied in one pass, then added region by region. Yields after
+   * every 65,536 keys read or added, so a caller can let its event loop run.
    */
-  addAll(count: number, textOf: (j: number) => string, valueOf: (j: number) => number, found: (j: number, had: number) => void): void {
+  *addAll(count: number, textOf: (j: number) => string, valueOf: (j: number) => number, found: (j: number, had: number) => void): Generator<void> {
     // Room for every key first, so the table does not grow (and move its regions) midway.
     while ((this.keys + count) * 2 > this.mask + 1) this.grow()
     const hashes = new Int32Array(count)
     const entries = new Int32Array(count)
-    for (let j = 0; j < count; j++) {
-      const hash = this.stage(textOf(j), valueOf(j))
-      hashes[j] = hash
-      if (hash >= 0) entries[j] = this.kept()
+    for (let from = 0; from < count; from += STEP) {
+      for (let j = from; j < Math.min(count, from + STEP); j++) {
+        const hash = this.stage(textOf(j), valueOf(j))
+        hashes[j] = hash
+        if (hash >= 0) entries[j] = this.kept()
+      }
+      yield
     }
     const shift = Math.max(0, Math.log2(this.mask + 1) - REGION_BITS)
     const regions = ((this.mask + 1) >>> shift) + 1
@@ -214,14 +218,20 @@ export class KeyIndex {
       byRegion[at + 1] = entries[j] as number
       byRegion[at + 2] = j
     }
-    for (let at = 0; at < total * 3; at += 3) {
-      const hash = byRegion[at] as number
-      const k = this.slotOfEntry(hash, byRegion[at + 1] as number)
-      if (this.table[k * 2] === -1) this.place(k, hash, byRegion[at + 1] as number)
-      else found(byRegion[at + 2] as number, this.ints[this.table[k * 2 + 1] as number] as number)
+    for (let from = 0; from < total; from += STEP) {
+      for (let at = from * 3; at < Math.min(total, from + STEP) * 3; at += 3) {
+        const hash = byRegion[at] as number
+        const k = this.slotOfEntry(hash, byRegion[at + 1] as number)
+        if (this.table[k * 2] === -1) this.place(k, hash, byRegion[at + 1] as number)
+        else found(byRegion[at + 2] as number, this.ints[this.table[k * 2 + 1] as number] as number)
+      }
+      yield
     }
   }
 }
+
+/** Keys read or added between two yields of addAll. */
+const STEP = 65_536
 
 /** Slots per region: 2^14 slots of 8 bytes, 128 KB, which a core's cache holds. */
 const REGION_BITS = 14
