@@ -98,6 +98,9 @@ export class ItemColumns {
 
 /** The result's items: item k of the result is the columns' item order[k]. */
 export class MatchItems implements Iterable<MatchItem> {
+  /** Kept as long as the class, as KeyIndex's is: the optimised code of the methods below lives as long as an object of their shape. */
+  static readonly keptForItsShape = new MatchItems(new ItemColumns(1, 0), new Int32Array(0))
+
   constructor(
     private readonly columns: ItemColumns,
     private readonly order: Int32Array
@@ -146,6 +149,3 @@ export class MatchItems implements Iterable<MatchItem> {
     for (let k = 0; k < this.length; k++) yield this.item(k)
   }
 }
-
-/** Kept for the module's life, as KeyIndex's is: the optimised code of the methods above lives as long as an object of their shape. */
-export const KEPT_FOR_ITS_SHAPE = new MatchItems(new ItemColumns(1, 0), new Int32Array(0))
