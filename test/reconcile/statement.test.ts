@@ -1,8 +1,9 @@
 // Statements as banks and ledgers write them: encodings, separators, header blocks, totals lines, amount and date forms, mappings, problems on their line and column.
+import fc from 'fast-check'
 import ExcelJS from 'exceljs'
 import iconv from 'iconv-lite'
 import { describe, expect, it } from 'vitest'
-import { parseStatement } from '../../src/main/reconcile/import/statement'
+import { parseStatement, rowContentId } from '../../src/main/reconcile/import/statement'
 import { parseAmountBody, readAmountText } from '../../src/main/reconcile/import/amounts'
 import { dayNumber } from '../../src/main/reconcile/import/dates'
 import { normaliseReference, referenceCandidates, referenceTokens } from '../../src/main/reconcile/references'
@@ -233,5 +234,44 @@ describe('a currency named in the bank header block', () => {
     expect((await parseStatement(utf8(text), 's.csv', { defaultCurrency: 'NGN' })).rows[0]?.currency).toBe('NGN')
     // Not a currency code: still asked.
     expect((await parseStatement(utf8(text.replace('Account currency: GHS', 'Currency,ABC')), 's.csv')).questions.map((q) => q.field)).toEqual(['defaultCurrency'])
+  })
+})
+
+describe('rowContentId', () => {
+  /** The id as first defined: the joined text hashed in one piece (ids stored by earlier versions must still be found). */
+  const joinedId = (currency: string, day: string, minor: number, reference: string | null, description: string | null, counterparty: string | null): string => {
+    const content = `${currency}\u001f${day}\u001f${minor}\u001f${normaliseReference(reference ?? '')}\u001f${description ?? ''}\u001f${counterparty ?? ''}`
+    let a = 0x6a09e667 | 0
+    let b = 0x3c6ef372 | 0
+    let c = 0x510e527f | 0
+    for (let i = 0; i < content.length; i++) {
+      const k = content.charCodeAt(i)
+      a = Math.imul(a ^ k, 0x01000193)
+      b = Math.imul(b ^ k, 0x5bd1e995)
+      c = Math.imul(c ^ k, 0x27d4eb2f)
+    }
+    const mix = (h: number): number => {
+      h ^= h >>> 16
+      h = Math.imul(h, 0x85ebca6b | 0)
+      h ^= h >>> 13
+      h = Math.imul(h, 0xc2b2ae35 | 0)
+      return h ^ (h >>> 16)
+    }
+    const bytes = Buffer.allocUnsafe(12)
+    bytes.writeInt32LE(mix(a ^ content.length), 0)
+    bytes.writeInt32LE(mix(b), 4)
+    bytes.writeInt32LE(mix(c), 8)
+    return `f:${bytes.toString('base64url')}`
+  }
+
+  it('is the id of the joined row text, fed piece by piece', () => {
+    expect(rowContentId('NGN', '2026-10-01', -123456, ' ord-0001 ', 'NIP TRANSFER', null)).toBe(joinedId('NGN', '2026-10-01', -123456, ' ord-0001 ', 'NIP TRANSFER', null))
+    const text = fc.option(fc.string({ unit: 'binary' }), { nil: null })
+    fc.assert(
+      fc.property(fc.string(), fc.string(), fc.integer({ min: -(2 ** 53) + 1, max: 2 ** 53 - 1 }), text, text, text, (currency, day, minor, reference, description, counterparty) => {
+        expect(rowContentId(currency, day, minor, reference, description, counterparty)).toBe(joinedId(currency, day, minor, reference, description, counterparty))
+      }),
+      { numRuns: 2000 }
+    )
   })
 })

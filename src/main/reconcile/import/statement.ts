@@ -7,7 +7,6 @@ import { DateOrderTally, dayOf, fitsOrder, readDateShape, type DateShape } from 
 import { decodeStatement } from './encoding'
 import { guessColumns, headerSignature, normaliseHeader } from './mapping'
 import { findHeaderRow, isXlsx, readCsvGrid, readXlsxGrid, type Grid } from './table'
-import { normaliseReference } from '../references'
 
 export interface StatementRow {
   /** Stable id from the row's content (and its occurrence among identical rows): the same row in any file or order has the same id. */
@@ -58,8 +57,7 @@ function fmix32(h: number): number {
   return h ^ (h >>> 16)
 }
 
-const ID_BYTES = Buffer.allocUnsafe(12)
-/** The three hash lanes of the last contentId, for IdSet. */
+/** The three hash lanes of the last rowContentId, for IdSet. */
 const LANES = new Int32Array(3)
 
 /** The ids seen so far, as their three hash lanes in an open-addressed table: no string hashed, nothing for the collector. */
@@ -97,26 +95,68 @@ class IdSet {
 
 /**
  * A row's id from its content: a 96-bit hash (three independent 32-bit multiply-xor lanes over the
- * UTF-16 code units, each finished by murmur3's mix) in base64url. Not for secrets: ids only need to
- * be stable and not collide (a million rows: about 1 in 10^16), and hash at a million rows a second.
+ * UTF-16 code units, each finished by murmur3's mix) in base64url, of the text
+ * `currency␟day␟minor␟reference␟description␟counterparty` (␟ is U+001F, the reference normalised:
+ * its ASCII letters and digits, upper-cased). The text is fed to the lanes piece by piece, never
+ * built. Not for secrets: ids only need to be stable and not collide (a million rows: about 1 in
+ * 10^16), and hash at a million rows a second. Also sets LANES.
  */
-function contentId(content: string): string {
-  let a = 0x6a09e667 | 0
-  let b = 0x3c6ef372 | 0
-  let c = 0x510e527f | 0
-  for (let i = 0; i < content.length; i++) {
-    const k = content.charCodeAt(i)
-    a = Math.imul(a ^ k, 0x01000193)
-    b = Math.imul(b ^ k, 0x5bd1e995)
-    c = Math.imul(c ^ k, 0x27d4eb2f)
+export function rowContentId(currency: string, day: string, minor: number, reference: string | null, description: string | null, counterparty: string | null): string {
+  HASH.a = 0x6a09e667 | 0
+  HASH.b = 0x3c6ef372 | 0
+  HASH.c = 0x510e527f | 0
+  HASH.length = 0
+  feed(currency)
+  feedUnit(0x1f)
+  feed(day)
+  feedUnit(0x1f)
+  feed(String(minor))
+  feedUnit(0x1f)
+  if (reference) {
+    for (let i = 0; i < reference.length; i++) {
+      const k = reference.charCodeAt(i)
+      if (k >= 97 && k <= 122) feedUnit(k - 32)
+      else if ((k >= 65 && k <= 90) || (k >= 48 && k <= 57)) feedUnit(k)
+    }
   }
-  LANES[0] = fmix32(a ^ content.length)
-  LANES[1] = fmix32(b)
-  LANES[2] = fmix32(c)
-  ID_BYTES.writeInt32LE(LANES[0] as number, 0)
-  ID_BYTES.writeInt32LE(LANES[1] as number, 4)
-  ID_BYTES.writeInt32LE(LANES[2] as number, 8)
-  return `f:${ID_BYTES.toString('base64url')}`
+  feedUnit(0x1f)
+  if (description) feed(description)
+  feedUnit(0x1f)
+  if (counterparty) feed(counterparty)
+  LANES[0] = fmix32(HASH.a ^ HASH.length)
+  LANES[1] = fmix32(HASH.b)
+  LANES[2] = fmix32(HASH.c)
+  return `f:${base64url(LANES)}`
+}
+
+/** The lanes of the id being hashed, and how many code units it has taken. */
+const HASH = { a: 0, b: 0, c: 0, length: 0 }
+
+function feedUnit(k: number): void {
+  HASH.a = Math.imul(HASH.a ^ k, 0x01000193)
+  HASH.b = Math.imul(HASH.b ^ k, 0x5bd1e995)
+  HASH.c = Math.imul(HASH.c ^ k, 0x27d4eb2f)
+  HASH.length++
+}
+
+function feed(text: string): void {
+  for (let i = 0; i < text.length; i++) feedUnit(text.charCodeAt(i))
+}
+
+const BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'
+
+/** The lanes' 12 bytes, each lane little-endian (as Buffer's writeInt32LE writes it), in base64url: 16 characters. */
+function base64url(lanes: Int32Array): string {
+  const byte = (k: number): number => ((lanes[k >> 2] as number) >>> ((k & 3) * 8)) & 255
+  const codes = new Array<number>(16)
+  for (let g = 0; g < 4; g++) {
+    const n = (byte(g * 3) << 16) | (byte(g * 3 + 1) << 8) | byte(g * 3 + 2)
+    codes[g * 4] = BASE64URL.charCodeAt((n >>> 18) & 63)
+    codes[g * 4 + 1] = BASE64URL.charCodeAt((n >>> 12) & 63)
+    codes[g * 4 + 2] = BASE64URL.charCodeAt((n >>> 6) & 63)
+    codes[g * 4 + 3] = BASE64URL.charCodeAt(n & 63)
+  }
+  return String.fromCharCode(...codes)
 }
 
 export const EMPTY_MAPPING: StatementMapping = { columns: {}, dateOrder: null, decimalMark: null, defaultCurrency: null, encoding: null, separator: null }
@@ -220,6 +260,16 @@ export function parseGrid(grid: Grid, facts: FileFacts, mapping: StatementMappin
   // Pass 1: which rows are transactions, and what their cells say about the date order and decimal
   // mark. Only counts and row numbers are kept (a million rows leave little behind for the collector).
   const candidates: number[] = []
+  // Dates repeat (a month has about thirty): each text is read once, and up to 4,096 are kept.
+  const shapes = new Map<string, DateShape | null>()
+  const shapeOf = (dateText: string): DateShape | null => {
+    let shape = shapes.get(dateText)
+    if (shape === undefined) {
+      shape = readDateShape(dateText)
+      if (shapes.size < 4096) shapes.set(dateText, shape)
+    }
+    return shape
+  }
   const dateTally = new DateOrderTally()
   const decimalTally = new DecimalTally()
   const currencyColumn = CURRENCY >= 0
@@ -236,7 +286,7 @@ export function parseGrid(grid: Grid, facts: FileFacts, mapping: StatementMappin
     const row = dataRows[i] as string[]
     const line = dataLines[i] as number
     const dateText = text(row, DATE)
-    const shape = readDateShape(dateText)
+    const shape = shapeOf(dateText)
     let hasAmount = false
     for (let k = 0; k < amountFields.length; k++) {
       const t = readAmountText(text(row, amountColumns[k] as number))
@@ -295,7 +345,7 @@ export function parseGrid(grid: Grid, facts: FileFacts, mapping: StatementMappin
   for (const i of candidates) {
     const row = dataRows[i] as string[]
     const line = dataLines[i] as number
-    const shape = readDateShape(text(row, DATE)) as DateShape
+    const shape = shapeOf(text(row, DATE)) as DateShape
     for (let k = 0; k < amountFields.length; k++) amounts[k] = readAmountText(text(row, amountColumns[k] as number))
     const currency = rowCurrency(row, amounts) as string
     if (!isKnownCurrency(currency)) {
@@ -354,7 +404,7 @@ export function parseGrid(grid: Grid, facts: FileFacts, mapping: StatementMappin
     const reference = text(row, REFERENCE) || null
     const description = text(row, DESCRIPTION) || null
     const counterparty = text(row, COUNTERPARTY) || null
-    const base = contentId(`${currency}\u001f${day}\u001f${minor}\u001f${normaliseReference(reference ?? '')}\u001f${description ?? ''}\u001f${counterparty ?? ''}`)
+    const base = rowContentId(currency, day, minor, reference, description, counterparty)
     // Identical rows (the same payment listed twice) are told apart by their occurrence: "#1", "#2"…
     let occurrence = 0
     if (seen.add(LANES[0] as number, LANES[1] as number, LANES[2] as number)) {
