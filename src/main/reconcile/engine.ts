@@ -78,8 +78,6 @@ export function expectedAmount(p: { amountMinor: number; feesMinor: number }, ne
   return netOfFees ? p.amountMinor - Math.abs(p.feesMinor) : p.amountMinor
 }
 
-const MONEY_MOVED = new Set(['successful', 'expected'])
-
 /** What a status says of the money: 1 moved (successful, expected), 2 none moved (failed, cancelled), 0 not yet known (pending, unknown). */
 function moneyOf(status: string): number {
   return status === 'successful' || status === 'expected' ? 1 : status === 'failed' || status === 'cancelled' ? 2 : 0
@@ -224,7 +222,7 @@ function* matchSteps(provider: readonly EngineProvider[], file: readonly EngineF
       expectedSum += expected(i)
       amountSum += p.amountMinor
       if (p.currency !== currency) oneCurrency = false
-      if (!MONEY_MOVED.has(p.status)) moved = false
+      if (pMoney[i] !== 1) moved = false
     }
     const sign = Math.sign(expectedSum) || Math.sign(amountSum)
     const fileShowsMoney = fileSum !== 0 && Math.sign(fileSum) === sign
@@ -235,7 +233,7 @@ function* matchSteps(provider: readonly EngineProvider[], file: readonly EngineF
       return { outcome: 'currency_differs', reason: `currency: provider ${pCur.join('/')} against file ${fCur.join('/')}` }
     }
     if (!moved && fileShowsMoney) {
-      const notMoved = [...new Set(ps.map((i) => (provider[i] as EngineProvider).status).filter((s) => !MONEY_MOVED.has(s)))]
+      const notMoved = [...new Set(ps.map((i) => (provider[i] as EngineProvider).status).filter((s) => moneyOf(s) !== 1))]
       return { outcome: 'status_differs', reason: `status: the provider says ${notMoved.join('/')} but the file shows the money` }
     }
     if (moved && !fileShowsMoney) return { outcome: 'status_differs', reason: 'status: the provider says successful but the file shows no money in that direction' }

@@ -61,7 +61,6 @@ export class ItemColumns {
     const k = this.open(outcome, score, reasons)
     let pUsed = k === 0 ? 0 : (this.pEnd[k - 1] as number)
     let fUsed = k === 0 ? 0 : (this.fEnd[k - 1] as number)
-    if (pUsed + ps.length > this.pMembers.length || fUsed + fs.length > this.fMembers.length) throw new Error('A record or line was put in two items.')
     for (const p of ps) this.pMembers[pUsed++] = p
     for (const f of fs) this.fMembers[fUsed++] = f
     this.close(k, pUsed, fUsed)
@@ -89,7 +88,9 @@ export class ItemColumns {
     return k
   }
 
+  /** Ends item k at these member counts; more members than records or lines means one was claimed twice (its writes past the end were dropped). */
   private close(k: number, pUsed: number, fUsed: number): void {
+    if (pUsed > this.pMembers.length || fUsed > this.fMembers.length) throw new Error('A record or line was put in two items.')
     this.pEnd[k] = pUsed
     this.fEnd[k] = fUsed
     this.count = k + 1
@@ -116,16 +117,17 @@ export class MatchItems implements Iterable<MatchItem> {
 
   /** Item k's provider records, as indexes into the result's provider array. */
   providers(k: number): number[] {
-    const c = this.columns
-    const j = this.order[k] as number
-    return Array.from(c.pMembers.subarray(j === 0 ? 0 : c.pEnd[j - 1], c.pEnd[j]))
+    return this.members(this.columns.pMembers, this.columns.pEnd, k)
   }
 
   /** Item k's statement lines, as indexes into the result's file array. */
   files(k: number): number[] {
-    const c = this.columns
+    return this.members(this.columns.fMembers, this.columns.fEnd, k)
+  }
+
+  private members(members: Int32Array, ends: Int32Array, k: number): number[] {
     const j = this.order[k] as number
-    return Array.from(c.fMembers.subarray(j === 0 ? 0 : c.fEnd[j - 1], c.fEnd[j]))
+    return Array.from(members.subarray(j === 0 ? 0 : ends[j - 1], ends[j]))
   }
 
   score(k: number): number | null {
