@@ -2,6 +2,7 @@
 import Papa from 'papaparse'
 import { validateBulkText } from '../src/shared/bulk/validate'
 import { banks, payoutFile } from './bulk-file'
+import { median } from './stats'
 
 const text = payoutFile()
 let errors = 0
@@ -26,7 +27,6 @@ for (let i = 0; i < RUNS; i++) {
     times[side].push(performance.now() - t)
   }
 }
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number
 // The ratio of each pair taken back to back, then their median: a slow stretch of the machine
 // (another process, the clock speed) then slows both sides of a pair, not one side's median.
 const ratio = median(times.validate.map((ms, i) => ms / (times.parse[i] as number)))

@@ -6,7 +6,8 @@ import { join } from 'node:path'
 import type { JobInfo } from '../src/shared/ipc/contract'
 import { PROJECT_ROOT, RENDERER_DIR, startRendererHarness } from '../test/support/renderer-harness'
 import { payoutFile, ROWS } from './bulk-file'
-import { fmt, line, percentile, runScript, withCompiled } from './common'
+import { fmt, line, runScript, withCompiled } from './common'
+import { percentile } from './stats'
 
 function rulesBench(): void {
   const run = withCompiled('bulk-rules.ts', (script) => runScript<{ megabytes: number; baselineMs: number; rulesMs: number; ratio: number; errors: number }>(script, [], 'bulk rules'))

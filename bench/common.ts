@@ -1,16 +1,10 @@
-// Small helpers shared by the benchmarks: timing, percentiles, aligned output, and compiling a measured script as the app's build would.
+// Small helpers shared by the benchmarks: timing, aligned output, and compiling and running a measured script as the app's build would.
 import { spawnSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { buildSync } from 'esbuild'
 
 export const fmt = (n: number, digits = 0): string => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits })
-
-export function percentile(sortedMs: readonly number[], p: number): number {
-  if (sortedMs.length === 0) return NaN
-  const index = Math.min(sortedMs.length - 1, Math.max(0, Math.ceil((p / 100) * sortedMs.length) - 1))
-  return sortedMs[index] as number
-}
 
 export function seconds(start: bigint): number {
   return Number(process.hrtime.bigint() - start) / 1e9

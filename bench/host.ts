@@ -9,7 +9,8 @@ import { HostSupervisor } from '../src/main/host/supervisor'
 import { cursorAfterRow } from '../src/main/search/search'
 import { BOM, rowLine, text } from '../src/shared/csv/excel-safe'
 import type { JobInfo } from '../src/shared/ipc/contract'
-import { fmt, line, percentile, seconds } from './common'
+import { fmt, line, seconds } from './common'
+import { percentile } from './stats'
 import { freshDb, seedPayments } from './sync'
 
 /**

@@ -1,5 +1,6 @@
 // Reconciliation benchmarks: matching 100,000 × 100,000 and 1,000,000 × 1,000,000 against a bare hash join of the same references (several rounds, each in its own process for its peak RSS), and importing a 1,000,000-line statement against papaparse alone.
 import { fmt, line, runScript, withCompiled } from './common'
+import { median } from './stats'
 
 interface MatchRun {
   n: number
@@ -26,8 +27,6 @@ function worker<T>(script: string, mode: 'match' | 'import', n: number): T {
 }
 
 const TARGETS: Record<number, { seconds: number; rssMb: number | null; rounds: number }> = { 100_000: { seconds: 2, rssMb: null, rounds: 7 }, 1_000_000: { seconds: 15, rssMb: 1536, rounds: 3 } }
-
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number
 
 export function reconcileBench(): void {
   withCompiled('reconcile-worker.ts', reconcileRuns)

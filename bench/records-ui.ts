@@ -5,7 +5,8 @@ import { CacheStore } from '../src/main/cache/store'
 import type { Payment } from '../src/shared/api/schemas'
 import { rmSync } from 'node:fs'
 import { startRendererHarness, type RendererHarness } from '../test/support/renderer-harness'
-import { fmt, line, percentile } from './common'
+import { fmt, line } from './common'
+import { percentile } from './stats'
 
 const BIG = 1_000_000
 const SMALL = 1_000

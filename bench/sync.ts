@@ -15,7 +15,8 @@ import { cursorAfterRow, search } from '../src/main/search/search'
 import { runSync } from '../src/main/sync/engine'
 import { RATE_LIMITS } from '../src/shared/api/assumptions'
 import type { Payment } from '../src/shared/api/schemas'
-import { fmt, line, percentile, seconds } from './common'
+import { fmt, line, seconds } from './common'
+import { percentile } from './stats'
 
 export function freshDb(dir: string, name: string): Database.Database {
   const db = openCache(join(dir, name))

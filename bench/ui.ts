@@ -8,7 +8,8 @@ import { itemColumns } from '../src/main/reconcile/item-filters'
 import { summarise } from '../src/main/reconcile/report'
 import { DEFAULT_SETTINGS, type ReconItem } from '../src/shared/reconcile'
 import { PROJECT_ROOT, RENDERER_DIR, startRendererHarness, type RendererHarness } from '../test/support/renderer-harness'
-import { fmt, line, percentile } from './common'
+import { fmt, line } from './common'
+import { percentile } from './stats'
 import { recordsUiBench } from './records-ui'
 
 const SUGGESTIONS = 12

@@ -1,7 +1,7 @@
 // References by their normalised key without building a string per key: a 31-bit hash of the key's characters in typed-array tables, each key's characters kept in one buffer, every hit checked character by character.
 
 /** Letters and digits, upper-cased; -1 for anything else (spaces, punctuation, other scripts are not part of a key). */
-function keyChar(c: number): number {
+export function keyChar(c: number): number {
   if (c >= 97 && c <= 122) return c - 32
   if ((c >= 65 && c <= 90) || (c >= 48 && c <= 57)) return c
   return -1

@@ -7,6 +7,7 @@ import { DateOrderTally, dayOf, fitsOrder, readDateShape, type DateShape } from 
 import { decodeStatement } from './encoding'
 import { guessColumns, headerSignature, normaliseHeader } from './mapping'
 import { findHeaderRow, isXlsx, readCsvGrid, readXlsxGrid, type Grid } from './table'
+import { keyChar } from '../key-index'
 
 export interface StatementRow {
   /** Stable id from the row's content (and its occurrence among identical rows): the same row in any file or order has the same id. */
@@ -114,9 +115,8 @@ export function rowContentId(currency: string, day: string, minor: number, refer
   feedUnit(0x1f)
   if (reference) {
     for (let i = 0; i < reference.length; i++) {
-      const k = reference.charCodeAt(i)
-      if (k >= 97 && k <= 122) feedUnit(k - 32)
-      else if ((k >= 65 && k <= 90) || (k >= 48 && k <= 57)) feedUnit(k)
+      const k = keyChar(reference.charCodeAt(i))
+      if (k >= 0) feedUnit(k)
     }
   }
   feedUnit(0x1f)
