@@ -101,6 +101,16 @@ describe('reading a statement', () => {
     expect(indicator.mapping.columns.indicator).toBe('DR/CR')
     expect(indicator.rows.map((r) => r.amountMinor)).toEqual([-500, 700])
     expect(indicator.problems).toEqual([{ line: 4, column: 'DR/CR', code: 'invalid_indicator', message: expect.stringMatching(/"X" is neither debit/) }])
+    // An indicator column is found by its values when its header is in no list (a German bank's "Soll/Haben" of DR/CR, or S/H).
+    const byValues = await parseStatement(utf8('Datum;Betrag;Kennung;Buchungstext\n2026-10-01;5,00;DR;Gebühr\n2026-10-02;7,00;CR;Zahlung\n'), 's.csv', { defaultCurrency: 'EUR' })
+    expect(byValues.mapping.columns.indicator).toBe('Kennung')
+    expect(byValues.rows.map((r) => r.amountMinor)).toEqual([-500, 700])
+    const german = await parseStatement(utf8('Datum;Betrag;S/H;Buchungstext\n2026-10-01;5,00;S;Gebühr\n2026-10-02;7,00;H;Zahlung\n'), 's.csv', { defaultCurrency: 'EUR' })
+    expect(german.rows.map((r) => r.amountMinor)).toEqual([-500, 700])
+    // A column of "-" placeholders is no indicator.
+    const dashes = await parseStatement(utf8('date,amount,note,details\n2026-10-01,5.00,-,fee\n2026-10-02,7.00,-,in\n'), 's.csv', { defaultCurrency: 'NGN' })
+    expect(dashes.mapping.columns.indicator).toBeUndefined()
+    expect(dashes.rows.map((r) => r.amountMinor)).toEqual([500, 700])
   })
 
   it('settles the date order by every row: one 13/10 makes the file day-first, 10/13 month-first', async () => {
@@ -130,6 +140,10 @@ describe('reading a statement', () => {
       ['2026-10-04', '14:05:00'],
       ['2026-10-05', null]
     ])
+    expect(s.dateForm).toBe('YYYY-MM-DD and DD-MMM-YYYY and YYYYMMDD')
+    expect((await parseStatement(utf8('date,amount\n31-Oct-2026,1\n01-Nov-2026,1\n'), 's.csv', { defaultCurrency: 'NGN' })).dateForm).toBe('DD-MMM-YYYY')
+    expect((await parseStatement(utf8('date;amount\nOct 31, 2026;1\nNov 2, 2026;1\n'), 's.csv', { defaultCurrency: 'NGN' })).dateForm).toBe('MMM DD, YYYY')
+    expect((await parseStatement(utf8('date,amount\n13/10/2026,1\n'), 's.csv', { defaultCurrency: 'NGN' })).dateForm).toBe('DD/MM/YYYY')
   })
 
   it('names each bad row with its line, column and what is wrong; the good rows are kept', async () => {
@@ -207,6 +221,13 @@ describe('references', () => {
     // A business's own prefixes stay: two references never become one.
     expect(referenceCandidates('INV-12')).toEqual(['INV12'])
     expect(referenceTokens('NIP/TRF FROM ADA (PAY-REF-0001), ref:INV-2026-0042.')).toEqual(expect.arrayContaining(['PAYREF0001', 'INV20260042']))
+  })
+
+  it('finds a reference typed with spaces around its hyphen or slash in a description, and keeps its parts', () => {
+    expect(referenceTokens('NIP TRANSFER FROM ADA ref TST - 0000206')).toEqual(['0000206', 'TST0000206'])
+    expect(referenceTokens('INV /2026- 0042 and 12345678 - 87654321')).toEqual(['12345678', '87654321', 'INV20260042', '1234567887654321'])
+    // Without spaces nothing is read twice.
+    expect(referenceTokens('PAY-REF-0001')).toEqual(['PAYREF0001'])
   })
 })
 

@@ -38,12 +38,21 @@ export function isUsableKey(key: string): boolean {
 export function referenceTokens(text: string | null): string[] {
   if (!text) return []
   const out = new Set<string>()
+  addTokens(text, out)
+  // A reference typed with spaces around its hyphen or slash ("TST - 0000206", "INV / 42-7"): its parts joined as well as apart.
+  if (SPACED_JOINER_TEST.test(text)) addTokens(text.replace(SPACED_JOINER, '$1$2'), out)
+  return [...out]
+}
+
+const SPACED_JOINER_TEST = /[A-Za-z0-9](?:[ \t]+[-/][ \t]*|[-/][ \t]+)[A-Za-z0-9]/
+const SPACED_JOINER = /([A-Za-z0-9])[ \t]*([-/])[ \t]*(?=[A-Za-z0-9])/g
+
+function addTokens(text: string, out: Set<string>): void {
   for (const raw of text.split(/[\s,;|()[\]{}"']+/)) {
     const token = raw.replace(/^[^A-Za-z0-9]+|[^A-Za-z0-9]+$/g, '')
     if (token === '') continue
     for (const candidate of [token, ...token.split(/[:=]/)]) for (const key of referenceCandidates(candidate)) if (isUsableKey(key)) out.add(key)
   }
-  return [...out]
 }
 
 /** Every key a statement's rows name: their references (as written and without a bank's prefix) and reference-like tokens of their descriptions. */

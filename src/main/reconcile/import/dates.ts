@@ -16,8 +16,10 @@ export interface DateShape {
   a: number
   b: number
   c: number
-  /** Four-digit year as written in the numeric form (c), else 0. */
+  /** "HH:MM:SS" when the cell has a time of day, else null. */
   time: string | null
+  /** How the date is written, shown to the user ("DD-MMM-YYYY"); null for numeric shapes, whose form depends on the order chosen. */
+  form: string | null
 }
 
 /** Reads the shape of a date cell; null when it is not a date in any accepted form. */
@@ -25,20 +27,20 @@ export function readDateShape(cell: string): DateShape | null {
   const text = cell.trim()
   if (text === '') return null
   let m = /^(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(.*)$/.exec(text)
-  if (m) return withTime('iso', Number(m[1]), Number(m[2]), Number(m[3]), m[4] as string)
+  if (m) return withTime('iso', Number(m[1]), Number(m[2]), Number(m[3]), m[4] as string, 'YYYY-MM-DD')
   m = /^(\d{4})(\d{2})(\d{2})$/.exec(text)
-  if (m) return withTime('iso', Number(m[1]), Number(m[2]), Number(m[3]), '')
+  if (m) return withTime('iso', Number(m[1]), Number(m[2]), Number(m[3]), '', 'YYYYMMDD')
   m = /^(\d{1,2})[-/.](\d{1,2})[-/.](\d{4}|\d{2})(.*)$/.exec(text)
-  if (m) return withTime('numeric', Number(m[1]), Number(m[2]), fullYear(m[3] as string), m[4] as string)
+  if (m) return withTime('numeric', Number(m[1]), Number(m[2]), fullYear(m[3] as string), m[4] as string, null)
   m = /^(\d{1,2})[-/.\s]+([A-Za-z]{3,9})\.?[-/.,\s]+(\d{4}|\d{2})(.*)$/.exec(text)
   if (m) {
     const month = MONTHS[(m[2] as string).toLowerCase()]
-    if (month) return withTime('named', Number(m[1]), month, fullYear(m[3] as string), m[4] as string)
+    if (month) return withTime('named', Number(m[1]), month, fullYear(m[3] as string), m[4] as string, 'DD-MMM-YYYY')
   }
   m = /^([A-Za-z]{3,9})\.?\s+(\d{1,2}),?\s+(\d{4})(.*)$/.exec(text)
   if (m) {
     const month = MONTHS[(m[1] as string).toLowerCase()]
-    if (month) return withTime('named', Number(m[2]), month, Number(m[3]), m[4] as string)
+    if (month) return withTime('named', Number(m[2]), month, Number(m[3]), m[4] as string, 'MMM DD, YYYY')
   }
   return null
 }
@@ -48,8 +50,8 @@ function fullYear(text: string): number {
   return text.length === 2 ? 2000 + n : n
 }
 
-function withTime(kind: DateShape['kind'], a: number, b: number, c: number, rest: string): DateShape | null {
-  if (rest.trim() === '') return { kind, a, b, c, time: null }
+function withTime(kind: DateShape['kind'], a: number, b: number, c: number, rest: string, form: string | null): DateShape | null {
+  if (rest.trim() === '') return { kind, a, b, c, time: null, form }
   const t = TIME.exec(rest)
   if (!t) return null
   let hour = Number(t[1])
@@ -57,7 +59,7 @@ function withTime(kind: DateShape['kind'], a: number, b: number, c: number, rest
   if (ampm === 'pm' && hour < 12) hour += 12
   if (ampm === 'am' && hour === 12) hour = 0
   if (hour > 23 || Number(t[2]) > 59 || Number(t[3] ?? 0) > 59) return null
-  return { kind, a, b, c, time: `${String(hour).padStart(2, '0')}:${t[2]}:${t[3] ?? '00'}` }
+  return { kind, a, b, c, time: `${String(hour).padStart(2, '0')}:${t[2]}:${t[3] ?? '00'}`, form }
 }
 
 const MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
@@ -126,8 +128,11 @@ export class DateOrderTally {
   private numeric = 0
   private dmy = 0
   private mdy = 0
+  /** The written forms of the ISO and named-month dates seen, in the order first seen. */
+  private readonly forms = new Set<string>()
 
   add(shape: DateShape): void {
+    if (shape.form !== null) this.forms.add(shape.form)
     if (shape.kind !== 'numeric') return
     this.numeric++
     const d = fitsDmy(shape)
@@ -143,7 +148,16 @@ export class DateOrderTally {
     if (this.mdy > 0) return { order: 'mdy', ambiguous: false, conflict: false }
     return { order: null, ambiguous: true, conflict: false }
   }
+
+  /** The forms the column's dates are written in, as shown to the user: "DD/MM/YYYY", "DD-MMM-YYYY and YYYY-MM-DD". */
+  describe(order: DateOrder): string {
+    const forms = [...(this.numeric > 0 ? [NUMERIC_FORMS[order]] : []), ...this.forms]
+    return forms.length === 0 ? NUMERIC_FORMS.ymd : forms.join(' and ')
+  }
 }
+
+/** A numeric date's form in each order (ISO for 'ymd'). */
+export const NUMERIC_FORMS: Record<DateOrder, string> = { ymd: 'YYYY-MM-DD', dmy: 'DD/MM/YYYY', mdy: 'MM/DD/YYYY' }
 
 /** Days since 1970-01-01 of a "YYYY-MM-DD" day: the engine's date arithmetic, free of time zones. */
 export function dayNumber(day: string): number {

@@ -11,11 +11,15 @@ export const HEADER_SYNONYMS: Record<MappedField, string[]> = {
   amount: ['amount', 'transaction amount', 'amt', 'value', 'net amount', 'montant', 'betrag', 'importe', 'bedrag'],
   debit: ['debit', 'debits', 'debit amount', 'withdrawal', 'withdrawals', 'money out', 'paid out', 'outflow', 'dr'],
   credit: ['credit', 'credits', 'credit amount', 'deposit', 'deposits', 'money in', 'paid in', 'inflow', 'cr'],
-  indicator: ['dr/cr', 'cr/dr', 'd/c', 'c/d', 'debit/credit', 'credit/debit', 'dc', 'drcr', 'type', 'transaction type', 'sign'],
+  indicator: ['dr/cr', 'cr/dr', 'd/c', 'c/d', 'debit/credit', 'credit/debit', 'dc', 'drcr', 'dr cr', 'cr dr', 'dr/cr indicator', 'debit/credit indicator', 'type', 'transaction type', 'sign', 'direction', 'soll/haben', 's/h', 'débit/crédit', 'sens', 'af/bij', 'cargo/abono'],
   currency: ['currency', 'ccy', 'cur', 'curr', 'currency code', 'devise', 'währung', 'moneda', 'valuta'],
   description: ['description', 'details', 'narration', 'narrative', 'transaction details', 'particulars', 'memo', 'remarks', 'remark', 'purpose', 'libellé', 'libelle', 'verwendungszweck', 'concepto', 'omschrijving'],
   counterparty: ['counterparty', 'payee', 'beneficiary', 'payer', 'customer', 'customer name', 'name', 'account name', 'sender', 'recipient']
 }
+
+/** An indicator cell's word for money out or in: English, and the German, French, Dutch and Spanish banks' own. */
+export const INDICATOR_DEBIT = /^(d|dr|debit|db|out|withdrawal|-|s|soll|débit|af|cargo)$/i
+export const INDICATOR_CREDIT = /^(c|cr|credit|in|deposit|\+|h|haben|crédit|bij|abono)$/i
 
 /** Headers that are recognised so they are never taken as an amount or a reference. */
 const IGNORED = ['balance', 'running balance', 'closing balance', 'available balance', 'ledger balance', 'cheque no', 'check number', 'serial', 's/n', 'sn']
@@ -86,6 +90,15 @@ export function guessColumns(header: readonly string[], sample: readonly (readon
     const index = free.find((i) => !taken.has(i) && share(i, looksLikeAmount) >= 0.8)
     if (index !== undefined) {
       chosen.amount = header[index] as string
+      taken.add(index)
+    }
+  }
+  if (chosen.amount && !chosen.debit && !chosen.credit && !chosen.indicator) {
+    // A column of DR/CR words beside a single amount column, whatever its header says. Words only:
+    // a column of "-" placeholders is no indicator.
+    const index = free.find((i) => !taken.has(i) && share(i, (c) => /[a-z]/i.test(c) && (INDICATOR_DEBIT.test(c) || INDICATOR_CREDIT.test(c))) >= 0.9)
+    if (index !== undefined) {
+      chosen.indicator = header[index] as string
       taken.add(index)
     }
   }

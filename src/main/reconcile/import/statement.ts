@@ -3,9 +3,9 @@ import { createHash } from 'node:crypto'
 import { isKnownCurrency } from '../../../shared/money'
 import type { DateOrder, DecimalMark, ImportQuestion, MappedField, ParseProblem, StatementMapping } from '../../../shared/reconcile'
 import { AmountFormatError, DecimalTally, describeNumberForm, parseAmountBody, readAmountText, type AmountText } from './amounts'
-import { DateOrderTally, dayOf, fitsOrder, readDateShape, type DateShape } from './dates'
+import { DateOrderTally, dayOf, fitsOrder, NUMERIC_FORMS, readDateShape, type DateShape } from './dates'
 import { decodeStatement } from './encoding'
-import { guessColumns, headerSignature, normaliseHeader } from './mapping'
+import { guessColumns, headerSignature, INDICATOR_CREDIT, INDICATOR_DEBIT, normaliseHeader } from './mapping'
 import { findHeaderRow, isXlsx, readCsvGrid, readXlsxGrid, type Grid } from './table'
 import { keyChar } from '../key-index'
 
@@ -162,9 +162,6 @@ function base64url(lanes: Int32Array): string {
 export const EMPTY_MAPPING: StatementMapping = { columns: {}, dateOrder: null, decimalMark: null, defaultCurrency: null, encoding: null, separator: null }
 
 const TOTALS = /\b(total|totals|sub-?total|closing balance|opening balance|balance b\/?f|balance c\/?f|brought forward|carried forward|end of statement|balance as at)\b/i
-const INDICATOR_DEBIT = /^(d|dr|debit|db|out|withdrawal|-)$/i
-const INDICATOR_CREDIT = /^(c|cr|credit|in|deposit|\+)$/i
-const DATE_FORMS: Record<DateOrder, string> = { ymd: 'YYYY-MM-DD', dmy: 'DD/MM/YYYY', mdy: 'MM/DD/YYYY' }
 
 export async function parseStatement(bytes: Uint8Array, name: string, given: Partial<StatementMapping> = {}): Promise<ParsedStatement> {
   const sha256 = createHash('sha256').update(bytes).digest('hex')
@@ -354,11 +351,11 @@ export function parseGrid(grid: Grid, facts: FileFacts, mapping: StatementMappin
     }
     const day = dayOf(shape, dateOrder as DateOrder)
     if (day === null) {
-      problem(line, 'date', 'invalid_date', `"${text(row, DATE)}" is not a real day when read as ${DATE_FORMS[dateOrder as DateOrder]}.`)
+      problem(line, 'date', 'invalid_date', `"${text(row, DATE)}" is not a real day${shape.kind === 'numeric' ? ` when read as ${NUMERIC_FORMS[dateOrder as DateOrder]}` : ''}.`)
       continue
     }
     if (shape.kind === 'numeric' && !fitsOrder(shape, dateOrder as DateOrder)) {
-      problem(line, 'date', 'date_order_conflict', `"${text(row, DATE)}" cannot be ${DATE_FORMS[dateOrder as DateOrder]}, which the other rows use.`)
+      problem(line, 'date', 'date_order_conflict', `"${text(row, DATE)}" cannot be ${NUMERIC_FORMS[dateOrder as DateOrder]}, which the other rows use.`)
       continue
     }
     let minor = 0
@@ -416,7 +413,7 @@ export function parseGrid(grid: Grid, facts: FileFacts, mapping: StatementMappin
   }
   mapping.dateOrder = dateOrder
   mapping.decimalMark = decimalMark
-  return result(rows, describeNumberForm(decimalMark as DecimalMark, decimalTally.spaces), DATE_FORMS[dateOrder as DateOrder])
+  return result(rows, describeNumberForm(decimalMark as DecimalMark, decimalTally.spaces), dateTally.describe(dateOrder as DateOrder))
 }
 
 /** The currency a header block names: a "Currency" label with a known ISO code beside it or after a colon. */
