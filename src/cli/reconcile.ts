@@ -49,7 +49,7 @@ function describeRead(parsed: ParsedStatement): string {
   return `${parts.filter(Boolean).join(', ')}; columns: ${columns}${parsed.problems.length ? `; ${parsed.problems.length} row(s) with problems` : ''}`
 }
 
-const questionHelp = 'answer with --mapping FILE ({"dateOrder":"dmy"}, {"defaultCurrency":"NGN"}, {"columns":{"date":"…","amount":"…"}})'
+const questionHelp = 'answer with --currency CUR for the currency, or --mapping FILE ({"dateOrder":"dmy"}, {"defaultCurrency":"NGN"}, {"columns":{"date":"…","amount":"…"}})'
 
 export async function importCommand(args: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -72,6 +72,12 @@ export async function importCommand(args: string[]): Promise<number> {
     const profile = chooseProfile(data, values)
     const service = new ReconService(data.db)
     const outcome = await service.importStatement({ profileId: profile.id, name: basename(path), bytes, mapping, ifSameFile: sameFile, ifSameRows: sameRows, previewOnly: values.preview === true })
+    // A statement without currencies: name the currency of the payments it names, as the app's import offers it.
+    const askedCurrency = outcome.parsed.questions.find((q) => q.field === 'defaultCurrency')
+    if (askedCurrency && askedCurrency.choices.length === 0) {
+      const named = await service.statementCurrency(profile.id, 'payments', bytes, basename(path), mapping)
+      if (named) askedCurrency.choices = [named]
+    }
     reportRead(outcome.parsed, path)
     if (values['save-preset'] && outcome.parsed.questions.length === 0) service.savePreset(values['save-preset'], outcome.parsed.headerSignature, outcome.parsed.mapping)
     return printImport(outcome, values.json === true, path)

@@ -120,6 +120,12 @@ describe('ledgerline reconcile', { timeout: 120_000 }, () => {
     writeFileSync(join(dir, 'mapping.json'), '{"dateOrder":"mdy"}')
     const answered = await runCli(['import', '--db', small, '--mapping', join(dir, 'mapping.json'), join(dir, 'ambiguous.csv')])
     expect(answered).toMatchObject({ code: 0, stdout: expect.stringMatching(/^Imported ambiguous\.csv as file .*dates MM\/DD\/YYYY/) })
+    // A statement without currencies: import names the currency of the payments it names, and --currency answers.
+    writeFileSync(join(dir, 'no-currency.csv'), 'Date;Ref;Amount\n13.10.2026;inv-77;12,50\n')
+    const noCurrency = await runCli(['import', '--db', small, '--preview', join(dir, 'no-currency.csv')])
+    expect(noCurrency).toMatchObject({ code: 2, stderr: expect.stringMatching(/names no currency .*\(defaultCurrency: GHS\)\n.*answer with --currency CUR/) })
+    const withCurrency = await runCli(['import', '--db', small, '--preview', '--currency', 'GHS', join(dir, 'no-currency.csv')])
+    expect(withCurrency).toMatchObject({ code: 0, stdout: expect.stringMatching(/^no-currency\.csv: 1 rows/) })
 
     // One edited audit row is found.
     const tamper = new Database(small)
