@@ -169,6 +169,19 @@ describe('reading a statement', () => {
     expect(s.headerLine).toBeNull()
     expect(s.mapping.columns).toMatchObject({ date: 'Column 1', amount: 'Column 2', description: 'Column 3' })
     expect(s.rows.map((r) => r.amountMinor)).toEqual([150000, 200000])
+    // Of several columns of numbers, the amount is one with decimals, not a count of items.
+    const counts = await parseStatement(utf8('2026-10-01,2,"1,500.00",Ada Obi\n2026-10-02,1,"2,000.00",Zed Ltd\n'), 's.csv', { defaultCurrency: 'NGN' })
+    expect(counts.mapping.columns).toMatchObject({ date: 'Column 1', amount: 'Column 3' })
+  })
+
+  it('maps an order export and a ledger by their own headers, and takes the currency an amount header names', async () => {
+    const orders = await parseStatement(utf8('Order #,Created At,Customer Email,Items,Subtotal,Total (NGN),Status\nORD-1001,2026-10-01 09:12,ada@example.com,2,"1,400.00","1,500.00",paid\n'), 'orders.csv')
+    expect(orders.mapping.columns).toMatchObject({ date: 'Created At', reference: 'Order #', amount: 'Total (NGN)', counterparty: 'Customer Email' })
+    expect(orders.questions).toEqual([])
+    expect(orders.rows.map((r) => [r.date, r.reference, r.amountMinor, r.currency])).toEqual([['2026-10-01', 'ORD-1001', 150000, 'NGN']])
+    const ledger = await parseStatement(utf8('Doc No;Entry Date;Account;Soll;Haben;Buchungstext\nRE-7;13.10.2026;1200;;15,00;Zahlung Kunde\nRE-8;02.10.2026;1200;2,50;;Gebühr\n'), 'ledger.csv', { defaultCurrency: 'EUR' })
+    expect(ledger.mapping.columns).toMatchObject({ reference: 'Doc No', date: 'Entry Date', debit: 'Soll', credit: 'Haben', description: 'Buchungstext' })
+    expect(ledger.rows.map((r) => r.amountMinor)).toEqual([1500, -250])
   })
 
   it('reads the first sheet of an XLSX workbook, below its header block, with real dates and numbers', async () => {

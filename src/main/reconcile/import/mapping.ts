@@ -1,20 +1,35 @@
 // Which statement column is which: header synonyms first, then what the values look like; presets are matched by a signature of the headers.
 import { createHash } from 'node:crypto'
+import { isKnownCurrency } from '../../../shared/money'
 import type { MappedField } from '../../../shared/reconcile'
 import { decimalVote, readAmountText } from './amounts'
 import { readDateShape } from './dates'
 
 /** Header words per field, most specific first (a header matching an earlier entry wins the field). */
 export const HEADER_SYNONYMS: Record<MappedField, string[]> = {
-  date: ['value date', 'valuedate', 'transaction date', 'txn date', 'trans date', 'booking date', 'posting date', 'posted date', 'date posted', 'date', 'date valeur', 'date opération', 'datum', 'valutadatum', 'buchungsdatum', 'fecha', 'fecha valor'],
-  reference: ['reference', 'ref', 'ref no', 'reference number', 'transaction id', 'transaction ref', 'transaction reference', 'txn id', 'txn ref', 'payment reference', 'order id', 'order reference', 'id', 'référence', 'referenz', 'referencia', 'kenmerk'],
-  amount: ['amount', 'transaction amount', 'amt', 'value', 'net amount', 'montant', 'betrag', 'importe', 'bedrag'],
-  debit: ['debit', 'debits', 'debit amount', 'withdrawal', 'withdrawals', 'money out', 'paid out', 'outflow', 'dr'],
-  credit: ['credit', 'credits', 'credit amount', 'deposit', 'deposits', 'money in', 'paid in', 'inflow', 'cr'],
+  date: [
+    'value date', 'valuedate', 'transaction date', 'txn date', 'trans date', 'booking date', 'posting date', 'posted date', 'date posted', 'payment date', 'date paid', 'paid on', 'paid at',
+    'settlement date', 'entry date', 'order date', 'invoice date', 'created', 'created at', 'created on', 'date created', 'date/time', 'datetime', 'date time', 'timestamp', 'transaction time',
+    'date', 'date valeur', 'date opération', 'datum', 'valutadatum', 'buchungsdatum', 'fecha', 'fecha valor'
+  ],
+  reference: [
+    'reference', 'ref', 'ref no', 'reference no', 'reference number', 'transaction id', 'transaction ref', 'transaction reference', 'transaction no', 'transaction number', 'txn id', 'txn ref',
+    'payment reference', 'payment id', 'payment ref', 'customer reference', 'your reference', 'bank reference', 'order id', 'order reference', 'order no', 'order number', 'order', 'invoice',
+    'invoice no', 'invoice number', 'document no', 'document number', 'doc no', 'voucher', 'voucher no', 'receipt no', 'id', 'référence', 'referenz', 'referencia', 'kenmerk'
+  ],
+  amount: [
+    'amount', 'transaction amount', 'txn amount', 'payment amount', 'amount paid', 'paid amount', 'total', 'order total', 'grand total', 'total amount', 'total paid', 'gross', 'gross amount',
+    'amt', 'value', 'net amount', 'montant', 'betrag', 'importe', 'bedrag'
+  ],
+  debit: ['debit', 'debits', 'debit amount', 'withdrawal', 'withdrawals', 'money out', 'paid out', 'outflow', 'dr', 'soll', 'débit', 'cargo', 'af'],
+  credit: ['credit', 'credits', 'credit amount', 'deposit', 'deposits', 'money in', 'paid in', 'inflow', 'cr', 'haben', 'crédit', 'abono', 'bij'],
   indicator: ['dr/cr', 'cr/dr', 'd/c', 'c/d', 'debit/credit', 'credit/debit', 'dc', 'drcr', 'dr cr', 'cr dr', 'dr/cr indicator', 'debit/credit indicator', 'type', 'transaction type', 'sign', 'direction', 'soll/haben', 's/h', 'débit/crédit', 'sens', 'af/bij', 'cargo/abono'],
-  currency: ['currency', 'ccy', 'cur', 'curr', 'currency code', 'devise', 'währung', 'moneda', 'valuta'],
-  description: ['description', 'details', 'narration', 'narrative', 'transaction details', 'particulars', 'memo', 'remarks', 'remark', 'purpose', 'libellé', 'libelle', 'verwendungszweck', 'concepto', 'omschrijving'],
-  counterparty: ['counterparty', 'payee', 'beneficiary', 'payer', 'customer', 'customer name', 'name', 'account name', 'sender', 'recipient']
+  currency: ['currency', 'ccy', 'cur', 'curr', 'currency code', 'iso currency', 'devise', 'währung', 'moneda', 'valuta'],
+  description: [
+    'description', 'details', 'narration', 'narrative', 'transaction details', 'transaction description', 'payment details', 'particulars', 'memo', 'remarks', 'remark', 'purpose', 'notes', 'note',
+    'comment', 'comments', 'libellé', 'libelle', 'verwendungszweck', 'buchungstext', 'concepto', 'omschrijving'
+  ],
+  counterparty: ['counterparty', 'payee', 'beneficiary', 'payer', 'paid by', 'paid to', 'customer', 'customer name', 'client', 'billing name', 'name', 'account name', 'sender', 'recipient', 'customer email', 'email']
 }
 
 /** An indicator cell's word for money out or in: English, and the German, French, Dutch and Spanish banks' own. */
@@ -32,9 +47,23 @@ export function normaliseHeader(header: string): string {
     .trim()
 }
 
+/** A header as compared with the synonyms: normalised, and without a currency code after it ("Amount (NGN)" → "amount"). */
+function headerWords(header: string): string {
+  const h = normaliseHeader(header)
+  const code = currencyOfHeader(header)
+  return code === null ? h : h.slice(0, -3).trim()
+}
+
+/** The currency a header names after its words ("Amount (NGN)", "Debit EUR"), or null. */
+export function currencyOfHeader(header: string): string | null {
+  const m = /^(.*\S)\s+([a-z]{3})$/.exec(normaliseHeader(header))
+  const code = m?.[2]?.toUpperCase()
+  return code !== undefined && isKnownCurrency(code) ? code : null
+}
+
 /** The field a header names, or null (unknown or a column to ignore such as a running balance). */
 export function fieldOfHeader(header: string): MappedField | 'ignored' | null {
-  const h = normaliseHeader(header)
+  const h = headerWords(header)
   if (h === '') return null
   if (IGNORED.includes(h) || h.endsWith(' balance')) return 'ignored'
   for (const [field, words] of Object.entries(HEADER_SYNONYMS) as [MappedField, string[]][]) if (words.includes(h)) return field
@@ -64,7 +93,7 @@ export function guessColumns(header: readonly string[], sample: readonly (readon
     let best: { index: number; rank: number } | null = null
     header.forEach((h, index) => {
       if (taken.has(index)) return
-      const rank = (HEADER_SYNONYMS[field] as string[]).indexOf(normaliseHeader(h))
+      const rank = (HEADER_SYNONYMS[field] as string[]).indexOf(headerWords(h))
       if (rank >= 0 && (best === null || rank < best.rank)) best = { index, rank }
     })
     if (best !== null) {
@@ -87,7 +116,9 @@ export function guessColumns(header: readonly string[], sample: readonly (readon
     }
   }
   if (!chosen.amount && !chosen.debit && !chosen.credit) {
-    const index = free.find((i) => !taken.has(i) && share(i, looksLikeAmount) >= 0.8)
+    // Of the columns of amounts, the first with decimals (a count of items or a quantity has none).
+    const amounts = free.filter((i) => !taken.has(i) && share(i, looksLikeAmount) >= 0.8)
+    const index = amounts.find((i) => share(i, (c) => /\d[.,]\d{1,3}\b/.test(c)) >= 0.5) ?? amounts[0]
     if (index !== undefined) {
       chosen.amount = header[index] as string
       taken.add(index)

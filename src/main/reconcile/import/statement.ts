@@ -5,7 +5,7 @@ import type { DateOrder, DecimalMark, ImportQuestion, MappedField, ParseProblem,
 import { AmountFormatError, DecimalTally, describeNumberForm, parseAmountBody, readAmountText, type AmountText } from './amounts'
 import { DateOrderTally, dayOf, fitsOrder, NUMERIC_FORMS, readDateShape, type DateShape } from './dates'
 import { decodeStatement } from './encoding'
-import { guessColumns, headerSignature, INDICATOR_CREDIT, INDICATOR_DEBIT, normaliseHeader } from './mapping'
+import { currencyOfHeader, guessColumns, headerSignature, INDICATOR_CREDIT, INDICATOR_DEBIT, normaliseHeader } from './mapping'
 import { findHeaderRow, isXlsx, readCsvGrid, readXlsxGrid, type Grid } from './table'
 import { keyChar } from '../key-index'
 
@@ -241,6 +241,11 @@ export function parseGrid(grid: Grid, facts: FileFacts, mapping: StatementMappin
     questions.push({ field: 'columns', message: 'No amount column (or debit and credit columns) was found; say which column holds the amount.', choices: header })
   }
   if (questions.length > 0) return result([], null, null)
+  // An amount header may name the currency ("Amount (NGN)"): the default for rows that name none.
+  if (!mapping.defaultCurrency) {
+    const named = new Set((['amount', 'debit', 'credit'] as const).map((f) => (col[f] ?? -1) >= 0 ? currencyOfHeader(header[col[f] as number] as string) : null).filter((c) => c !== null))
+    if (named.size === 1) mapping.defaultCurrency = [...named][0] as string
+  }
 
   // Column positions as plain numbers (-1: not mapped), read once per row without any lookup by name.
   const at = (field: MappedField): number => col[field] ?? -1
