@@ -107,6 +107,10 @@ describe('reading a statement', () => {
     expect(byValues.rows.map((r) => r.amountMinor)).toEqual([-500, 700])
     const german = await parseStatement(utf8('Datum;Betrag;S/H;Buchungstext\n2026-10-01;5,00;S;Gebühr\n2026-10-02;7,00;H;Zahlung\n'), 's.csv', { defaultCurrency: 'EUR' })
     expect(german.rows.map((r) => r.amountMinor)).toEqual([-500, 700])
+    // A "Type" column of words is no indicator; the DR/CR column beside it is.
+    const typed = await parseStatement(utf8('date,type,amount,dir,details\n2026-10-01,POS,5.00,DR,fee\n2026-10-02,Transfer,7.00,CR,in\n'), 's.csv', { defaultCurrency: 'NGN' })
+    expect(typed.mapping.columns.indicator).toBe('dir')
+    expect(typed.rows.map((r) => r.amountMinor)).toEqual([-500, 700])
     // A column of "-" placeholders is no indicator.
     const dashes = await parseStatement(utf8('date,amount,note,details\n2026-10-01,5.00,-,fee\n2026-10-02,7.00,-,in\n'), 's.csv', { defaultCurrency: 'NGN' })
     expect(dashes.mapping.columns.indicator).toBeUndefined()

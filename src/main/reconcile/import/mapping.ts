@@ -107,6 +107,12 @@ export function guessColumns(header: readonly string[], sample: readonly (readon
     const cells = sample.map((row) => (row[index] ?? '').trim()).filter((c) => c !== '')
     return cells.length === 0 ? 0 : cells.filter(test).length / cells.length
   }
+  const isSide = (c: string): boolean => INDICATOR_DEBIT.test(c) || INDICATOR_CREDIT.test(c)
+  if (chosen.indicator !== undefined && share(header.indexOf(chosen.indicator), isSide) < 0.5) {
+    // A "Type" column of words (POS, Transfer) is no debit/credit indicator; a stray bad value in a real one is a row problem.
+    taken.delete(header.indexOf(chosen.indicator))
+    delete chosen.indicator
+  }
   const free = header.map((_, i) => i).filter((i) => !taken.has(i) && !ignored.has(i))
   if (!chosen.date) {
     const index = free.find((i) => share(i, (c) => readDateShape(c) !== null) >= 0.8)
@@ -127,7 +133,7 @@ export function guessColumns(header: readonly string[], sample: readonly (readon
   if (chosen.amount && !chosen.debit && !chosen.credit && !chosen.indicator) {
     // A column of DR/CR words beside a single amount column, whatever its header says. Words only:
     // a column of "-" placeholders is no indicator.
-    const index = free.find((i) => !taken.has(i) && share(i, (c) => /[a-z]/i.test(c) && (INDICATOR_DEBIT.test(c) || INDICATOR_CREDIT.test(c))) >= 0.9)
+    const index = free.find((i) => !taken.has(i) && share(i, (c) => /[a-z]/i.test(c) && isSide(c)) >= 0.9)
     if (index !== undefined) {
       chosen.indicator = header[index] as string
       taken.add(index)

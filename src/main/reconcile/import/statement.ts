@@ -224,17 +224,7 @@ export function parseGrid(grid: Grid, facts: FileFacts, mapping: StatementMappin
     if (indexOf(column) < 0) questions.push({ field: 'columns', message: `The mapping names the column "${column}" for ${field}, but the file has no such column (it has: ${header.join(', ')}).`, choices: header })
   }
   const given = Object.keys(mapping.columns).length > 0
-  if (!given) {
-    const guessed = guessColumns(header, dataRows.slice(0, 200))
-    if (guessed.indicator !== undefined) {
-      const column = indexOf(guessed.indicator)
-      const values = dataRows.slice(0, 200).map((r) => (r[column] ?? '').trim()).filter((v) => v !== '')
-      const sides = values.filter((v) => INDICATOR_DEBIT.test(v) || INDICATOR_CREDIT.test(v)).length
-      // A "Type" column of words (POS, Transfer) is no debit/credit indicator; a stray bad value in a real one is a row problem.
-      if (values.length === 0 || sides < values.length * 0.5) delete guessed.indicator
-    }
-    mapping.columns = guessed
-  }
+  if (!given) mapping.columns = guessColumns(header, dataRows.slice(0, 200))
   const col = Object.fromEntries((Object.entries(mapping.columns) as [MappedField, string][]).map(([f, c]) => [f, indexOf(c)])) as Partial<Record<MappedField, number>>
   if (col.date === undefined || col.date < 0) questions.push({ field: 'columns', message: 'No date column was found; say which column holds the date.', choices: header })
   if ([col.amount, col.debit, col.credit].every((i) => i === undefined || i < 0)) {
