@@ -178,6 +178,14 @@ describe('reading a statement', () => {
     expect(counts.mapping.columns).toMatchObject({ date: 'Column 1', amount: 'Column 3' })
   })
 
+  it('takes a header of words in no list as the header row, and maps its columns from the values', async () => {
+    const s = await parseStatement(utf8('Example Bank\nPosted;Memo line;Sum;Cur\n13.10.2026;Transfer from Ada Obi;1.500,00;NGN\n14.10.2026;Card payment Zed;2.000,00;NGN\n'), 's.csv')
+    expect(s.headerLine).toBe(2)
+    expect(s.mapping.columns).toMatchObject({ date: 'Posted', amount: 'Sum', currency: 'Cur', description: 'Memo line' })
+    expect(s.rows.map((r) => [r.line, r.date, r.amountMinor])).toEqual([[3, '2026-10-13', 150000], [4, '2026-10-14', 200000]])
+    expect(s.problems).toEqual([])
+  })
+
   it('maps an order export and a ledger by their own headers, and takes the currency an amount header names', async () => {
     const orders = await parseStatement(utf8('Order #,Created At,Customer Email,Items,Subtotal,Total (NGN),Status\nORD-1001,2026-10-01 09:12,ada@example.com,2,"1,400.00","1,500.00",paid\n'), 'orders.csv')
     expect(orders.mapping.columns).toMatchObject({ date: 'Created At', reference: 'Order #', amount: 'Total (NGN)', counterparty: 'Customer Email' })

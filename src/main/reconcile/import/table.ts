@@ -1,6 +1,7 @@
 // A statement file → a grid of text cells: CSV by papaparse with the separator detected, XLSX by exceljs, and the header row found under any bank header block.
 import ExcelJS from 'exceljs'
 import Papa from 'papaparse'
+import { readDateShape } from './dates'
 import { headerScore, normaliseHeader } from './mapping'
 
 export const SEPARATORS = [',', ';', '\t', '|'] as const
@@ -97,7 +98,8 @@ function cellText(value: ExcelJS.CellValue): string {
 
 /**
  * The header row: the first of the first 50 rows that holds every column a mapping names, or,
- * without a mapping, names at least two statement columns. Null when the file has no header row.
+ * without a mapping, names at least two statement columns; failing that, a row of words in no list
+ * right above the first row with a date. Null when the file has no header row.
  */
 export function findHeaderRow(rows: readonly (readonly string[])[], named: readonly string[] = []): number | null {
   const limit = Math.min(rows.length, 50)
@@ -106,7 +108,18 @@ export function findHeaderRow(rows: readonly (readonly string[])[], named: reado
     const row = rows[i] as readonly string[]
     if (wanted.length > 0 ? wanted.every((w) => row.some((cell) => normaliseHeader(cell) === w)) : headerScore(row) >= 2) return i
   }
-  return null
+  return wanted.length > 0 ? null : wordsAboveFirstDate(rows, limit)
+}
+
+/** A header of words no list holds ("Posted;Memo line;Sum"): the row above the first row with a date, as wide as it, all text. */
+function wordsAboveFirstDate(rows: readonly (readonly string[])[], limit: number): number | null {
+  const filled = (row: readonly string[]): string[] => row.map((c) => c.trim()).filter((c) => c !== '')
+  const first = rows.slice(0, limit).findIndex((row) => filled(row).length >= 2 && row.some((c) => readDateShape(c) !== null))
+  if (first <= 0) return null
+  const above = filled(rows[first - 1] as readonly string[])
+  const below = filled(rows[first] as readonly string[])
+  const words = above.every((c) => /[A-Za-z\u00C0-\u024F]/.test(c) && !/\d/.test(c))
+  return words && above.length >= 2 && above.length >= below.length * 0.75 ? first - 1 : null
 }
 
 export function isXlsx(bytes: Uint8Array, name: string): boolean {
