@@ -204,12 +204,16 @@ describe('reading a statement', () => {
     sheet.addRow(['Posting Date', 'Description', 'Reference', 'Amount', 'Currency'])
     sheet.addRow([new Date(Date.UTC(2026, 9, 2)), 'Transfer', '000123', 1500.5, 'NGN'])
     sheet.addRow(['13/10/2026', 'Fee', '', -52.5, 'NGN'])
+    // A formula's result carries binary noise; the amount is what Excel shows.
+    sheet.addRow([new Date(Date.UTC(2026, 9, 14)), 'Settlement', 'S-1', { formula: '20000.27+46.11', result: 20046.379999999997 }, 'NGN'])
     const bytes = new Uint8Array(await workbook.xlsx.writeBuffer())
     const s = await parseStatement(bytes, 'bank.xlsx')
     expect(s.sheet).toBe('Statement')
+    expect(s.problems).toEqual([])
     expect(s.rows.map((r) => [r.line, r.date, r.reference, r.amountMinor])).toEqual([
       [4, '2026-10-02', '000123', 150050],
-      [5, '2026-10-13', null, -5250]
+      [5, '2026-10-13', null, -5250],
+      [6, '2026-10-14', 'S-1', 2004638]
     ])
   })
 

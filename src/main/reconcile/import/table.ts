@@ -86,7 +86,8 @@ function cellText(value: ExcelJS.CellValue): string {
     const iso = value.toISOString()
     return iso.endsWith('T00:00:00.000Z') ? iso.slice(0, 10) : iso.slice(0, 19).replace('T', ' ')
   }
-  if (typeof value === 'number') return String(value)
+  // At most 15 significant digits, as Excel shows it: a formula's 20046.379999999997 is the 20046.38 the user sees.
+  if (typeof value === 'number') return String(Number(value.toPrecision(15)))
   if (typeof value === 'string') return value
   if (typeof value === 'boolean') return value ? 'TRUE' : 'FALSE'
   if ('richText' in value) return value.richText.map((r) => r.text).join('')
