@@ -90,6 +90,10 @@ describe('reading a statement', () => {
     expect(() => parseAmountBody('90,071,992,547,409.92', '.', 'NGN')).toThrow(/too large/)
     expect(() => parseAmountBody('1.234', '.', 'NGN')).toThrow(/decimal place/)
     expect(() => parseAmountBody('12,34,567.00', '.', 'NGN')).toThrow(/groups its digits/)
+    // Lakh groups are how rupees and taka are written.
+    expect(parseAmountBody('1,23,45,678.90', '.', 'INR')).toBe(1234567890)
+    expect(parseAmountBody('12,345.00', '.', 'INR')).toBe(1234500)
+    expect(() => parseAmountBody('1,23,4567.00', '.', 'INR')).toThrow(/groups its digits/)
     expect(readAmountText('(₦1,234.56)')).toMatchObject({ body: '1,234.56', negative: true, currency: 'NGN' })
   })
 

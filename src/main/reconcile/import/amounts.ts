@@ -140,12 +140,28 @@ export function decimalVote(body: string): DecimalMark | 'either' | 'none' | 'in
   return mark
 }
 
+/** 1,234,567: one to three digits, then groups of three. */
+function thousandsGroups(groups: readonly string[]): boolean {
+  const first = (groups[0] as string).length
+  return first >= 1 && first <= 3 && groups.every((g, i) => i === 0 || g.length === 3)
+}
+
+/** Currencies whose amounts are written in lakh groups; elsewhere "12,34,567" is a slip, not an amount. */
+const LAKH_CURRENCIES = new Set(['INR', 'PKR', 'NPR', 'BDT', 'LKR'])
+
+/** 12,34,567 (lakh and crore): one or two digits, groups of two, then a last group of three. */
+function lakhGroups(groups: readonly string[]): boolean {
+  const first = (groups[0] as string).length
+  const last = groups.length - 1
+  return first >= 1 && first <= 2 && (groups[last] as string).length === 3 && groups.every((g, i) => i === 0 || i === last || g.length === 2)
+}
+
 const GROUPS_DOT = /[ '.]/
 const GROUPS_COMMA = /[ ',]/
 
 /**
  * The exact minor units of `body` read with `mark` as the decimal mark; every other separator must
- * group thousands (three digits a group). Throws AmountFormatError naming what is wrong.
+ * group thousands (three digits a group, or lakh groups in the currencies written so). Throws AmountFormatError naming what is wrong.
  */
 export function parseAmountBody(body: string, mark: DecimalMark, currency: string): number {
   const fast = wellFormedMinor(body, mark, currencyExponent(currency))
@@ -159,7 +175,7 @@ export function parseAmountBody(body: string, mark: DecimalMark, currency: strin
   if (!/^\d*$/.test(fraction)) throw new AmountFormatError('invalid_amount', `"${body}" is not an amount.`)
   const groups = whole.split(thousands === '.' ? GROUPS_DOT : GROUPS_COMMA)
   if (groups.some((g) => !/^\d*$/.test(g))) throw new AmountFormatError('invalid_amount', `"${body}" is not an amount.`)
-  if (groups.length > 1 && (groups.slice(1).some((g) => g.length !== 3) || (groups[0] as string).length === 0 || (groups[0] as string).length > 3)) {
+  if (groups.length > 1 && !thousandsGroups(groups) && !(LAKH_CURRENCIES.has(currency) && lakhGroups(groups))) {
     throw new AmountFormatError('invalid_amount', `"${body}" groups its digits wrongly for thousands separated by "${thousands}".`)
   }
   const digits = groups.join('')
