@@ -87,6 +87,7 @@ export function chooseProfile(data: Opened, values: { profile?: string | undefin
     .all() as { id: string }[]
   if (withData.length === 1) return data.profiles.get((withData[0] as { id: string }).id)
   const names = data.profiles.list().map((p) => `"${p.name}"`).join(', ')
+  if (withData.length === 0) throw new UsageError(`no profile in this cache holds any records yet; run ledgerline sync first, or choose a profile with --profile NAME (profiles: ${names})`)
   throw new UsageError(`choose a profile with --profile NAME (profiles: ${names})`)
 }
 

@@ -92,8 +92,12 @@ describe('ledgerline reconcile', { timeout: 120_000 }, () => {
     const small = join(dir, 'small.sqlite')
     const make = new Database(small)
     make.close()
-    // A cache with one profile whose only payment the statement shows.
+    // A cache with no records yet says to sync first.
     await runCli(['profile', 'list', '--db', small])
+    writeFileSync(join(dir, 'ok.csv'), 'Date;Ref;Amount;Currency\n13.10.2026;inv-77;12,50;GHS\n')
+    const empty = await runCli(['reconcile', '--db', small, '--against', join(dir, 'ok.csv'), '--out', join(dir, 'x.csv')])
+    expect(empty).toMatchObject({ code: 2, stderr: expect.stringMatching(/^ledgerline: no profile in this cache holds any records yet; run ledgerline sync first/) })
+    // A cache with one profile whose only payment the statement shows.
     const cache = new Database(small)
     cache.prepare("insert into profiles (id, name, base_url, mode, created_at) values ('p', 'Books', 'https://x/v1', 'live', '2026-01-01')").run()
     cache
