@@ -95,6 +95,14 @@ describe('reading a statement', () => {
     expect(parseAmountBody('12,345.00', '.', 'INR')).toBe(1234500)
     expect(() => parseAmountBody('1,23,4567.00', '.', 'INR')).toThrow(/groups its digits/)
     expect(readAmountText('(₦1,234.56)')).toMatchObject({ body: '1,234.56', negative: true, currency: 'NGN' })
+    expect(readAmountText('R 1 234,56')).toMatchObject({ body: '1 234,56', negative: false, currency: 'ZAR' })
+    expect(readAmountText('R-50.00')).toMatchObject({ body: '50.00', negative: true, currency: 'ZAR' })
+    expect(readAmountText('US$ 5.00')).toMatchObject({ body: '5.00', currency: 'USD' })
+    expect(readAmountText('KShs 1,000')).toMatchObject({ body: '1,000', currency: 'KES' })
+    expect(readAmountText('$12.00')).toMatchObject({ body: '12.00', currency: null })
+    // A typeset minus (U+2212) or an en dash is a minus.
+    expect(readAmountText('\u22121,234.56')).toMatchObject({ body: '1,234.56', negative: true })
+    expect(readAmountText('\u201312.00')).toMatchObject({ body: '12.00', negative: true })
   })
 
   it('reads signed amounts, separate debit and credit columns, and a DR/CR indicator column', async () => {

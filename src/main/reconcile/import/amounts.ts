@@ -3,10 +3,12 @@ import { currencyExponent, isKnownCurrency, parseMajor } from '../../../shared/m
 import type { DecimalMark } from '../../../shared/reconcile'
 
 /** Symbols that name one currency without doubt; "$" and "¥" do not, so they are only stripped. */
-const SYMBOLS: Record<string, string> = { '₦': 'NGN', '₵': 'GHS', 'GH₵': 'GHS', '€': 'EUR', '£': 'GBP', KSh: 'KES', 'R$': 'BRL', '₹': 'INR', '₩': 'KRW' }
+const SYMBOLS: Record<string, string> = { '₦': 'NGN', '₵': 'GHS', 'GH₵': 'GHS', '€': 'EUR', '£': 'GBP', KSh: 'KES', KShs: 'KES', Ksh: 'KES', 'US$': 'USD', 'R$': 'BRL', '₹': 'INR', '₩': 'KRW' }
 /** Longest first, so "GH₵" is found before "₵". */
 const SYMBOLS_LONGEST_FIRST = Object.entries(SYMBOLS).sort((a, b) => b[0].length - a[0].length)
-const LOOSE_SYMBOLS = ['US$', '$', '¥', '￥']
+const LOOSE_SYMBOLS = ['$', '¥', '￥']
+/** South Africa's rand written before the number ("R 1 234,56", "R-50.00"); a lone R anywhere else is no symbol. */
+const RAND = /^R\s*(?=[-−–(\d])/
 /** Only a cell with a character outside digits, separators, spaces and signs can hold a symbol or code. */
 const BARE_NUMBER = /^[-+(]?[\d.,\s']*[)-]?$/
 
@@ -30,6 +32,9 @@ export class AmountFormatError extends Error {
 }
 
 const SPACES = /[\s\u00a0\u202f\u2007']/g
+/** A minus sign as typed or typeset: hyphen, U+2212 minus, or an en dash. */
+const MINUS = /^[-−–]/
+const MINUS_AFTER = /[-−–]$/
 
 /** Splits a cell into sign, currency and the digits with their separators; null when it is empty. */
 export function readAmountText(cell: string): AmountText | null {
@@ -79,16 +84,20 @@ export function readAmountText(cell: string): AmountText | null {
       break
     }
   }
+  if (currency === null && RAND.test(text)) {
+    currency = 'ZAR'
+    text = text.replace(RAND, '')
+  }
   for (const symbol of LOOSE_SYMBOLS) if (text.includes(symbol)) text = text.replace(symbol, '').trim()
   if (text.startsWith('(') && text.endsWith(')')) {
     negative = !negative
     text = text.slice(1, -1).trim()
   }
-  if (text.startsWith('-') || text.startsWith('−')) {
+  if (MINUS.test(text)) {
     negative = !negative
     text = text.slice(1).trim()
   } else if (text.startsWith('+')) text = text.slice(1).trim()
-  if (text.endsWith('-') || text.endsWith('−')) {
+  if (MINUS_AFTER.test(text)) {
     negative = !negative
     text = text.slice(0, -1).trim()
   }
