@@ -62,7 +62,7 @@ Commands:
       separator, or XLSX) and store its rows. Columns, number form and date order are
       found from the file; each bad row is reported with its line and column.
   reconcile [--profile NAME] --source payments|payouts|subscriptions|virtual-accounts
-            --against STATEMENT [--mapping FILE] [--currency CUR] [--from DATE --to DATE]
+            --against STATEMENT [--mapping FILE] [--currency CUR] [--from DATE --to DATE] [--time-zone ZONE]
             [--amount-tolerance X] [--days-before N --days-after N] [--net-of-fees]
             [--bulk-file ID]... [--transfer REF]... --out REPORT.csv [--summary FILE.csv]
             [--xlsx FILE.xlsx] [--json]

@@ -4,6 +4,7 @@ import { basename, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { mappingSchema } from '../shared/ipc/reconcile'
 import { toMajorString } from '../shared/money'
+import { isTimeZone } from '../shared/time'
 import { RECON_SOURCES, type ReconSettings, type ReconSource, type StatementMapping } from '../shared/reconcile'
 import { verifyAudit } from '../main/reconcile/audit'
 import type { ParsedStatement } from '../main/reconcile/import/statement'
@@ -132,6 +133,7 @@ export async function reconcileCommand(args: string[]): Promise<number> {
       currency: { type: 'string' },
       from: { type: 'string' },
       to: { type: 'string' },
+      'time-zone': { type: 'string' },
       'amount-tolerance': { type: 'string' },
       'days-before': { type: 'string' },
       'days-after': { type: 'string' },
@@ -158,6 +160,8 @@ export async function reconcileCommand(args: string[]): Promise<number> {
   }
   if (values['days-before'] !== undefined) settings.daysBefore = positiveInt('days-before', values['days-before'], 2)
   if (values['days-after'] !== undefined) settings.daysAfter = positiveInt('days-after', values['days-after'], 5)
+  const zone = values['time-zone']
+  if (zone !== undefined && !isTimeZone(zone)) throw new UsageError(`--time-zone: "${zone}" is not a time zone name; use one such as Africa/Lagos, Europe/London or UTC`)
   const mapping = readMapping(values.mapping)
   if (values.currency) mapping.defaultCurrency = values.currency.toUpperCase()
   const bytes = readStatement(values.against)
@@ -182,6 +186,8 @@ export async function reconcileCommand(args: string[]): Promise<number> {
     const from = values.from ?? dates[0]
     const to = values.to ?? dates[dates.length - 1]
     if (!from || !to) throw new UsageError(`${basename(values.against)} has no rows to reconcile; give --from and --to to reconcile an empty period`)
+    // The period's days are the business's: the profile's time zone unless the command names one.
+    const timeZone = values['time-zone'] ?? profile.timeZone
     const session = service.createSession({
       profileId: profile.id,
       name: values.name ?? `${basename(values.against)} against ${source}, ${from} to ${to}`,
@@ -189,7 +195,7 @@ export async function reconcileCommand(args: string[]): Promise<number> {
       filter: { ...(values['bulk-file'] ? { bulkFileIds: values['bulk-file'] } : {}), ...(values.transfer ? { references: values.transfer } : {}) },
       from,
       to,
-      timeZone: profile.timeZone,
+      timeZone,
       settings,
       fileIds: [fileId]
     })
@@ -209,7 +215,7 @@ export async function reconcileCommand(args: string[]): Promise<number> {
     const exceptions = summary.exceptions + outcome.parsed.problems.length
     if (values.json) process.stdout.write(`${JSON.stringify({ ...summary, fileProblems: outcome.parsed.problems.length, leftOutFailed: run.leftOutFailed, unreadable: run.unreadable, notes: run.notes })}\n`)
     else {
-      process.stdout.write(`Reconciled ${basename(values.against)} (${describeRead(outcome.parsed)}) against ${source} of "${profile.name}" (${profile.mode.toUpperCase()}), ${from} to ${to} in ${profile.timeZone}\n`)
+      process.stdout.write(`Reconciled ${basename(values.against)} (${describeRead(outcome.parsed)}) against ${source} of "${profile.name}" (${profile.mode.toUpperCase()}), ${from} to ${to} in ${timeZone}\n`)
       for (const [outcomeName, count] of Object.entries(summary.counts)) if (count > 0) process.stdout.write(`  ${outcomeName.padEnd(22)} ${count.toLocaleString('en-US')}\n`)
       for (const c of summary.currencies) {
         process.stdout.write(`  ${c.currency}: provider ${toMajorString(c.providerTotalMinor, c.currency)}, file ${toMajorString(c.fileTotalMinor, c.currency)}, difference ${toMajorString(c.fileTotalMinor - c.providerTotalMinor, c.currency)} (all accounted for by outcomes: ${c.unexplainedMinor === 0 ? 'yes' : 'NO'})\n`)

@@ -88,6 +88,27 @@ describe('ledgerline reconcile', { timeout: 120_000 }, () => {
     expect(audit).toMatchObject({ code: 0, stdout: expect.stringMatching(/^Audit trail intact: 1 session\(s\), 2 event\(s\)/) })
   })
 
+  it('takes the period in the business time zone --time-zone names: a payment at 23:30 UTC is the next day in Lagos', async () => {
+    const zoned = join(dir, 'zoned.sqlite')
+    await runCli(['profile', 'list', '--db', zoned])
+    const cache = new Database(zoned)
+    cache.prepare("insert into profiles (id, name, base_url, mode, created_at, time_zone) values ('p', 'Books', 'https://x/v1', 'live', '2026-01-01', 'UTC')").run()
+    cache
+      .prepare(
+        "insert into payments (profile_id, id, reference, amount_raw, amount_minor, currency, status, status_raw, is_final, created_at, created_at_ms, raw, fetched_at_ms) values ('p', 'id-1', 'INV-78', '12.50', 1250, 'NGN', 'successful', 'SUCCESS', 1, '2026-10-12T23:30:00Z', ?, '{}', 0)"
+      )
+      .run(Date.parse('2026-10-12T23:30:00Z'))
+    cache.close()
+    writeFileSync(join(dir, 'lagos.csv'), 'Date;Ref;Amount;Currency\n13.10.2026;inv-78;12,50;NGN\n')
+    // In the profile's UTC the payment is on the 12th, outside the statement's day.
+    const utc = await runCli(['reconcile', '--db', zoned, '--against', join(dir, 'lagos.csv'), '--out', join(dir, 'utc.csv')])
+    expect(utc).toMatchObject({ code: 1, stdout: expect.stringMatching(/2026-10-13 to 2026-10-13 in UTC[\s\S]*only_in_file +1/) })
+    const lagos = await runCli(['reconcile', '--db', zoned, '--against', join(dir, 'lagos.csv'), '--time-zone', 'Africa/Lagos', '--out', join(dir, 'lagos-report.csv')])
+    expect(lagos).toMatchObject({ code: 0, stderr: '', stdout: expect.stringMatching(/2026-10-13 to 2026-10-13 in Africa\/Lagos[\s\S]*matched +1/) })
+    const badZone = await runCli(['reconcile', '--db', zoned, '--against', join(dir, 'lagos.csv'), '--time-zone', 'Mars/Olympus', '--out', join(dir, 'x.csv')])
+    expect(badZone).toMatchObject({ code: 2, stderr: expect.stringMatching(/--time-zone: "Mars\/Olympus" is not a time zone name/) })
+  })
+
   it('exits 0 when everything matched, and 2 on bad input with the reason', async () => {
     const small = join(dir, 'small.sqlite')
     const make = new Database(small)
