@@ -28,6 +28,17 @@ const withThousands = (minor: number): string => {
   const [whole, fraction] = toMajorString(minor, 'NGN').split('.') as [string, string]
   return `${whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}.${fraction}`
 }
+/** One profile "Books" (live, in `timeZone`, null: the computer's) and its one successful payment of 12.50, in a migrated cache. */
+function addPayment(path: string, p: { reference: string; currency: string; createdAt: string; timeZone: string | null }): void {
+  const cache = new Database(path)
+  cache.prepare("insert into profiles (id, name, base_url, mode, created_at, time_zone) values ('p', 'Books', 'https://x/v1', 'live', '2026-01-01', ?)").run(p.timeZone)
+  cache
+    .prepare(
+      "insert into payments (profile_id, id, reference, amount_raw, amount_minor, currency, status, status_raw, is_final, created_at, created_at_ms, raw, fetched_at_ms) values ('p', 'id-1', ?, '12.50', 1250, ?, 'successful', 'SUCCESS', 1, ?, ?, '{}', 0)"
+    )
+    .run(p.reference, p.currency, p.createdAt, Date.parse(p.createdAt))
+  cache.close()
+}
 const dayFirst = (iso: string): string => `${iso.slice(8, 10)}/${iso.slice(5, 7)}/${iso.slice(0, 4)}`
 
 beforeAll(async () => {
@@ -91,14 +102,7 @@ describe('ledgerline reconcile', { timeout: 120_000 }, () => {
   it('takes the period in the business time zone --time-zone names: a payment at 23:30 UTC is the next day in Lagos', async () => {
     const zoned = join(dir, 'zoned.sqlite')
     await runCli(['profile', 'list', '--db', zoned])
-    const cache = new Database(zoned)
-    cache.prepare("insert into profiles (id, name, base_url, mode, created_at, time_zone) values ('p', 'Books', 'https://x/v1', 'live', '2026-01-01', 'UTC')").run()
-    cache
-      .prepare(
-        "insert into payments (profile_id, id, reference, amount_raw, amount_minor, currency, status, status_raw, is_final, created_at, created_at_ms, raw, fetched_at_ms) values ('p', 'id-1', 'INV-78', '12.50', 1250, 'NGN', 'successful', 'SUCCESS', 1, '2026-10-12T23:30:00Z', ?, '{}', 0)"
-      )
-      .run(Date.parse('2026-10-12T23:30:00Z'))
-    cache.close()
+    addPayment(zoned, { reference: 'INV-78', currency: 'NGN', createdAt: '2026-10-12T23:30:00Z', timeZone: 'UTC' })
     writeFileSync(join(dir, 'lagos.csv'), 'Date;Ref;Amount;Currency\n13.10.2026;inv-78;12,50;NGN\n')
     // In the profile's UTC the payment is on the 12th, outside the statement's day.
     const utc = await runCli(['reconcile', '--db', zoned, '--against', join(dir, 'lagos.csv'), '--out', join(dir, 'utc.csv')])
@@ -119,14 +123,7 @@ describe('ledgerline reconcile', { timeout: 120_000 }, () => {
     const empty = await runCli(['reconcile', '--db', small, '--against', join(dir, 'ok.csv'), '--out', join(dir, 'x.csv')])
     expect(empty).toMatchObject({ code: 2, stderr: expect.stringMatching(/^ledgerline: no profile in this cache holds any records yet; run ledgerline sync first/) })
     // A cache with one profile whose only payment the statement shows.
-    const cache = new Database(small)
-    cache.prepare("insert into profiles (id, name, base_url, mode, created_at) values ('p', 'Books', 'https://x/v1', 'live', '2026-01-01')").run()
-    cache
-      .prepare(
-        "insert into payments (profile_id, id, reference, amount_raw, amount_minor, currency, status, status_raw, is_final, created_at, created_at_ms, raw, fetched_at_ms) values ('p', 'id-1', 'INV-77', '12.50', 1250, 'GHS', 'successful', 'SUCCESS', 1, '2026-10-13T10:00:00Z', ?, '{}', 0)"
-      )
-      .run(Date.parse('2026-10-13T10:00:00Z'))
-    cache.close()
+    addPayment(small, { reference: 'INV-77', currency: 'GHS', createdAt: '2026-10-13T10:00:00Z', timeZone: null })
     writeFileSync(join(dir, 'ok.csv'), 'Date;Ref;Amount;Currency\n13.10.2026;inv-77;12,50;GHS\n')
     const ok = await runCli(['reconcile', '--db', small, '--against', join(dir, 'ok.csv'), '--out', join(dir, 'ok-report.csv')])
     expect(ok.stderr).toBe('')
