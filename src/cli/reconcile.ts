@@ -213,7 +213,7 @@ export async function reconcileCommand(args: string[]): Promise<number> {
     if (values.summary) await writeSummaryCsv(resolve(values.summary), summary, input)
     if (values.xlsx) await writeXlsx(resolve(values.xlsx), summary, input)
     const exceptions = summary.exceptions + outcome.parsed.problems.length
-    if (values.json) process.stdout.write(`${JSON.stringify({ ...summary, fileProblems: outcome.parsed.problems.length, leftOutFailed: run.leftOutFailed, unreadable: run.unreadable, notes: run.notes })}\n`)
+    if (values.json) process.stdout.write(`${JSON.stringify({ ...summary, fileProblems: outcome.parsed.problems.length, leftOutFailed: run.leftOutFailed, leftOutOutsidePeriod: run.leftOutOutsidePeriod, unreadable: run.unreadable, notes: run.notes })}\n`)
     else {
       process.stdout.write(`Reconciled ${basename(values.against)} (${describeRead(outcome.parsed)}) against ${source} of "${profile.name}" (${profile.mode.toUpperCase()}), ${from} to ${to} in ${timeZone}\n`)
       for (const [outcomeName, count] of Object.entries(summary.counts)) if (count > 0) process.stdout.write(`  ${outcomeName.padEnd(22)} ${count.toLocaleString('en-US')}\n`)
@@ -221,6 +221,7 @@ export async function reconcileCommand(args: string[]): Promise<number> {
         process.stdout.write(`  ${c.currency}: provider ${toMajorString(c.providerTotalMinor, c.currency)}, file ${toMajorString(c.fileTotalMinor, c.currency)}, difference ${toMajorString(c.fileTotalMinor - c.providerTotalMinor, c.currency)} (all accounted for by outcomes: ${c.unexplainedMinor === 0 ? 'yes' : 'NO'})\n`)
       }
       if (run.leftOutFailed) process.stdout.write(`  ${run.leftOutFailed} failed or cancelled provider record(s) with nothing in the file were left out (no money moved)\n`)
+      if (run.leftOutOutsidePeriod) process.stdout.write(`  ${run.leftOutOutsidePeriod} provider record(s) from just outside the period with nothing in the file were left out (another period's)\n`)
       for (const note of run.notes) process.stdout.write(`  note: ${note}\n`)
       process.stdout.write(`Report: ${resolve(values.out)}${values.summary ? `, summary: ${resolve(values.summary)}` : ''}${values.xlsx ? `, workbook: ${resolve(values.xlsx)}` : ''} (session ${session.id})\n`)
     }

@@ -99,16 +99,21 @@ describe('ledgerline reconcile', { timeout: 120_000 }, () => {
     expect(audit).toMatchObject({ code: 0, stdout: expect.stringMatching(/^Audit trail intact: 1 session\(s\), 2 event\(s\)/) })
   })
 
-  it('takes the period in the business time zone --time-zone names: a payment at 23:30 UTC is the next day in Lagos', async () => {
+  it('takes the days in the business time zone --time-zone names: a payment at 23:30 UTC is the next day in Lagos', async () => {
     const zoned = join(dir, 'zoned.sqlite')
     await runCli(['profile', 'list', '--db', zoned])
     addPayment(zoned, { reference: 'INV-78', currency: 'NGN', createdAt: '2026-10-12T23:30:00Z', timeZone: 'UTC' })
     writeFileSync(join(dir, 'lagos.csv'), 'Date;Ref;Amount;Currency\n13.10.2026;inv-78;12,50;NGN\n')
-    // In the profile's UTC the payment is on the 12th, outside the statement's day.
+    // In the profile's UTC the payment is on the 12th: outside the statement's day, read because the line may trail it, and said so.
     const utc = await runCli(['reconcile', '--db', zoned, '--against', join(dir, 'lagos.csv'), '--out', join(dir, 'utc.csv')])
-    expect(utc).toMatchObject({ code: 1, stdout: expect.stringMatching(/2026-10-13 to 2026-10-13 in UTC[\s\S]*only_in_file +1/) })
+    expect(utc).toMatchObject({ code: 0, stdout: expect.stringMatching(/2026-10-13 to 2026-10-13 in UTC[\s\S]*matched +1/) })
+    expect(readFileSync(join(dir, 'utc.csv'), 'utf8')).toContain('record id-1 is dated 2026-10-12, outside the period')
     const lagos = await runCli(['reconcile', '--db', zoned, '--against', join(dir, 'lagos.csv'), '--time-zone', 'Africa/Lagos', '--out', join(dir, 'lagos-report.csv')])
     expect(lagos).toMatchObject({ code: 0, stderr: '', stdout: expect.stringMatching(/2026-10-13 to 2026-10-13 in Africa\/Lagos[\s\S]*matched +1/) })
+    const inLagos = readFileSync(join(dir, 'lagos-report.csv'), 'utf8')
+    // The record's day is the 13th there.
+    expect(inLagos).not.toContain('2026-10-12')
+    expect(inLagos).not.toContain('outside the period')
     const badZone = await runCli(['reconcile', '--db', zoned, '--against', join(dir, 'lagos.csv'), '--time-zone', 'Mars/Olympus', '--out', join(dir, 'x.csv')])
     expect(badZone).toMatchObject({ code: 2, stderr: expect.stringMatching(/--time-zone: "Mars\/Olympus" is not a time zone name/) })
   })

@@ -139,6 +139,33 @@ describe('matching scenarios', () => {
     expect([...runMatch(provider, file, settings()).items].find((i) => i.outcome === 'suggested')).toBeUndefined()
   })
 
+  it('lets a line on the period’s first day settle a record from just before it, and leaves out records outside the period that no line claims', () => {
+    const provider = [
+      // The 30th: before an October period, read because the window reaches back five days.
+      P('sep-30', { reference: 'R-0930', day: '2026-09-30', outsidePeriod: true }),
+      P('sep-29', { reference: 'R-0929', day: '2026-09-29', outsidePeriod: true }),
+      P('oct-01', { reference: 'R-1001', day: '2026-10-01' }),
+      P('m1', { channel: 'mobile_money', amountMinor: 100_000, feesMinor: 1_500, day: '2026-09-30', outsidePeriod: true }),
+      P('m2', { channel: 'mobile_money', amountMinor: 200_000, feesMinor: 3_000, day: '2026-09-30', outsidePeriod: true })
+    ]
+    const file = [F({ id: 'l1', reference: 'r-0930', date: '2026-10-01' }), F({ id: 'l2', reference: 'R-1001', date: '2026-10-01' }), F({ id: 'momo', amountMinor: 295_500, description: 'MOMO SETTLEMENT', date: '2026-10-01' })]
+    const result = runMatch(provider, file, settings({ netOfFees: true }))
+    const by = outcomes(result)
+    expect(by.get('sep-30')).toBe('matched')
+    expect(by.get('l1')).toBe('matched')
+    expect(by.get('oct-01')).toBe('matched')
+    expect(by.get('m1')).toBe('suggested')
+    expect(by.get('momo')).toBe('suggested')
+    // The 29th's record is another period's: no item, counted as left out.
+    expect(by.has('sep-29')).toBe(false)
+    expect(result.leftOutOutsidePeriod).toBe(1)
+    expect(materialise(result, folded).find((i) => i.provider.some((p) => p.id === 'sep-30'))?.reasons.at(-1)).toBe('record sep-30 is dated 2026-09-30, outside the period: a line in it settles the record')
+    // An in-period record with a reference the outside one shares keeps it; the outside one is no duplicate of this period.
+    const shared = runMatch([P('old', { reference: 'X-1', day: '2026-09-28', outsidePeriod: true }), P('new', { reference: 'X-1', day: '2026-10-02' })], [F({ id: 'x', reference: 'X-1', date: '2026-10-02' })], settings())
+    expect(outcomes(shared)).toEqual(new Map([['new', 'matched'], ['x', 'matched']]))
+    expect(shared.leftOutOutsidePeriod).toBe(1)
+  })
+
   it('finds a group by bounded subset search when no day-and-channel group sums to the line, and refuses an ambiguous one', () => {
     const provider = [P('a', { amountMinor: 1_000, day: '2026-10-01' }), P('b', { amountMinor: 2_500, day: '2026-10-02' }), P('c', { amountMinor: 7_000, day: '2026-10-03' })]
     const one = runMatch(provider, [F({ id: 'l', amountMinor: 9_500, date: '2026-10-03' })], settings())

@@ -201,6 +201,34 @@ describe('a reconciliation session', () => {
     expect(verifyAudit(db)).toMatchObject({ ok: true })
   })
 
+  it('reads records as far outside the period as the window reaches: lines on the 1st settle the 30th and 29th, the rest are left out', async () => {
+    const outside = (id: string, reference: string, amount: number, createdAt: string, name: string) =>
+      paymentRow({ id, reference, serviceReference: `SRV-${id}`, amount, currency: 'NGN', status: 'successful', channel: 'card', totalFees: 0, createdAt, bankDetails: { accountName: name, accountNumber: '9', bankName: 'B' } })
+    new CacheStore(db).writePage('test', 'payments', [
+      outside('id-0', 'PAY-0', 700, '2026-09-30T12:00:00Z', 'Bola Ade'),
+      outside('id-8', 'PAY-8', 300, '2026-09-29T12:00:00Z', 'Chidi Eze'),
+      // Beyond the five days a line may trail its record: not read.
+      outside('id-9', 'PAY-9', 900, '2026-09-20T12:00:00Z', 'Dayo Ojo'),
+      // Within the two days a line may lead its record, and on no line: read, then left out.
+      outside('id-n', 'PAY-N', 800, '2026-11-01T10:00:00Z', 'Ebere Nwa')
+    ])
+    const file = await importBase([...base, '01/10/2026,PAY-0,Card,,700.00', '01/10/2026,,TRANSFER FROM CHIDI EZE,,300.00'])
+    const session = newSession([file.id])
+    const run = await service.run(session.id)
+    expect(run.leftOutOutsidePeriod).toBe(1)
+    expect(run.counts).toMatchObject({ matched: 2, suggested: 2, only_in_provider: 2, only_in_file: 1 })
+    const settled = service.items(session.id).items.find((i) => i.provider.some((p) => p.id === 'id-0'))
+    expect(settled).toMatchObject({ outcome: 'matched', reasons: expect.arrayContaining(['record id-0 is dated 2026-09-30, outside the period: a line in it settles the record']) })
+    expect(service.items(session.id).items.some((i) => i.provider.some((p) => p.id === 'id-9' || p.id === 'id-n'))).toBe(false)
+    // Accepting the suggestion in place keeps the reason, as a run does.
+    const suggestion = service.items(session.id, { outcome: 'suggested' }).items.find((i) => i.provider.some((p) => p.id === 'id-8')) as ReconItem
+    expect(await service.decide(session.id, { kind: 'accept', itemKey: suggestion.key })).toMatchObject({ inPlace: true })
+    const inPlace = service.item(session.id, suggestion.key)
+    expect(inPlace?.reasons.at(-1)).toBe('record id-8 is dated 2026-09-29, outside the period: a line in it settles the record')
+    await service.run(session.id)
+    expect(service.item(session.id, suggestion.key)).toEqual(inPlace)
+  })
+
   it('accepts every suggestion above a score in a filter, after saying how many and their totals; groups have no score and stay', async () => {
     const file = await importBase([...base, '05/10/2026,,DEPOSIT,,"1,000.00"'])
     const session = newSession([file.id])

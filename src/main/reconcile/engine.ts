@@ -23,6 +23,8 @@ export interface EngineProvider {
   text: string | null
   /** Further exact keys, e.g. a virtual account's number. */
   keys?: string[]
+  /** Dated just outside the session's period (within the match window's reach): an item only when a line claims it. */
+  outsidePeriod?: boolean
 }
 
 export interface EngineFileRow {
@@ -58,6 +60,8 @@ export interface MatchResult {
   items: MatchItems
   /** Failed or cancelled provider records nothing in the file points at: no money moved, so no item. */
   leftOutFailed: number
+  /** Records from just outside the period that no line claims: another period's, so no item. */
+  leftOutOutsidePeriod: number
   netOfFees: boolean
 }
 
@@ -355,11 +359,13 @@ function* matchSteps(provider: readonly EngineProvider[], file: readonly EngineF
   for (const { raw, others } of duplicates.values()) {
     const found = keyed.find(raw)
     if (found === MISSING || found === COLLIDED) continue
-    const all = [found >> 2, ...others].sort(pOrder)
+    // The period's own record keeps the key before one from just outside it; those outside are no duplicates of this period.
+    const outside = (i: number): number => ((provider[i] as EngineProvider).outsidePeriod === true ? 1 : 0)
+    const all = [found >> 2, ...others].sort((a, b) => outside(a) - outside(b) || pOrder(a, b))
     const keep = all[0] as number
     keyed.set(raw, keep * 4)
     for (const dup of all.slice(1)) {
-      if (pClaimed[dup]) continue
+      if (pClaimed[dup] || outside(dup) === 1) continue
       pClaimed[dup] = 1
       emitOne('duplicate_in_provider', dup, -1, null, [`the provider has reference "${(provider[keep] as EngineProvider).reference}" more than once; the first is ${(provider[keep] as EngineProvider).id}`])
     }
@@ -640,8 +646,13 @@ function* matchSteps(provider: readonly EngineProvider[], file: readonly EngineF
 
   // 5. Whatever is left is on one side only.
   let leftOutFailed = 0
+  let leftOutOutsidePeriod = 0
   const leaveOver = (i: number): void => {
     if (pClaimed[i]) return
+    if ((provider[i] as EngineProvider).outsidePeriod === true) {
+      leftOutOutsidePeriod++
+      return
+    }
     if (pMoney[i] === 2) {
       leftOutFailed++
       return
@@ -658,7 +669,7 @@ function* matchSteps(provider: readonly EngineProvider[], file: readonly EngineF
   onProgress?.('ordering', 0, items.count)
   const order = inContentOrder(items.count, leads, fDay, fAmount, pDay, pAmount, (lead) => (lead >= 0 ? (file[lead] as EngineFileRow).id : (provider[-1 - lead] as EngineProvider).id))
   onProgress?.('done', file.length, file.length)
-  return { provider, file, items: new MatchItems(items, order), leftOutFailed, netOfFees: settings.netOfFees }
+  return { provider, file, items: new MatchItems(items, order), leftOutFailed, leftOutOutsidePeriod, netOfFees: settings.netOfFees }
 }
 
 /**

@@ -21,6 +21,12 @@ export interface ProviderSideQuery {
   from: string
   to: string
   timeZone: string
+  /**
+   * Days the match window reaches past the period: records this many days before its first day and
+   * after its last are read too, marked outsidePeriod, so a line on the 1st can be explained by a
+   * payment of the 31st. Only those a line claims become items.
+   */
+  reach?: { before: number; after: number }
 }
 
 export interface ProviderSide {
@@ -32,20 +38,37 @@ export interface ProviderSide {
 }
 
 export function loadProviderSide(db: Database.Database, q: ProviderSideQuery): ProviderSide {
-  const start = dayBoundary(q.from, q.timeZone, false)
-  const end = dayBoundary(q.to, q.timeZone, true)
-  if (start === null || end === null) throw new Error(`The period ${q.from} to ${q.to} is not two days`)
+  if (dayBoundary(q.from, q.timeZone, false) === null || dayBoundary(q.to, q.timeZone, true) === null) throw new Error(`The period ${q.from} to ${q.to} is not two days`)
+  // The days read: the period and the window's reach past it (payouts are chosen by file, not by day).
+  const read = { ...q, from: shiftDay(q.from, -(q.reach?.before ?? 0)), to: shiftDay(q.to, q.reach?.after ?? 0) }
+  const start = dayBoundary(read.from, q.timeZone, false) as number
+  const end = dayBoundary(read.to, q.timeZone, true) as number
   const dayOf = dayInZone(q.timeZone)
-  switch (q.source) {
-    case 'payments':
-      return payments(db, q, start, end, dayOf)
-    case 'payouts':
-      return payouts(db, q, dayOf)
-    case 'subscriptions':
-      return subscriptionCharges(db, q)
-    case 'virtual-accounts':
-      return virtualAccounts(db, q, start, end, dayOf)
-  }
+  const side = ((): ProviderSide => {
+    switch (q.source) {
+      case 'payments':
+        return payments(db, read, start, end, dayOf)
+      case 'payouts':
+        return payouts(db, q, dayOf)
+      case 'subscriptions':
+        return subscriptionCharges(db, read)
+      case 'virtual-accounts':
+        return virtualAccounts(db, read, start, end, dayOf)
+    }
+  })()
+  // Set on every record, true or false, so all of them keep one shape in the engine's loops.
+  for (const r of side.records) r.outsidePeriod = outsideThePeriod(q.source, r.day, q)
+  return side
+}
+
+/** Whether a record's day lies outside the period; never for payouts, which are chosen by file, not by day. */
+export function outsideThePeriod(source: ReconSource, day: string, period: { from: string; to: string }): boolean {
+  return source !== 'payouts' && (day < period.from || day > period.to)
+}
+
+/** The calendar day `days` after (or before) a YYYY-MM-DD day. */
+function shiftDay(day: string, days: number): string {
+  return days === 0 ? day : DateTime.fromISO(day, { zone: 'UTC' }).plus({ days }).toFormat('yyyy-MM-dd')
 }
 
 function payments(db: Database.Database, q: ProviderSideQuery, start: number, end: number, dayOf: (ms: number) => string): ProviderSide {

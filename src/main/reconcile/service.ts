@@ -25,7 +25,7 @@ import { appendEvent, osUserName, sessionEvents, type AuditEvent } from './audit
 import { expectedAmount, NO_DECISIONS, pairKey, runMatch, runMatchAsync, type EngineDecisions, type EngineProvider, type EngineFileRow, type MatchResult, type PinnedMatch } from './engine'
 import { parseStatement, type ParsedStatement, type StatementRow } from './import/statement'
 import { filterClause, itemColumns } from './item-filters'
-import { loadProviderSide, type SourceFilter } from './provider-side'
+import { loadProviderSide, outsideThePeriod, type SourceFilter } from './provider-side'
 import { summarise, Totals, type ReportInput, type SummaryTotals } from './report'
 import { keysNamedBy, normaliseReference } from './references'
 
@@ -65,6 +65,8 @@ export interface RunOutcome {
   counts: Record<Outcome, number>
   items: number
   leftOutFailed: number
+  /** Records from just outside the period that no line claims (read because the window reaches past the period). */
+  leftOutOutsidePeriod: number
   unreadable: number
   notes: string[]
 }
@@ -428,14 +430,16 @@ export class ReconService {
       })
       this.db.prepare('update recon_sessions set last_run_at = ? where id = ?').run(this.now().toISOString(), sessionId)
       this.storeTotals(sessionId, session.settings, totals)
-      this.event(sessionId, 'run', { ruleVersion: RULE_VERSION, providerRecords: result.provider.length, fileRows: result.file.length, counts, leftOutFailed: result.leftOutFailed, unreadable })
+      this.event(sessionId, 'run', { ruleVersion: RULE_VERSION, providerRecords: result.provider.length, fileRows: result.file.length, counts, leftOutFailed: result.leftOutFailed, leftOutOutsidePeriod: result.leftOutOutsidePeriod, unreadable })
     })()
-    return { session: this.session(sessionId), counts, items: items.length, leftOutFailed: result.leftOutFailed, unreadable, notes }
+    return { session: this.session(sessionId), counts, items: items.length, leftOutFailed: result.leftOutFailed, leftOutOutsidePeriod: result.leftOutOutsidePeriod, unreadable, notes }
   }
 
   /** The engine's answer for the session as it stands, without storing anything (what a run would store). */
   async compute(session: SessionInfo, options: { signal?: AbortSignal; onProgress?: (phase: string, done: number, total: number) => void } = {}): Promise<{ result: MatchResult; folded: FoldedDecisions; unreadable: number; notes: string[] }> {
-    const side = loadProviderSide(this.db, { profileId: session.profileId, source: session.source, filter: session.filter, from: session.from, to: session.to, timeZone: session.timeZone })
+    // A line may be dated up to daysAfter past its record, or daysBefore ahead of it: records that far outside the period are read too.
+    const reach = { before: session.settings.daysAfter, after: session.settings.daysBefore }
+    const side = loadProviderSide(this.db, { profileId: session.profileId, source: session.source, filter: session.filter, from: session.from, to: session.to, timeZone: session.timeZone, reach })
     const file = this.fileRows(session)
     const { records, notes } = inFileCurrencies(side.records, file)
     const folded = this.fold(session.id)
@@ -561,7 +565,7 @@ export class ReconService {
     else if (decision.kind === 'resolve') replaced = { ...item, resolved: decision.resolved, decidedBy: event.user, decidedAt: event.at }
     else if (decision.kind === 'accept') {
       // What a run would make of the pinned pair: the engine over just its members (nothing else can take them).
-      const result = runMatch(item.provider.map(engineProvider), item.file.map(engineFileRow), settings, { pinned: [{ kind: 'accepted', providerIds: item.provider.map((p) => p.id), fileIds: item.file.map((f) => f.id) }], dismissed: new Set() })
+      const result = runMatch(item.provider.map((p) => engineProvider(p, session)), item.file.map(engineFileRow), settings, { pinned: [{ kind: 'accepted', providerIds: item.provider.map((p) => p.id), fileIds: item.file.map((f) => f.id) }], dismissed: new Set() })
       const [made, ...rest] = materialise(result, { engine: NO_DECISIONS, notes: new Map([[item.key, annotation]]), adjustments: [], reopenedAt: null })
       if (!made || rest.length > 0 || made.decision !== 'accepted' || made.key !== item.key) return false
       replaced = made
@@ -771,8 +775,10 @@ export function materialise(result: MatchResult, folded: FoldedDecisions): Recon
   const { items } = result
   const out: ReconItem[] = new Array(items.length)
   for (let k = 0; k < items.length; k++) {
+    let outside: string[] | null = null
     const provider: ProviderSide[] = items.providers(k).map((i) => {
       const p = result.provider[i] as MatchResult['provider'][number]
+      if (p.outsidePeriod === true) (outside ??= []).push(`record ${p.id} is dated ${p.day}, outside the period: a line in it settles the record`)
       return { id: p.id, reference: p.reference, serviceReference: p.serviceReference, date: p.day, amountMinor: p.amountMinor, feesMinor: p.feesMinor, currency: p.currency, status: p.status, channel: p.channel, name: p.text }
     })
     const file: FileSide[] = items.files(k).map((i) => {
@@ -793,7 +799,7 @@ export function materialise(result: MatchResult, folded: FoldedDecisions): Recon
       file,
       differenceMinor,
       score: items.score(k),
-      reasons: items.reasons(k) as string[],
+      reasons: outside === null ? (items.reasons(k) as string[]) : [...items.reasons(k), ...(outside as string[])],
       decision: items.decision(k),
       note: annotation?.note ?? null,
       reasonCode: annotation?.reasonCode ?? null,
@@ -815,8 +821,10 @@ interface StoredSummary {
 }
 
 /** A stored item's provider record as the engine reads it. */
-function engineProvider(p: ProviderSide): EngineProvider {
-  return { id: p.id, reference: p.reference, serviceReference: p.serviceReference, day: p.date, amountMinor: p.amountMinor, feesMinor: p.feesMinor, currency: p.currency, status: p.status, channel: p.channel, text: p.name }
+/** A stored item's record as the engine saw it, outside the period again when its day is (payouts are chosen by file, not by day). */
+function engineProvider(p: ProviderSide, session: SessionInfo): EngineProvider {
+  const outside = outsideThePeriod(session.source, p.date, session)
+  return { id: p.id, reference: p.reference, serviceReference: p.serviceReference, day: p.date, amountMinor: p.amountMinor, feesMinor: p.feesMinor, currency: p.currency, status: p.status, channel: p.channel, text: p.name, ...(outside ? { outsidePeriod: true } : {}) }
 }
 
 function engineFileRow(f: FileSide): EngineFileRow {
