@@ -12,8 +12,12 @@ import { startRendererHarness, type RendererHarness } from '../support/renderer-
 const EXTRA = 100_000
 
 /** Presses a button of the app's own confirmation dialog (waiting for it to open), never the drawer's button of the same name. */
+/** Confirms the one open dialog and waits until it has gone: a dialog still leaving would take the next confirmation's click. */
 async function confirmInDialog(page: RendererHarness['page'], name: string): Promise<void> {
-  await page.locator('.n-dialog').getByRole('button', { name, exact: true }).click()
+  const dialog = page.locator('.n-dialog')
+  await expect.poll(() => dialog.count()).toBe(1)
+  await dialog.getByRole('button', { name, exact: true }).click()
+  await expect.poll(() => dialog.count()).toBe(0)
 }
 
 /** Payment n of the seeded 100,000: older than anything the Sandbox makes, so the oldest is n = 0, the table's last row. */
