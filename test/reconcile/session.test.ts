@@ -202,20 +202,24 @@ describe('a reconciliation session', () => {
   })
 
   it('reads records as far outside the period as the window reaches: lines on the 1st settle the 30th and 29th, the rest are left out', async () => {
-    const outside = (id: string, reference: string, amount: number, createdAt: string, name: string) =>
-      paymentRow({ id, reference, serviceReference: `SRV-${id}`, amount, currency: 'NGN', status: 'successful', channel: 'card', totalFees: 0, createdAt, bankDetails: { accountName: name, accountNumber: '9', bankName: 'B' } })
+    const outside = (id: string, reference: string, amount: number, createdAt: string, name: string, currency = 'NGN') =>
+      paymentRow({ id, reference, serviceReference: `SRV-${id}`, amount, currency, status: 'successful', channel: 'card', totalFees: 0, createdAt, bankDetails: { accountName: name, accountNumber: '9', bankName: 'B' } })
     new CacheStore(db).writePage('test', 'payments', [
       outside('id-0', 'PAY-0', 700, '2026-09-30T12:00:00Z', 'Bola Ade'),
       outside('id-8', 'PAY-8', 300, '2026-09-29T12:00:00Z', 'Chidi Eze'),
       // Beyond the five days a line may trail its record: not read.
       outside('id-9', 'PAY-9', 900, '2026-09-20T12:00:00Z', 'Dayo Ojo'),
       // Within the two days a line may lead its record, and on no line: read, then left out.
-      outside('id-n', 'PAY-N', 800, '2026-11-01T10:00:00Z', 'Ebere Nwa')
+      outside('id-n', 'PAY-N', 800, '2026-11-01T10:00:00Z', 'Ebere Nwa'),
+      // In a currency the statement does not hold: the period's one is counted in the note, the one from outside it is not.
+      outside('id-g', 'PAY-G', 50, '2026-10-03T10:00:00Z', 'Fola Ige', 'GHS'),
+      outside('id-h', 'PAY-H', 60, '2026-09-30T10:00:00Z', 'Fola Ige', 'GHS')
     ])
     const file = await importBase([...base, '01/10/2026,PAY-0,Card,,700.00', '01/10/2026,,TRANSFER FROM CHIDI EZE,,300.00'])
     const session = newSession([file.id])
     const run = await service.run(session.id)
     expect(run.leftOutOutsidePeriod).toBe(1)
+    expect(run.notes).toContain('left out, in currencies the statements do not hold: 1 GHS')
     expect(run.counts).toMatchObject({ matched: 2, suggested: 2, only_in_provider: 2, only_in_file: 1 })
     const settled = service.items(session.id).items.find((i) => i.provider.some((p) => p.id === 'id-0'))
     expect(settled).toMatchObject({ outcome: 'matched', reasons: expect.arrayContaining(['record id-0 is dated 2026-09-30, outside the period: a line in it settles the record']) })

@@ -750,7 +750,8 @@ function inFileCurrencies(records: EngineProvider[], file: EngineFileRow[]): { r
   const kept = records.filter((p) => {
     if (currencies.has(p.currency)) return true
     if ([p.reference, p.serviceReference, ...(p.keys ?? [])].some((k) => k && named.has(normaliseReference(k)))) return true
-    left.set(p.currency, (left.get(p.currency) ?? 0) + 1)
+    // Only the period's own records are counted: those read from just outside it are another period's.
+    if (p.outsidePeriod !== true) left.set(p.currency, (left.get(p.currency) ?? 0) + 1)
     return false
   })
   const notes = left.size === 0 ? [] : [`left out, in currencies the statements do not hold: ${[...left].sort().map(([c, n]) => `${n} ${c}`).join(', ')}`]
