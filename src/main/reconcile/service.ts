@@ -821,11 +821,9 @@ interface StoredSummary {
   totals: SummaryTotals
 }
 
-/** A stored item's provider record as the engine reads it. */
-/** A stored item's record as the engine saw it, outside the period again when its day is (payouts are chosen by file, not by day). */
+/** A stored item's record as the engine saw it, outside the period again when its day is. */
 function engineProvider(p: ProviderSide, session: SessionInfo): EngineProvider {
-  const outside = outsideThePeriod(session.source, p.date, session)
-  return { id: p.id, reference: p.reference, serviceReference: p.serviceReference, day: p.date, amountMinor: p.amountMinor, feesMinor: p.feesMinor, currency: p.currency, status: p.status, channel: p.channel, text: p.name, ...(outside ? { outsidePeriod: true } : {}) }
+  return { id: p.id, reference: p.reference, serviceReference: p.serviceReference, day: p.date, amountMinor: p.amountMinor, feesMinor: p.feesMinor, currency: p.currency, status: p.status, channel: p.channel, text: p.name, outsidePeriod: outsideThePeriod(session.source, p.date, session) }
 }
 
 function engineFileRow(f: FileSide): EngineFileRow {
