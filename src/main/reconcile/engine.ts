@@ -184,6 +184,8 @@ function* matchSteps(provider: readonly EngineProvider[], file: readonly EngineF
     }
   })
   /** Content order of two provider records / two file rows: day, amount, id. */
+  /** 1 for a record from just outside the period (read because the window reaches past it), else 0. */
+  const outside = (i: number): number => ((provider[i] as EngineProvider).outsidePeriod === true ? 1 : 0)
   const pOrder = (a: number, b: number): number => (pDay[a] as number) - (pDay[b] as number) || (pAmount[a] as number) - (pAmount[b] as number) || compareText((provider[a] as EngineProvider).id, (provider[b] as EngineProvider).id)
   const fOrder = (a: number, b: number): number => (fDay[a] as number) - (fDay[b] as number) || (fAmount[a] as number) - (fAmount[b] as number) || compareText((file[a] as EngineFileRow).id, (file[b] as EngineFileRow).id)
   const expected = (i: number): number => pExpected[i] as number
@@ -360,7 +362,6 @@ function* matchSteps(provider: readonly EngineProvider[], file: readonly EngineF
     const found = keyed.find(raw)
     if (found === MISSING || found === COLLIDED) continue
     // The period's own record keeps the key before one from just outside it; those outside are no duplicates of this period.
-    const outside = (i: number): number => ((provider[i] as EngineProvider).outsidePeriod === true ? 1 : 0)
     const all = [found >> 2, ...others].sort((a, b) => outside(a) - outside(b) || pOrder(a, b))
     const keep = all[0] as number
     keyed.set(raw, keep * 4)
@@ -649,7 +650,7 @@ function* matchSteps(provider: readonly EngineProvider[], file: readonly EngineF
   let leftOutOutsidePeriod = 0
   const leaveOver = (i: number): void => {
     if (pClaimed[i]) return
-    if ((provider[i] as EngineProvider).outsidePeriod === true) {
+    if (outside(i) === 1) {
       leftOutOutsidePeriod++
       return
     }

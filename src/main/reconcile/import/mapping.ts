@@ -50,15 +50,20 @@ export function normaliseHeader(header: string): string {
 /** A header as compared with the synonyms: normalised, and without a currency code after it ("Amount (NGN)" → "amount"). */
 function headerWords(header: string): string {
   const h = normaliseHeader(header)
-  const code = currencyOfHeader(header)
-  return code === null ? h : h.slice(0, -3).trim()
+  const after = codeAfterWords(h)
+  return after === null ? h : after.words
 }
 
 /** The currency a header names after its words ("Amount (NGN)", "Debit EUR"), or null. */
 export function currencyOfHeader(header: string): string | null {
-  const m = /^(.*\S)\s+([a-z]{3})$/.exec(normaliseHeader(header))
+  return codeAfterWords(normaliseHeader(header))?.code ?? null
+}
+
+/** A normalised header's words and the known currency code after them, or null when it ends in none. */
+function codeAfterWords(normalised: string): { words: string; code: string } | null {
+  const m = /^(.*\S)\s+([a-z]{3})$/.exec(normalised)
   const code = m?.[2]?.toUpperCase()
-  return code !== undefined && isKnownCurrency(code) ? code : null
+  return m && code !== undefined && isKnownCurrency(code) ? { words: m[1] as string, code } : null
 }
 
 /** The field a header names, or null (unknown or a column to ignore such as a running balance). */
@@ -108,9 +113,10 @@ export function guessColumns(header: readonly string[], sample: readonly (readon
     return cells.length === 0 ? 0 : cells.filter(test).length / cells.length
   }
   const isSide = (c: string): boolean => INDICATOR_DEBIT.test(c) || INDICATOR_CREDIT.test(c)
-  if (chosen.indicator !== undefined && share(header.indexOf(chosen.indicator), isSide) < 0.5) {
+  const indicator = chosen.indicator === undefined ? -1 : header.indexOf(chosen.indicator)
+  if (indicator >= 0 && share(indicator, isSide) < 0.5) {
     // A "Type" column of words (POS, Transfer) is no debit/credit indicator; a stray bad value in a real one is a row problem.
-    taken.delete(header.indexOf(chosen.indicator))
+    taken.delete(indicator)
     delete chosen.indicator
   }
   const free = header.map((_, i) => i).filter((i) => !taken.has(i) && !ignored.has(i))
