@@ -1,21 +1,21 @@
-// Opens (creating and migrating) a series of new cache files, each at an agreed moment, for the test that several
-// processes can do so at once. Prints one JSON line: each round's schema version or error.
-import { join } from 'node:path'
+// Opens (creating or migrating) one cache file each time the test says so, for the test that several processes can do
+// so at once. Reads "FILE" lines on stdin (the barrier: every process gets its line at the same moment) and answers
+// each with one JSON line: the schema version it saw, or the error's code and text. Says "ready" once loaded.
+import { createInterface } from 'node:readline'
 import { openCache } from '../../src/main/cache/open'
 
-const [dir, firstStart, rounds, spacingMs] = process.argv.slice(2)
-const results: (number | string)[] = []
-for (let round = 0; round < Number(rounds); round++) {
-  const at = Number(firstStart) + round * Number(spacingMs)
-  while (Date.now() < at) {
-    // Spin until the agreed moment, so every process reaches the same new file together.
-  }
+export type OpenAnswer = { file: string; version: number } | { file: string; error: string }
+
+const lines = createInterface({ input: process.stdin })
+lines.on('line', (file) => {
+  let answer: OpenAnswer
   try {
-    const db = openCache(join(dir as string, `cache-${round}.sqlite`))
-    results.push(db.pragma('user_version', { simple: true }) as number)
+    const db = openCache(file)
+    answer = { file, version: db.pragma('user_version', { simple: true }) as number }
     db.close()
   } catch (error) {
-    results.push(error instanceof Error ? error.message : String(error))
+    answer = { file, error: `${(error as { code?: string }).code ?? 'error'}: ${error instanceof Error ? error.message : String(error)}` }
   }
-}
-process.stdout.write(`${JSON.stringify(results)}\n`)
+  process.stdout.write(`${JSON.stringify(answer)}\n`)
+})
+process.stdout.write('ready\n')

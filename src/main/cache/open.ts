@@ -29,6 +29,26 @@ function enableWal(db: Database.Database, timeoutMs = 5_000): void {
   }
 }
 
+/**
+ * PRAGMA quick_check, read from one snapshot of the file. quick_check connects every FTS5 table, and FTS5 reads its
+ * shadow tables (`…_config`) while it connects, at the moment it connects. The schema the connection holds was read
+ * earlier: when another process (the app's host, the CLI) commits a migration in between, the shadow-table read finds
+ * the schema changed and fails (SQLITE_SCHEMA). SQLite prepares the statement again once, after reading the schema
+ * anew, and a second migration committed meanwhile failed it for good ("vtable constructor failed: subscriptions_fts").
+ * Inside one read transaction the schema and the shadow tables come from the same snapshot, which no other process's
+ * commit changes (WAL: the readers block no writer while they read).
+ */
+function quickCheck(db: Database.Database): string {
+  db.exec('BEGIN')
+  try {
+    // The first read starts the snapshot; a schema read before it is read again inside it (SQLite sees the cookie changed).
+    db.prepare('select count(*) from sqlite_schema').pluck().get()
+    return String(db.pragma('quick_check', { simple: true }))
+  } finally {
+    db.exec('COMMIT')
+  }
+}
+
 export function openCache(file: string, options: SqliteOptions = {}): Database.Database {
   let db: Database.Database
   try {
@@ -43,8 +63,8 @@ export function openCache(file: string, options: SqliteOptions = {}): Database.D
     enableWal(db)
     db.pragma('synchronous = NORMAL')
     db.pragma('foreign_keys = ON')
-    const check = db.pragma('quick_check', { simple: true })
-    if (check !== 'ok') throw new AppError('cache_damaged', `The cache database ${file} is damaged (${String(check)}).`)
+    const check = quickCheck(db)
+    if (check !== 'ok') throw new AppError('cache_damaged', `The cache database ${file} is damaged (${check}).`)
     migrate(db)
     return db
   } catch (error) {
