@@ -23,6 +23,9 @@ export class FaultControl {
   private rand: () => number
   /** Faults injected so far, by kind. */
   readonly injected: Record<string, number> = {}
+  /** Requests still answered before the server holds the rest (see holdAfter); null: nothing is held. */
+  private answeredBeforeHold: number | null = null
+  private readonly held: (() => void)[] = []
 
   constructor(seed: number) {
     this.rand = stream(seed, 0xfa017)
@@ -33,6 +36,35 @@ export class FaultControl {
     for (let i = 0; i < count; i++) this.queue.push(kind)
   }
 
+  /**
+   * Answers the next `count` API requests, then holds every later one unanswered until release(): a server that stops
+   * answering in the middle of a walk, so a test can stop a client at a known point of its work, not at a moment in time.
+   */
+  holdAfter(count: number): void {
+    this.answeredBeforeHold = count
+  }
+
+  /** Lets every held request through and holds no more. */
+  release(): void {
+    this.answeredBeforeHold = null
+    for (const go of this.held.splice(0)) go()
+  }
+
+  /** Requests waiting in holdAfter's hold. */
+  get heldRequests(): number {
+    return this.held.length
+  }
+
+  /** Resolves when the next request may be answered: at once, or when release() lets the held ones through. */
+  admit(): Promise<void> | null {
+    if (this.answeredBeforeHold === null) return null
+    if (this.answeredBeforeHold > 0) {
+      this.answeredBeforeHold--
+      return null
+    }
+    return new Promise((resolve) => this.held.push(resolve))
+  }
+
   set(settings: Partial<FaultSettings>): void {
     this.settings = { ...this.settings, ...settings, rates: { ...this.settings.rates, ...(settings.rates ?? {}) } }
   }
@@ -40,6 +72,7 @@ export class FaultControl {
   reset(seed?: number): void {
     this.settings = { latencyMs: 0, slowMs: 2000, rates: {} }
     this.queue.length = 0
+    this.release()
     for (const kind of Object.keys(this.injected)) delete this.injected[kind]
     if (seed !== undefined) this.rand = stream(seed, 0xfa017)
   }
