@@ -4,23 +4,61 @@ import { join } from 'node:path'
 import type { Locator, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { providerCsv } from '../../src/shared/bulk/write'
-import type { JobInfo } from '../../src/shared/ipc/contract'
-import { valueOf } from '../support/app-env'
+import { syncAndWait } from '../support/app-env'
 import { startRendererHarness, type RendererHarness } from '../support/renderer-harness'
 
+/** Where the grid's cursor is, and its open editor's text (null: no editor) and whether the editor has the keyboard. */
+interface GridState {
+  x: number | null
+  y: number | null
+  editor: string | null
+  typing: boolean
+}
+
+/** The builder on screen: transfers or plans. */
+let kind: 'transfers' | 'plans' = 'transfers'
+
+function gridState(page: Page): Promise<GridState> {
+  return page.evaluate<GridState>(`(async () => {
+    const grid = document.querySelector('[data-testid="builder-${kind}"] revo-grid')
+    const focused = await grid?.getFocused()
+    const input = grid?.querySelector('revogr-edit input')
+    return { x: focused?.cell?.x ?? null, y: focused?.cell?.y ?? null, editor: input ? input.value : null, typing: !!input && document.activeElement === input }
+  })()`)
+}
+
 /**
- * Types into the grid at a person's pace: the grid drops a key pressed within a few tens of
- * milliseconds of the Tab that saved the cell before it (its editor is still closing).
+ * Waits until the grid's cursor rests on a cell with no editor: the grid closes an editor over a few frames, and until it
+ * has, a key pressed is lost and the closing editor takes the keyboard back from a picker.
  */
+async function settled(page: Page, at: { x: number; y: number }): Promise<void> {
+  await expect.poll(() => gridState(page)).toEqual({ ...at, editor: null, typing: false })
+}
+
+/** Types a value into the cell under the cursor: the first key opens its editor, the rest go in once the editor has the keyboard. */
+async function typeCell(page: Page, value: string): Promise<void> {
+  await page.keyboard.type(value.slice(0, 1))
+  await expect.poll(async () => (await gridState(page)).typing).toBe(true)
+  await page.keyboard.type(value.slice(1))
+  await expect.poll(async () => (await gridState(page)).editor).toBe(value)
+}
+
+/** Types a row from the cell under the cursor, Tab between cells and Enter after the last, each step once the grid is ready for it. */
 async function typeRow(page: Page, cells: string[]): Promise<void> {
+  const start = await gridState(page)
+  const at = (i: number): { x: number; y: number } => ({ x: (start.x as number) + i, y: start.y as number })
   for (const [i, value] of cells.entries()) {
     if (i > 0) await page.keyboard.press('Tab')
-    await page.waitForTimeout(150)
-    if (value) await page.keyboard.type(value, { delay: 20 })
-    await page.waitForTimeout(100)
+    await settled(page, at(i))
+    if (value) await typeCell(page, value)
   }
   await page.keyboard.press('Enter')
-  await page.waitForTimeout(100)
+  await expect.poll(async () => (await gridState(page)).editor).toBe(null)
+}
+
+/** Waits until the keyboard is in a picker's search (Alt+B moves it there). */
+async function inPicker(page: Page, testId: string): Promise<void> {
+  await expect.poll(() => page.evaluate(`document.activeElement?.closest('[data-testid="${testId}"]') !== null`)).toBe(true)
 }
 
 const COLUMNS: Record<string, string[]> = {
@@ -39,8 +77,7 @@ describe('bulk payout builder', { timeout: 180_000 }, () => {
   beforeAll(async () => {
     harness = await startRendererHarness()
     // The bank list the picker and the bank-code rule use.
-    const job = valueOf(await harness.host.call('sync:start', { resources: ['banks'] })) as JobInfo
-    for (let i = 0; i < 300 && (valueOf(await harness.host.call('job:list', undefined)) as JobInfo[]).find((j) => j.id === job.id)?.state === 'running'; i++) await new Promise((r) => setTimeout(r, 100))
+    await syncAndWait(harness.host, ['banks'])
     await harness.page.setViewportSize({ width: 1800, height: 900 })
     await harness.page.goto(`${harness.baseUrl}#/bulk`)
   })
@@ -56,6 +93,7 @@ describe('bulk payout builder', { timeout: 180_000 }, () => {
 
     // A mistake as the user types it: thousands separators in the amount.
     await cell(builder, 2, 'amount').click()
+    await settled(page, { x: 0, y: 0 })
     await typeRow(page, ['5,000.00', 'NGN', '058', '', '0123456789', 'Adaeze Okafor', 'November salary'])
     await expect.poll(() => errors.textContent()).toBe('1 error(s)')
     const amount = cell(builder, 2, 'amount')
@@ -66,25 +104,28 @@ describe('bulk payout builder', { timeout: 180_000 }, () => {
 
     // Fixed in place: the error goes as soon as the cell is saved.
     await amount.click()
-    await page.keyboard.type('5000.00', { delay: 15 })
+    await settled(page, { x: 0, y: 0 })
+    await typeCell(page, '5000.00')
     await page.keyboard.press('Enter')
+    await expect.poll(async () => (await gridState(page)).editor).toBe(null)
     await expect.poll(() => errors.textContent()).toBe('0 error(s)')
     await expect.poll(() => amount.getAttribute('class')).not.toContain('cell-error')
 
     // A second row from the keyboard, its bank chosen in the searchable picker (Alt+B).
     await page.keyboard.press('Control+Enter')
-    await page.waitForTimeout(150)
+    await settled(page, { x: 0, y: 1 })
     await typeRow(page, ['1250.50', 'NGN', '', '', '2233445599', 'Bola Ade', 'Refund 7'])
     expect(await builder.getByTestId('row-panel').locator('.n-card-header').textContent()).toBe('Row 3')
     await page.keyboard.press('Alt+b')
-    await page.keyboard.type('Access', { delay: 15 })
+    await inPicker(page, 'pick-bank')
+    await page.keyboard.type('Access')
     await expect.poll(() => page.evaluate<string>("document.querySelector('.n-base-select-option--pending')?.textContent ?? ''")).toContain('Access Bank (044)')
     await page.keyboard.press('Enter')
     await expect.poll(() => cell(builder, 3, 'bank_code').textContent()).toBe('044')
 
     // A block pasted from a spreadsheet adds the rows it needs.
     await page.keyboard.press('Control+Enter')
-    await page.waitForTimeout(150)
+    await settled(page, { x: 0, y: 2 })
     // What a spreadsheet puts on the clipboard: tab-separated cells (one with a stray space), CRLF after each row.
     await page.evaluate(`(() => {
       const data = new DataTransfer()
@@ -128,9 +169,11 @@ describe('bulk payout builder', { timeout: 180_000 }, () => {
   it('builds a plan file: a wrong frequency shown on its cell, fixed with the picker, uploaded', async () => {
     const { page } = harness
     await page.locator('.n-tabs-tab', { hasText: 'Plan file' }).click()
+    kind = 'plans'
     const builder = page.getByTestId('builder-plans')
     await builder.locator('revogr-data .rgCell').first().waitFor()
     await cell(builder, 2, 'title', 'plans').click()
+    await settled(page, { x: 0, y: 0 })
     await typeRow(page, ['Gold Monthly', 'Monthly', '5000', 'NGN', 'LL-E2E-GOLD', 'NGN:5000;GHS:45'])
     const frequency = cell(builder, 2, 'frequency', 'plans')
     await expect.poll(() => frequency.getAttribute('class')).toContain('cell-error')
@@ -139,8 +182,8 @@ describe('bulk payout builder', { timeout: 180_000 }, () => {
 
     await frequency.click()
     await page.keyboard.press('Alt+b')
-    await page.waitForTimeout(100)
-    await page.keyboard.type('month', { delay: 15 })
+    await inPicker(page, 'pick-frequency')
+    await page.keyboard.type('month')
     await page.keyboard.press('Enter')
     await expect.poll(() => frequency.textContent()).toBe('monthly')
     await expect.poll(() => builder.getByTestId('error-count').textContent()).toBe('0 error(s)')

@@ -25,7 +25,8 @@ describe('the service host dies during a job', { timeout: 120_000 }, () => {
   it('fails the job with a clear code, restarts the host, and the app carries on', async () => {
     const { page } = harness
     await expect.poll(() => page.getByTestId('profile-name').textContent()).toBe('Acme test')
-    remote.faults.set({ latencyMs: 10 })
+    // 40 pages (2,000 payments) are answered and the rest held: the sync is running when the host is killed.
+    remote.faults.holdAfter(40)
     await page.getByTestId('sync-start').click()
     await expect.poll(async () => Number((await page.getByTestId('sync-row-payments').textContent())?.match(/([\d,]+) \/ 40,000/)?.[1]?.replace(/,/g, '') ?? 0), { timeout: 30_000 }).toBeGreaterThan(1000)
     await page.getByTestId('jobs-indicator').waitFor()
@@ -46,7 +47,7 @@ describe('the service host dies during a job', { timeout: 120_000 }, () => {
     // Everything works again: the pages fetched before the kill are kept, and a new sync finishes the rest.
     const kept = Number((await page.getByTestId('cached-payments').textContent())?.replace(/\D/g, ''))
     expect(kept).toBeGreaterThan(1000)
-    remote.faults.set({ latencyMs: 0 })
+    remote.faults.release()
     await page.getByTestId('sync-start').click()
     await page.getByTestId('sync-done').waitFor({ timeout: 60_000 })
     expect(await page.getByTestId('cached-payments').textContent()).toBe((40_000).toLocaleString('en-US'))

@@ -7,7 +7,7 @@ import { ReconService } from '../../src/main/reconcile/service'
 import { DEFAULT_SETTINGS } from '../../src/shared/reconcile'
 import { startSandbox, type Sandbox } from '../../src/main/sandbox/server'
 import type { Payment } from '../../src/shared/api/schemas'
-import { startRendererHarness, type RendererHarness } from '../support/renderer-harness'
+import { settled, startRendererHarness, type RendererHarness } from '../support/renderer-harness'
 
 const EXTRA = 100_000
 
@@ -307,12 +307,13 @@ describe('record workspace in Chromium', { timeout: 180_000 }, () => {
       await page.getByText(`Theme: ${theme}`, { exact: true }).click()
       for (const screen of ['overview', 'records', 'accounts', 'bulk', 'reconcile', 'profiles']) {
         await page.getByTestId(`nav-${screen}`).click()
+        await expect.poll(() => page.evaluate('location.hash')).toBe(screen === 'overview' ? '#/' : `#/${screen}`)
         if (screen === 'records') {
           await page.getByTestId('tab-payments').click()
           await page.getByTestId('search-text').locator('input').fill(`OLD-0${EXTRA - 1}`)
           await expect.poll(() => page.getByTestId('record-table').textContent()).toContain('987,654,321,012.34')
         }
-        await page.waitForTimeout(150)
+        await settled(page)
         const overflow = (await page.evaluate('document.documentElement.scrollWidth - window.innerWidth')) as number
         expect(overflow, `${screen} (${theme}) is wider than the window`).toBeLessThanOrEqual(0)
         if (screen === 'records' || screen === 'overview') await harness.screenshot(`workspace-${screen}-${theme}`)

@@ -38,6 +38,17 @@ export interface RendererHarness {
   close(): Promise<void>
 }
 
+/**
+ * Waits until the page is still: every CSS transition and animation running now that ends (not a spinner's endless one)
+ * has finished, and two frames have been drawn after them, so a layout or a picture shows where the screen settles.
+ */
+export async function settled(page: Page): Promise<void> {
+  await page.evaluate(`Promise.all(document.getAnimations()
+      .filter((a) => Number.isFinite(a.effect?.getComputedTiming().endTime ?? Infinity))
+      .map((a) => a.finished.catch(() => null)))
+    .then(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))))`)
+}
+
 /** The page-side half of the bridge: the preload's own createApi over exposeBinding instead of ipcRenderer. */
 function bridgeScript(): string {
   return `(() => {
@@ -107,8 +118,8 @@ export async function startRendererHarness(hostOptions: Omit<TestHostOptions, 't
         const dir = join(ARTIFACTS_DIR, 'e2e')
         await mkdir(dir, { recursive: true })
         const file = join(dir, `${name}.png`)
-        // Naive UI animates colours and focus rings for ~0.3 s; let them settle so the picture shows the state.
-        await page.waitForTimeout(400)
+        // Naive UI animates colours and focus rings for ~0.3 s: the picture shows the state they settle in.
+        await settled(page)
         await page.screenshot({ path: file, fullPage: true })
         return file
       },

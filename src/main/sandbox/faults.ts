@@ -44,10 +44,10 @@ export class FaultControl {
     this.answeredBeforeHold = count
   }
 
-  /** Lets every held request through and holds no more. */
+  /** Answers requests again; those it held get their connection closed, unanswered (their clients gave up on them). */
   release(): void {
     this.answeredBeforeHold = null
-    for (const go of this.held.splice(0)) go()
+    for (const drop of this.held.splice(0)) drop()
   }
 
   /** Requests waiting in holdAfter's hold. */
@@ -55,7 +55,7 @@ export class FaultControl {
     return this.held.length
   }
 
-  /** Resolves when the next request may be answered: at once, or when release() lets the held ones through. */
+  /** Null when the next request may be answered now; else a promise that resolves when release() drops it. */
   admit(): Promise<void> | null {
     if (this.answeredBeforeHold === null) return null
     if (this.answeredBeforeHold > 0) {

@@ -560,8 +560,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const found = route(req.method ?? '', path)
     if (!found) return finish(notFound('Endpoint'))
 
-    const hold = faults.admit()
-    if (hold) await hold
+    const held = faults.admit()
+    if (held) {
+      await held
+      req.socket.destroy()
+      return
+    }
     const fault = faults.next()
     log.fault = fault
     const latency = faults.latencyMs + (fault === 'slow' ? faults.slowMs : 0)
