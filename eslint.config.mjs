@@ -1,7 +1,8 @@
-// Lint rules: typescript-eslint and eslint-plugin-vue recommended sets, plus the layers of the design (test/unit/layers.test.ts shows each one firing).
+// Lint rules: typescript-eslint and eslint-plugin-vue recommended sets, plus the layers of the design (test/unit/layers.test.ts shows each one firing); layout is Prettier's (eslint-config-prettier turns off the rules that would fight it).
 import { builtinModules } from 'node:module'
 import tseslint from 'typescript-eslint'
 import pluginVue from 'eslint-plugin-vue'
+import prettier from 'eslint-config-prettier/flat'
 
 /** Node's own modules, with and without the node: prefix. */
 const nodeModules = builtinModules.filter((m) => !m.startsWith('_')).flatMap((m) => [m, `node:${m}`])
@@ -74,11 +75,9 @@ export default tseslint.config(
     files: ['**/*.vue'],
     languageOptions: { parserOptions: { parser: tseslint.parser } }
   },
+  prettier,
   {
     rules: {
-      'vue/max-attributes-per-line': 'off',
-      'vue/singleline-html-element-content-newline': 'off',
-      'vue/html-self-closing': 'off',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }]
     }
   },
