@@ -45,7 +45,7 @@ describe('packaging', () => {
     // The development copy built for `npm start` never ships: packaged, better-sqlite3 finds its own unpacked build.
     expect(config['files']).toContain('!node_modules/.ledgerline-electron/**')
     const shell = readFileSync(join(PROJECT_ROOT, 'src/main/index.ts'), 'utf8')
-    expect(shell).toMatch(/const electronSqliteBinding = app\.isPackaged \? undefined :/)
+    expect(shell).toMatch(/const electronSqliteBinding = app\.isPackaged\s*\?\s*undefined\s*:/)
   })
 
   it('flips the fuses on the packaged binary: no RunAsNode, NODE_OPTIONS or --inspect; cookie encryption, asar integrity, asar only', async () => {
