@@ -22,7 +22,9 @@ function cspMetaTag(): Plugin {
 export default defineConfig(({ command }) => ({
   main: {
     // The shell and the service host it forks (a utility process in the app).
-    build: { rollupOptions: { input: { index: resolve(__dirname, 'src/main/index.ts'), host: resolve(__dirname, 'src/main/host/entry.ts') } } },
+    build: {
+      rollupOptions: { input: { index: resolve(__dirname, 'src/main/index.ts'), host: resolve(__dirname, 'src/main/host/entry.ts') } }
+    },
     // Dev-only behaviour (trusting ELECTRON_RENDERER_URL) is compiled out of every other build.
     define: { __LEDGERLINE_DEV_BUILD__: JSON.stringify(command === 'serve') }
   },

@@ -7,7 +7,10 @@ import prettier from 'eslint-config-prettier/flat'
 /** Node's own modules, with and without the node: prefix. */
 const nodeModules = builtinModules.filter((m) => !m.startsWith('_')).flatMap((m) => [m, `node:${m}`])
 const noNode = { group: ['node:*', ...nodeModules.map((m) => `${m}/*`)], message: 'Only main-side code may use Node modules.' }
-const noElectron = { name: 'electron', message: 'Only the shell (src/main/index.ts, src/main/shell/, the host entry) and the preload touch Electron.' }
+const noElectron = {
+  name: 'electron',
+  message: 'Only the shell (src/main/index.ts, src/main/shell/, the host entry) and the preload touch Electron.'
+}
 const nodeNames = nodeModules.map((name) => ({ name, message: 'Only main-side code may use Node modules.' }))
 
 /** The layers, as import restrictions per folder. */
@@ -20,7 +23,13 @@ const layers = [
         'error',
         {
           paths: [noElectron, ...nodeNames],
-          patterns: [noNode, { group: ['**/main/**', '**/preload/**', '**/cli/**', '../../../main', '../../../preload'], message: 'The renderer imports only src/shared and its own code.' }]
+          patterns: [
+            noNode,
+            {
+              group: ['**/main/**', '**/preload/**', '**/cli/**', '../../../main', '../../../preload'],
+              message: 'The renderer imports only src/shared and its own code.'
+            }
+          ]
         }
       ]
     }
@@ -31,7 +40,10 @@ const layers = [
     rules: {
       'no-restricted-syntax': [
         'error',
-        { selector: "MemberExpression[object.name='window'][property.name='api']", message: 'Views and components call the host through a store, never window.api.' }
+        {
+          selector: "MemberExpression[object.name='window'][property.name='api']",
+          message: 'Views and components call the host through a store, never window.api.'
+        }
       ]
     }
   },
@@ -43,7 +55,10 @@ const layers = [
         'error',
         {
           paths: [noElectron, ...nodeNames],
-          patterns: [noNode, { group: ['**/main/**', '**/renderer/**', '**/preload/**', '**/cli/**'], message: 'src/shared imports only src/shared.' }]
+          patterns: [
+            noNode,
+            { group: ['**/main/**', '**/renderer/**', '**/preload/**', '**/cli/**'], message: 'src/shared imports only src/shared.' }
+          ]
         }
       ]
     }
@@ -52,7 +67,15 @@ const layers = [
     // The cache stores what it is given; it never talks to the provider.
     files: ['src/main/cache/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { paths: [noElectron], patterns: [{ group: ['**/api/client', '**/api/http', '../api/*', '**/main/api/*'], message: 'The cache does not import the API client.' }] }]
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [noElectron],
+          patterns: [
+            { group: ['**/api/client', '**/api/http', '../api/*', '**/main/api/*'], message: 'The cache does not import the API client.' }
+          ]
+        }
+      ]
     }
   },
   {
@@ -84,7 +107,10 @@ export default tseslint.config(
   ...layers,
   {
     files: ['bin/**/*.cjs', 'scripts/**/*.cjs'],
-    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', process: 'readonly', module: 'writable', __dirname: 'readonly', console: 'readonly' } },
+    languageOptions: {
+      sourceType: 'commonjs',
+      globals: { require: 'readonly', process: 'readonly', module: 'writable', __dirname: 'readonly', console: 'readonly' }
+    },
     rules: { '@typescript-eslint/no-require-imports': 'off' }
   },
   {

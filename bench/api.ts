@@ -67,7 +67,9 @@ export async function apiBench(): Promise<void> {
   const serving = await timed('Sandbox serving rate (fetch + JSON.parse, pages generated on demand)', () => rawLoop(pageUrl, PAGES))
   const clientFigure = await timed('API client page fetch (paced off, schema-checked, page iterator)', () => clientLoop(PAGES))
 
-  console.log(`API — ${PAGES} pages of ${perPage} payments each, one request in flight, ${PAYMENTS.toLocaleString('en-US')} seeded payments`)
+  console.log(
+    `API — ${PAGES} pages of ${perPage} payments each, one request in flight, ${PAYMENTS.toLocaleString('en-US')} seeded payments`
+  )
   console.log(`node ${process.version}, ${process.platform}-${process.arch}\n`)
   for (const figure of [base, serving, clientFigure]) {
     const ratio = figure === base ? '' : `   ratio to baseline: ${(rate(figure) / rate(base)).toFixed(2)}`
@@ -76,4 +78,3 @@ export async function apiBench(): Promise<void> {
   await sandbox.close()
   await new Promise<void>((resolve) => baseline.close(() => resolve()))
 }
-

@@ -15,7 +15,15 @@ export function payoutFile(rows = ROWS): string {
     const ghs = i % 7 === 3
     const amount = `${1_000 + ((i * 7_919) % 900_000)}.${String(i % 100).padStart(2, '0')}`
     const account = ghs ? String(1_000_000_000_000 + i * 31) : String(1_000_000_000 + i * 13).padStart(10, '0')
-    const row = [amount, ghs ? 'GHS' : 'NGN', ghs ? (GHS_BANKS[i % 4] as string) : (NGN_BANKS[i % 10] as string), ghs ? '030100' : '', account, `${FIRST[i % 10]} ${LAST[i % 8]}`, `Salary November ${i}`]
+    const row = [
+      amount,
+      ghs ? 'GHS' : 'NGN',
+      ghs ? (GHS_BANKS[i % 4] as string) : (NGN_BANKS[i % 10] as string),
+      ghs ? '030100' : '',
+      account,
+      `${FIRST[i % 10]} ${LAST[i % 8]}`,
+      `Salary November ${i}`
+    ]
     if (i % 100 === 42) row[0] = `${(row[0] as string).split('.')[0]?.replace(/(\d)(\d{3})$/, '$1,$2')}.00`
     if (i % 100 === 77) row[4] = (row[4] as string).slice(1)
     cells.push(row)

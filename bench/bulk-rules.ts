@@ -21,7 +21,10 @@ for (let i = 0; i < 3; i++) {
 const RUNS = 15
 const times: { parse: number[]; validate: number[] } = { parse: [], validate: [] }
 for (let i = 0; i < RUNS; i++) {
-  for (const [side, run] of [['parse', parse], ['validate', validate]] as const) {
+  for (const [side, run] of [
+    ['parse', parse],
+    ['validate', validate]
+  ] as const) {
     const t = performance.now()
     run()
     times[side].push(performance.now() - t)
@@ -30,4 +33,6 @@ for (let i = 0; i < RUNS; i++) {
 // The ratio of each pair taken back to back, then their median: a slow stretch of the machine
 // (another process, the clock speed) then slows both sides of a pair, not one side's median.
 const ratio = median(times.validate.map((ms, i) => ms / (times.parse[i] as number)))
-console.log(JSON.stringify({ megabytes: text.length / 1048576, baselineMs: median(times.parse), rulesMs: median(times.validate), ratio, errors }))
+console.log(
+  JSON.stringify({ megabytes: text.length / 1048576, baselineMs: median(times.parse), rulesMs: median(times.validate), ratio, errors })
+)

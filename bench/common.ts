@@ -4,7 +4,8 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { buildSync } from 'esbuild'
 
-export const fmt = (n: number, digits = 0): string => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits })
+export const fmt = (n: number, digits = 0): string =>
+  n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits })
 
 export function seconds(start: bigint): number {
   return Number(process.hrtime.bigint() - start) / 1e9
@@ -26,7 +27,15 @@ export function withCompiled<T>(entry: string, use: (script: string) => T): T {
   const dir = mkdtempSync(join(cache, 'ledgerline-bench-'))
   try {
     const out = join(dir, 'bench.mjs')
-    buildSync({ entryPoints: [join(import.meta.dirname, entry)], bundle: true, platform: 'node', format: 'esm', packages: 'external', outfile: out, logLevel: 'error' })
+    buildSync({
+      entryPoints: [join(import.meta.dirname, entry)],
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      packages: 'external',
+      outfile: out,
+      logLevel: 'error'
+    })
     return use(out)
   } finally {
     rmSync(dir, { recursive: true, force: true })

@@ -79,7 +79,9 @@ export async function hostBench(dir: string): Promise<void> {
     export: await measured(() => {
       const fd = openSync(join(dir, 'inprocess.csv'), 'w')
       let chunk = BOM
-      for (const row of db.prepare("SELECT t.* FROM payments t WHERE t.profile_id = 'p' ORDER BY t.rowid DESC").iterate() as Iterable<Record<string, unknown>>) {
+      for (const row of db.prepare("SELECT t.* FROM payments t WHERE t.profile_id = 'p' ORDER BY t.rowid DESC").iterate() as Iterable<
+        Record<string, unknown>
+      >) {
         const cells = Object.values(row).map((v) => (v === null ? null : text(String(v))))
         chunk += rowLine(cells, cells.length)
         if (chunk.length > 1 << 20) {
@@ -91,7 +93,11 @@ export async function hostBench(dir: string): Promise<void> {
       closeSync(fd)
     }),
     // The deep page as it was read before keyset paging: ORDER BY … LIMIT … OFFSET.
-    search: await measured(() => db.prepare("SELECT * FROM payments t WHERE t.profile_id = 'p' ORDER BY t.seq DESC LIMIT @limit OFFSET @offset").all({ limit: pageSize, offset: deepPage * pageSize })),
+    search: await measured(() =>
+      db
+        .prepare("SELECT * FROM payments t WHERE t.profile_id = 'p' ORDER BY t.seq DESC LIMIT @limit OFFSET @offset")
+        .all({ limit: pageSize, offset: deepPage * pageSize })
+    ),
     remove: await measured(() => db.prepare("delete from profiles where id = 'p'").run())
   }
   db.close()
@@ -136,7 +142,9 @@ export async function hostBench(dir: string): Promise<void> {
   }
   await supervisor.stop()
 
-  console.log(`\nMain's event-loop delay — ${fmt(total)} cached payments (built in ${fmt(built, 1)} s); each delay is how late main would answer a click or call arriving during the work`)
+  console.log(
+    `\nMain's event-loop delay — ${fmt(total)} cached payments (built in ${fmt(built, 1)} s); each delay is how late main would answer a click or call arriving during the work`
+  )
   for (const [label, key] of [
     [`export ${fmt(total)} payments to CSV`, 'export'],
     [`search page at row ${fmt(deepPage * pageSize + 1)}`, 'search'],
@@ -146,6 +154,10 @@ export async function hostBench(dir: string): Promise<void> {
     const a = after[key]
     console.log(`  ${label}`)
     line("    on main's loop (before the service host)", `p99 ${fmt(b.p99)} ms`, `max ${fmt(b.max)} ms; took ${fmt(b.seconds, 1)} s`)
-    line('    in the service host (main forwards only)', `p99 ${fmt(a.p99, 1)} ms`, `max ${fmt(a.max, 1)} ms; took ${fmt(a.seconds, 1)} s; ratio ${(a.p99 / Math.max(b.p99, 0.001)).toFixed(4)} (target p99 <= 50 ms)`)
+    line(
+      '    in the service host (main forwards only)',
+      `p99 ${fmt(a.p99, 1)} ms`,
+      `max ${fmt(a.max, 1)} ms; took ${fmt(a.seconds, 1)} s; ratio ${(a.p99 / Math.max(b.p99, 0.001)).toFixed(4)} (target p99 <= 50 ms)`
+    )
   }
 }

@@ -20,7 +20,18 @@ function rng(seed: number): () => number {
   }
 }
 
-const NAMES = ['Ada Obi', 'Kofi Mensah', 'Ngozi Umeh', 'Bola Ade', 'Chidi Eze', 'Amina Bello', 'Yaw Boateng', 'Efua Owusu', 'Tunde Bakare', 'Zainab Musa']
+const NAMES = [
+  'Ada Obi',
+  'Kofi Mensah',
+  'Ngozi Umeh',
+  'Bola Ade',
+  'Chidi Eze',
+  'Amina Bello',
+  'Yaw Boateng',
+  'Efua Owusu',
+  'Tunde Bakare',
+  'Zainab Musa'
+]
 const day = (d: number): string => `2026-10-${String(1 + (d % 28)).padStart(2, '0')}`
 
 /**
@@ -41,7 +52,18 @@ function dataset(n: number): { provider: EngineProvider[]; file: EngineFileRow[]
   for (let i = 0; i < n; i++) {
     const d = Math.floor(rand() * 28)
     const amount = 100 + Math.floor(rand() * 5_000_000)
-    provider[i] = { id: `pay_${i.toString(36).padStart(8, '0')}`, reference: `ORD-${String(i).padStart(8, '0')}`, serviceReference: `SRV${(i * 7919).toString(16).toUpperCase()}`, day: day(d), amountMinor: amount, feesMinor: 0, currency: 'NGN', status: 'successful', channel: 'card', text: NAMES[i % NAMES.length] as string }
+    provider[i] = {
+      id: `pay_${i.toString(36).padStart(8, '0')}`,
+      reference: `ORD-${String(i).padStart(8, '0')}`,
+      serviceReference: `SRV${(i * 7919).toString(16).toUpperCase()}`,
+      day: day(d),
+      amountMinor: amount,
+      feesMinor: 0,
+      currency: 'NGN',
+      status: 'successful',
+      channel: 'card',
+      text: NAMES[i % NAMES.length] as string
+    }
     const fate = rand()
     const late = d + (rand() < 0.2 ? 1 : 0)
     if (fate < 0.97) specs.push([i, 0, amount, late])
@@ -58,8 +80,19 @@ function dataset(n: number): { provider: EngineProvider[]; file: EngineFileRow[]
   const file: EngineFileRow[] = specs.map(([i, kind, amountMinor, d], line) => {
     const reference = `ORD-${String(i).padStart(8, '0')}`
     const ref = kind === 2 || kind === 3 ? null : i % 3 === 0 ? `  ${reference.toLowerCase()} ` : reference
-    const description = kind === 2 ? `TRANSFER FROM ${(NAMES[i % NAMES.length] as string).toUpperCase()} ${i}` : kind === 3 ? 'BANK CHARGE' : 'NIP TRANSFER'
-    return { id: `${kind === 3 ? 'x' : 'f'}:${i.toString(36)}`, fileId: 'bench', line: line + 2, date: day(d), amountMinor, currency: 'NGN', reference: ref, description, counterparty: null }
+    const description =
+      kind === 2 ? `TRANSFER FROM ${(NAMES[i % NAMES.length] as string).toUpperCase()} ${i}` : kind === 3 ? 'BANK CHARGE' : 'NIP TRANSFER'
+    return {
+      id: `${kind === 3 ? 'x' : 'f'}:${i.toString(36)}`,
+      fileId: 'bench',
+      line: line + 2,
+      date: day(d),
+      amountMinor,
+      currency: 'NGN',
+      reference: ref,
+      description,
+      counterparty: null
+    }
   })
   return { provider: provider.map(readBack), file: file.map(readBack) }
 }
@@ -123,7 +156,11 @@ async function importStatement(n: number): Promise<object> {
     const d = `${String(1 + (i % 28)).padStart(2, '0')}/10/2026`
     const amount = (100 + Math.floor(rand() * 500_000_000)).toString()
     const major = `${amount.slice(0, -2).replace(/\B(?=(\d{3})+(?!\d))/g, ',') || '0'}.${amount.slice(-2)}`
-    lines.push(i % 50 === 0 ? `${d},${d},,SMS ALERT CHARGES,"${major}",,` : `${d},${d}, ord-${String(i).padStart(8, '0')} ,NIP TRANSFER FROM CUSTOMER ${i % 1000},,"${major}",`)
+    lines.push(
+      i % 50 === 0
+        ? `${d},${d},,SMS ALERT CHARGES,"${major}",,`
+        : `${d},${d}, ord-${String(i).padStart(8, '0')} ,NIP TRANSFER FROM CUSTOMER ${i % 1000},,"${major}",`
+    )
   }
   const bytes = Buffer.from(lines.join('\r\n'))
   lines.length = 0
@@ -139,10 +176,25 @@ async function importStatement(n: number): Promise<object> {
     db.prepare("insert into profiles (id, name, base_url, mode, created_at) values ('p', 'Bench', null, 'test', '2026-01-01')").run()
     collectGarbage()
     t = process.hrtime.bigint()
-    const outcome = await new ReconService(db).importStatement({ profileId: 'p', name: 'bench.csv', bytes, mapping: { defaultCurrency: 'NGN' } })
+    const outcome = await new ReconService(db).importStatement({
+      profileId: 'p',
+      name: 'bench.csv',
+      bytes,
+      mapping: { defaultCurrency: 'NGN' }
+    })
     const importMs = ms(t)
     db.close()
-    return { n, megabytes: bytes.byteLength / 1048576, bareRows, rows: outcome.parsed.rows.length, problems: outcome.parsed.problems.length, status: outcome.status, baselineMs, importMs, peakRssMb: process.resourceUsage().maxRSS / 1024 }
+    return {
+      n,
+      megabytes: bytes.byteLength / 1048576,
+      bareRows,
+      rows: outcome.parsed.rows.length,
+      problems: outcome.parsed.problems.length,
+      status: outcome.status,
+      baselineMs,
+      importMs,
+      peakRssMb: process.resourceUsage().maxRSS / 1024
+    }
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }

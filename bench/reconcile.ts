@@ -26,14 +26,19 @@ function worker<T>(script: string, mode: 'match' | 'import', n: number): T {
   return runScript<T>(script, [mode, String(n)], `reconcile ${mode} ${n}`, ['--expose-gc'])
 }
 
-const TARGETS: Record<number, { seconds: number; rssMb: number | null; rounds: number }> = { 100_000: { seconds: 2, rssMb: null, rounds: 7 }, 1_000_000: { seconds: 15, rssMb: 1536, rounds: 3 } }
+const TARGETS: Record<number, { seconds: number; rssMb: number | null; rounds: number }> = {
+  100_000: { seconds: 2, rssMb: null, rounds: 7 },
+  1_000_000: { seconds: 15, rssMb: 1536, rounds: 3 }
+}
 
 export function reconcileBench(): void {
   withCompiled('reconcile-worker.ts', reconcileRuns)
 }
 
 function reconcileRuns(script: string): void {
-  console.log('\nReconciliation (statement derived from the provider records: 97% by reference, a third of them in lower case with stray spaces; 1% other amounts, 1% by name only, 0.5% missing, 0.5% bank charges)')
+  console.log(
+    '\nReconciliation (statement derived from the provider records: 97% by reference, a third of them in lower case with stray spaces; 1% other amounts, 1% by name only, 0.5% missing, 0.5% bank charges)'
+  )
   for (const n of [100_000, 1_000_000]) {
     const target = TARGETS[n] as { seconds: number; rssMb: number | null; rounds: number }
     // Each round in a fresh process on freshly built data, the join and the engine back to back; the
@@ -44,13 +49,39 @@ function reconcileRuns(script: string): void {
     const engineMs = median(runs.map((x) => x.engineMs))
     const ratio = median(runs.map((x) => x.engineMs / x.baselineMs))
     const ratios = runs.map((x) => fmt(x.engineMs / x.baselineMs, 1)).join(', ')
-    line(`match ${fmt(n)} × ${fmt(r.fileRows)}: engine, median of ${runs.length} rounds`, `${fmt(engineMs / 1000, 2)} s`, `target ≤ ${target.seconds} s; slowest ${fmt(Math.max(...runs.map((x) => x.engineMs)) / 1000, 2)} s`)
-    line(`  bare hash join of the same references (baseline), median`, `${fmt(median(runs.map((x) => x.baselineMs)) / 1000, 2)} s`, `engine/baseline ${fmt(ratio, 1)}× (target ≤ 3×), median of the rounds' ${ratios}`)
-    line(`  peak RSS (data, engine and result in one process), highest`, `${fmt(Math.max(...runs.map((x) => x.peakRssMb)))} MB`, target.rssMb ? `target ≤ ${fmt(target.rssMb)} MB` : '')
-    line(`  outcomes`, '', Object.entries(r.counts).map(([k, v]) => `${k} ${fmt(v)}`).join(', '))
+    line(
+      `match ${fmt(n)} × ${fmt(r.fileRows)}: engine, median of ${runs.length} rounds`,
+      `${fmt(engineMs / 1000, 2)} s`,
+      `target ≤ ${target.seconds} s; slowest ${fmt(Math.max(...runs.map((x) => x.engineMs)) / 1000, 2)} s`
+    )
+    line(
+      `  bare hash join of the same references (baseline), median`,
+      `${fmt(median(runs.map((x) => x.baselineMs)) / 1000, 2)} s`,
+      `engine/baseline ${fmt(ratio, 1)}× (target ≤ 3×), median of the rounds' ${ratios}`
+    )
+    line(
+      `  peak RSS (data, engine and result in one process), highest`,
+      `${fmt(Math.max(...runs.map((x) => x.peakRssMb)))} MB`,
+      target.rssMb ? `target ≤ ${fmt(target.rssMb)} MB` : ''
+    )
+    line(
+      `  outcomes`,
+      '',
+      Object.entries(r.counts)
+        .map(([k, v]) => `${k} ${fmt(v)}`)
+        .join(', ')
+    )
   }
   const i = worker<ImportRun>(script, 'import', 1_000_000)
-  line(`import a ${fmt(i.n)}-line CSV statement (${fmt(i.megabytes, 0)} MB): read and store`, `${fmt(i.importMs / 1000, 2)} s`, `target ≤ 10 s; ${fmt(i.rows)} rows, ${i.status}`)
-  line(`  papaparse alone on the same text (baseline)`, `${fmt(i.baselineMs / 1000, 2)} s`, `import/baseline ${fmt(i.importMs / i.baselineMs, 1)}×`)
+  line(
+    `import a ${fmt(i.n)}-line CSV statement (${fmt(i.megabytes, 0)} MB): read and store`,
+    `${fmt(i.importMs / 1000, 2)} s`,
+    `target ≤ 10 s; ${fmt(i.rows)} rows, ${i.status}`
+  )
+  line(
+    `  papaparse alone on the same text (baseline)`,
+    `${fmt(i.baselineMs / 1000, 2)} s`,
+    `import/baseline ${fmt(i.importMs / i.baselineMs, 1)}×`
+  )
   line(`  peak RSS`, `${fmt(i.peakRssMb)} MB`)
 }

@@ -96,10 +96,15 @@ async function measure(harness: RendererHarness, references: string[]): Promise<
     await input.waitFor()
     t = performance.now()
     await input.fill(reference)
-    await until(page, `a match for ${reference}`, async () => ((await page.getByTestId('find-results').textContent()) ?? '').includes(reference))
+    await until(page, `a match for ${reference}`, async () =>
+      ((await page.getByTestId('find-results').textContent()) ?? '').includes(reference)
+    )
     findMs.push(performance.now() - t)
     await page.keyboard.press('Escape')
-    await page.getByTestId('find-palette').waitFor({ state: 'detached' }).catch(() => undefined)
+    await page
+      .getByTestId('find-palette')
+      .waitFor({ state: 'detached' })
+      .catch(() => undefined)
   }
   await page.getByTestId('record-table-body').focus()
   for (let k = 0; k < references.length; k++) {
@@ -117,7 +122,9 @@ async function measure(harness: RendererHarness, references: string[]): Promise<
 
 /** In a harness of its own (a fresh cache): the Sandbox profile gets a million payments, a second profile a thousand. */
 export async function recordsUiBench(): Promise<void> {
-  console.log('\nRecord workspace in Chromium (headless, 1280×800): 1,000,000 cached payments against 1,000 (baseline), same screens, same host')
+  console.log(
+    '\nRecord workspace in Chromium (headless, 1280×800): 1,000,000 cached payments against 1,000 (baseline), same screens, same host'
+  )
   // The setup below blocks this process (where the host's supervisor runs) while it writes and
   // checkpoints a few GB; its watchdog would take that for a hung host. Nothing measured needs it.
   const harness = await startRendererHarness({ supervisor: { heartbeat: false } })
@@ -135,7 +142,9 @@ async function measureAtScale(harness: RendererHarness): Promise<void> {
   const db = new Database(harness.host.config.paths.cacheDatabase)
   db.pragma('busy_timeout = 10000')
   const started = performance.now()
-  db.prepare("insert into profiles (id, name, base_url, mode, built_in, created_at) values ('bench-small', 'Bench small', 'https://api.example.com/v1', 'test', 0, ?)").run(new Date().toISOString())
+  db.prepare(
+    "insert into profiles (id, name, base_url, mode, built_in, created_at) values ('bench-small', 'Bench small', 'https://api.example.com/v1', 'test', 0, ?)"
+  ).run(new Date().toISOString())
   await cachePayments(db, 'bench-small', SMALL)
   await cachePayments(db, 'sandbox', BIG)
   // Fold the write-ahead log (a few GB) into the database now, as setup: left to the host's next write,
@@ -153,7 +162,11 @@ async function measureAtScale(harness: RendererHarness): Promise<void> {
     const answer = (await page.evaluate(`window.api.profile.select({ id: '${id}' })`)) as { ok: boolean; error?: { message: string } }
     if (!answer.ok) throw new Error(`could not switch to profile ${id}: ${answer.error?.message ?? 'no answer'}`)
     await page.evaluate(`location.hash = '#/'`)
-    await until(page, `profile ${id}`, async () => ((await page.getByTestId('profile-name').textContent()) ?? '') === (id === 'sandbox' ? 'Sandbox' : 'Bench small'))
+    await until(
+      page,
+      `profile ${id}`,
+      async () => ((await page.getByTestId('profile-name').textContent()) ?? '') === (id === 'sandbox' ? 'Sandbox' : 'Bench small')
+    )
     // Let the machine settle after writing a few GB (the disk flushes them in the background).
     await page.waitForTimeout(3_000)
   }
@@ -163,11 +176,35 @@ async function measureAtScale(harness: RendererHarness): Promise<void> {
   const base = await measure(harness, refs(SMALL))
   await use('sandbox')
   const run = await measure(harness, refs(BIG))
-  const median = (xs: number[]): number => percentile([...xs].sort((a, b) => a - b), 50)
+  const median = (xs: number[]): number =>
+    percentile(
+      [...xs].sort((a, b) => a - b),
+      50
+    )
   const ratio = (a: number, b: number): string => `${fmt(a / Math.max(b, 0.01), 2)}× the 1,000-payment table`
-  line('opening the payments table to first rows', `${fmt(run.openMs)} ms`, `target ≤ 1,000 ms; ${ratio(run.openMs, base.openMs)} (${fmt(base.openMs)} ms)`)
-  line('scrolling: work per frame, p95 (scroll, table update, layout)', `${fmt(run.frameWorkP95, 2)} ms`, `target ≤ 16 ms; ${ratio(run.frameWorkP95, base.frameWorkP95)} (${fmt(base.frameWorkP95, 2)} ms)`)
-  line('scrolling: time between frames, p95', `${fmt(run.frameGapP95, 1)} ms`, `${ratio(run.frameGapP95, base.frameGapP95)} (one frame at 60 Hz is 16.7 ms)`)
-  line('Ctrl+K: a reference typed to its match shown, median of 8', `${fmt(median(run.findMs))} ms`, `target ≤ 100 ms; ${ratio(median(run.findMs), median(base.findMs))}; slowest ${fmt(Math.max(...run.findMs))} ms`)
-  line('Enter on a row to its drawer shown, median of 8', `${fmt(median(run.drawerMs))} ms`, `target ≤ 100 ms; ${ratio(median(run.drawerMs), median(base.drawerMs))}; slowest ${fmt(Math.max(...run.drawerMs))} ms`)
+  line(
+    'opening the payments table to first rows',
+    `${fmt(run.openMs)} ms`,
+    `target ≤ 1,000 ms; ${ratio(run.openMs, base.openMs)} (${fmt(base.openMs)} ms)`
+  )
+  line(
+    'scrolling: work per frame, p95 (scroll, table update, layout)',
+    `${fmt(run.frameWorkP95, 2)} ms`,
+    `target ≤ 16 ms; ${ratio(run.frameWorkP95, base.frameWorkP95)} (${fmt(base.frameWorkP95, 2)} ms)`
+  )
+  line(
+    'scrolling: time between frames, p95',
+    `${fmt(run.frameGapP95, 1)} ms`,
+    `${ratio(run.frameGapP95, base.frameGapP95)} (one frame at 60 Hz is 16.7 ms)`
+  )
+  line(
+    'Ctrl+K: a reference typed to its match shown, median of 8',
+    `${fmt(median(run.findMs))} ms`,
+    `target ≤ 100 ms; ${ratio(median(run.findMs), median(base.findMs))}; slowest ${fmt(Math.max(...run.findMs))} ms`
+  )
+  line(
+    'Enter on a row to its drawer shown, median of 8',
+    `${fmt(median(run.drawerMs))} ms`,
+    `target ≤ 100 ms; ${ratio(median(run.drawerMs), median(base.drawerMs))}; slowest ${fmt(Math.max(...run.drawerMs))} ms`
+  )
 }

@@ -26,7 +26,9 @@ export function freshDb(dir: string, name: string): Database.Database {
 
 /** The Sandbox in its own process (the real `ledgerline sandbox` command), as a real server would be. */
 async function sandboxProcess(args: string[]): Promise<{ baseUrl: string; testKey: string; stop(): void }> {
-  const child = spawn(process.execPath, [join(__dirname, '..', 'bin', 'ledgerline.cjs'), 'sandbox', ...args], { stdio: ['ignore', 'pipe', 'inherit'] })
+  const child = spawn(process.execPath, [join(__dirname, '..', 'bin', 'ledgerline.cjs'), 'sandbox', ...args], {
+    stdio: ['ignore', 'pipe', 'inherit']
+  })
   const first = await new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stdout }).once('line', resolve)
     child.once('exit', (code) => reject(new Error(`sandbox exited with ${code}`)))
@@ -46,12 +48,16 @@ export async function ingestBench(dir: string): Promise<void> {
   const count = (syncDb.prepare('select count(*) as n from payments').get() as { n: number }).n
 
   // The same rows (rowids included, read as BigInts: they exceed 2^53), inserted with a plain prepared statement into the same schema, one transaction per page of 50.
-  const rows = (syncDb.prepare('select rowid, * from payments order by rowid').safeIntegers().all() as Row[]).map(({ profile_id: _p, fetched_at_ms: _f, ...rest }) => rest)
+  const rows = (syncDb.prepare('select rowid, * from payments order by rowid').safeIntegers().all() as Row[]).map(
+    ({ profile_id: _p, fetched_at_ms: _f, ...rest }) => rest
+  )
   syncDb.close()
   sandbox.stop()
   const rawDb = freshDb(dir, 'ingest-raw.sqlite')
   const columns = Object.keys(rows[0] as Row)
-  const insert = rawDb.prepare(`insert into payments (profile_id, fetched_at_ms, ${columns.join(', ')}) values ('p', 0, ${columns.map((c) => `@${c}`).join(', ')})`)
+  const insert = rawDb.prepare(
+    `insert into payments (profile_id, fetched_at_ms, ${columns.join(', ')}) values ('p', 0, ${columns.map((c) => `@${c}`).join(', ')})`
+  )
   const batch = rawDb.transaction((chunk: Row[]) => {
     for (const row of chunk) insert.run(row)
   })
@@ -64,7 +70,11 @@ export async function ingestBench(dir: string): Promise<void> {
   const rawRate = rows.length / rawSeconds
   console.log(`\nSync ingest — ${fmt(count)} payments from the Sandbox (its own process) over loopback into a WAL cache with FTS`)
   line('raw better-sqlite3 prepared-insert loop (same rows, same schema, 50/txn)', `${fmt(rawRate)} rows/s`)
-  line('sync ingest (HTTP + schema check + mapping + upsert + checkpoint)', `${fmt(syncRate)} rows/s`, `ratio ${(syncRate / rawRate).toFixed(2)} (target >= 0.50)`)
+  line(
+    'sync ingest (HTTP + schema check + mapping + upsert + checkpoint)',
+    `${fmt(syncRate)} rows/s`,
+    `ratio ${(syncRate / rawRate).toFixed(2)} (target >= 0.50)`
+  )
 }
 
 /** Writes `total` seeded payments for profile 'p' straight into the cache, 5,000 a transaction; returns the seeded data. */
@@ -89,11 +99,17 @@ export async function searchBench(dir: string): Promise<void> {
   // Realistic look-ups: exact references, email prefixes, account numbers, surnames.
   const sample: { text: string; like: string }[] = []
   for (let k = 0; k < 200; k++) {
-    const p = data.payment(Math.floor(((k * 7919) % 997) / 997 * total)) as unknown as Payment
+    const p = data.payment(Math.floor((((k * 7919) % 997) / 997) * total)) as unknown as Payment
     const kind = k % 4
     const email = String(p.metadata?.['customerEmail'] ?? '')
     const text =
-      kind === 0 ? (p.reference as string) : kind === 1 ? email.slice(0, 8) : kind === 2 ? (p.bankDetails?.accountNumber ?? (p.reference as string)) : email.split('.')[1]?.replace(/\d.*$/, '') ?? 'okafor'
+      kind === 0
+        ? (p.reference as string)
+        : kind === 1
+          ? email.slice(0, 8)
+          : kind === 2
+            ? (p.bankDetails?.accountNumber ?? (p.reference as string))
+            : (email.split('.')[1]?.replace(/\d.*$/, '') ?? 'okafor')
     sample.push({ text, like: text })
   }
   const time = (fn: () => unknown): number => {
@@ -102,7 +118,9 @@ export async function searchBench(dir: string): Promise<void> {
     return Number(process.hrtime.bigint() - start) / 1e6
   }
   for (const q of sample.slice(0, 20)) search(db, 'p', { resource: 'payments', text: q.text, pageSize: 50 })
-  const ftsTimes = sample.map((q) => time(() => search(db, 'p', { resource: 'payments', text: q.text, pageSize: 50 }))).sort((a, b) => a - b)
+  const ftsTimes = sample
+    .map((q) => time(() => search(db, 'p', { resource: 'payments', text: q.text, pageSize: 50 })))
+    .sort((a, b) => a - b)
   const likeStatement = db.prepare(
     `select id, reference, customer_name, amount_minor, currency, status, created_at from payments where profile_id = 'p' and
      (reference like @q or service_reference like @q or customer_name like @q or customer_email like @q or account_number like @q or id like @q)
@@ -113,20 +131,34 @@ export async function searchBench(dir: string): Promise<void> {
   // Paging deep: the page after row total-50 by keyset cursor, against the first page and an OFFSET read of the same page.
   const deepOffset = total - 50
   const cursor = cursorAfterRow(db, 'p', { resource: 'payments' }, deepOffset - 1) as string
-  const median = (fn: () => unknown): number => percentile(Array.from({ length: 15 }, () => time(fn)).sort((a, b) => a - b), 50)
+  const median = (fn: () => unknown): number =>
+    percentile(
+      Array.from({ length: 15 }, () => time(fn)).sort((a, b) => a - b),
+      50
+    )
   const firstPage = median(() => search(db, 'p', { resource: 'payments', pageSize: 50 }))
   const deepKeyset = median(() => search(db, 'p', { resource: 'payments', pageSize: 50, after: cursor }))
   const offsetStatement = db.prepare("select * from payments t where t.profile_id = 'p' order by t.seq desc limit 50 offset @offset")
   const deepOffsetMs = median(() => offsetStatement.all({ offset: deepOffset }))
   db.close()
 
-  console.log(`\nOffline search — ${fmt(total)} cached payments (built in ${fmt(buildSeconds, 1)} s), ${sample.length} look-ups (reference, email prefix, account number, surname), first page of 50 with total count`)
+  console.log(
+    `\nOffline search — ${fmt(total)} cached payments (built in ${fmt(buildSeconds, 1)} s), ${sample.length} look-ups (reference, email prefix, account number, surname), first page of 50 with total count`
+  )
   line('FTS5 search p50', `${fmt(percentile(ftsTimes, 50), 2)} ms`)
   line('FTS5 search p95', `${fmt(percentile(ftsTimes, 95), 2)} ms`, 'target <= 20 ms')
   line(`LIKE '%…%' scan p50 (${likeSample.length} of the same look-ups)`, `${fmt(percentile(likeTimes, 50), 2)} ms`)
-  line('LIKE scan p95', `${fmt(percentile(likeTimes, 95), 2)} ms`, `FTS p95 is ${(percentile(likeTimes, 95) / percentile(ftsTimes, 95)).toFixed(0)}x faster`)
+  line(
+    'LIKE scan p95',
+    `${fmt(percentile(likeTimes, 95), 2)} ms`,
+    `FTS p95 is ${(percentile(likeTimes, 95) / percentile(ftsTimes, 95)).toFixed(0)}x faster`
+  )
   line('first page of 50 with total count (p50)', `${fmt(firstPage, 2)} ms`)
-  line(`page at row ${fmt(deepOffset + 1)} by keyset cursor (p50)`, `${fmt(deepKeyset, 2)} ms`, `ratio ${(deepKeyset / firstPage).toFixed(2)} of the first page (target <= 2)`)
+  line(
+    `page at row ${fmt(deepOffset + 1)} by keyset cursor (p50)`,
+    `${fmt(deepKeyset, 2)} ms`,
+    `ratio ${(deepKeyset / firstPage).toFixed(2)} of the first page (target <= 2)`
+  )
   line('the same page by OFFSET (p50)', `${fmt(deepOffsetMs, 2)} ms`, `keyset is ${(deepOffsetMs / deepKeyset).toFixed(0)}x faster`)
 }
 
@@ -156,7 +188,9 @@ export async function pacedBench(dir: string): Promise<void> {
   const floor = rateLimitFloorSeconds(sent.length, limits.perMinute, limits.perSecond)
   db.close()
   await sandbox.close()
-  console.log(`\nPaced sync — ${fmt(pages * 50)} live-mode payments against the rate-limited Sandbox (${limits.perMinute}/min, ${limits.perSecond}/s)`)
+  console.log(
+    `\nPaced sync — ${fmt(pages * 50)} live-mode payments against the rate-limited Sandbox (${limits.perMinute}/min, ${limits.perSecond}/s)`
+  )
   line('requests sent', fmt(sent.length), summary.resources.payments?.ok ? 'sync ok' : 'SYNC FAILED')
   line('429 responses', fmt(tooMany), 'target 0')
   line('rate-limit floor (fastest legal schedule for these requests)', `${fmt(floor, 1)} s`)
@@ -188,7 +222,10 @@ export async function secondSyncBench(dir: string): Promise<void> {
   state.addNewPayments(changed)
   const second = await run()
   const wrongAfter = (ids: readonly string[]): number =>
-    ids.filter((id) => (db.prepare("select status from payments where profile_id = 'p' and id = ?").get(id) as { status: string }).status !== 'successful').length
+    ids.filter(
+      (id) =>
+        (db.prepare("select status from payments where profile_id = 'p' and id = ?").get(id) as { status: string }).status !== 'successful'
+    ).length
   const wrong = wrongAfter(settled)
   // As in practice: the ones that settle are the newest pending payments.
   const recent = store.unfinishedPaymentIds('p').slice(0, changed)
@@ -201,15 +238,33 @@ export async function secondSyncBench(dir: string): Promise<void> {
   await sandbox.close()
   const live = RATE_LIMITS.live
   const floor = (requests: number): number => rateLimitFloorSeconds(requests, live.perMinute, live.perSecond)
-  console.log(`\nSecond sync — ${fmt(total)} payments (strict-spec Sandbox, ${fmt(pending.length)} pending), then ${fmt(changed)} new and ${fmt(settled.length)} settled`)
+  console.log(
+    `\nSecond sync — ${fmt(total)} payments (strict-spec Sandbox, ${fmt(pending.length)} pending), then ${fmt(changed)} new and ${fmt(settled.length)} settled`
+  )
   line('first sync: requests', fmt(first.requests), first.ok ? 'ok' : 'FAILED')
   line('first sync: seconds on loopback / at the live rate limit', `${fmt(first.seconds, 1)} s / ${fmt(floor(first.requests) / 60, 1)} min`)
   line('second sync: requests', fmt(second.requests), `ratio ${(second.requests / first.requests).toFixed(3)} of the first`)
-  line('second sync: seconds on loopback / at the live rate limit', `${fmt(second.seconds, 1)} s / ${fmt(floor(second.requests) / 60, 1)} min`, `ratio ${(second.seconds / first.seconds).toFixed(3)} of the first`)
-  line('after the second sync', `${fmt(settled.length - wrong)} of ${fmt(settled.length)} settled seen`, second.ok && wrong === 0 ? 'ok' : 'WRONG')
-  line('third sync, the newest pending settled: requests', fmt(third.requests), `ratio ${(third.requests / first.requests).toFixed(3)} of the first`)
+  line(
+    'second sync: seconds on loopback / at the live rate limit',
+    `${fmt(second.seconds, 1)} s / ${fmt(floor(second.requests) / 60, 1)} min`,
+    `ratio ${(second.seconds / first.seconds).toFixed(3)} of the first`
+  )
+  line(
+    'after the second sync',
+    `${fmt(settled.length - wrong)} of ${fmt(settled.length)} settled seen`,
+    second.ok && wrong === 0 ? 'ok' : 'WRONG'
+  )
+  line(
+    'third sync, the newest pending settled: requests',
+    fmt(third.requests),
+    `ratio ${(third.requests / first.requests).toFixed(3)} of the first`
+  )
   line('third sync: seconds on loopback / at the live rate limit', `${fmt(third.seconds, 1)} s / ${fmt(floor(third.requests) / 60, 1)} min`)
-  line('after the third sync', `${fmt(cached)} cached, ${fmt(recent.length - wrongRecent)} of ${fmt(recent.length)} settled seen`, third.ok && wrongRecent === 0 && cached === total + 2 * changed ? 'ok' : 'WRONG')
+  line(
+    'after the third sync',
+    `${fmt(cached)} cached, ${fmt(recent.length - wrongRecent)} of ${fmt(recent.length)} settled seen`,
+    third.ok && wrongRecent === 0 && cached === total + 2 * changed ? 'ok' : 'WRONG'
+  )
 }
 
 export async function syncBenches(which: Set<string>): Promise<void> {

@@ -17,26 +17,100 @@ const settings = { ...DEFAULT_SETTINGS, netOfFees: false }
 
 /** Item k of a session: the first few are suggestions (1:1, same amount), then mostly matches with a share of exceptions, in content order. */
 function item(k: number): ReconItem {
-  const day = `2026-10-${String(1 + Math.floor((k / 1_000_000) * 28) % 28).padStart(2, '0')}`
+  const day = `2026-10-${String(1 + (Math.floor((k / 1_000_000) * 28) % 28)).padStart(2, '0')}`
   const amount = 10_000 + ((k * 7919) % 5_000_000)
   const pid = `pay_${k.toString(36).padStart(6, '0')}`
   const fid = `f:${k.toString(36)}`
-  const provider = { id: pid, reference: `ORD-${String(k).padStart(8, '0')}`, serviceReference: null, date: day, amountMinor: amount, feesMinor: 0, currency: 'NGN', status: 'successful', channel: 'card', name: 'Ada Obi' }
-  const file = { id: fid, fileId: 'bench', line: k + 2, date: day, reference: provider.reference, description: 'NIP TRANSFER', counterparty: null, amountMinor: amount, currency: 'NGN' }
+  const provider = {
+    id: pid,
+    reference: `ORD-${String(k).padStart(8, '0')}`,
+    serviceReference: null,
+    date: day,
+    amountMinor: amount,
+    feesMinor: 0,
+    currency: 'NGN',
+    status: 'successful',
+    channel: 'card',
+    name: 'Ada Obi'
+  }
+  const file = {
+    id: fid,
+    fileId: 'bench',
+    line: k + 2,
+    date: day,
+    reference: provider.reference,
+    description: 'NIP TRANSFER',
+    counterparty: null,
+    amountMinor: amount,
+    currency: 'NGN'
+  }
   const base = { score: null, decision: null, note: null, reasonCode: null, resolved: false, decidedBy: null, decidedAt: null }
-  if (k < SUGGESTIONS) return { ...base, key: `${pid}|${fid}`, outcome: 'suggested', provider: [provider], file: [{ ...file, reference: null, description: 'TRANSFER FROM ADA OBI' }], differenceMinor: 0, score: 10, reasons: ['amount equal +3', 'date same day +3', 'text 100% alike +4'] }
-  if (k % 50 === 7) return { ...base, key: `${pid}|`, outcome: 'only_in_provider', provider: [provider], file: [], differenceMinor: null, reasons: ['not in the file'] }
-  if (k % 50 === 9) return { ...base, key: `|${fid}`, outcome: 'only_in_file', provider: [], file: [{ ...file, reference: null, description: 'BANK CHARGE', amountMinor: -5250 }], differenceMinor: null, reasons: ['no provider record matches'] }
-  return { ...base, key: `${pid}|${fid}`, outcome: 'matched', provider: [provider], file: [file], differenceMinor: 0, reasons: ["reference: the file's reference is the provider's reference", 'amount: equal'] }
+  if (k < SUGGESTIONS)
+    return {
+      ...base,
+      key: `${pid}|${fid}`,
+      outcome: 'suggested',
+      provider: [provider],
+      file: [{ ...file, reference: null, description: 'TRANSFER FROM ADA OBI' }],
+      differenceMinor: 0,
+      score: 10,
+      reasons: ['amount equal +3', 'date same day +3', 'text 100% alike +4']
+    }
+  if (k % 50 === 7)
+    return {
+      ...base,
+      key: `${pid}|`,
+      outcome: 'only_in_provider',
+      provider: [provider],
+      file: [],
+      differenceMinor: null,
+      reasons: ['not in the file']
+    }
+  if (k % 50 === 9)
+    return {
+      ...base,
+      key: `|${fid}`,
+      outcome: 'only_in_file',
+      provider: [],
+      file: [{ ...file, reference: null, description: 'BANK CHARGE', amountMinor: -5250 }],
+      differenceMinor: null,
+      reasons: ['no provider record matches']
+    }
+  return {
+    ...base,
+    key: `${pid}|${fid}`,
+    outcome: 'matched',
+    provider: [provider],
+    file: [file],
+    differenceMinor: 0,
+    reasons: ["reference: the file's reference is the provider's reference", 'amount: equal']
+  }
 }
 
 /** A session of n stored items (as a run stores them, with its totals) in the cache the harness's host uses. */
 async function storedSession(db: Database.Database, n: number): Promise<string> {
   const service = new ReconService(db)
-  const imported = await service.importStatement({ profileId: 'sandbox', name: `bench-${n}.csv`, bytes: Buffer.from(`Date,Reference,Amount\n2026-10-01,B-${n},1.00\n`), mapping: { defaultCurrency: 'NGN' }, ifSameFile: 'import-again' })
+  const imported = await service.importStatement({
+    profileId: 'sandbox',
+    name: `bench-${n}.csv`,
+    bytes: Buffer.from(`Date,Reference,Amount\n2026-10-01,B-${n},1.00\n`),
+    mapping: { defaultCurrency: 'NGN' },
+    ifSameFile: 'import-again'
+  })
   if (imported.status !== 'imported') throw new Error(`bench statement not stored: ${imported.status}`)
-  const session = service.createSession({ profileId: 'sandbox', name: `Bench, ${fmt(n)} items`, source: 'payments', from: '2026-10-01', to: '2026-10-31', timeZone: 'UTC', settings, fileIds: [imported.file.id] })
-  const insert = db.prepare('insert into recon_items (session_id, position, item_key, outcome, data, currency, day, provider_minor, file_minor, search) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)')
+  const session = service.createSession({
+    profileId: 'sandbox',
+    name: `Bench, ${fmt(n)} items`,
+    source: 'payments',
+    from: '2026-10-01',
+    to: '2026-10-31',
+    timeZone: 'UTC',
+    settings,
+    fileIds: [imported.file.id]
+  })
+  const insert = db.prepare(
+    'insert into recon_items (session_id, position, item_key, outcome, data, currency, day, provider_minor, file_minor, search) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)'
+  )
   const all: ReconItem[] = []
   db.transaction(() => {
     for (let k = 0; k < n; k++) {
@@ -45,7 +119,11 @@ async function storedSession(db: Database.Database, n: number): Promise<string> 
       const c = itemColumns(it)
       insert.run(session.id, k, it.key, it.outcome, JSON.stringify(it), c.currency, c.day, c.providerMinor, c.fileMinor, c.search)
     }
-    db.prepare('update recon_sessions set last_run_at = ?, summary = ? where id = ?').run(new Date().toISOString(), JSON.stringify({ settings, totals: summarise(all, settings, []) }), session.id)
+    db.prepare('update recon_sessions set last_run_at = ?, summary = ? where id = ?').run(
+      new Date().toISOString(),
+      JSON.stringify({ settings, totals: summarise(all, settings, []) }),
+      session.id
+    )
   })()
   return session.id
 }
@@ -108,7 +186,8 @@ async function measure(harness: RendererHarness, sessionId: string, decisions = 
     await until(page, 'the first page again', async () => (await shown()) === first)
   }
   // Decisions: accept the suggestions at the top one by one; each is timed from the key to the totals showing it.
-  const chip = async (): Promise<number> => Number(/Suggested (\d+)/.exec((await page.getByTestId('summary-bar').textContent()) ?? '')?.[1] ?? 0)
+  const chip = async (): Promise<number> =>
+    Number(/Suggested (\d+)/.exec((await page.getByTestId('summary-bar').textContent()) ?? '')?.[1] ?? 0)
   await page.evaluate(`document.activeElement && document.activeElement.blur()`)
   const decisionMs: number[] = []
   for (let k = 0; k < decisions; k++) {
@@ -120,15 +199,26 @@ async function measure(harness: RendererHarness, sessionId: string, decisions = 
     await page.keyboard.press('j')
   }
   const sorted = (xs: number[]): number[] => [...xs].sort((a, b) => a - b)
-  return { openMs, frameWorkP95: percentile(sorted(frames.work), 95), frameIntervalP95: percentile(sorted(frames.gaps), 95), pageTurnMs, decisionMs }
+  return {
+    openMs,
+    frameWorkP95: percentile(sorted(frames.work), 95),
+    frameIntervalP95: percentile(sorted(frames.gaps), 95),
+    pageTurnMs,
+    decisionMs
+  }
 }
 
 export async function uiBench(): Promise<void> {
   if (!existsSync(join(RENDERER_DIR, 'index.html'))) {
-    const build = spawnSync(process.execPath, [join(PROJECT_ROOT, 'node_modules/electron-vite/bin/electron-vite.js'), 'build'], { cwd: PROJECT_ROOT, encoding: 'utf8' })
+    const build = spawnSync(process.execPath, [join(PROJECT_ROOT, 'node_modules/electron-vite/bin/electron-vite.js'), 'build'], {
+      cwd: PROJECT_ROOT,
+      encoding: 'utf8'
+    })
     if (build.status !== 0) throw new Error(`could not build the renderer: ${build.stderr.trim().split('\n').pop()}`)
   }
-  console.log('\nReview screen in Chromium (headless, 1280×800): a 1,000,000-item session against a 10-item one (baseline), same page, same host')
+  console.log(
+    '\nReview screen in Chromium (headless, 1280×800): a 1,000,000-item session against a 10-item one (baseline), same page, same host'
+  )
   const harness = await startRendererHarness()
   try {
     await harness.page.goto(harness.baseUrl)
@@ -145,12 +235,33 @@ export async function uiBench(): Promise<void> {
     const base = await measure(harness, small)
     const run = await measure(harness, big)
     const ratio = (a: number, b: number): string => `${fmt(a / Math.max(b, 0.01), 2)}× the 10-item session`
-    line('opening the review to first rows painted', `${fmt(run.openMs)} ms`, `target ≤ 1,000 ms; ${ratio(run.openMs, base.openMs)} (${fmt(base.openMs)} ms)`)
-    line('scrolling: work per frame, p95 (scroll, layout, script)', `${fmt(run.frameWorkP95, 2)} ms`, `target ≤ 16 ms; ${ratio(run.frameWorkP95, base.frameWorkP95)}`)
-    line('scrolling: time between frames, p95', `${fmt(run.frameIntervalP95, 1)} ms`, `${ratio(run.frameIntervalP95, base.frameIntervalP95)} (one frame at 60 Hz is 16.7 ms)`)
-    if (run.pageTurnMs !== null) line('next page (Alt+→) to rows shown', `${fmt(run.pageTurnMs)} ms`, `${fmt(run.pageTurnMs / run.openMs, 2)}× opening the first page`)
-    const median = (xs: number[]): number => percentile([...xs].sort((a, b) => a - b), 50)
-    line('a decision (accept) to updated totals, median of 8', `${fmt(median(run.decisionMs))} ms`, `target ≤ 100 ms; ${ratio(median(run.decisionMs), median(base.decisionMs))} (${fmt(median(base.decisionMs))} ms); slowest ${fmt(Math.max(...run.decisionMs))} ms`)
+    line(
+      'opening the review to first rows painted',
+      `${fmt(run.openMs)} ms`,
+      `target ≤ 1,000 ms; ${ratio(run.openMs, base.openMs)} (${fmt(base.openMs)} ms)`
+    )
+    line(
+      'scrolling: work per frame, p95 (scroll, layout, script)',
+      `${fmt(run.frameWorkP95, 2)} ms`,
+      `target ≤ 16 ms; ${ratio(run.frameWorkP95, base.frameWorkP95)}`
+    )
+    line(
+      'scrolling: time between frames, p95',
+      `${fmt(run.frameIntervalP95, 1)} ms`,
+      `${ratio(run.frameIntervalP95, base.frameIntervalP95)} (one frame at 60 Hz is 16.7 ms)`
+    )
+    if (run.pageTurnMs !== null)
+      line('next page (Alt+→) to rows shown', `${fmt(run.pageTurnMs)} ms`, `${fmt(run.pageTurnMs / run.openMs, 2)}× opening the first page`)
+    const median = (xs: number[]): number =>
+      percentile(
+        [...xs].sort((a, b) => a - b),
+        50
+      )
+    line(
+      'a decision (accept) to updated totals, median of 8',
+      `${fmt(median(run.decisionMs))} ms`,
+      `target ≤ 100 ms; ${ratio(median(run.decisionMs), median(base.decisionMs))} (${fmt(median(base.decisionMs))} ms); slowest ${fmt(Math.max(...run.decisionMs))} ms`
+    )
   } finally {
     await harness.close()
     // The million items take a few GB on disk: gone with the run.

@@ -46,7 +46,8 @@ console.log(`ledgerline: building SQLite (better-sqlite3 ${stamp.betterSqlite3})
 const work = join(outDir, 'work')
 rmSync(work, { recursive: true, force: true })
 mkdirSync(work, { recursive: true })
-for (const part of ['package.json', 'binding.gyp', 'src', 'deps', 'lib']) cpSync(join(sqliteDir, part), join(work, part), { recursive: true })
+for (const part of ['package.json', 'binding.gyp', 'src', 'deps', 'lib'])
+  cpSync(join(sqliteDir, part), join(work, part), { recursive: true })
 
 // A user-level `nodedir` (set on some build machines) would make node-gyp use Node's headers: drop it.
 const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^npm_config_nodedir$/i.test(key)))
@@ -58,13 +59,14 @@ try {
   run(require.resolve('prebuild-install/bin.js'), [...electronArgs, `--platform=${process.platform}`])
 } catch {
   const nodeGyp =
-    process.env['npm_config_node_gyp'] ?? join(dirname(process.execPath), '..', 'lib', 'node_modules', 'npm', 'node_modules', 'node-gyp', 'bin', 'node-gyp.js')
+    process.env['npm_config_node_gyp'] ??
+    join(dirname(process.execPath), '..', 'lib', 'node_modules', 'npm', 'node_modules', 'node-gyp', 'bin', 'node-gyp.js')
   try {
     run(nodeGyp, ['rebuild', '--release', ...electronArgs, '--dist-url=https://electronjs.org/headers', '--nodedir='])
   } catch {
     fail(
       `could not build better-sqlite3 for Electron ${stamp.electron}: no prebuilt binary could be fetched and compiling failed.\n` +
-        'Compiling needs python3, make and a C++ compiler (Windows: Visual Studio Build Tools) and network access to Electron\'s headers.'
+        "Compiling needs python3, make and a C++ compiler (Windows: Visual Studio Build Tools) and network access to Electron's headers."
     )
   }
 }

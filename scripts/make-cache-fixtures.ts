@@ -6,7 +6,8 @@ import { migrate, MIGRATIONS } from '../src/main/cache/migrations'
 import { openDatabase } from '../src/main/cache/sqlite'
 
 const version = Number(process.argv[2])
-if (!Number.isInteger(version) || version < 1 || version > MIGRATIONS.length) throw new Error(`usage: make-cache-fixtures.ts VERSION (1..${MIGRATIONS.length})`)
+if (!Number.isInteger(version) || version < 1 || version > MIGRATIONS.length)
+  throw new Error(`usage: make-cache-fixtures.ts VERSION (1..${MIGRATIONS.length})`)
 const dir = join(import.meta.dirname, '..', 'test', 'fixtures', 'cache')
 mkdirSync(dir, { recursive: true })
 const file = join(dir, `v${version}.sqlite`)
@@ -47,15 +48,51 @@ const payment = db.prepare(
      @created_at, @ms, NULL, 'Adaeze Okafor', 'adaeze@example.com', '0123456789', '{}', 1748764800000)`
 )
 const rows = [
-  { id: 'pay-1', reference: 'INV-0001', amount_raw: '100.5', amount_minor: 10050, currency: 'NGN', status: 'successful', status_raw: 'SUCCESS', is_final: 1, created_at: '2026-05-30T10:00:00Z' },
-  { id: 'pay-2', reference: 'INV-0002', amount_raw: '12.345', amount_minor: null, currency: 'XYZ', status: 'unknown', status_raw: 'ON_HOLD', is_final: 0, created_at: '2026-05-31T10:00:00Z' },
-  { id: 'pay-3', reference: 'INV-0003', amount_raw: '7', amount_minor: 700, currency: 'GHS', status: 'pending', status_raw: 'pending', is_final: 0, created_at: '2026-06-01T07:00:00Z' }
+  {
+    id: 'pay-1',
+    reference: 'INV-0001',
+    amount_raw: '100.5',
+    amount_minor: 10050,
+    currency: 'NGN',
+    status: 'successful',
+    status_raw: 'SUCCESS',
+    is_final: 1,
+    created_at: '2026-05-30T10:00:00Z'
+  },
+  {
+    id: 'pay-2',
+    reference: 'INV-0002',
+    amount_raw: '12.345',
+    amount_minor: null,
+    currency: 'XYZ',
+    status: 'unknown',
+    status_raw: 'ON_HOLD',
+    is_final: 0,
+    created_at: '2026-05-31T10:00:00Z'
+  },
+  {
+    id: 'pay-3',
+    reference: 'INV-0003',
+    amount_raw: '7',
+    amount_minor: 700,
+    currency: 'GHS',
+    status: 'pending',
+    status_raw: 'pending',
+    is_final: 0,
+    created_at: '2026-06-01T07:00:00Z'
+  }
 ]
 for (const row of rows) {
   const ms = Date.parse(row.created_at)
   payment.run({ ...row, profile: 'p-live', ms, rowid: BigInt(ms) * 2n ** 20n })
 }
-payment.run({ ...rows[0], id: 'pay-1', profile: 'p-test', ms: Date.parse(rows[0]!.created_at), rowid: BigInt(Date.parse(rows[0]!.created_at)) * 2n ** 20n + 1n })
+payment.run({
+  ...rows[0],
+  id: 'pay-1',
+  profile: 'p-test',
+  ms: Date.parse(rows[0]!.created_at),
+  rowid: BigInt(Date.parse(rows[0]!.created_at)) * 2n ** 20n + 1n
+})
 if (version >= 4) {
   // What version 4 itself would have written: offsets, and only pending records unfinished.
   db.exec(`
@@ -70,19 +107,80 @@ if (version >= 5) {
     {
       key: 'pay-1|f1',
       outcome: 'matched',
-      provider: [{ id: 'pay-1', reference: 'INV-0001', serviceReference: 'SRV1', date: '2026-05-30', amountMinor: 10050, feesMinor: 150, currency: 'NGN', status: 'successful', channel: 'card', name: 'Adaeze Okafor' }],
-      file: [{ id: 'f1', fileId: 'file-1', line: 5, date: '2026-05-31', reference: 'inv-0001', description: 'NIP TRANSFER FROM ADAEZE', counterparty: null, amountMinor: 10050, currency: 'NGN' }],
-      differenceMinor: 0, score: null, reasons: ['reference', 'amount: equal'], decision: null, note: 'Checked with the bank', reasonCode: 'timing', resolved: false, decidedBy: 'ada', decidedAt: '2026-06-01T09:00:00Z'
+      provider: [
+        {
+          id: 'pay-1',
+          reference: 'INV-0001',
+          serviceReference: 'SRV1',
+          date: '2026-05-30',
+          amountMinor: 10050,
+          feesMinor: 150,
+          currency: 'NGN',
+          status: 'successful',
+          channel: 'card',
+          name: 'Adaeze Okafor'
+        }
+      ],
+      file: [
+        {
+          id: 'f1',
+          fileId: 'file-1',
+          line: 5,
+          date: '2026-05-31',
+          reference: 'inv-0001',
+          description: 'NIP TRANSFER FROM ADAEZE',
+          counterparty: null,
+          amountMinor: 10050,
+          currency: 'NGN'
+        }
+      ],
+      differenceMinor: 0,
+      score: null,
+      reasons: ['reference', 'amount: equal'],
+      decision: null,
+      note: 'Checked with the bank',
+      reasonCode: 'timing',
+      resolved: false,
+      decidedBy: 'ada',
+      decidedAt: '2026-06-01T09:00:00Z'
     },
     {
       key: '|f2',
       outcome: 'only_in_file',
       provider: [],
       file: [
-        { id: 'f2', fileId: 'file-1', line: 6, date: '2026-05-31', reference: null, description: 'SMS ALERT CHARGES', counterparty: 'Bank', amountMinor: -5250, currency: 'GHS' },
-        { id: 'f3', fileId: 'file-1', line: 7, date: '2026-06-01', reference: null, description: 'VAT ON CHARGES', counterparty: null, amountMinor: -394, currency: 'GHS' }
+        {
+          id: 'f2',
+          fileId: 'file-1',
+          line: 6,
+          date: '2026-05-31',
+          reference: null,
+          description: 'SMS ALERT CHARGES',
+          counterparty: 'Bank',
+          amountMinor: -5250,
+          currency: 'GHS'
+        },
+        {
+          id: 'f3',
+          fileId: 'file-1',
+          line: 7,
+          date: '2026-06-01',
+          reference: null,
+          description: 'VAT ON CHARGES',
+          counterparty: null,
+          amountMinor: -394,
+          currency: 'GHS'
+        }
       ],
-      differenceMinor: null, score: null, reasons: ['no provider record matches'], decision: null, note: null, reasonCode: null, resolved: false, decidedBy: null, decidedAt: null
+      differenceMinor: null,
+      score: null,
+      reasons: ['no provider record matches'],
+      decision: null,
+      note: null,
+      reasonCode: null,
+      resolved: false,
+      decidedBy: null,
+      decidedAt: null
     }
   ]
   db.prepare(

@@ -74,20 +74,31 @@ export function apiKeyFromEnv(): string | undefined {
 }
 
 /** --profile, or --base-url (mode from --mode or the key in LEDGERLINE_API_KEY), or the only profile holding data. */
-export function chooseProfile(data: Opened, values: { profile?: string | undefined; 'base-url'?: string | undefined; mode?: string | undefined }): Profile {
+export function chooseProfile(
+  data: Opened,
+  values: { profile?: string | undefined; 'base-url'?: string | undefined; mode?: string | undefined }
+): Profile {
   if (values.profile) return data.profiles.get(values.profile)
   if (values['base-url']) {
     const key = apiKeyFromEnv()
     if (key) return data.profiles.adHoc(values['base-url'], key)
-    if (values.mode !== 'test' && values.mode !== 'live') throw new UsageError('with --base-url, give --mode test|live (or LEDGERLINE_API_KEY)')
+    if (values.mode !== 'test' && values.mode !== 'live')
+      throw new UsageError('with --base-url, give --mode test|live (or LEDGERLINE_API_KEY)')
     return data.profiles.adHocForMode(values['base-url'], values.mode)
   }
   const withData = data.db
-    .prepare(`select distinct profile_id as id from (select profile_id from payments union all select profile_id from transfers union all select profile_id from subscriptions union all select profile_id from plans)`)
+    .prepare(
+      `select distinct profile_id as id from (select profile_id from payments union all select profile_id from transfers union all select profile_id from subscriptions union all select profile_id from plans)`
+    )
     .all() as { id: string }[]
   if (withData.length === 1) return data.profiles.get((withData[0] as { id: string }).id)
-  const names = data.profiles.list().map((p) => `"${p.name}"`).join(', ')
-  if (withData.length === 0) throw new UsageError(`no profile in this cache holds any records yet; run ledgerline sync first, or choose a profile with --profile NAME (profiles: ${names})`)
+  const names = data.profiles
+    .list()
+    .map((p) => `"${p.name}"`)
+    .join(', ')
+  if (withData.length === 0)
+    throw new UsageError(
+      `no profile in this cache holds any records yet; run ledgerline sync first, or choose a profile with --profile NAME (profiles: ${names})`
+    )
   throw new UsageError(`choose a profile with --profile NAME (profiles: ${names})`)
 }
-

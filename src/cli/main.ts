@@ -88,7 +88,8 @@ Example:
 
 function queryFrom(values: Record<string, unknown>, resource: string | undefined, text: string[]): SearchQuery {
   const chosen = (resource ?? 'payments') as SearchResource
-  if (!SEARCH_RESOURCES.includes(chosen)) throw new UsageError(`--resource must be one of ${SEARCH_RESOURCES.join(', ')} (got "${resource}")`)
+  if (!SEARCH_RESOURCES.includes(chosen))
+    throw new UsageError(`--resource must be one of ${SEARCH_RESOURCES.join(', ')} (got "${resource}")`)
   const filters: Record<string, string> = {}
   for (const pair of (values['filter'] as string[] | undefined) ?? []) {
     const at = pair.indexOf('=')
@@ -97,13 +98,23 @@ function queryFrom(values: Record<string, unknown>, resource: string | undefined
   }
   const pick = (name: string): string | undefined => (values[name] as string | undefined) ?? filters[name]
   const known = new Set(['status', 'channel', 'currency', 'min', 'max', 'from', 'to', 'sort', 'text'])
-  for (const name of Object.keys(filters)) if (!known.has(name)) throw new UsageError(`unknown filter "${name}" (use ${[...known].join(', ')})`)
+  for (const name of Object.keys(filters))
+    if (!known.has(name)) throw new UsageError(`unknown filter "${name}" (use ${[...known].join(', ')})`)
   const sort = pick('sort')
-  if (sort !== undefined && !(SEARCH_SORTS as readonly string[]).includes(sort)) throw new UsageError(`--sort must be one of ${SEARCH_SORTS.join(', ')}`)
+  if (sort !== undefined && !(SEARCH_SORTS as readonly string[]).includes(sort))
+    throw new UsageError(`--sort must be one of ${SEARCH_SORTS.join(', ')}`)
   const words = [...text, ...(filters['text'] ? [filters['text']] : [])].join(' ')
   const query: SearchQuery = { resource: chosen }
   if (words.trim()) query.text = words
-  for (const [key, name] of [['status', 'status'], ['channel', 'channel'], ['currency', 'currency'], ['minAmount', 'min'], ['maxAmount', 'max'], ['from', 'from'], ['to', 'to']] as const) {
+  for (const [key, name] of [
+    ['status', 'status'],
+    ['channel', 'channel'],
+    ['currency', 'currency'],
+    ['minAmount', 'min'],
+    ['maxAmount', 'max'],
+    ['from', 'from'],
+    ['to', 'to']
+  ] as const) {
     const value = pick(name)
     if (value !== undefined) query[key] = value
   }
@@ -113,7 +124,12 @@ function queryFrom(values: Record<string, unknown>, resource: string | undefined
 
 async function profileCommand(args: string[]): Promise<number> {
   const [action, ...rest] = args
-  const { values, positionals } = parseArgs({ args: rest, options: { db: COMMON.db, json: COMMON.json, 'base-url': COMMON['base-url'] }, allowPositionals: true, strict: true })
+  const { values, positionals } = parseArgs({
+    args: rest,
+    options: { db: COMMON.db, json: COMMON.json, 'base-url': COMMON['base-url'] },
+    allowPositionals: true,
+    strict: true
+  })
   const data = openData(values.db)
   try {
     switch (action) {
@@ -124,13 +140,21 @@ async function profileCommand(args: string[]): Promise<number> {
         const key = apiKeyFromEnv() ?? (await readSecret(`API secret key for "${name}": `))
         const profile = await data.profiles.add({ name, baseUrl: values['base-url'], key })
         data.log.info(`cli: added profile "${profile.name}" (${profile.mode}, ${profile.baseUrl})`)
-        process.stdout.write(values.json ? `${JSON.stringify(profile)}\n` : `Added "${profile.name}" (${profile.mode.toUpperCase()}, ${profile.baseUrl}); its key is in the system keychain.\n`)
+        process.stdout.write(
+          values.json
+            ? `${JSON.stringify(profile)}\n`
+            : `Added "${profile.name}" (${profile.mode.toUpperCase()}, ${profile.baseUrl}); its key is in the system keychain.\n`
+        )
         return 0
       }
       case 'list': {
         const list = data.profiles.list()
         if (values.json) process.stdout.write(`${JSON.stringify(list)}\n`)
-        else for (const p of list) process.stdout.write(`${p.name.padEnd(28)} ${p.mode.toUpperCase().padEnd(5)} ${p.baseUrl ?? '(built-in Sandbox)'}  last sync: ${p.lastSyncedAt ?? 'never'}\n`)
+        else
+          for (const p of list)
+            process.stdout.write(
+              `${p.name.padEnd(28)} ${p.mode.toUpperCase().padEnd(5)} ${p.baseUrl ?? '(built-in Sandbox)'}  last sync: ${p.lastSyncedAt ?? 'never'}\n`
+            )
         return 0
       }
       case 'remove': {
@@ -172,7 +196,9 @@ async function syncCommand(args: string[]): Promise<number> {
   })
   if (!values.profile && !values['base-url']) throw new UsageError('sync needs --profile NAME or --base-url URL')
   const resources = values.resources ? values.resources.split(',').map((r) => r.trim()) : [...SYNC_RESOURCES]
-  for (const r of resources) if (!(SYNC_RESOURCES as readonly string[]).includes(r)) throw new UsageError(`unknown resource "${r}" (use ${SYNC_RESOURCES.join(', ')})`)
+  for (const r of resources)
+    if (!(SYNC_RESOURCES as readonly string[]).includes(r))
+      throw new UsageError(`unknown resource "${r}" (use ${SYNC_RESOURCES.join(', ')})`)
   const data = openData(values.db)
   // --no-pacing: for servers without rate limits, such as a local Sandbox started with --no-rate-limits.
   const clients = new ClientPool({ secrets: createOsKeychainStore(), ...(values['no-pacing'] ? { pacing: false as const } : {}) })
@@ -210,7 +236,8 @@ async function syncCommand(args: string[]): Promise<number> {
       }
     })
     data.log.info(`cli: ${describeSync(profile.name, summary)}`)
-    for (const [resource, outcome] of Object.entries(summary.resources)) if (outcome.error) data.log.error(`cli: sync ${resource}: ${outcome.error.code}: ${outcome.error.message}`)
+    for (const [resource, outcome] of Object.entries(summary.resources))
+      if (outcome.error) data.log.error(`cli: sync ${resource}: ${outcome.error.code}: ${outcome.error.message}`)
     if (values.json) process.stdout.write(`${JSON.stringify(summary)}\n`)
     else {
       process.stdout.write(`Synced "${profile.name}" (${profile.mode.toUpperCase()}) in ${(summary.durationMs / 1000).toFixed(1)} s\n`)
@@ -218,7 +245,9 @@ async function syncCommand(args: string[]): Promise<number> {
         const count = `${store.count(profile.id, resource as never).toLocaleString('en-US')} cached`
         const cost = `${outcome.requests.toLocaleString('en-US')} request${outcome.requests === 1 ? '' : 's'}${outcome.skipped ? `, ${outcome.skipped.toLocaleString('en-US')} skipped` : ''}`
         const failedWhole = outcome.error && !outcome.failedItems ? ` — ${outcome.error.code}: ${outcome.error.message}` : ''
-        process.stdout.write(`  ${resource.padEnd(17)} ${outcome.ok ? 'ok    ' : 'FAILED'} ${outcome.written.toLocaleString('en-US')} fetched, ${count}, ${cost}${failedWhole}\n`)
+        process.stdout.write(
+          `  ${resource.padEnd(17)} ${outcome.ok ? 'ok    ' : 'FAILED'} ${outcome.written.toLocaleString('en-US')} fetched, ${count}, ${cost}${failedWhole}\n`
+        )
         for (const item of outcome.failedItems ?? []) process.stdout.write(`      ${item.code}: ${item.message}\n`)
       }
     }
@@ -229,7 +258,9 @@ async function syncCommand(args: string[]): Promise<number> {
     }
     if (failed.length > 0) {
       const [resource, outcome] = failed[0] as [string, { error?: { code: string; message: string } }]
-      process.stderr.write(`ledgerline: ${failed.length} resource(s) failed; first: ${resource}: ${outcome.error?.code}: ${outcome.error?.message}\n`)
+      process.stderr.write(
+        `ledgerline: ${failed.length} resource(s) failed; first: ${resource}: ${outcome.error?.code}: ${outcome.error?.message}\n`
+      )
       return 1
     }
     return 0
@@ -249,7 +280,8 @@ async function followingCommand(args: string[]): Promise<number> {
     const store = new CacheStore(data.db)
     const items = store.followedItems(profile.id)
     if (values.json) process.stdout.write(`${JSON.stringify(items)}\n`)
-    else if (items.length === 0) process.stdout.write(`"${profile.name}" follows nothing; add items with sync --track-bulk-file, --track-transfer or --track-plan.\n`)
+    else if (items.length === 0)
+      process.stdout.write(`"${profile.name}" follows nothing; add items with sync --track-bulk-file, --track-transfer or --track-plan.\n`)
     else {
       for (const item of items) {
         const error = item.lastError ? ` — last problem: ${item.lastError}` : ''
@@ -265,7 +297,12 @@ async function followingCommand(args: string[]): Promise<number> {
 async function unfollowCommand(args: string[]): Promise<number> {
   const { values } = parseArgs({
     args,
-    options: { ...COMMON, 'bulk-file': { type: 'string', multiple: true }, transfer: { type: 'string', multiple: true }, plan: { type: 'string', multiple: true } },
+    options: {
+      ...COMMON,
+      'bulk-file': { type: 'string', multiple: true },
+      transfer: { type: 'string', multiple: true },
+      plan: { type: 'string', multiple: true }
+    },
     strict: true,
     allowPositionals: false
   })
@@ -282,7 +319,9 @@ async function unfollowCommand(args: string[]): Promise<number> {
     const missing = wanted.filter((w) => !store.untrack(profile.id, w.kind, w.value))
     for (const w of wanted) if (!missing.includes(w)) process.stdout.write(`No longer following ${FOLLOW_KIND_NAMES[w.kind]} ${w.value}.\n`)
     if (missing.length > 0) {
-      process.stderr.write(`ledgerline: not followed by "${profile.name}": ${missing.map((m) => `${FOLLOW_KIND_NAMES[m.kind]} ${m.value}`).join(', ')}\n`)
+      process.stderr.write(
+        `ledgerline: not followed by "${profile.name}": ${missing.map((m) => `${FOLLOW_KIND_NAMES[m.kind]} ${m.value}`).join(', ')}\n`
+      )
       return 1
     }
     return 0
@@ -299,7 +338,14 @@ function formatAmount(minor: number | null, raw: string | null, currency: string
 async function searchCommand(args: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args,
-    options: { ...COMMON, ...FILTER_OPTIONS, resource: { type: 'string' }, after: { type: 'string' }, before: { type: 'string' }, 'page-size': { type: 'string' } },
+    options: {
+      ...COMMON,
+      ...FILTER_OPTIONS,
+      resource: { type: 'string' },
+      after: { type: 'string' },
+      before: { type: 'string' },
+      'page-size': { type: 'string' }
+    },
     strict: true,
     allowPositionals: true
   })
@@ -319,9 +365,17 @@ async function searchCommand(args: string[]): Promise<number> {
       return 0
     }
     const total = `${result.total.toLocaleString('en-US')}${result.totalCapped ? '+' : ''}`
-    process.stdout.write(`${total} ${query.resource} in "${profile.name}" (${profile.mode.toUpperCase()}, times in ${profile.timeZone}); showing ${result.items.length}\n`)
+    process.stdout.write(
+      `${total} ${query.resource} in "${profile.name}" (${profile.mode.toUpperCase()}, times in ${profile.timeZone}); showing ${result.items.length}\n`
+    )
     for (const item of result.items) {
-      const cells = [(formatInZone(item.date, profile.timeZone) ?? '').slice(0, 16).padEnd(16), (item.reference ?? item.key).padEnd(22), (item.name ?? '').slice(0, 24).padEnd(24), formatAmount(item.amountMinor, item.amountRaw, item.currency).padStart(20), item.statusRaw]
+      const cells = [
+        (formatInZone(item.date, profile.timeZone) ?? '').slice(0, 16).padEnd(16),
+        (item.reference ?? item.key).padEnd(22),
+        (item.name ?? '').slice(0, 24).padEnd(24),
+        formatAmount(item.amountMinor, item.amountRaw, item.currency).padStart(20),
+        item.statusRaw
+      ]
       process.stdout.write(`${cells.join('  ')}\n`)
     }
     if (result.previousCursor) process.stdout.write(`previous page: --before ${result.previousCursor}\n`)
@@ -333,14 +387,23 @@ async function searchCommand(args: string[]): Promise<number> {
 }
 
 async function exportCommand(args: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({ args, options: { ...COMMON, ...FILTER_OPTIONS, resource: { type: 'string' }, out: { type: 'string' } }, strict: true, allowPositionals: true })
+  const { values, positionals } = parseArgs({
+    args,
+    options: { ...COMMON, ...FILTER_OPTIONS, resource: { type: 'string' }, out: { type: 'string' } },
+    strict: true,
+    allowPositionals: true
+  })
   if (!values.resource) throw new UsageError(`export needs --resource (${SEARCH_RESOURCES.join(', ')})`)
   if (!values.out) throw new UsageError('export needs --out FILE')
   const data = openData(values.db)
   try {
     const profile = chooseProfile(data, values)
     const result = await exportCsv({ file: data.file }, profile, queryFrom(values, values.resource, positionals), resolve(values.out))
-    process.stdout.write(values.json ? `${JSON.stringify(result)}\n` : `Wrote ${result.rows.toLocaleString('en-US')} ${values.resource} of "${profile.name}" (${profile.mode.toUpperCase()}) to ${result.file}\n`)
+    process.stdout.write(
+      values.json
+        ? `${JSON.stringify(result)}\n`
+        : `Wrote ${result.rows.toLocaleString('en-US')} ${values.resource} of "${profile.name}" (${profile.mode.toUpperCase()}) to ${result.file}\n`
+    )
     return 0
   } finally {
     await data.close()
@@ -350,7 +413,14 @@ async function exportCommand(args: string[]): Promise<number> {
 async function sandboxStatementCommand(args: string[]): Promise<number> {
   const { values } = parseArgs({
     args,
-    options: { out: { type: 'string' }, seed: { type: 'string' }, payments: { type: 'string' }, mode: { type: 'string' }, 'time-zone': { type: 'string' }, json: { type: 'boolean' } },
+    options: {
+      out: { type: 'string' },
+      seed: { type: 'string' },
+      payments: { type: 'string' },
+      mode: { type: 'string' },
+      'time-zone': { type: 'string' },
+      json: { type: 'boolean' }
+    },
     strict: true,
     allowPositionals: false
   })
@@ -371,7 +441,10 @@ async function sandboxStatementCommand(args: string[]): Promise<number> {
   }
   const lines = [
     `Wrote ${out}: ${statement.lines} lines for ${statement.day} (${statement.currency}, days in ${timeZone}), with these differences on purpose:`,
-    ...statement.differences.map((d) => `  ${(d.line === null ? 'not on it' : `line ${d.line}`).padEnd(10)} ${d.kind.padEnd(12)} ${d.references.length > 3 ? `${d.references.slice(0, 3).join(', ')} and ${d.references.length - 3} more` : d.references.join(', ') || '-'}: ${d.expected}`),
+    ...statement.differences.map(
+      (d) =>
+        `  ${(d.line === null ? 'not on it' : `line ${d.line}`).padEnd(10)} ${d.kind.padEnd(12)} ${d.references.length > 3 ? `${d.references.slice(0, 3).join(', ')} and ${d.references.length - 3} more` : d.references.join(', ') || '-'}: ${d.expected}`
+    ),
     'Reconcile it against a Sandbox profile synced from the same seed (credits are net of fees):',
     `  ledgerline reconcile --source payments --against ${values.out} --net-of-fees --out report.csv`
   ]
@@ -383,7 +456,13 @@ async function sandboxCommand(args: string[]): Promise<number> {
   if (args[0] === 'statement') return sandboxStatementCommand(args.slice(1))
   const { values } = parseArgs({
     args,
-    options: { port: { type: 'string' }, seed: { type: 'string' }, payments: { type: 'string' }, 'no-rate-limits': { type: 'boolean' }, 'strict-spec': { type: 'boolean' } },
+    options: {
+      port: { type: 'string' },
+      seed: { type: 'string' },
+      payments: { type: 'string' },
+      'no-rate-limits': { type: 'boolean' },
+      'strict-spec': { type: 'boolean' }
+    },
     strict: true,
     allowPositionals: false
   })
@@ -443,7 +522,8 @@ export async function main(argv: string[]): Promise<number> {
         throw new UsageError(`unknown command "${command}" (try: ledgerline help)`)
     }
   } catch (error) {
-    const usage = error instanceof UsageError || (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS'))
+    const usage =
+      error instanceof UsageError || (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS'))
     const message = error instanceof Error ? error.message : String(error)
     const code = error instanceof AppError ? ` [${error.code}]` : ''
     process.stderr.write(`ledgerline: ${redactSecrets(message.split('\n')[0] ?? '')}${code}\n`)

@@ -32,37 +32,59 @@ function readStatement(path: string): Uint8Array {
   try {
     return readFileSync(resolve(path))
   } catch (error) {
-    throw new UsageError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}`)
+    throw new UsageError(
+      `cannot read ${path}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}`
+    )
   }
 }
 
 /** Problems and open questions of a read, each naming its line and column, to stderr. */
 function reportRead(parsed: ParsedStatement, file: string): void {
   const where = basename(file)
-  for (const p of parsed.problems.slice(0, 50)) process.stderr.write(`${where}:${p.line}${p.column ? ` [${p.column}]` : ''}: ${p.code}: ${p.message}\n`)
+  for (const p of parsed.problems.slice(0, 50))
+    process.stderr.write(`${where}:${p.line}${p.column ? ` [${p.column}]` : ''}: ${p.code}: ${p.message}\n`)
   if (parsed.problems.length > 50) process.stderr.write(`${where}: … and ${parsed.problems.length - 50} more problem(s)\n`)
-  for (const q of parsed.questions) process.stderr.write(`${where}: ${q.message}${q.choices.length ? ` (${q.field}: ${q.choices.join(' | ')})` : ''}\n`)
+  for (const q of parsed.questions)
+    process.stderr.write(`${where}: ${q.message}${q.choices.length ? ` (${q.field}: ${q.choices.join(' | ')})` : ''}\n`)
 }
 
 function describeRead(parsed: ParsedStatement): string {
-  const parts = [`${parsed.rows.length.toLocaleString('en-US')} rows`, parsed.encoding ? `encoding ${parsed.encoding}` : `sheet ${parsed.sheet}`, parsed.separator ? `separator ${JSON.stringify(parsed.separator)}` : null, parsed.numberForm ? `numbers like ${parsed.numberForm}` : null, parsed.dateForm ? `dates ${parsed.dateForm}` : null]
-  const columns = Object.entries(parsed.mapping.columns).map(([field, column]) => `${field}=${JSON.stringify(column)}`).join(', ')
+  const parts = [
+    `${parsed.rows.length.toLocaleString('en-US')} rows`,
+    parsed.encoding ? `encoding ${parsed.encoding}` : `sheet ${parsed.sheet}`,
+    parsed.separator ? `separator ${JSON.stringify(parsed.separator)}` : null,
+    parsed.numberForm ? `numbers like ${parsed.numberForm}` : null,
+    parsed.dateForm ? `dates ${parsed.dateForm}` : null
+  ]
+  const columns = Object.entries(parsed.mapping.columns)
+    .map(([field, column]) => `${field}=${JSON.stringify(column)}`)
+    .join(', ')
   return `${parts.filter(Boolean).join(', ')}; columns: ${columns}${parsed.problems.length ? `; ${parsed.problems.length} row(s) with problems` : ''}`
 }
 
-const questionHelp = 'answer with --currency CUR for the currency, or --mapping FILE ({"dateOrder":"dmy"}, {"defaultCurrency":"NGN"}, {"columns":{"date":"…","amount":"…"}})'
+const questionHelp =
+  'answer with --currency CUR for the currency, or --mapping FILE ({"dateOrder":"dmy"}, {"defaultCurrency":"NGN"}, {"columns":{"date":"…","amount":"…"}})'
 
 export async function importCommand(args: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args,
-    options: { ...COMMON, mapping: { type: 'string' }, currency: { type: 'string' }, 'same-file': { type: 'string' }, 'same-rows': { type: 'string' }, preview: { type: 'boolean' }, 'save-preset': { type: 'string' } },
+    options: {
+      ...COMMON,
+      mapping: { type: 'string' },
+      currency: { type: 'string' },
+      'same-file': { type: 'string' },
+      'same-rows': { type: 'string' },
+      preview: { type: 'boolean' },
+      'save-preset': { type: 'string' }
+    },
     strict: true,
     allowPositionals: true
   })
   const path = positionals[0]
   if (!path || positionals.length > 1) throw new UsageError('import needs one STATEMENT file')
   const sameFile = values['same-file']
-  if (sameFile !== undefined && sameFile !== 'use-existing' && sameFile !== 'import-again') throw new UsageError('--same-file must be use-existing or import-again')
+  if (sameFile !== undefined && sameFile !== 'use-existing' && sameFile !== 'import-again')
+    throw new UsageError('--same-file must be use-existing or import-again')
   const sameRows = values['same-rows']
   if (sameRows !== undefined && sameRows !== 'keep' && sameRows !== 'skip') throw new UsageError('--same-rows must be keep or skip')
   const mapping = readMapping(values.mapping)
@@ -72,7 +94,15 @@ export async function importCommand(args: string[]): Promise<number> {
   try {
     const profile = chooseProfile(data, values)
     const service = new ReconService(data.db)
-    const outcome = await service.importStatement({ profileId: profile.id, name: basename(path), bytes, mapping, ifSameFile: sameFile, ifSameRows: sameRows, previewOnly: values.preview === true })
+    const outcome = await service.importStatement({
+      profileId: profile.id,
+      name: basename(path),
+      bytes,
+      mapping,
+      ifSameFile: sameFile,
+      ifSameRows: sameRows,
+      previewOnly: values.preview === true
+    })
     // A statement without currencies: name the currency of the payments it names, as the app's import offers it.
     const askedCurrency = outcome.parsed.questions.find((q) => q.field === 'defaultCurrency')
     if (askedCurrency && askedCurrency.choices.length === 0) {
@@ -80,7 +110,8 @@ export async function importCommand(args: string[]): Promise<number> {
       if (named) askedCurrency.choices = [named]
     }
     reportRead(outcome.parsed, path)
-    if (values['save-preset'] && outcome.parsed.questions.length === 0) service.savePreset(values['save-preset'], outcome.parsed.headerSignature, outcome.parsed.mapping)
+    if (values['save-preset'] && outcome.parsed.questions.length === 0)
+      service.savePreset(values['save-preset'], outcome.parsed.headerSignature, outcome.parsed.mapping)
     return printImport(outcome, values.json === true, path)
   } finally {
     await data.close()
@@ -108,16 +139,24 @@ function printImport(outcome: ImportOutcome, json: boolean, path: string): numbe
       process.stderr.write(`ledgerline: ${basename(path)} cannot be read without an answer; ${questionHelp}\n`)
       return 2
     case 'same-file':
-      if (!json) process.stdout.write(`${basename(path)} was imported before (${outcome.existing.importedAt} by ${outcome.existing.importedBy}, file ${outcome.existing.id}); nothing stored. Use --same-file import-again to store it again.\n`)
+      if (!json)
+        process.stdout.write(
+          `${basename(path)} was imported before (${outcome.existing.importedAt} by ${outcome.existing.importedBy}, file ${outcome.existing.id}); nothing stored. Use --same-file import-again to store it again.\n`
+        )
       return 0
     case 'same-rows':
-      process.stderr.write(`ledgerline: ${outcome.sameRows} row(s) of ${basename(path)} were imported before in another file; choose --same-rows keep or --same-rows skip\n`)
+      process.stderr.write(
+        `ledgerline: ${outcome.sameRows} row(s) of ${basename(path)} were imported before in another file; choose --same-rows keep or --same-rows skip\n`
+      )
       return 2
     case 'preview':
       if (!json) process.stdout.write(`${basename(path)}: ${describeRead(parsed)} (preview; nothing stored)\n`)
       return parsed.problems.length > 0 ? 1 : 0
     case 'imported':
-      if (!json) process.stdout.write(`Imported ${basename(path)} as file ${outcome.file.id}: ${describeRead(parsed)}${outcome.presetApplied ? ` (preset "${outcome.presetApplied}")` : ''}${outcome.skippedSameRows ? `; ${outcome.skippedSameRows} row(s) imported before were left out` : ''}\n`)
+      if (!json)
+        process.stdout.write(
+          `Imported ${basename(path)} as file ${outcome.file.id}: ${describeRead(parsed)}${outcome.presetApplied ? ` (preset "${outcome.presetApplied}")` : ''}${outcome.skippedSameRows ? `; ${outcome.skippedSameRows} row(s) imported before were left out` : ''}\n`
+        )
       return parsed.problems.length > 0 ? 1 : 0
   }
 }
@@ -152,16 +191,23 @@ export async function reconcileCommand(args: string[]): Promise<number> {
   if (!RECON_SOURCES.includes(source)) throw new UsageError(`--source must be one of ${RECON_SOURCES.join(', ')}`)
   if (!values.against) throw new UsageError('reconcile needs --against STATEMENT')
   if (!values.out) throw new UsageError('reconcile needs --out REPORT.csv')
-  for (const [name, value] of [['from', values.from], ['to', values.to]] as const) if (value !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(value)) throw new UsageError(`--${name} must be a day YYYY-MM-DD (got "${value}")`)
+  for (const [name, value] of [
+    ['from', values.from],
+    ['to', values.to]
+  ] as const)
+    if (value !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(value))
+      throw new UsageError(`--${name} must be a day YYYY-MM-DD (got "${value}")`)
   const settings: Partial<ReconSettings> = { netOfFees: values['net-of-fees'] === true }
   if (values['amount-tolerance'] !== undefined) {
-    if (!/^\d+(\.\d+)?$/.test(values['amount-tolerance'])) throw new UsageError(`--amount-tolerance must be a plain amount such as 0.50 (got "${values['amount-tolerance']}")`)
+    if (!/^\d+(\.\d+)?$/.test(values['amount-tolerance']))
+      throw new UsageError(`--amount-tolerance must be a plain amount such as 0.50 (got "${values['amount-tolerance']}")`)
     settings.amountTolerance = values['amount-tolerance']
   }
   if (values['days-before'] !== undefined) settings.daysBefore = positiveInt('days-before', values['days-before'], 2)
   if (values['days-after'] !== undefined) settings.daysAfter = positiveInt('days-after', values['days-after'], 5)
   const zone = values['time-zone']
-  if (zone !== undefined && !isTimeZone(zone)) throw new UsageError(`--time-zone: "${zone}" is not a time zone name; use one such as Africa/Lagos, Europe/London or UTC`)
+  if (zone !== undefined && !isTimeZone(zone))
+    throw new UsageError(`--time-zone: "${zone}" is not a time zone name; use one such as Africa/Lagos, Europe/London or UTC`)
   const mapping = readMapping(values.mapping)
   if (values.currency) mapping.defaultCurrency = values.currency.toUpperCase()
   const bytes = readStatement(values.against)
@@ -169,11 +215,30 @@ export async function reconcileCommand(args: string[]): Promise<number> {
   try {
     const profile = chooseProfile(data, values)
     const service = new ReconService(data.db)
-    let outcome = await service.importStatement({ profileId: profile.id, name: basename(values.against), bytes, mapping, ifSameFile: 'use-existing', ifSameRows: 'keep' })
-    if (outcome.status === 'questions' && outcome.parsed.questions.every((q) => q.field === 'defaultCurrency') && !mapping.defaultCurrency) {
+    let outcome = await service.importStatement({
+      profileId: profile.id,
+      name: basename(values.against),
+      bytes,
+      mapping,
+      ifSameFile: 'use-existing',
+      ifSameRows: 'keep'
+    })
+    if (
+      outcome.status === 'questions' &&
+      outcome.parsed.questions.every((q) => q.field === 'defaultCurrency') &&
+      !mapping.defaultCurrency
+    ) {
       // A statement without currencies is in the currency of the provider's records it names.
       const currency = await service.statementCurrency(profile.id, source, bytes, basename(values.against), mapping)
-      if (currency) outcome = await service.importStatement({ profileId: profile.id, name: basename(values.against), bytes, mapping: { ...mapping, defaultCurrency: currency }, ifSameFile: 'use-existing', ifSameRows: 'keep' })
+      if (currency)
+        outcome = await service.importStatement({
+          profileId: profile.id,
+          name: basename(values.against),
+          bytes,
+          mapping: { ...mapping, defaultCurrency: currency },
+          ifSameFile: 'use-existing',
+          ifSameRows: 'keep'
+        })
     }
     reportRead(outcome.parsed, values.against)
     if (outcome.status === 'questions') {
@@ -185,14 +250,18 @@ export async function reconcileCommand(args: string[]): Promise<number> {
     const dates = outcome.parsed.rows.map((r) => r.date).sort()
     const from = values.from ?? dates[0]
     const to = values.to ?? dates[dates.length - 1]
-    if (!from || !to) throw new UsageError(`${basename(values.against)} has no rows to reconcile; give --from and --to to reconcile an empty period`)
+    if (!from || !to)
+      throw new UsageError(`${basename(values.against)} has no rows to reconcile; give --from and --to to reconcile an empty period`)
     // The period's days are the business's: the profile's time zone unless the command names one.
     const timeZone = values['time-zone'] ?? profile.timeZone
     const session = service.createSession({
       profileId: profile.id,
       name: values.name ?? `${basename(values.against)} against ${source}, ${from} to ${to}`,
       source,
-      filter: { ...(values['bulk-file'] ? { bulkFileIds: values['bulk-file'] } : {}), ...(values.transfer ? { references: values.transfer } : {}) },
+      filter: {
+        ...(values['bulk-file'] ? { bulkFileIds: values['bulk-file'] } : {}),
+        ...(values.transfer ? { references: values.transfer } : {})
+      },
       from,
       to,
       timeZone,
@@ -213,17 +282,33 @@ export async function reconcileCommand(args: string[]): Promise<number> {
     if (values.summary) await writeSummaryCsv(resolve(values.summary), summary, input)
     if (values.xlsx) await writeXlsx(resolve(values.xlsx), summary, input)
     const exceptions = summary.exceptions + outcome.parsed.problems.length
-    if (values.json) process.stdout.write(`${JSON.stringify({ ...summary, fileProblems: outcome.parsed.problems.length, leftOutFailed: run.leftOutFailed, leftOutOutsidePeriod: run.leftOutOutsidePeriod, unreadable: run.unreadable, notes: run.notes })}\n`)
+    if (values.json)
+      process.stdout.write(
+        `${JSON.stringify({ ...summary, fileProblems: outcome.parsed.problems.length, leftOutFailed: run.leftOutFailed, leftOutOutsidePeriod: run.leftOutOutsidePeriod, unreadable: run.unreadable, notes: run.notes })}\n`
+      )
     else {
-      process.stdout.write(`Reconciled ${basename(values.against)} (${describeRead(outcome.parsed)}) against ${source} of "${profile.name}" (${profile.mode.toUpperCase()}), ${from} to ${to} in ${timeZone}\n`)
-      for (const [outcomeName, count] of Object.entries(summary.counts)) if (count > 0) process.stdout.write(`  ${outcomeName.padEnd(22)} ${count.toLocaleString('en-US')}\n`)
+      process.stdout.write(
+        `Reconciled ${basename(values.against)} (${describeRead(outcome.parsed)}) against ${source} of "${profile.name}" (${profile.mode.toUpperCase()}), ${from} to ${to} in ${timeZone}\n`
+      )
+      for (const [outcomeName, count] of Object.entries(summary.counts))
+        if (count > 0) process.stdout.write(`  ${outcomeName.padEnd(22)} ${count.toLocaleString('en-US')}\n`)
       for (const c of summary.currencies) {
-        process.stdout.write(`  ${c.currency}: provider ${toMajorString(c.providerTotalMinor, c.currency)}, file ${toMajorString(c.fileTotalMinor, c.currency)}, difference ${toMajorString(c.fileTotalMinor - c.providerTotalMinor, c.currency)} (all accounted for by outcomes: ${c.unexplainedMinor === 0 ? 'yes' : 'NO'})\n`)
+        process.stdout.write(
+          `  ${c.currency}: provider ${toMajorString(c.providerTotalMinor, c.currency)}, file ${toMajorString(c.fileTotalMinor, c.currency)}, difference ${toMajorString(c.fileTotalMinor - c.providerTotalMinor, c.currency)} (all accounted for by outcomes: ${c.unexplainedMinor === 0 ? 'yes' : 'NO'})\n`
+        )
       }
-      if (run.leftOutFailed) process.stdout.write(`  ${run.leftOutFailed} failed or cancelled provider record(s) with nothing in the file were left out (no money moved)\n`)
-      if (run.leftOutOutsidePeriod) process.stdout.write(`  ${run.leftOutOutsidePeriod} provider record(s) from just outside the period with nothing in the file were left out (another period's)\n`)
+      if (run.leftOutFailed)
+        process.stdout.write(
+          `  ${run.leftOutFailed} failed or cancelled provider record(s) with nothing in the file were left out (no money moved)\n`
+        )
+      if (run.leftOutOutsidePeriod)
+        process.stdout.write(
+          `  ${run.leftOutOutsidePeriod} provider record(s) from just outside the period with nothing in the file were left out (another period's)\n`
+        )
       for (const note of run.notes) process.stdout.write(`  note: ${note}\n`)
-      process.stdout.write(`Report: ${resolve(values.out)}${values.summary ? `, summary: ${resolve(values.summary)}` : ''}${values.xlsx ? `, workbook: ${resolve(values.xlsx)}` : ''} (session ${session.id})\n`)
+      process.stdout.write(
+        `Report: ${resolve(values.out)}${values.summary ? `, summary: ${resolve(values.summary)}` : ''}${values.xlsx ? `, workbook: ${resolve(values.xlsx)}` : ''} (session ${session.id})\n`
+      )
     }
     return exceptions === 0 ? 0 : 1
   } finally {
@@ -234,14 +319,21 @@ export async function reconcileCommand(args: string[]): Promise<number> {
 export async function auditCommand(args: string[]): Promise<number> {
   const [action, ...rest] = args
   if (action !== 'verify') throw new UsageError(`audit needs verify (got "${action ?? ''}")`)
-  const { values } = parseArgs({ args: rest, options: { db: COMMON.db, json: COMMON.json, session: { type: 'string' } }, strict: true, allowPositionals: false })
+  const { values } = parseArgs({
+    args: rest,
+    options: { db: COMMON.db, json: COMMON.json, session: { type: 'string' } },
+    strict: true,
+    allowPositionals: false
+  })
   const data = openData(values.db)
   try {
     const report = verifyAudit(data.db, values.session)
     if (values.json) process.stdout.write(`${JSON.stringify(report)}\n`)
-    else if (report.ok) process.stdout.write(`Audit trail intact: ${report.sessions} session(s), ${report.events} event(s), every hash checked.\n`)
+    else if (report.ok)
+      process.stdout.write(`Audit trail intact: ${report.sessions} session(s), ${report.events} event(s), every hash checked.\n`)
     else {
-      for (const p of report.problems) process.stdout.write(`session ${p.sessionId}${p.seq === null ? '' : `, event ${p.seq}`}: ${p.message}\n`)
+      for (const p of report.problems)
+        process.stdout.write(`session ${p.sessionId}${p.seq === null ? '' : `, event ${p.seq}`}: ${p.message}\n`)
       process.stderr.write(`ledgerline: the audit trail was changed: ${report.problems.length} problem(s)\n`)
     }
     return report.ok ? 0 : 1

@@ -35,7 +35,9 @@ const hostEntry = join(__dirname, 'host.js')
  * unpacked beside app.asar, where better-sqlite3 finds it itself. Unpackaged (npm start, npm run
  * dev), scripts/electron-native.mjs built a copy beside Node's, which the host loads by path.
  */
-const electronSqliteBinding = app.isPackaged ? undefined : join(app.getAppPath(), 'node_modules', '.ledgerline-electron', 'better_sqlite3.node')
+const electronSqliteBinding = app.isPackaged
+  ? undefined
+  : join(app.getAppPath(), 'node_modules', '.ledgerline-electron', 'better_sqlite3.node')
 
 // The same data folder as the CLI on every OS (test/unit/data-folder.test.ts checks both resolve alike).
 app.setPath('userData', defaultDataDir())
@@ -120,7 +122,11 @@ function serveAppScheme(): void {
     const response = await net.fetch(pathToFileURL(file).toString())
     return new Response(response.body, {
       status: response.status,
-      headers: { 'Content-Type': contentTypeFor(file), 'Content-Security-Policy': CONTENT_SECURITY_POLICY, 'X-Content-Type-Options': 'nosniff' }
+      headers: {
+        'Content-Type': contentTypeFor(file),
+        'Content-Security-Policy': CONTENT_SECURITY_POLICY,
+        'X-Content-Type-Options': 'nosniff'
+      }
     })
   })
 }
@@ -146,7 +152,12 @@ async function startServices(): Promise<void> {
   const supervisor = new HostSupervisor({
     launch: utilityHostLauncher(hostEntry),
     config: {
-      app: { name: app.getName(), version: app.getVersion(), electronVersion: process.versions.electron ?? null, chromeVersion: process.versions.chrome ?? null },
+      app: {
+        name: app.getName(),
+        version: app.getVersion(),
+        electronVersion: process.versions.electron ?? null,
+        chromeVersion: process.versions.chrome ?? null
+      },
       paths: { userData, cacheDatabase: join(userData, CACHE_FILE_NAME), logs },
       sqlite: electronSqliteBinding ? { nativeBinding: electronSqliteBinding } : {},
       sandboxStrictSpec: process.env['LEDGERLINE_SANDBOX_STRICT_SPEC'] === '1'

@@ -28,7 +28,14 @@ export function createFileLogger(file: string, now: () => Date = () => new Date(
 }
 
 /** One line for a sync summary, for the log. */
-export function describeSync(profileName: string, summary: { cancelled: boolean; durationMs: number; resources: Record<string, { ok: boolean; written: number; error?: { code: string; message: string } } | undefined> }): string {
+export function describeSync(
+  profileName: string,
+  summary: {
+    cancelled: boolean
+    durationMs: number
+    resources: Record<string, { ok: boolean; written: number; error?: { code: string; message: string } } | undefined>
+  }
+): string {
   const parts = Object.entries(summary.resources).map(([r, o]) => (o ? `${r}=${o.ok ? 'ok' : `failed(${o.error?.code})`}:${o.written}` : r))
   return `sync "${profileName}" ${summary.cancelled ? 'cancelled' : 'finished'} in ${summary.durationMs} ms: ${parts.join(' ')}`
 }

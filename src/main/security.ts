@@ -98,7 +98,11 @@ export const APP_ENTRY_URL = `${APP_SCHEME}://${APP_HOST}/index.html`
  * The file under `root` an app:// request may read, or null: only this host, no encoded slashes
  * or backslashes, no dot segments, nothing outside the folder the built renderer lives in.
  */
-export function resolveAppAsset(requestUrl: string, root: string, pathApi: { resolve(...parts: string[]): string; sep: string }): string | null {
+export function resolveAppAsset(
+  requestUrl: string,
+  root: string,
+  pathApi: { resolve(...parts: string[]): string; sep: string }
+): string | null {
   let url: URL
   try {
     url = new URL(requestUrl)

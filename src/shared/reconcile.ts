@@ -47,7 +47,17 @@ export const DEFAULT_SETTINGS: ReconSettings = {
 }
 
 /** The columns a statement can be mapped to; each holds the header text of the file's column, or null. */
-export const MAPPED_FIELDS = ['date', 'reference', 'amount', 'debit', 'credit', 'indicator', 'currency', 'description', 'counterparty'] as const
+export const MAPPED_FIELDS = [
+  'date',
+  'reference',
+  'amount',
+  'debit',
+  'credit',
+  'indicator',
+  'currency',
+  'description',
+  'counterparty'
+] as const
 export type MappedField = (typeof MAPPED_FIELDS)[number]
 
 export type DateOrder = 'ymd' | 'dmy' | 'mdy'

@@ -28,7 +28,13 @@ export interface ColumnInfo {
   width: number
 }
 
-const col = (id: string, label: string, kind: ColumnKind, width: number, options: { sortable?: boolean; hidden?: boolean } = {}): ColumnInfo => ({
+const col = (
+  id: string,
+  label: string,
+  kind: ColumnKind,
+  width: number,
+  options: { sortable?: boolean; hidden?: boolean } = {}
+): ColumnInfo => ({
   id,
   label,
   kind,

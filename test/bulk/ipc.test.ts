@@ -29,32 +29,53 @@ afterAll(async () => {
 describe('bulk:* through the gate and the host', { timeout: 60_000 }, () => {
   it('opens a real-world CSV into rows and reports what is wrong with the file itself', async () => {
     const file = join(host.ui.exportDir, 'from-excel.csv')
-    writeFileSync(file, '\uFEFFAccount Number;Amount;Currency;Bank Code;Branch Code;Account Name;Narration;Notes\r\n0123456789;5000;NGN;058;;Ada;Salary;x\r\n')
+    writeFileSync(
+      file,
+      '\uFEFFAccount Number;Amount;Currency;Bank Code;Branch Code;Account Name;Narration;Notes\r\n0123456789;5000;NGN;058;;Ada;Salary;x\r\n'
+    )
     expect(valueOf(await host.call('bulk:open', { kind: 'transfers' }))).toBeNull()
     host.ui.openAnswer = file
     const opened = valueOf(await host.call('bulk:open', { kind: 'transfers' }))
     expect(opened).toMatchObject({ fileName: 'from-excel.csv', rowCount: 1 })
-    expect(valueOf(await host.call('bulk:rows', { token: opened?.token as string, from: 0, count: 10 }))).toBe('5000,NGN,058,,0123456789,Ada,Salary')
+    expect(valueOf(await host.call('bulk:rows', { token: opened?.token as string, from: 0, count: 10 }))).toBe(
+      '5000,NGN,058,,0123456789,Ada,Salary'
+    )
     // Read to the end, the file is let go.
-    expect(await host.call('bulk:rows', { token: opened?.token as string, from: 0, count: 10 })).toMatchObject({ ok: false, error: { code: 'not_open' } })
+    expect(await host.call('bulk:rows', { token: opened?.token as string, from: 0, count: 10 })).toMatchObject({
+      ok: false,
+      error: { code: 'not_open' }
+    })
     expect(opened?.fileProblems.map((p) => p.code).sort()).toEqual(['not_comma_separated', 'unknown_column'])
   })
 
   it('refuses to send a file with errors, then validates a clean one as JSON and as a form, keeping each send', async () => {
-    const bad = await host.call('bulk:send', { kind: 'transfers', csv: providerCsv('transfers', [['5,000', 'NGN', '058', '', '0123456789', 'Ada', 'Pay']]), fileName: 'bad.csv' })
+    const bad = await host.call('bulk:send', {
+      kind: 'transfers',
+      csv: providerCsv('transfers', [['5,000', 'NGN', '058', '', '0123456789', 'Ada', 'Pay']]),
+      fileName: 'bad.csv'
+    })
     expect(bad).toMatchObject({ ok: false, error: { code: 'file_has_errors', message: expect.stringContaining('row 2, amount:') } })
     expect(valueOf(await host.call('bulk:history', undefined))).toEqual([])
 
     const csv = providerCsv('transfers', PAYOUTS)
     const asJson = valueOf(await host.call('bulk:send', { kind: 'transfers', csv, fileName: 'november.csv' }))
-    expect(asJson).toMatchObject({ kind: 'transfers', action: 'validate', transport: 'json', accepted: true, totalRequests: 3, rows: 3, problems: [], error: null })
+    expect(asJson).toMatchObject({
+      kind: 'transfers',
+      action: 'validate',
+      transport: 'json',
+      accepted: true,
+      totalRequests: 3,
+      rows: 3,
+      problems: [],
+      error: null
+    })
     expect(asJson.totals.map((t) => `${t.currency} ${t.amount}`)).toEqual(['GHS 45.50', 'NGN 6250.50'])
     const asForm = valueOf(await host.call('bulk:send', { kind: 'transfers', csv, fileName: 'november.csv', transport: 'multipart' }))
     expect(asForm).toMatchObject({ transport: 'multipart', accepted: true, sha256: asJson.sha256 })
     expect(valueOf(await host.call('bulk:history', undefined)).map((s) => s.id)).toEqual([asForm.id, asJson.id])
   })
 
-  it('follows the file the Sandbox was given, and after a sync shows each row\'s status, a status file and a retry file', async () => {
+  it("follows the file the Sandbox was given, and after a sync shows each row's status, a status file and a retry file", async () => {
     const sent = valueOf(await host.call('bulk:history', undefined))[0]
     const followed = valueOf(await host.call('bulk:follow', { sendId: sent?.id as number, submit: true }))
     expect(followed.bulkFileId).toMatch(/^[0-9a-f-]{36}$/)
@@ -71,7 +92,11 @@ describe('bulk:* through the gate and the host', { timeout: 60_000 }, () => {
     const text = readFileSync(status?.file as string, 'utf8')
     expect(text.startsWith('\uFEFF')).toBe(true)
     const table = Papa.parse<Record<string, string>>(text.slice(1), { header: true, skipEmptyLines: true }).data
-    expect(table.map((r) => [r['account_number'], r['status']])).toEqual([['0123456789', 'SUCCESSFUL'], ['2233445599', 'FAILED'], ['1234567890123', 'SUCCESSFUL']])
+    expect(table.map((r) => [r['account_number'], r['status']])).toEqual([
+      ['0123456789', 'SUCCESSFUL'],
+      ['2233445599', 'FAILED'],
+      ['1234567890123', 'SUCCESSFUL']
+    ])
 
     const retry = valueOf(await host.call('bulk:saveStatus', { sendId: followed.id, variant: 'retry' }))
     expect(retry?.rows).toBe(1)
@@ -94,7 +119,9 @@ describe('bulk:* through the gate and the host', { timeout: 60_000 }, () => {
     host.ui.confirmAnswer = false
     const refused = await host.call('bulk:send', { kind: 'transfers', csv, fileName: 'live.csv' })
     expect(refused).toMatchObject({ ok: false, error: { code: 'not_confirmed' } })
-    expect(host.ui.confirmations.at(-1)?.message).toBe('Send 1 payout row(s) totalling NGN 5000.00 to the LIVE API of "Acme live" for validation?')
+    expect(host.ui.confirmations.at(-1)?.message).toBe(
+      'Send 1 payout row(s) totalling NGN 5000.00 to the LIVE API of "Acme live" for validation?'
+    )
     expect(valueOf(await host.call('bulk:history', undefined))).toEqual([])
     host.ui.confirmAnswer = true
     expect(valueOf(await host.call('bulk:send', { kind: 'transfers', csv, fileName: 'live.csv' }))).toMatchObject({ accepted: true })

@@ -7,7 +7,13 @@ import { validateBulkBytes, validateBulkText, type BulkContext } from '../../src
 import { providerCsv } from '../../src/shared/bulk/write'
 
 const banks: BulkContext['banks'] = new Map([
-  ['NGN', new Map([['058', 'GTBank'], ['044', 'Access']])],
+  [
+    'NGN',
+    new Map([
+      ['058', 'GTBank'],
+      ['044', 'Access']
+    ])
+  ],
   ['GHS', new Map([['300302', 'Absa']])]
 ])
 
@@ -18,26 +24,55 @@ const freeText = fc
   .filter((s) => s !== '' && !/^[=+\-@]/.test(s))
 
 const amount = (decimals: number): fc.Arbitrary<string> =>
-  fc.tuple(fc.integer({ min: 0, max: 99_999_999 }), fc.integer({ min: 0, max: 10 ** decimals - 1 })).filter(([w, f]) => w + f > 0).map(([w, f]) => (decimals === 0 ? `${w}` : `${w}.${String(f).padStart(decimals, '0')}`))
+  fc
+    .tuple(fc.integer({ min: 0, max: 99_999_999 }), fc.integer({ min: 0, max: 10 ** decimals - 1 }))
+    .filter(([w, f]) => w + f > 0)
+    .map(([w, f]) => (decimals === 0 ? `${w}` : `${w}.${String(f).padStart(decimals, '0')}`))
 
 const transferRow = fc.oneof(
-  fc.tuple(amount(2), fc.constant('NGN'), fc.constantFrom('058', '044'), fc.constant(''), fc.stringMatching(/^\d{10}$/), freeText, freeText),
-  fc.tuple(amount(2), fc.constant('GHS'), fc.constant('300302'), fc.stringMatching(/^\d{0,6}$/), fc.stringMatching(/^\d{8,16}$/), freeText, freeText)
+  fc.tuple(
+    amount(2),
+    fc.constant('NGN'),
+    fc.constantFrom('058', '044'),
+    fc.constant(''),
+    fc.stringMatching(/^\d{10}$/),
+    freeText,
+    freeText
+  ),
+  fc.tuple(
+    amount(2),
+    fc.constant('GHS'),
+    fc.constant('300302'),
+    fc.stringMatching(/^\d{0,6}$/),
+    fc.stringMatching(/^\d{8,16}$/),
+    freeText,
+    freeText
+  )
 )
 
-const planRow = fc.tuple(freeText, fc.constantFrom('daily', 'weekly', 'monthly', 'quarterly', 'biannually', 'annually'), amount(2), fc.constantFrom('NGN', 'GHS', 'USD'), fc.stringMatching(/^[A-Z0-9][A-Z0-9_-]{0,19}$/), fc.constant('NGN:5000.00;GHS:45'))
+const planRow = fc.tuple(
+  freeText,
+  fc.constantFrom('daily', 'weekly', 'monthly', 'quarterly', 'biannually', 'annually'),
+  amount(2),
+  fc.constantFrom('NGN', 'GHS', 'USD'),
+  fc.stringMatching(/^[A-Z0-9][A-Z0-9_-]{0,19}$/),
+  fc.constant('NGN:5000.00;GHS:45')
+)
 
 describe('round trip', () => {
   it('a valid transfer file exports and reads back to the same rows, with no problems', () => {
     fc.assert(
-      fc.property(fc.uniqueArray(transferRow, { minLength: 1, maxLength: 30, selector: (r) => `${r[1]}|${r[2]}|${r[4]}|${r[0]}` }), (rows) => {
-        const csv = providerCsv('transfers', rows)
-        expect(csv.endsWith('\r\n')).toBe(true)
-        expect(csv.startsWith(BULK_COLUMNS.transfers.join(',') + '\r\n')).toBe(true)
-        const { report, table } = validateBulkText('transfers', csv, { banks })
-        expect(report.errors).toEqual([])
-        expect(table.rows).toEqual(rows)
-      }),
+      fc.property(
+        fc.uniqueArray(transferRow, { minLength: 1, maxLength: 30, selector: (r) => `${r[1]}|${r[2]}|${r[4]}|${r[0]}` }),
+        (rows) => {
+          const csv = providerCsv('transfers', rows)
+          expect(csv.endsWith('\r\n')).toBe(true)
+          expect(csv.startsWith(BULK_COLUMNS.transfers.join(',') + '\r\n')).toBe(true)
+          const { report, table } = validateBulkText('transfers', csv, { banks })
+          expect(report.errors).toEqual([])
+          expect(table.rows).toEqual(rows)
+        }
+      ),
       { numRuns: 200 }
     )
   })
@@ -68,16 +103,24 @@ describe('hostile input', () => {
   }
 
   it('random bytes never crash and every problem names a real row and column', () => {
-    fc.assert(fc.property(fc.constantFrom(...BULK_KINDS), fc.uint8Array({ maxLength: 600 }), (kind, bytes) => located(kind, bytes)), { numRuns: 300 })
+    fc.assert(
+      fc.property(fc.constantFrom(...BULK_KINDS), fc.uint8Array({ maxLength: 600 }), (kind, bytes) => located(kind, bytes)),
+      { numRuns: 300 }
+    )
   })
 
   it('random CSV-shaped text over the real header never crashes and stays located', () => {
     const cell = fc.string({ unit: fc.constantFrom(...'a1.,;"\r\n\t -=E+₦0'.split('')), maxLength: 12 })
     fc.assert(
-      fc.property(fc.constantFrom(...BULK_KINDS), fc.array(fc.array(cell, { maxLength: 9 }), { maxLength: 12 }), fc.constantFrom(',', ';', '\t'), (kind, rows, sep) => {
-        const text = [BULK_COLUMNS[kind].join(sep), ...rows.map((r) => r.join(sep))].join('\n')
-        located(kind, new TextEncoder().encode(text))
-      }),
+      fc.property(
+        fc.constantFrom(...BULK_KINDS),
+        fc.array(fc.array(cell, { maxLength: 9 }), { maxLength: 12 }),
+        fc.constantFrom(',', ';', '\t'),
+        (kind, rows, sep) => {
+          const text = [BULK_COLUMNS[kind].join(sep), ...rows.map((r) => r.join(sep))].join('\n')
+          located(kind, new TextEncoder().encode(text))
+        }
+      ),
       { numRuns: 300 }
     )
   })

@@ -5,7 +5,14 @@ import { ProblemList } from '../../src/shared/bulk/problems'
 import { rowChecker, validateBulkBytes, validateBulkText, type BulkContext } from '../../src/shared/bulk/validate'
 
 const BANKS: BulkContext['banks'] = new Map([
-  ['NGN', new Map([['058', 'Guaranty Trust Bank'], ['044', 'Access Bank'], ['999240', 'Sandbox MFB']])],
+  [
+    'NGN',
+    new Map([
+      ['058', 'Guaranty Trust Bank'],
+      ['044', 'Access Bank'],
+      ['999240', 'Sandbox MFB']
+    ])
+  ],
   ['GHS', new Map([['GH030100', 'Absa Ghana']])]
 ])
 const context: BulkContext = { banks: BANKS, planReferences: new Set(['PLAN-IN-CACHE']) }
@@ -23,7 +30,11 @@ const where = (problems: BulkProblem[]): string[] => problems.map((p) => `${p.ro
 
 describe('a valid file', () => {
   it('has no problems and totals per currency, exactly', () => {
-    const { report, table } = validateBulkText('transfers', transfers(GOOD_TRANSFER, '0.10,NGN,044,,1234567890,Bola Ade,Refund', '12.5,GHS,GH030100,030100,12345678,Kofi Mensah,Fees'), context)
+    const { report, table } = validateBulkText(
+      'transfers',
+      transfers(GOOD_TRANSFER, '0.10,NGN,044,,1234567890,Bola Ade,Refund', '12.5,GHS,GH030100,030100,12345678,Kofi Mensah,Fees'),
+      context
+    )
     expect(report.errors).toEqual([])
     expect(report.warnings).toEqual([])
     expect(report.valid).toBe(true)
@@ -43,7 +54,11 @@ describe('a valid file', () => {
     expect(where(report.errors)).toEqual(['2 narration narration_line_break'])
     expect(where(report.warnings)).toEqual(['- - not_comma_separated'])
     expect(table.rows[0]).toEqual(['5000', 'NGN', '058', '', '0123456789', 'Okafor, Adaeze', 'Salary; "November"\nsecond line'])
-    const tabbed = validateBulkText('transfers', TRANSFER_HEADER.replaceAll(',', '\t') + '\n' + GOOD_TRANSFER.replaceAll(',', '\t') + '\n', context)
+    const tabbed = validateBulkText(
+      'transfers',
+      TRANSFER_HEADER.replaceAll(',', '\t') + '\n' + GOOD_TRANSFER.replaceAll(',', '\t') + '\n',
+      context
+    )
     expect(tabbed.report.valid).toBe(true)
   })
 
@@ -61,8 +76,16 @@ describe('file problems', () => {
     ['only spaces', ' \r\n \r\n', ['- - file_empty']],
     ['header only', TRANSFER_HEADER + '\r\n', ['- - no_rows']],
     ['not a CSV', '{"amount": 5}', ['1 - not_csv']],
-    ['missing columns', 'amount,currency,bank_code,account_number\n5,NGN,058,0123456789', ['1 branch_code missing_column', '1 account_name missing_column', '1 narration missing_column']],
-    ['quote never closed', TRANSFER_HEADER + '\n5000,NGN,058,,0123456789,"Adaeze,Pay\n6000,NGN,058,,0123456789,Bola,Pay', ['2 - quote_not_closed']]
+    [
+      'missing columns',
+      'amount,currency,bank_code,account_number\n5,NGN,058,0123456789',
+      ['1 branch_code missing_column', '1 account_name missing_column', '1 narration missing_column']
+    ],
+    [
+      'quote never closed',
+      TRANSFER_HEADER + '\n5000,NGN,058,,0123456789,"Adaeze,Pay\n6000,NGN,058,,0123456789,Bola,Pay',
+      ['2 - quote_not_closed']
+    ]
   ])('%s', (_name, text, expected) => {
     const { report } = validateBulkText('transfers', text, context)
     expect(where(report.errors).slice(0, expected.length)).toEqual(expected)
@@ -77,7 +100,11 @@ describe('file problems', () => {
   })
 
   it('reports rows with too many or too few cells', () => {
-    const { report } = validateBulkText('transfers', transfers('5,000.00,NGN,058,,0123456789,Adaeze,Pay', '5000,NGN,058,,0123456789'), context)
+    const { report } = validateBulkText(
+      'transfers',
+      transfers('5,000.00,NGN,058,,0123456789,Adaeze,Pay', '5000,NGN,058,,0123456789'),
+      context
+    )
     expect(where(report.errors)).toContain('2 - extra_cells')
     expect(where(report.errors)).toContain('3 - missing_cells')
     expect(report.errors.find((p) => p.code === 'missing_cells')?.message).toContain('account_name, narration')
@@ -107,7 +134,8 @@ describe('file problems', () => {
 })
 
 describe('transfer rows', () => {
-  const errorsOf = (row: string, ctx: BulkContext = context): string[] => where(validateBulkText('transfers', transfers(row), ctx).report.errors)
+  const errorsOf = (row: string, ctx: BulkContext = context): string[] =>
+    where(validateBulkText('transfers', transfers(row), ctx).report.errors)
 
   it.each([
     ['amount missing', ',NGN,058,,0123456789,A,B', '2 amount amount_missing'],
@@ -147,7 +175,11 @@ describe('transfer rows', () => {
   })
 
   it('says what a damaged value probably was', () => {
-    const report = validateBulkText('transfers', transfers('50,NGN,58,,123456789,A,B', '"₦1,250.50",NGN,058,,0123456789,A,B'), context).report
+    const report = validateBulkText(
+      'transfers',
+      transfers('50,NGN,58,,123456789,A,B', '"₦1,250.50",NGN,058,,0123456789,A,B'),
+      context
+    ).report
     expect(report.errors.map((p) => p.message)).toEqual([
       expect.stringContaining('058 (Guaranty Trust Bank)'),
       expect.stringContaining('0123456789?'),
@@ -170,11 +202,21 @@ describe('transfer rows', () => {
     for (let i = 0; i < 5000; i += 1000) check(['10.00', 'NGN', '058', '', account(i), 'A', 'B'], 6000 + i, problems)
     check(['10.01', 'NGN', '058', '', account(7), 'A', 'B'], 9000, problems)
     check(['10.00', 'NGN', '044', '', account(7), 'A', 'B'], 9001, problems)
-    expect(problems.items.map((p) => `${p.row} ${p.code} ${/row (\d+)/.exec(p.message)?.[1]}`)).toEqual(['6000 duplicate_transfer 2', '7000 duplicate_transfer 1002', '8000 duplicate_transfer 2002', '9000 duplicate_transfer 3002', '10000 duplicate_transfer 4002'])
+    expect(problems.items.map((p) => `${p.row} ${p.code} ${/row (\d+)/.exec(p.message)?.[1]}`)).toEqual([
+      '6000 duplicate_transfer 2',
+      '7000 duplicate_transfer 1002',
+      '8000 duplicate_transfer 2002',
+      '9000 duplicate_transfer 3002',
+      '10000 duplicate_transfer 4002'
+    ])
   })
 
   it('warns about the same account, bank and amount twice, and a formula-looking text', () => {
-    const report = validateBulkText('transfers', transfers(GOOD_TRANSFER, '5000,NGN,058,,0123456789,Adaeze,=HYPERLINK("x")'), context).report
+    const report = validateBulkText(
+      'transfers',
+      transfers(GOOD_TRANSFER, '5000,NGN,058,,0123456789,Adaeze,=HYPERLINK("x")'),
+      context
+    ).report
     expect(report.valid).toBe(true)
     expect(where(report.warnings)).toEqual(['3 account_number duplicate_transfer', '3 narration formula_start'])
     expect(report.warnings[0]?.message).toContain('row 2')
@@ -210,7 +252,10 @@ describe('plan rows', () => {
   })
 
   it('reports a repeated title and a repeated reference on the later row', () => {
-    expect(errorsOf(GOOD_PLAN, 'gold,weekly,100,NGN,PLAN-GOLD,NGN:100')).toEqual(['3 title title_repeated', '3 internalReference internal_reference_repeated'])
+    expect(errorsOf(GOOD_PLAN, 'gold,weekly,100,NGN,PLAN-GOLD,NGN:100')).toEqual([
+      '3 title title_repeated',
+      '3 internalReference internal_reference_repeated'
+    ])
   })
 
   it('suggests the spec word for a near miss', () => {

@@ -33,18 +33,25 @@ const sha256 = (file: string): string => createHash('sha256').update(readFileSyn
 
 describe('frozen migrations', () => {
   it('has one file per migration, each unchanged since it shipped', () => {
-    const files = readdirSync(SCHEMA_DIR).filter((f) => f.endsWith('.ts')).sort()
+    const files = readdirSync(SCHEMA_DIR)
+      .filter((f) => f.endsWith('.ts'))
+      .sort()
     expect(files).toEqual(Object.keys(SHIPPED).sort())
     expect(files.map((f) => Number(/^v(\d+)-/.exec(f)?.[1]))).toEqual(MIGRATIONS.map((m) => m.version))
-    for (const file of files) expect(sha256(join(SCHEMA_DIR, file)), `${file} changed after it shipped: add a new migration instead`).toBe(SHIPPED[file])
+    for (const file of files)
+      expect(sha256(join(SCHEMA_DIR, file)), `${file} changed after it shipped: add a new migration instead`).toBe(SHIPPED[file])
   })
 
   it('has a fixture cache for every earlier schema version', () => {
-    const versions = readdirSync(FIXTURES).map((f) => Number(/^v(\d+)\.sqlite$/.exec(f)?.[1])).sort()
+    const versions = readdirSync(FIXTURES)
+      .map((f) => Number(/^v(\d+)\.sqlite$/.exec(f)?.[1]))
+      .sort()
     expect(versions).toEqual(Array.from({ length: latestVersion() - 1 }, (_, i) => i + 1))
   })
 
-  const fixtures = readdirSync(FIXTURES).filter((f) => f.endsWith('.sqlite')).sort()
+  const fixtures = readdirSync(FIXTURES)
+    .filter((f) => f.endsWith('.sqlite'))
+    .sort()
   it.each(fixtures)('upgrades %s to the latest version with every record intact', (fixture) => {
     const file = join(mkdtempSync(join(tmpdir(), 'ledgerline-fixture-')), 'cache.sqlite')
     copyFileSync(join(FIXTURES, fixture), file)
@@ -53,7 +60,11 @@ describe('frozen migrations', () => {
     expect(db.pragma('integrity_check', { simple: true })).toBe('ok')
     db.exec("insert into payments_fts (payments_fts) values ('integrity-check')")
 
-    const payments = db.prepare("select seq, id, amount_raw, amount_minor, currency, status, status_raw, is_final, created_at_ms from payments where profile_id = 'p-live' order by seq").all() as {
+    const payments = db
+      .prepare(
+        "select seq, id, amount_raw, amount_minor, currency, status, status_raw, is_final, created_at_ms from payments where profile_id = 'p-live' order by seq"
+      )
+      .all() as {
       seq: bigint | number
       id: string
       is_final: number
@@ -61,22 +72,43 @@ describe('frozen migrations', () => {
     }[]
     expect(payments.map((p) => p.id)).toEqual(['pay-1', 'pay-2', 'pay-3'])
     // The time-ordered key carried over exactly (beyond 2^53, so compared as BigInt).
-    const seqs = db.prepare("select seq from payments where profile_id = 'p-live' order by seq").safeIntegers(true).all() as { seq: bigint }[]
+    const seqs = db.prepare("select seq from payments where profile_id = 'p-live' order by seq").safeIntegers(true).all() as {
+      seq: bigint
+    }[]
     for (const [i, p] of payments.entries()) expect(seqs[i]?.seq).toBe(BigInt(p.created_at_ms) * 2n ** 20n)
-    expect(payments.find((p) => p.id === 'pay-2')).toMatchObject({ amount_raw: '12.345', amount_minor: null, currency: 'XYZ', status: 'unknown', status_raw: 'ON_HOLD', is_final: 1 })
+    expect(payments.find((p) => p.id === 'pay-2')).toMatchObject({
+      amount_raw: '12.345',
+      amount_minor: null,
+      currency: 'XYZ',
+      status: 'unknown',
+      status_raw: 'ON_HOLD',
+      is_final: 1
+    })
     expect(payments.find((p) => p.id === 'pay-3')).toMatchObject({ status: 'pending', is_final: 0 })
     expect(db.prepare("select count(*) as n from payments where profile_id = 'p-test'").get()).toEqual({ n: 1 })
     // Search still finds them, through the rebuilt table's triggers too.
     const find = (q: string): string[] =>
-      (db.prepare("select p.id from payments_fts f join payments p on p.seq = f.rowid where payments_fts match ? and p.profile_id = 'p-live' order by p.seq").all(q) as { id: string }[]).map((r) => r.id)
+      (
+        db
+          .prepare(
+            "select p.id from payments_fts f join payments p on p.seq = f.rowid where payments_fts match ? and p.profile_id = 'p-live' order by p.seq"
+          )
+          .all(q) as { id: string }[]
+      ).map((r) => r.id)
     expect(find('"INV"*')).toEqual(['pay-1', 'pay-2', 'pay-3'])
     db.prepare("update payments set reference = 'RENAMED-1' where id = 'pay-1' and profile_id = 'p-live'").run()
     expect(find('renamed')).toEqual(['pay-1'])
 
     const store = new CacheStore(db)
     expect(store.checkpoint('p-test', 'payments:full')).toMatchObject({ nextPage: 7, nextOffset: 350, pageSize: 50, completed: false })
-    expect(store.trackedItems('p-live', 'transfer')).toEqual([{ kind: 'transfer', value: 'PAY-REF-9', lastSyncedAt: null, lastError: null, result: null }])
-    expect(store.trackedItems('p-live', 'bulk_file')[0]).toMatchObject({ value: 'bulk-1', lastSyncedAt: '2026-06-01T08:00:00Z', result: '2 transfers, 1 final, 0 failed' })
+    expect(store.trackedItems('p-live', 'transfer')).toEqual([
+      { kind: 'transfer', value: 'PAY-REF-9', lastSyncedAt: null, lastError: null, result: null }
+    ])
+    expect(store.trackedItems('p-live', 'bulk_file')[0]).toMatchObject({
+      value: 'bulk-1',
+      lastSyncedAt: '2026-06-01T08:00:00Z',
+      result: '2 transfers, 1 final, 0 failed'
+    })
     expect(db.prepare("select reference, is_final from transfers where profile_id = 'p-live' order by reference").all()).toEqual([
       { reference: 'PAY-REF-1', is_final: 1 },
       { reference: 'PAY-REF-2', is_final: 0 }
@@ -87,7 +119,11 @@ describe('frozen migrations', () => {
     expect(db.prepare("select time_zone from profiles where id = 'p-live'").get()).toEqual({ time_zone: null })
     if (fixture === 'v5.sqlite') {
       // Items stored as JSON only get the filter columns a run writes today, exactly.
-      const items = db.prepare("select data, currency, day, provider_minor, file_minor, search from recon_items where session_id = 'session-1' order by position").all() as {
+      const items = db
+        .prepare(
+          "select data, currency, day, provider_minor, file_minor, search from recon_items where session_id = 'session-1' order by position"
+        )
+        .all() as {
         data: string
         currency: string | null
         day: string | null
@@ -98,7 +134,13 @@ describe('frozen migrations', () => {
       expect(items).toHaveLength(2)
       for (const row of items) {
         const written = itemColumns(JSON.parse(row.data) as ReconItem)
-        expect({ currency: row.currency, day: row.day, providerMinor: row.provider_minor, fileMinor: row.file_minor, search: row.search.replace(/\s+/g, ' ').trim() }).toEqual({ ...written, search: written.search.replace(/\s+/g, ' ').trim() })
+        expect({
+          currency: row.currency,
+          day: row.day,
+          providerMinor: row.provider_minor,
+          fileMinor: row.file_minor,
+          search: row.search.replace(/\s+/g, ' ').trim()
+        }).toEqual({ ...written, search: written.search.replace(/\s+/g, ' ').trim() })
       }
       expect(items.map((r) => [r.currency, r.day, r.provider_minor, r.file_minor])).toEqual([
         ['NGN', '2026-05-31', 10050, 10050],

@@ -25,7 +25,20 @@ describe('migration 1: profiles, cached records, sync state', () => {
     expect(migrate(db, MIGRATIONS.slice(0, 1))).toEqual({ from: 0, to: 1 })
     expect(db.pragma('user_version', { simple: true })).toBe(1)
     expect(tables(db)).toEqual(
-      ['banks', 'bulk_files', 'payments', 'plans', 'profiles', 'settings', 'subscriptions', 'sync_failures', 'sync_state', 'tracked', 'transfers', 'virtual_accounts'].sort()
+      [
+        'banks',
+        'bulk_files',
+        'payments',
+        'plans',
+        'profiles',
+        'settings',
+        'subscriptions',
+        'sync_failures',
+        'sync_state',
+        'tracked',
+        'transfers',
+        'virtual_accounts'
+      ].sort()
     )
     for (const table of tables(db).filter((t) => t !== 'profiles' && t !== 'settings')) {
       const columns = (db.prepare(`pragma table_info(${table})`).all() as { name: string }[]).map((c) => c.name)
@@ -51,9 +64,13 @@ describe('migration 1: profiles, cached records, sync state', () => {
     expect(() => addPayment.run('p-test', 'pay-1')).toThrow(/UNIQUE/)
     expect(() => addPayment.run('no-such-profile', 'pay-2')).toThrow(/FOREIGN KEY/)
     expect(() => addProfile.run('p-x', 'Bad mode', null, 'staging')).toThrow(/CHECK/)
-    expect(() => db.prepare("insert into payments (profile_id, id, amount_raw, amount_minor, currency, status, status_raw, is_final, created_at, raw, fetched_at_ms) values ('p-test', 'p3', '0.015', 1.5, 'NGN', 's', 's', 1, 'x', '{}', 0)").run()).toThrow(
-      /cannot store REAL|datatype/i
-    )
+    expect(() =>
+      db
+        .prepare(
+          "insert into payments (profile_id, id, amount_raw, amount_minor, currency, status, status_raw, is_final, created_at, raw, fetched_at_ms) values ('p-test', 'p3', '0.015', 1.5, 'NGN', 's', 's', 1, 'x', '{}', 0)"
+        )
+        .run()
+    ).toThrow(/cannot store REAL|datatype/i)
     db.prepare("delete from profiles where id = 'p-test'").run()
     expect(db.prepare('select profile_id from payments').all()).toEqual([{ profile_id: 'p-live' }])
     db.close()
@@ -73,7 +90,11 @@ describe('migration 2: full-text search indexes', () => {
     migrate(db, MIGRATIONS.slice(0, 2))
     expect(db.pragma('user_version', { simple: true })).toBe(2)
     const find = (q: string): string[] =>
-      (db.prepare('select p.id from payments_fts f join payments p on p.rowid = f.rowid where payments_fts match ? order by p.id').all(q) as { id: string }[]).map((r) => r.id)
+      (
+        db
+          .prepare('select p.id from payments_fts f join payments p on p.rowid = f.rowid where payments_fts match ? order by p.id')
+          .all(q) as { id: string }[]
+      ).map((r) => r.id)
     expect(find('okafor')).toEqual(['before'])
     add.run('after', 'INV-0002', 'Kwame Mensah')
     expect(find('"INV-0002"')).toEqual(['after'])

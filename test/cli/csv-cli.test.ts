@@ -35,26 +35,41 @@ beforeAll(async () => {
   env = { LEDGERLINE_API_KEY: sandbox.keys.test }
   // The API lists no plans: the cache holds the plans followed (and those uploaded from here).
   const plan = sandbox.state('test').data.planId(0)
-  const sync = await runCli(['sync', '--base-url', sandbox.baseUrl, '--resources', 'banks,plans', '--track-plan', plan, '--no-pacing', '--db', db], env)
+  const sync = await runCli(
+    ['sync', '--base-url', sandbox.baseUrl, '--resources', 'banks,plans', '--track-plan', plan, '--no-pacing', '--db', db],
+    env
+  )
   if (sync.code !== 0) throw new Error(sync.stderr)
 })
 afterAll(() => sandbox.close())
 
 describe('ledgerline csv validate', { timeout: 60_000 }, () => {
   it('checks bank codes against the synced bank list, says where each problem is, and exits 1', async () => {
-    const path = file('payouts.csv', `${HEADER}\r\n5000.00,NGN,058,,0123456789,Adaeze Okafor,Salary\r\n"1,200",NGN,123,,0123456789,Bola Ade,Refund\r\n`)
+    const path = file(
+      'payouts.csv',
+      `${HEADER}\r\n5000.00,NGN,058,,0123456789,Adaeze Okafor,Salary\r\n"1,200",NGN,123,,0123456789,Bola Ade,Refund\r\n`
+    )
     const run = await runCli(['csv', 'validate', '--kind', 'transfers', '--base-url', sandbox.baseUrl, '--db', db, '--json', path], env)
     expect(run.stderr).toBe('')
     expect(run.code).toBe(1)
     const report = JSON.parse(run.stdout) as JsonReport
     expect(report).toMatchObject({ valid: false, rows: 2, warnings: [] })
-    expect(report.errors.map((e) => `${e.row} ${e.column} ${e.code}`)).toEqual(['3 amount amount_has_separators', '3 bank_code bank_code_unknown'])
+    expect(report.errors.map((e) => `${e.row} ${e.column} ${e.code}`)).toEqual([
+      '3 amount amount_has_separators',
+      '3 bank_code bank_code_unknown'
+    ])
     expect(report.totals).toEqual([{ currency: 'NGN', rows: 1, amount: '5000.00', minor: 500000 }])
   })
 
   it('has the API validate a clean file with --remote, keeps the send in the cache, and exits 0', async () => {
-    const path = file('clean.csv', `${HEADER}\n5000.00,NGN,058,,0123456789,Adaeze Okafor,Salary\n45.5,GHS,300303,030100,1234567890123,Kofi Mensah,Fees\n`)
-    const run = await runCli(['csv', 'validate', '--kind', 'transfers', '--base-url', sandbox.baseUrl, '--db', db, '--remote', '--json', path], env)
+    const path = file(
+      'clean.csv',
+      `${HEADER}\n5000.00,NGN,058,,0123456789,Adaeze Okafor,Salary\n45.5,GHS,300303,030100,1234567890123,Kofi Mensah,Fees\n`
+    )
+    const run = await runCli(
+      ['csv', 'validate', '--kind', 'transfers', '--base-url', sandbox.baseUrl, '--db', db, '--remote', '--json', path],
+      env
+    )
     expect(run.stderr).toBe('')
     expect(run.code).toBe(0)
     const report = JSON.parse(run.stdout) as JsonReport
@@ -63,7 +78,17 @@ describe('ledgerline csv validate', { timeout: 60_000 }, () => {
     const cache = new Database(db, { readonly: true })
     const sent = cache.prepare('select kind, action, transport, file_name, sha256, rows, accepted from bulk_sends').all()
     cache.close()
-    expect(sent).toEqual([{ kind: 'transfers', action: 'validate', transport: 'json', file_name: 'clean.csv', sha256: report.remote?.sha256, rows: 2, accepted: 1 }])
+    expect(sent).toEqual([
+      {
+        kind: 'transfers',
+        action: 'validate',
+        transport: 'json',
+        file_name: 'clean.csv',
+        sha256: report.remote?.sha256,
+        rows: 2,
+        accepted: 1
+      }
+    ])
     const human = await runCli(['csv', 'validate', '--kind', 'transfers', '--base-url', sandbox.baseUrl, '--db', db, '--remote', path], env)
     expect(human.stdout).toContain('The API accepted all 2 rows.')
   })
@@ -72,11 +97,16 @@ describe('ledgerline csv validate', { timeout: 60_000 }, () => {
     const cache = new Database(db, { readonly: true })
     const used = cache.prepare('select internal_reference from plans where internal_reference is not null limit 1').pluck().get() as string
     cache.close()
-    const path = file('plans.csv', `title,frequency,amount,currency,internalReference,pricingOptions\nGold,monthly,5000,NGN,${used},NGN:5000\nSilver,Monthly,100,NGN,NEW-1,NGN:100\n`)
+    const path = file(
+      'plans.csv',
+      `title,frequency,amount,currency,internalReference,pricingOptions\nGold,monthly,5000,NGN,${used},NGN:5000\nSilver,Monthly,100,NGN,NEW-1,NGN:100\n`
+    )
     const run = await runCli(['csv', 'validate', '--kind', 'plans', '--base-url', sandbox.baseUrl, '--db', db, path], env)
     expect(run.code).toBe(1)
     expect(run.stdout).toContain('row 2, internalReference: internal_reference_in_use')
-    expect(run.stdout).toContain('row 3, frequency: frequency_invalid: Frequency "Monthly" is not one of daily, weekly, monthly, quarterly, biannually, annually; write monthly.')
+    expect(run.stdout).toContain(
+      'row 3, frequency: frequency_invalid: Frequency "Monthly" is not one of daily, weekly, monthly, quarterly, biannually, annually; write monthly.'
+    )
   })
 
   it('exits 2 for a file that is not CSV or is missing, and refuses --remote for plans', async () => {

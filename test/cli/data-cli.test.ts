@@ -53,7 +53,15 @@ describe('ledgerline profile, sync, search, export', { timeout: 120_000 }, () =>
   })
 
   it('syncs with the key from the keychain and reports per resource', async () => {
-    const run = await cli(['sync', '--profile', 'acme ltd', '--no-pacing', '--json', '--track-bulk-file', sandbox.bulkFileIds.test[0] as string])
+    const run = await cli([
+      'sync',
+      '--profile',
+      'acme ltd',
+      '--no-pacing',
+      '--json',
+      '--track-bulk-file',
+      sandbox.bulkFileIds.test[0] as string
+    ])
     expect(run.code, run.stderr).toBe(0)
     const summary = JSON.parse(run.stdout) as { resources: Record<string, { ok: boolean; written: number }> }
     expect(summary.resources['payments']).toMatchObject({ ok: true, written: 1500 })
@@ -71,7 +79,8 @@ describe('ledgerline profile, sync, search, export', { timeout: 120_000 }, () =>
     expect(table.code).toBe(0)
     expect(table.stdout).toMatch(/^1 payments in "Acme Ltd" \(TEST, times in [A-Za-z_/+-]+\)/)
     expect(table.stdout).toContain('TST-0000007')
-    for (const text of ['"', 'AND(', '*', '-', 'ünïcödé 🙂']) expect((await cli(['search', '--profile', 'Acme Ltd', text])).code, text).toBe(0)
+    for (const text of ['"', 'AND(', '*', '-', 'ünïcödé 🙂'])
+      expect((await cli(['search', '--profile', 'Acme Ltd', text])).code, text).toBe(0)
     const badFilter = await cli(['search', '--profile', 'Acme Ltd', '--min', '10'])
     expect(badFilter.code).toBe(1)
     expect(badFilter.stderr).toMatch(/choose a currency/)
@@ -79,14 +88,28 @@ describe('ledgerline profile, sync, search, export', { timeout: 120_000 }, () =>
 
   it('exports an Excel-safe CSV of exactly the filtered records', async () => {
     const out = join(dir, 'ngn.csv')
-    const run = await cli(['export', '--profile', 'Acme Ltd', '--resource', 'payments', '--filter', 'currency=NGN', '--filter', 'status=successful', '--out', out])
+    const run = await cli([
+      'export',
+      '--profile',
+      'Acme Ltd',
+      '--resource',
+      'payments',
+      '--filter',
+      'currency=NGN',
+      '--filter',
+      'status=successful',
+      '--out',
+      out
+    ])
     expect(run.code, run.stderr).toBe(0)
     const csv = readFileSync(out, 'utf8')
     expect(csv.charCodeAt(0)).toBe(0xfeff)
     const lines = csv.slice(1).split('\r\n')
     expect(lines.at(-1)).toBe('')
     expect(csv.slice(1).replace(/\r\n/g, '')).not.toMatch(/\n/)
-    const search = JSON.parse((await cli(['search', '--profile', 'Acme Ltd', '--json', '--currency', 'NGN', '--status', 'successful'])).stdout) as { total: number; totalCapped: boolean }
+    const search = JSON.parse(
+      (await cli(['search', '--profile', 'Acme Ltd', '--json', '--currency', 'NGN', '--status', 'successful'])).stdout
+    ) as { total: number; totalCapped: boolean }
     expect(search.totalCapped).toBe(false)
     expect(lines.length - 2).toBe(search.total)
     expect(lines[0]).toMatch(/^"mode","id","reference",/)
@@ -98,7 +121,9 @@ describe('ledgerline profile, sync, search, export', { timeout: 120_000 }, () =>
   it('syncs by --base-url with the key only in the environment, and searches that cache by URL and mode', async () => {
     const synced = await cli(['sync', '--base-url', sandbox.baseUrl, '--resources', 'payments', '--no-pacing'])
     expect(synced.code, synced.stderr).toBe(0)
-    const found = await cli(['search', '--base-url', sandbox.baseUrl, '--mode', 'test', '--json', 'TST-0000007'], { LEDGERLINE_API_KEY: '' })
+    const found = await cli(['search', '--base-url', sandbox.baseUrl, '--mode', 'test', '--json', 'TST-0000007'], {
+      LEDGERLINE_API_KEY: ''
+    })
     expect(found.code, found.stderr).toBe(0)
     expect((JSON.parse(found.stdout) as { total: number }).total).toBe(1)
     const live = await cli(['search', '--base-url', sandbox.baseUrl, '--mode', 'live', '--json'], { LEDGERLINE_API_KEY: '' })

@@ -31,7 +31,11 @@ const withThousands = (minor: number): string => {
 /** One profile "Books" (live, in `timeZone`, null: the computer's) and its one successful payment of 12.50, in a migrated cache. */
 function addPayment(path: string, p: { reference: string; currency: string; createdAt: string; timeZone: string | null }): void {
   const cache = new Database(path)
-  cache.prepare("insert into profiles (id, name, base_url, mode, created_at, time_zone) values ('p', 'Books', 'https://x/v1', 'live', '2026-01-01', ?)").run(p.timeZone)
+  cache
+    .prepare(
+      "insert into profiles (id, name, base_url, mode, created_at, time_zone) values ('p', 'Books', 'https://x/v1', 'live', '2026-01-01', ?)"
+    )
+    .run(p.timeZone)
   cache
     .prepare(
       "insert into payments (profile_id, id, reference, amount_raw, amount_minor, currency, status, status_raw, is_final, created_at, created_at_ms, raw, fetched_at_ms) values ('p', 'id-1', ?, '12.50', 1250, ?, 'successful', 'SUCCESS', 1, ?, ?, '{}', 0)"
@@ -45,7 +49,9 @@ beforeAll(async () => {
   sandbox = await startSandbox({ payments: 400, rateLimits: false, strictSpec: true })
   dir = mkdtempSync(join(tmpdir(), 'ledgerline-recon-cli-'))
   db = join(dir, 'cache.sqlite')
-  const sync = await runCli(['sync', '--base-url', sandbox.baseUrl, '--resources', 'payments', '--no-pacing', '--db', db], { LEDGERLINE_API_KEY: sandbox.keys.test })
+  const sync = await runCli(['sync', '--base-url', sandbox.baseUrl, '--resources', 'payments', '--no-pacing', '--db', db], {
+    LEDGERLINE_API_KEY: sandbox.keys.test
+  })
   if (sync.code !== 0) throw new Error(sync.stderr)
 })
 afterAll(() => sandbox.close())
@@ -53,7 +59,11 @@ afterAll(() => sandbox.close())
 describe('ledgerline reconcile', { timeout: 120_000 }, () => {
   it('reconciles an unseen bank statement: day-first dates, Debit and Credit, thousands, messy references, a mobile-money settlement net of fees, a bank charge', async () => {
     const cache = new Database(db, { readonly: true })
-    const paid = cache.prepare("select reference, amount_minor, coalesce(fees_minor, 0) as fees_minor, status, channel, created_at from payments where currency = 'NGN' order by created_at").all() as Paid[]
+    const paid = cache
+      .prepare(
+        "select reference, amount_minor, coalesce(fees_minor, 0) as fees_minor, status, channel, created_at from payments where currency = 'NGN' order by created_at"
+      )
+      .all() as Paid[]
     cache.close()
     const successful = paid.filter((p) => p.status === 'successful')
     const momo = successful.filter((p) => p.channel === 'mobile_money').slice(0, 4)
@@ -79,18 +89,51 @@ describe('ledgerline reconcile', { timeout: 120_000 }, () => {
     ].join('\r\n')
     writeFileSync(join(dir, 'statement.csv'), csv)
 
-    const run = await runCli(['reconcile', '--db', db, '--source', 'payments', '--against', join(dir, 'statement.csv'), '--net-of-fees', '--out', join(dir, 'report.csv'), '--summary', join(dir, 'summary.csv'), '--xlsx', join(dir, 'report.xlsx'), '--json'])
+    const run = await runCli([
+      'reconcile',
+      '--db',
+      db,
+      '--source',
+      'payments',
+      '--against',
+      join(dir, 'statement.csv'),
+      '--net-of-fees',
+      '--out',
+      join(dir, 'report.csv'),
+      '--summary',
+      join(dir, 'summary.csv'),
+      '--xlsx',
+      join(dir, 'report.xlsx'),
+      '--json'
+    ])
     expect(run.stderr).toBe('')
     expect(run.code).toBe(1)
-    const summary = JSON.parse(run.stdout) as { counts: Record<string, number>; currencies: { currency: string; unexplainedMinor: number; fileTotalMinor: number }[]; period: { from: string; to: string } }
-    expect(summary.counts).toMatchObject({ matched: single.length, suggested: 1, only_in_file: 1, amount_differs: 0, ambiguous: 0, duplicate_in_file: 0 })
+    const summary = JSON.parse(run.stdout) as {
+      counts: Record<string, number>
+      currencies: { currency: string; unexplainedMinor: number; fileTotalMinor: number }[]
+      period: { from: string; to: string }
+    }
+    expect(summary.counts).toMatchObject({
+      matched: single.length,
+      suggested: 1,
+      only_in_file: 1,
+      amount_differs: 0,
+      ambiguous: 0,
+      duplicate_in_file: 0
+    })
     expect(summary.currencies).toEqual([expect.objectContaining({ currency: 'NGN', unexplainedMinor: 0 })])
 
-    const report = Papa.parse<Record<string, string>>(readFileSync(join(dir, 'report.csv'), 'utf8').replace(/^\uFEFF/, ''), { header: true, skipEmptyLines: true }).data
+    const report = Papa.parse<Record<string, string>>(readFileSync(join(dir, 'report.csv'), 'utf8').replace(/^\uFEFF/, ''), {
+      header: true,
+      skipEmptyLines: true
+    }).data
     const group = report.find((r) => r['outcome'] === 'suggested')
     expect(group?.['provider_reference']?.split(' + ').sort()).toEqual(momo.map((p) => p.reference).sort())
     expect(group?.['file_description']).toBe(`MOMO SETTLEMENT ${settlementDay}`)
-    expect(report.find((r) => r['outcome'] === 'only_in_file')).toMatchObject({ file_description: 'SMS ALERT CHARGES OCT', file_amount: '-1050.00' })
+    expect(report.find((r) => r['outcome'] === 'only_in_file')).toMatchObject({
+      file_description: 'SMS ALERT CHARGES OCT',
+      file_amount: '-1050.00'
+    })
     const workbook = new ExcelJS.Workbook()
     await workbook.xlsx.readFile(join(dir, 'report.xlsx'))
     expect(workbook.getWorksheet('Items')?.rowCount).toBe(report.length + 1)
@@ -108,13 +151,37 @@ describe('ledgerline reconcile', { timeout: 120_000 }, () => {
     const utc = await runCli(['reconcile', '--db', zoned, '--against', join(dir, 'lagos.csv'), '--out', join(dir, 'utc.csv')])
     expect(utc).toMatchObject({ code: 0, stdout: expect.stringMatching(/2026-10-13 to 2026-10-13 in UTC[\s\S]*matched +1/) })
     expect(readFileSync(join(dir, 'utc.csv'), 'utf8')).toContain('record id-1 is dated 2026-10-12, outside the period')
-    const lagos = await runCli(['reconcile', '--db', zoned, '--against', join(dir, 'lagos.csv'), '--time-zone', 'Africa/Lagos', '--out', join(dir, 'lagos-report.csv')])
-    expect(lagos).toMatchObject({ code: 0, stderr: '', stdout: expect.stringMatching(/2026-10-13 to 2026-10-13 in Africa\/Lagos[\s\S]*matched +1/) })
+    const lagos = await runCli([
+      'reconcile',
+      '--db',
+      zoned,
+      '--against',
+      join(dir, 'lagos.csv'),
+      '--time-zone',
+      'Africa/Lagos',
+      '--out',
+      join(dir, 'lagos-report.csv')
+    ])
+    expect(lagos).toMatchObject({
+      code: 0,
+      stderr: '',
+      stdout: expect.stringMatching(/2026-10-13 to 2026-10-13 in Africa\/Lagos[\s\S]*matched +1/)
+    })
     const inLagos = readFileSync(join(dir, 'lagos-report.csv'), 'utf8')
     // The record's day is the 13th there.
     expect(inLagos).not.toContain('2026-10-12')
     expect(inLagos).not.toContain('outside the period')
-    const badZone = await runCli(['reconcile', '--db', zoned, '--against', join(dir, 'lagos.csv'), '--time-zone', 'Mars/Olympus', '--out', join(dir, 'x.csv')])
+    const badZone = await runCli([
+      'reconcile',
+      '--db',
+      zoned,
+      '--against',
+      join(dir, 'lagos.csv'),
+      '--time-zone',
+      'Mars/Olympus',
+      '--out',
+      join(dir, 'x.csv')
+    ])
     expect(badZone).toMatchObject({ code: 2, stderr: expect.stringMatching(/--time-zone: "Mars\/Olympus" is not a time zone name/) })
   })
 
@@ -126,7 +193,10 @@ describe('ledgerline reconcile', { timeout: 120_000 }, () => {
     await runCli(['profile', 'list', '--db', small])
     writeFileSync(join(dir, 'ok.csv'), 'Date;Ref;Amount;Currency\n13.10.2026;inv-77;12,50;GHS\n')
     const empty = await runCli(['reconcile', '--db', small, '--against', join(dir, 'ok.csv'), '--out', join(dir, 'x.csv')])
-    expect(empty).toMatchObject({ code: 2, stderr: expect.stringMatching(/^ledgerline: no profile in this cache holds any records yet; run ledgerline sync first/) })
+    expect(empty).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/^ledgerline: no profile in this cache holds any records yet; run ledgerline sync first/)
+    })
     // A cache with one profile whose only payment the statement shows.
     addPayment(small, { reference: 'INV-77', currency: 'GHS', createdAt: '2026-10-13T10:00:00Z', timeZone: null })
     writeFileSync(join(dir, 'ok.csv'), 'Date;Ref;Amount;Currency\n13.10.2026;inv-77;12,50;GHS\n')
@@ -140,7 +210,17 @@ describe('ledgerline reconcile', { timeout: 120_000 }, () => {
     expect(asked.code).toBe(2)
     expect(asked.stderr).toMatch(/reads both as day\/month and as month\/day/)
     writeFileSync(join(dir, 'mapping.json'), '{"dateOrder":"sideways"}')
-    const badMapping = await runCli(['reconcile', '--db', small, '--against', join(dir, 'ok.csv'), '--mapping', join(dir, 'mapping.json'), '--out', join(dir, 'x.csv')])
+    const badMapping = await runCli([
+      'reconcile',
+      '--db',
+      small,
+      '--against',
+      join(dir, 'ok.csv'),
+      '--mapping',
+      join(dir, 'mapping.json'),
+      '--out',
+      join(dir, 'x.csv')
+    ])
     expect(badMapping).toMatchObject({ code: 2, stderr: expect.stringMatching(/--mapping .*mapping\.json: dateOrder: /) })
     const missing = await runCli(['reconcile', '--db', small, '--against', join(dir, 'nope.csv'), '--out', join(dir, 'x.csv')])
     expect(missing).toMatchObject({ code: 2, stderr: 'ledgerline: cannot read ' + join(dir, 'nope.csv') + ': no such file\n' })
@@ -150,7 +230,10 @@ describe('ledgerline reconcile', { timeout: 120_000 }, () => {
     // A statement without currencies: import names the currency of the payments it names, and --currency answers.
     writeFileSync(join(dir, 'no-currency.csv'), 'Date;Ref;Amount\n13.10.2026;inv-77;12,50\n')
     const noCurrency = await runCli(['import', '--db', small, '--preview', join(dir, 'no-currency.csv')])
-    expect(noCurrency).toMatchObject({ code: 2, stderr: expect.stringMatching(/names no currency .*\(defaultCurrency: GHS\)\n.*answer with --currency CUR/) })
+    expect(noCurrency).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/names no currency .*\(defaultCurrency: GHS\)\n.*answer with --currency CUR/)
+    })
     const withCurrency = await runCli(['import', '--db', small, '--preview', '--currency', 'GHS', join(dir, 'no-currency.csv')])
     expect(withCurrency).toMatchObject({ code: 0, stdout: expect.stringMatching(/^no-currency\.csv: 1 rows/) })
 

@@ -17,7 +17,10 @@ beforeAll(async () => {
   sandbox = await startSandbox({ rateLimits: false })
   dir = mkdtempSync(join(tmpdir(), 'ledgerline-sample-'))
   db = join(dir, 'cache.sqlite')
-  const sync = await runCli(['sync', '--base-url', sandbox.baseUrl, '--resources', 'payments', '--no-pacing', '--db', db], { LEDGERLINE_API_KEY: sandbox.keys.test, TZ: ZONE })
+  const sync = await runCli(['sync', '--base-url', sandbox.baseUrl, '--resources', 'payments', '--no-pacing', '--db', db], {
+    LEDGERLINE_API_KEY: sandbox.keys.test,
+    TZ: ZONE
+  })
   if (sync.code !== 0) throw new Error(sync.stderr)
 })
 afterAll(() => sandbox.close())
@@ -30,28 +33,48 @@ describe('ledgerline sandbox statement', { timeout: 120_000 }, () => {
     expect(wrote.code).toBe(0)
     const told = JSON.parse(wrote.stdout) as { day: string; lines: number; differences: SampleDifference[]; timeZone: string }
     expect(told.timeZone).toBe(ZONE)
-    expect(told.differences.map((d) => d.kind).sort()).toEqual(['amount-off', 'bank-charge', 'duplicate', 'missing', 'no-reference', 'settlement'])
+    expect(told.differences.map((d) => d.kind).sort()).toEqual([
+      'amount-off',
+      'bank-charge',
+      'duplicate',
+      'missing',
+      'no-reference',
+      'settlement'
+    ])
 
-    const run = await runCli(['reconcile', '--db', db, '--source', 'payments', '--against', out, '--net-of-fees', '--out', join(dir, 'report.csv'), '--json'], { TZ: ZONE })
+    const run = await runCli(
+      ['reconcile', '--db', db, '--source', 'payments', '--against', out, '--net-of-fees', '--out', join(dir, 'report.csv'), '--json'],
+      { TZ: ZONE }
+    )
     expect(run.stderr).toBe('')
     expect(run.code).toBe(1)
     const summary = JSON.parse(run.stdout) as { counts: Record<string, number>; period: { from: string; to: string } }
     expect(summary.period).toMatchObject({ from: told.day, to: told.day, timeZone: ZONE })
-    const report = Papa.parse<Record<string, string>>(readFileSync(join(dir, 'report.csv'), 'utf8').replace(/^\uFEFF/, ''), { header: true, skipEmptyLines: true }).data
-    const byReference = (reference: string): Record<string, string>[] => report.filter((r) => (r['provider_reference'] ?? '').split(' + ').includes(reference))
+    const report = Papa.parse<Record<string, string>>(readFileSync(join(dir, 'report.csv'), 'utf8').replace(/^\uFEFF/, ''), {
+      header: true,
+      skipEmptyLines: true
+    }).data
+    const byReference = (reference: string): Record<string, string>[] =>
+      report.filter((r) => (r['provider_reference'] ?? '').split(' + ').includes(reference))
     const of = (kind: SampleDifference['kind']): SampleDifference => told.differences.find((d) => d.kind === kind) as SampleDifference
 
     expect(byReference(of('missing').references[0] as string).map((r) => r['outcome'])).toEqual(['only_in_provider'])
     expect(byReference(of('amount-off').references[0] as string).map((r) => r['outcome'])).toEqual(['amount_differs'])
-    expect(byReference(of('no-reference').references[0] as string)).toEqual([expect.objectContaining({ outcome: 'suggested', file_reference: '' })])
+    expect(byReference(of('no-reference').references[0] as string)).toEqual([
+      expect.objectContaining({ outcome: 'suggested', file_reference: '' })
+    ])
     const settlement = of('settlement')
     const group = byReference(settlement.references[0] as string)
     expect(group.map((r) => r['outcome'])).toEqual(['suggested'])
     expect(group[0]?.['provider_reference']?.split(' + ').sort()).toEqual([...settlement.references].sort())
     const duplicates = report.filter((r) => r['outcome'] === 'duplicate_in_file')
     expect(duplicates).toHaveLength(1)
-    expect(duplicates[0]?.['file_reference']?.replace(/[^A-Z0-9]/gi, '').toUpperCase()).toBe(of('duplicate').references[0]?.replace(/-/g, ''))
-    expect(report.filter((r) => r['outcome'] === 'only_in_file')).toEqual([expect.objectContaining({ file_description: 'SMS ALERT CHARGES', file_amount: '-52.50' })])
+    expect(duplicates[0]?.['file_reference']?.replace(/[^A-Z0-9]/gi, '').toUpperCase()).toBe(
+      of('duplicate').references[0]?.replace(/-/g, '')
+    )
+    expect(report.filter((r) => r['outcome'] === 'only_in_file')).toEqual([
+      expect.objectContaining({ file_description: 'SMS ALERT CHARGES', file_amount: '-52.50' })
+    ])
     // Nothing else is off: every other line of the statement is matched, nothing is ambiguous.
     const fileLines = told.lines
     const matchedLines = report.filter((r) => r['outcome'] === 'matched').length
@@ -65,7 +88,9 @@ describe('ledgerline sandbox statement', { timeout: 120_000 }, () => {
     expect(sampleStatement(sandboxSeed(), { timeZone: ZONE }).csv).toBe(a.csv)
     expect(sampleStatement(sandboxSeed({ seed: 7 }), { timeZone: ZONE }).csv).not.toBe(a.csv)
     expect(() => sampleStatement(sandboxSeed(), { timeZone: 'Mars/Olympus' })).toThrow(/Unknown time zone "Mars\/Olympus"/)
-    expect(() => sampleStatement(sandboxSeed({ payments: 5 }), { timeZone: ZONE })).toThrow(/too few NGN payments on 2026-1\d-\d\d for a sample statement|no successful NGN payments/)
+    expect(() => sampleStatement(sandboxSeed({ payments: 5 }), { timeZone: ZONE })).toThrow(
+      /too few NGN payments on 2026-1\d-\d\d for a sample statement|no successful NGN payments/
+    )
     const usage = await runCli(['sandbox', 'statement'])
     expect(usage).toMatchObject({ code: 2, stderr: 'ledgerline: sandbox statement needs --out FILE\n' })
   })

@@ -32,8 +32,22 @@ describe('ledgerline sandbox', { timeout: 60_000 }, () => {
   })
 
   it('answers a bad key with shape A or shape B exactly as the spec lists per endpoint', async () => {
-    const shapeA = ['POST /virtual-accounts/temporary', 'GET /virtual-accounts/abc', 'POST /payments/authorize', 'GET /payments', 'POST /transfers/bulk/validate']
-    const shapeB = ['GET /transfers/bulk/abc/transfers', 'GET /transfers/reference/abc', 'GET /transfers/banks/NGN', 'GET /subscriptions', 'POST /bulk-plans', 'GET /plans/abc', 'POST /plans/abc/cancel']
+    const shapeA = [
+      'POST /virtual-accounts/temporary',
+      'GET /virtual-accounts/abc',
+      'POST /payments/authorize',
+      'GET /payments',
+      'POST /transfers/bulk/validate'
+    ]
+    const shapeB = [
+      'GET /transfers/bulk/abc/transfers',
+      'GET /transfers/reference/abc',
+      'GET /transfers/banks/NGN',
+      'GET /subscriptions',
+      'POST /bulk-plans',
+      'GET /plans/abc',
+      'POST /plans/abc/cancel'
+    ]
     const call = async (line: string, key: string | null): Promise<{ status: number; body: Record<string, unknown> }> => {
       const [method, path] = line.split(' ') as [string, string]
       const response = await fetch(`${started.baseUrl}${path}`, { method, headers: key ? { Authorization: `Bearer ${key}` } : {} })

@@ -44,7 +44,10 @@ describe('assumptions about the spec’s gaps', () => {
   })
 
   it('GET /payments: the client sends the query names the README lists', async () => {
-    await client.listPayments({ paymentId: 'id-1', reference: 'my-ref', status: 'failed', channel: 'card', provider: 'visa' }, { page: 2, size: 7 })
+    await client.listPayments(
+      { paymentId: 'id-1', reference: 'my-ref', status: 'failed', channel: 'card', provider: 'visa' },
+      { page: 2, size: 7 }
+    )
     const sent = lastRequest('/v1/payments')
     const names = QUERY_PARAMS.payments
     expect(sent).toEqual({
@@ -63,7 +66,12 @@ describe('assumptions about the spec’s gaps', () => {
 
   it('GET /subscriptions and bulk transfers: the listed names, and the requested page size by default', async () => {
     await client.listSubscriptions({ customerId: 'c-1', email: 'a@example.com' })
-    expect(lastRequest('/v1/subscriptions')).toEqual({ customerId: 'c-1', email: 'a@example.com', page: '0', size: String(REQUESTED_PAGE_SIZE) })
+    expect(lastRequest('/v1/subscriptions')).toEqual({
+      customerId: 'c-1',
+      email: 'a@example.com',
+      page: '0',
+      size: String(REQUESTED_PAGE_SIZE)
+    })
     const bulk = sandbox.bulkFileIds.test[0] as string
     await client.listBulkTransfers(bulk)
     expect(lastRequest(`/v1/transfers/bulk/${bulk}/transfers`)).toEqual({ page: '0', size: String(REQUESTED_PAGE_SIZE) })

@@ -17,7 +17,8 @@ const TRANSFERS_CSV = [
 ].join('\n')
 
 /** What the two Sandboxes answer for an id they do not know: 404 (as the provider does in practice) or 400 (all the spec shows). */
-const unknownId = (strict: boolean): Record<string, unknown> => (strict ? { status: 400, code: 'invalid_parameter' } : { status: 404, code: 'not_found' })
+const unknownId = (strict: boolean): Record<string, unknown> =>
+  strict ? { status: 400, code: 'invalid_parameter' } : { status: 404, code: 'not_found' }
 
 describe.each([{ strict: false }, { strict: true }])('against the Sandbox (strict spec: $strict)', ({ strict }) => {
   let sandbox: Sandbox
@@ -111,10 +112,30 @@ describe.each([{ strict: false }, { strict: true }])('against the Sandbox (stric
       expect(page.totalElements).toBeGreaterThanOrEqual(500)
       const card = page.content.find((p) => p.channel === 'card')
       expect(card).toBeDefined()
-      for (const field of ['id', 'reference', 'serviceReference', 'amount', 'currency', 'localAmount', 'localCurrency', 'totalFees', 'rate', 'region', 'createdAt', 'metadata', 'mode', 'totalTaxAmount', 'totalLocalAmount']) {
+      for (const field of [
+        'id',
+        'reference',
+        'serviceReference',
+        'amount',
+        'currency',
+        'localAmount',
+        'localCurrency',
+        'totalFees',
+        'rate',
+        'region',
+        'createdAt',
+        'metadata',
+        'mode',
+        'totalTaxAmount',
+        'totalLocalAmount'
+      ]) {
         expect(card, field).toHaveProperty(field)
       }
-      expect(card?.card).toMatchObject({ type: expect.any(String), firstSix: expect.stringMatching(/^\d{6}$/), lastFour: expect.stringMatching(/^\d{4}$/) })
+      expect(card?.card).toMatchObject({
+        type: expect.any(String),
+        firstSix: expect.stringMatching(/^\d{6}$/),
+        lastFour: expect.stringMatching(/^\d{4}$/)
+      })
       for (const p of page.content) expect(() => parseMajor(p.amount, p.currency)).not.toThrow()
     })
 
@@ -225,7 +246,10 @@ describe.each([{ strict: false }, { strict: true }])('against the Sandbox (stric
     it('gets a plan a payment refers to, and cancels it (keeping the undocumented status)', async () => {
       const withPlan = (await collect(client.paymentPages())).find((p) => p.planId)
       const plan = await client.getPlan(withPlan?.planId as string)
-      expect(plan).toMatchObject({ id: withPlan?.planId, frequency: expect.stringMatching(/^(DAILY|WEEKLY|MONTHLY|QUARTERLY|BIANNUAL|ANNUAL)$/) })
+      expect(plan).toMatchObject({
+        id: withPlan?.planId,
+        frequency: expect.stringMatching(/^(DAILY|WEEKLY|MONTHLY|QUARTERLY|BIANNUAL|ANNUAL)$/)
+      })
       const cancelled = await client.cancelPlan(plan.id)
       expect(cancelled.status).toBe('cancelled')
       expect(normalizeStatusWord(cancelled.status)).toBe('cancelled')
@@ -263,7 +287,12 @@ describe.each([{ strict: false }, { strict: true }])('against the Sandbox (stric
   describe('authentication and modes', () => {
     it('reads 401 shape A (machine code in message) on the endpoints that use it', async () => {
       const wrong = clientFor('sk_test_not-the-right-key')
-      for (const call of [() => wrong.listPayments(), () => wrong.getVirtualAccount('x'), () => wrong.validateBulkTransfers(TRANSFERS_CSV), () => wrong.authorizePayment({ reference: 'r', authorization: { pin: '1' } })]) {
+      for (const call of [
+        () => wrong.listPayments(),
+        () => wrong.getVirtualAccount('x'),
+        () => wrong.validateBulkTransfers(TRANSFERS_CSV),
+        () => wrong.authorizePayment({ reference: 'r', authorization: { pin: '1' } })
+      ]) {
         const error = await rejection(call())
         expect(error).toMatchObject({ code: 'invalid_credentials', status: 401, kind: 'auth' })
       }
@@ -271,7 +300,13 @@ describe.each([{ strict: false }, { strict: true }])('against the Sandbox (stric
 
     it('reads 401 shape B (code, human message, requestMarker) on the others', async () => {
       const wrong = clientFor('sk_live_not-the-right-key')
-      for (const call of [() => wrong.listBanks('NGN'), () => wrong.listSubscriptions(), () => wrong.getPlan('x'), () => wrong.getTransfer('x'), () => wrong.createBulkPlans('a')]) {
+      for (const call of [
+        () => wrong.listBanks('NGN'),
+        () => wrong.listSubscriptions(),
+        () => wrong.getPlan('x'),
+        () => wrong.getTransfer('x'),
+        () => wrong.createBulkPlans('a')
+      ]) {
         const error = await rejection(call())
         expect(error).toMatchObject({ code: 'AUTH_ERROR', status: 401 })
         expect(error.requestMarker).toMatch(/^[0-9a-f-]{36}$/)
@@ -308,5 +343,4 @@ describe.each([{ strict: false }, { strict: true }])('against the Sandbox (stric
       expect(seen.join(' ')).not.toContain(sandbox.keys.test)
     })
   })
-
 })

@@ -77,7 +77,9 @@ describe('retries on safe reads', () => {
 describe('writes are not repeated', () => {
   it('does not retry a POST after a 5xx or a dropped connection (the provider may have acted on it)', async () => {
     sandbox.faults.queueFault('server-error')
-    expect(await rejection(client.createVirtualAccount({ currency: 'NGN', accountName: 'Once', amount: 10 }))).toMatchObject({ code: 'server_error' })
+    expect(await rejection(client.createVirtualAccount({ currency: 'NGN', accountName: 'Once', amount: 10 }))).toMatchObject({
+      code: 'server_error'
+    })
     sandbox.faults.queueFault('drop')
     expect(await rejection(client.cancelPlan(sandbox.state('test').data.planId(1)))).toMatchObject({ code: 'network_error' })
     expect(retries).toEqual([])
@@ -216,7 +218,13 @@ describe('responses that break the contract', () => {
   }
 
   it('names the missing required field', async () => {
-    const page = JSON.stringify({ content: [{ id: 'p1', amount: 5, currency: 'NGN', status: 'successful' }], pageNumber: 0, pageSize: 10, totalElements: 1, totalPages: 1 })
+    const page = JSON.stringify({
+      content: [{ id: 'p1', amount: 5, currency: 'NGN', status: 'successful' }],
+      pageNumber: 0,
+      pageSize: 10,
+      totalElements: 1,
+      totalPages: 1
+    })
     const error = await rejection(clientReturning(page).listPayments())
     expect(error).toMatchObject({ code: 'unexpected_response', field: 'content.0.createdAt' })
     expect(error.message).toContain('content.0.createdAt')
@@ -227,7 +235,11 @@ describe('responses that break the contract', () => {
   it('keeps unknown fields and unknown statuses, and accepts lifecycle or lifeCycle', async () => {
     const page = JSON.stringify({
       content: [{ id: 'p1', amount: '5.10', currency: 'NGN', status: 'ON_HOLD', createdAt: '2026-01-01T00:00:00Z', riskScore: 0.3 }],
-      pageNumber: 0, pageSize: 10, totalElements: 1, totalPages: 1, sort: 'desc'
+      pageNumber: 0,
+      pageSize: 10,
+      totalElements: 1,
+      totalPages: 1,
+      sort: 'desc'
     })
     const result = await clientReturning(page).listPayments()
     expect(result.content[0]).toMatchObject({ status: 'ON_HOLD', riskScore: 0.3, amount: '5.10' })
@@ -237,7 +249,9 @@ describe('responses that break the contract', () => {
   })
 
   it('reads a 400 body’s machine code, and a body that is not JSON at all', async () => {
-    const error = await rejection(clientReturning('{"error":"Missing Parameter","message":"missing_parameter","status":400}', 400).listPayments())
+    const error = await rejection(
+      clientReturning('{"error":"Missing Parameter","message":"missing_parameter","status":400}', 400).listPayments()
+    )
     expect(error).toMatchObject({ code: 'missing_parameter', status: 400 })
     expect(error.message).toContain('Missing Parameter')
     const gateway = await rejection(clientReturning('<html>oops</html>', 500).listPayments())
@@ -245,6 +259,16 @@ describe('responses that break the contract', () => {
   })
 
   it('every fault kind is exercised somewhere in this file', () => {
-    expect([...FAULT_KINDS].sort()).toEqual(['bad-gateway', 'cut-body', 'drop', 'non-json', 'rate-limit', 'server-error', 'slow', 'truncated-json', 'unavailable'])
+    expect([...FAULT_KINDS].sort()).toEqual([
+      'bad-gateway',
+      'cut-body',
+      'drop',
+      'non-json',
+      'rate-limit',
+      'server-error',
+      'slow',
+      'truncated-json',
+      'unavailable'
+    ])
   })
 })

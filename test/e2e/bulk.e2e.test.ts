@@ -68,7 +68,9 @@ const COLUMNS: Record<string, string[]> = {
 
 /** The grid cell of a spreadsheet row (header = 1) and spec column (the window is wide enough for every column). */
 function cell(builder: Locator, row: number, column: string, kind: 'transfers' | 'plans' = 'transfers'): Locator {
-  return builder.locator(`revogr-data[type="rgRow"][col-type="rgCol"] .rgCell[data-rgrow="${row - 2}"][data-rgcol="${(COLUMNS[kind] as string[]).indexOf(column)}"]`)
+  return builder.locator(
+    `revogr-data[type="rgRow"][col-type="rgCol"] .rgCell[data-rgrow="${row - 2}"][data-rgcol="${(COLUMNS[kind] as string[]).indexOf(column)}"]`
+  )
 }
 
 describe('bulk payout builder', { timeout: 180_000 }, () => {
@@ -119,7 +121,9 @@ describe('bulk payout builder', { timeout: 180_000 }, () => {
     await page.keyboard.press('Alt+b')
     await inPicker(page, 'pick-bank')
     await page.keyboard.type('Access')
-    await expect.poll(() => page.evaluate<string>("document.querySelector('.n-base-select-option--pending')?.textContent ?? ''")).toContain('Access Bank (044)')
+    await expect
+      .poll(() => page.evaluate<string>("document.querySelector('.n-base-select-option--pending')?.textContent ?? ''"))
+      .toContain('Access Bank (044)')
     await page.keyboard.press('Enter')
     await expect.poll(() => cell(builder, 3, 'bank_code').textContent()).toBe('044')
 
@@ -134,7 +138,9 @@ describe('bulk payout builder', { timeout: 180_000 }, () => {
     })()`)
     await expect.poll(() => cell(builder, 4, 'account_name').textContent()).toBe('Kofi Mensah')
     await expect.poll(() => errors.textContent()).toBe('0 error(s)')
-    await expect.poll(async () => (await builder.getByTestId('total').allTextContents()).map((t) => t.replace(/\s/g, ' '))).toEqual(['GHS 45.501 row(s)', 'NGN 6,250.502 row(s)'])
+    await expect
+      .poll(async () => (await builder.getByTestId('total').allTextContents()).map((t) => t.replace(/\s/g, ' ')))
+      .toEqual(['GHS 45.501 row(s)', 'NGN 6,250.502 row(s)'])
 
     // The Sandbox validates it (JSON body), then the file is saved exactly as the provider wants it.
     await builder.getByTestId('validate-remote').click()

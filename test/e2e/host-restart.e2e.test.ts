@@ -28,7 +28,13 @@ describe('the service host dies during a job', { timeout: 120_000 }, () => {
     // 40 pages (2,000 payments) are answered and the rest held: the sync is running when the host is killed.
     remote.faults.holdAfter(40)
     await page.getByTestId('sync-start').click()
-    await expect.poll(async () => Number((await page.getByTestId('sync-row-payments').textContent())?.match(/([\d,]+) \/ 40,000/)?.[1]?.replace(/,/g, '') ?? 0), { timeout: 30_000 }).toBeGreaterThan(1000)
+    await expect
+      .poll(
+        async () =>
+          Number((await page.getByTestId('sync-row-payments').textContent())?.match(/([\d,]+) \/ 40,000/)?.[1]?.replace(/,/g, '') ?? 0),
+        { timeout: 30_000 }
+      )
+      .toBeGreaterThan(1000)
     await page.getByTestId('jobs-indicator').waitFor()
 
     const killed = harness.host.supervisor.pid as number
@@ -36,7 +42,10 @@ describe('the service host dies during a job', { timeout: 120_000 }, () => {
 
     await page.getByTestId('sync-error').waitFor({ timeout: 20_000 })
     expect(await page.getByTestId('sync-error').textContent()).toContain('HOST_RESTARTED')
-    await page.getByText(/The background service stopped \(signal SIGKILL\)/).first().waitFor()
+    await page
+      .getByText(/The background service stopped \(signal SIGKILL\)/)
+      .first()
+      .waitFor()
     await harness.screenshot('host-restarted')
     await expect.poll(() => harness.host.supervisor.state, { timeout: 20_000 }).toBe('ready')
     expect(harness.host.supervisor.pid).not.toBe(killed)

@@ -31,11 +31,14 @@ async function chooseOption(page: Page, typed: string, label: RegExp): Promise<v
   await page.keyboard.press('Enter')
   await page.keyboard.press('Control+a')
   await page.keyboard.type(typed)
-  await expect.poll(() => page.evaluate<string>("document.querySelector('.n-base-select-option--pending')?.textContent ?? ''")).toMatch(label)
+  await expect
+    .poll(() => page.evaluate<string>("document.querySelector('.n-base-select-option--pending')?.textContent ?? ''"))
+    .toMatch(label)
   await page.keyboard.press('Enter')
 }
 
-const chip = async (page: Page, label: string): Promise<number> => Number(new RegExp(`${label} (\\d+)`).exec((await page.getByTestId('summary-bar').textContent()) ?? '')?.[1] ?? 0)
+const chip = async (page: Page, label: string): Promise<number> =>
+  Number(new RegExp(`${label} (\\d+)`).exec((await page.getByTestId('summary-bar').textContent()) ?? '')?.[1] ?? 0)
 const selectedRow = (page: Page): Promise<string> => page.locator('tr.row-selected').first().innerText()
 
 describe('reconciliation with the keyboard only', { timeout: 180_000 }, () => {
@@ -72,7 +75,9 @@ describe('reconciliation with the keyboard only', { timeout: 180_000 }, () => {
     // ? lists every shortcut.
     await page.keyboard.press('?')
     await page.getByTestId('shortcuts').waitFor()
-    expect(await page.getByTestId('shortcuts').innerText()).toMatch(/accept the suggestion[\s\S]*match the picked items by hand[\s\S]*undo the last decision/)
+    expect(await page.getByTestId('shortcuts').innerText()).toMatch(
+      /accept the suggestion[\s\S]*match the picked items by hand[\s\S]*undo the last decision/
+    )
     await page.keyboard.press('Escape')
     await expect.poll(() => page.getByTestId('shortcuts').count()).toBe(0)
 
@@ -104,7 +109,9 @@ describe('reconciliation with the keyboard only', { timeout: 180_000 }, () => {
     await page.keyboard.press('Tab')
     await page.keyboard.press('Control+a')
     await page.keyboard.type('mobile_money')
-    await expect.poll(async () => Number(/of (\d+)/.exec((await page.getByTestId('items-shown').textContent()) ?? '')?.[1])).toBeGreaterThan(1)
+    await expect
+      .poll(async () => Number(/of (\d+)/.exec((await page.getByTestId('items-shown').textContent()) ?? '')?.[1]))
+      .toBeGreaterThan(1)
     await page.keyboard.press('Escape')
     const rows = await page.getByTestId('items-table').locator('tbody tr').count()
     for (let i = 0; i < rows; i++) {

@@ -59,7 +59,8 @@ describe('reconciliation in Chromium', { timeout: 180_000 }, () => {
 
   it('accepts a suggestion, annotates an exception, closes with the summary, exports a report that agrees with the screen, and reopens with a reason', async () => {
     const { page } = harness
-    const chip = async (label: string): Promise<number> => Number(new RegExp(`${label} (\\d+)`).exec((await page.getByTestId('summary-bar').textContent()) ?? '')?.[1] ?? 0)
+    const chip = async (label: string): Promise<number> =>
+      Number(new RegExp(`${label} (\\d+)`).exec((await page.getByTestId('summary-bar').textContent()) ?? '')?.[1] ?? 0)
     const matchedBefore = await chip('Matched')
 
     // Only the suggestions, by the filter; the first is accepted with its score and reasons in view.
@@ -86,7 +87,10 @@ describe('reconciliation in Chromium', { timeout: 180_000 }, () => {
     // Closing asks main, with the summary; a closed session shows its lock and takes no decision.
     await page.getByTestId('review-close').click()
     await page.getByTestId('review-locked').waitFor()
-    expect(harness.host.ui.confirmations.at(-1)).toMatchObject({ title: 'Close this reconciliation?', detail: expect.stringMatching(/NGN: provider [\d.]+, file [\d.]+, unexplained 0\.00/) })
+    expect(harness.host.ui.confirmations.at(-1)).toMatchObject({
+      title: 'Close this reconciliation?',
+      detail: expect.stringMatching(/NGN: provider [\d.]+, file [\d.]+, unexplained 0\.00/)
+    })
     expect(await page.getByTestId('action-note').count()).toBe(0)
     await harness.screenshot('reconcile-closed')
 
@@ -95,17 +99,28 @@ describe('reconciliation in Chromium', { timeout: 180_000 }, () => {
     await page.getByText(/Report written to /).waitFor()
     const saved = harness.host.ui.saves.at(-1)
     expect(saved?.suggestedName).toMatch(/^ledgerline-reconciliation-\d{4}-\d{2}-\d{2}-\d{4}-\d{2}-\d{2}\.csv$/)
-    const file = (((await page.getByText(/Report written to /).textContent()) ?? '').replace(/^Report written to /, '')).trim()
-    const rows = Papa.parse<Record<string, string>>(readFileSync(file, 'utf8').replace(/^\uFEFF/, ''), { header: true, skipEmptyLines: true }).data
+    const file = ((await page.getByText(/Report written to /).textContent()) ?? '').replace(/^Report written to /, '').trim()
+    const rows = Papa.parse<Record<string, string>>(readFileSync(file, 'utf8').replace(/^\uFEFF/, ''), {
+      header: true,
+      skipEmptyLines: true
+    }).data
     const screen = (await page.getByTestId('summary-bar').textContent()) ?? ''
-    for (const [outcome, label] of [['matched', 'Matched'], ['suggested', 'Suggested'], ['amount_differs', 'Amount differs'], ['only_in_file', 'Only in the file'], ['duplicate_in_file', 'Duplicate in the file']] as const) {
+    for (const [outcome, label] of [
+      ['matched', 'Matched'],
+      ['suggested', 'Suggested'],
+      ['amount_differs', 'Amount differs'],
+      ['only_in_file', 'Only in the file'],
+      ['duplicate_in_file', 'Duplicate in the file']
+    ] as const) {
       const shown = Number(new RegExp(`${label} (\\d+)`).exec(screen)?.[1] ?? 0)
       expect(rows.filter((r) => r['outcome'] === outcome).length, outcome).toBe(shown)
     }
     expect(rows.find((r) => r['outcome'] === 'amount_differs')?.['note']).toBe('Bank credited 100.00 short; claim raised')
     // …and its totals: the provider side (net of fees, as the session nets them) and the file side, to the kobo.
-    const shownTotal = (side: string): number => parseMajor(new RegExp(`${side} (?:NGN\\s?|₦)([\\d,]+\\.\\d\\d)`).exec(screen)?.[1]?.replace(/,/g, '') ?? 'NaN', 'NGN')
-    const reportTotal = (column: string): number => rows.reduce((sum, r) => sum + (r[column] ? parseMajor(r[column] as string, 'NGN') : 0), 0)
+    const shownTotal = (side: string): number =>
+      parseMajor(new RegExp(`${side} (?:NGN\\s?|₦)([\\d,]+\\.\\d\\d)`).exec(screen)?.[1]?.replace(/,/g, '') ?? 'NaN', 'NGN')
+    const reportTotal = (column: string): number =>
+      rows.reduce((sum, r) => sum + (r[column] ? parseMajor(r[column] as string, 'NGN') : 0), 0)
     expect(reportTotal('provider_net')).toBe(shownTotal('provider'))
     expect(reportTotal('file_amount')).toBe(shownTotal('file'))
 
@@ -142,13 +157,31 @@ describe('reconciliation in Chromium', { timeout: 180_000 }, () => {
     await harness.screenshot('reconcile-unknown-session')
 
     // A long session name and a dark window at the smallest supported size.
-    const longName = `October 2026 — First Example Bank PLC current account 0011223344, settlement and collections, with the mobile-money wallet ${'and more '.repeat(6)}`.slice(0, 190)
+    const longName =
+      `October 2026 — First Example Bank PLC current account 0011223344, settlement and collections, with the mobile-money wallet ${'and more '.repeat(6)}`.slice(
+        0,
+        190
+      )
     await page.goto(`${harness.baseUrl}#/reconcile`)
     await page.getByTestId('sessions-table').waitFor()
     const created = await page.evaluate(async (name) => {
-      const w = globalThis as unknown as { api: { recon: { files(): Promise<{ ok: boolean; value: { id: string }[] }>; create(a: unknown): Promise<{ ok: boolean; value: { id: string } }> } } }
+      const w = globalThis as unknown as {
+        api: {
+          recon: {
+            files(): Promise<{ ok: boolean; value: { id: string }[] }>
+            create(a: unknown): Promise<{ ok: boolean; value: { id: string } }>
+          }
+        }
+      }
       const files = await w.api.recon.files()
-      return w.api.recon.create({ name, source: 'payments', from: '2026-10-30', to: '2026-10-30', fileIds: [files.value[0]?.id], settings: { netOfFees: true } })
+      return w.api.recon.create({
+        name,
+        source: 'payments',
+        from: '2026-10-30',
+        to: '2026-10-30',
+        fileIds: [files.value[0]?.id],
+        settings: { netOfFees: true }
+      })
     }, longName)
     expect(created.ok).toBe(true)
     await page.setViewportSize({ width: 1280, height: 720 })
@@ -167,7 +200,9 @@ describe('reconciliation in Chromium', { timeout: 180_000 }, () => {
 
     // Accept all suggestions above a score: the confirmation says how many and their total first.
     await page.getByTestId('accept-all').click()
-    await page.getByText(/^1 suggestion\(s\) scoring 8 or more in the current filter, totalling (NGN\s?|₦)[\d,]+\.\d\d in the file/).waitFor()
+    await page
+      .getByText(/^1 suggestion\(s\) scoring 8 or more in the current filter, totalling (NGN\s?|₦)[\d,]+\.\d\d in the file/)
+      .waitFor()
     await page.getByRole('button', { name: 'Accept 1' }).click()
     await expect.poll(() => page.getByTestId('summary-bar').textContent()).toMatch(/Suggested 1(?!\d)/)
     await page.getByText(/^Accepted 1 suggestion/).waitFor()
@@ -183,7 +218,8 @@ describe('reconciliation in Chromium', { timeout: 180_000 }, () => {
     await page.getByTestId('outcome-filter').click()
     await page.getByText(/^Matched \(\d+\)$/).click()
     // The accepted suggestion is the sample's payer without a reference: found by the provider's reference.
-    const unnamed = sampleStatement(sandboxSeed(), { timeZone: systemTimeZone() }).differences.find((d) => d.kind === 'no-reference')?.references[0] as string
+    const unnamed = sampleStatement(sandboxSeed(), { timeZone: systemTimeZone() }).differences.find((d) => d.kind === 'no-reference')
+      ?.references[0] as string
     await page.getByTestId('filter-text').locator('input').fill(unnamed)
     await expect.poll(async () => (await page.getByTestId('items-table').innerText()).includes('accepted')).toBe(true)
     await page.getByText('✓ accepted').first().click()
@@ -199,15 +235,24 @@ describe('reconciliation in Chromium', { timeout: 180_000 }, () => {
     await page.goto(`${harness.baseUrl}#/reconcile`)
     await page.getByTestId('recon-drop').waitFor()
     const drop = async (name: string, text: string): Promise<void> => {
-      const dataTransfer = await page.evaluateHandle(([n, t]) => {
-        const g = globalThis as unknown as { DataTransfer: new () => { items: { add(f: unknown): void } }; File: new (parts: string[], name: string) => unknown }
-        const dt = new g.DataTransfer()
-        dt.items.add(new g.File([t as string], n as string))
-        return dt
-      }, [name, text])
+      const dataTransfer = await page.evaluateHandle(
+        ([n, t]) => {
+          const g = globalThis as unknown as {
+            DataTransfer: new () => { items: { add(f: unknown): void } }
+            File: new (parts: string[], name: string) => unknown
+          }
+          const dt = new g.DataTransfer()
+          dt.items.add(new g.File([t as string], n as string))
+          return dt
+        },
+        [name, text]
+      )
       await page.getByTestId('recon-drop').dispatchEvent('drop', { dataTransfer })
     }
-    await drop('bank-oktober.csv', 'Datum;Referenz;Betrag;Währung\n13.10.2026;TST-0000001;1.234,56;NGN\n14.10.2026;TST-0000002;-12,00;NGN\n')
+    await drop(
+      'bank-oktober.csv',
+      'Datum;Referenz;Betrag;Währung\n13.10.2026;TST-0000001;1.234,56;NGN\n14.10.2026;TST-0000002;-12,00;NGN\n'
+    )
     await page.getByTestId('import-wizard').waitFor()
     expect(await page.getByTestId('wizard-file').textContent()).toBe('bank-oktober.csv')
     expect(await page.getByTestId('wizard-number-form').textContent()).toMatch(/1\.234,56/)
@@ -217,7 +262,10 @@ describe('reconciliation in Chromium', { timeout: 180_000 }, () => {
     await page.keyboard.press('Escape')
     await expect.poll(() => page.getByTestId('import-wizard').count()).toBe(0)
     // Named-month dates and a DR/CR column under a German header: the form shown is the one written.
-    await drop('kontoauszug.csv', 'Datum;Buchungstext;Betrag;Soll/Haben;Währung\n31-Oct-2026;Zahlung TST-0000001;1.234,56;H;NGN\n31-Oct-2026;Gebühr;12,00;S;NGN\n')
+    await drop(
+      'kontoauszug.csv',
+      'Datum;Buchungstext;Betrag;Soll/Haben;Währung\n31-Oct-2026;Zahlung TST-0000001;1.234,56;H;NGN\n31-Oct-2026;Gebühr;12,00;S;NGN\n'
+    )
     await page.getByTestId('import-wizard').waitFor()
     expect(await page.getByTestId('wizard-date-form').textContent()).toBe('DD-MMM-YYYY')
     // Month names read alike in any order: there is no order to choose.

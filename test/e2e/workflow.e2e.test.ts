@@ -74,7 +74,9 @@ describe('workflow in Chromium', { timeout: 120_000 }, () => {
 
     await page.getByTestId('export').click()
     await page.getByText(/Exported [\d,]+ rows to /).waitFor()
-    expect(harness.host.ui.saves).toMatchObject([{ suggestedName: expect.stringMatching(/^ledgerline-payments-test-\d{4}-\d{2}-\d{2}\.csv$/), extensions: ['csv'] }])
+    expect(harness.host.ui.saves).toMatchObject([
+      { suggestedName: expect.stringMatching(/^ledgerline-payments-test-\d{4}-\d{2}-\d{2}\.csv$/), extensions: ['csv'] }
+    ])
     const text = (await page.getByText(/Exported [\d,]+ rows to /).textContent()) ?? ''
     const file = text.slice(text.indexOf(' to ') + 4).trim()
     expect(existsSync(file)).toBe(true)
@@ -131,7 +133,10 @@ describe('workflow in Chromium', { timeout: 120_000 }, () => {
     harness.host.ui.confirmAnswer = false
     await page.getByTestId('use-Acme live').click()
     await expect.poll(() => harness.host.ui.confirmations.length).toBe(1)
-    expect(harness.host.ui.confirmations[0]).toMatchObject({ title: 'Switch to a live profile?', message: expect.stringContaining('Acme live') })
+    expect(harness.host.ui.confirmations[0]).toMatchObject({
+      title: 'Switch to a live profile?',
+      message: expect.stringContaining('Acme live')
+    })
     expect(await page.getByTestId('profile-name').textContent()).toBe('Sandbox')
     harness.host.ui.confirmAnswer = true
     await page.getByTestId('use-Acme live').click()
@@ -150,7 +155,8 @@ describe('workflow in Chromium', { timeout: 120_000 }, () => {
     // this machine's speed, until the test lets more through.
     remote.faults.holdAfter(60)
     await page.getByTestId('sync-start').click()
-    const fetched = async (): Promise<number> => Number((await page.getByTestId('sync-row-payments').textContent())?.match(/([\d,]+) \/ 60,000/)?.[1]?.replace(/,/g, '') ?? 0)
+    const fetched = async (): Promise<number> =>
+      Number((await page.getByTestId('sync-row-payments').textContent())?.match(/([\d,]+) \/ 60,000/)?.[1]?.replace(/,/g, '') ?? 0)
     await expect.poll(fetched, { timeout: 30_000 }).toBeGreaterThan(2000)
     // A reloaded window picks the running sync up again (job:list), with its progress and its Cancel button.
     const beforeReload = await fetched()

@@ -32,7 +32,11 @@ function oldPayment(n: number): Payment {
     status: 'successful',
     channel: 'card',
     createdAt: new Date(Date.UTC(2019, 0, 1) + n * 60_000).toISOString(),
-    metadata: { customerName: long ? 'Chukwuemekaolisaebuka Oluwadamilareayomide Nnamdi-Azikiwe Holdings International Limited (Lagos Island Branch)' : `Customer ${n}` }
+    metadata: {
+      customerName: long
+        ? 'Chukwuemekaolisaebuka Oluwadamilareayomide Nnamdi-Azikiwe Holdings International Limited (Lagos Island Branch)'
+        : `Customer ${n}`
+    }
   } as Payment
 }
 
@@ -66,10 +70,19 @@ describe('record workspace in Chromium', { timeout: 180_000 }, () => {
     const db = new Database(harness.host.config.paths.cacheDatabase)
     db.pragma('busy_timeout = 10000')
     const store = new CacheStore(db)
-    for (let start = 0; start < EXTRA; start += 10_000) store.writePage('sandbox', 'payments', Array.from({ length: 10_000 }, (_, i) => paymentRow(oldPayment(start + i))))
+    for (let start = 0; start < EXTRA; start += 10_000)
+      store.writePage(
+        'sandbox',
+        'payments',
+        Array.from({ length: 10_000 }, (_, i) => paymentRow(oldPayment(start + i)))
+      )
     const total = (db.prepare("select count(*) as n from payments where profile_id = 'sandbox'").get() as { n: number }).n
-    const ghs = db.prepare("select count(*) as n, sum(amount_minor) as s from payments where profile_id = 'sandbox' and currency = 'GHS'").get() as { n: number; s: number }
-    const largest = db.prepare("select reference from payments where profile_id = 'sandbox' order by currency, amount_minor desc, seq desc limit 1").get() as { reference: string }
+    const ghs = db
+      .prepare("select count(*) as n, sum(amount_minor) as s from payments where profile_id = 'sandbox' and currency = 'GHS'")
+      .get() as { n: number; s: number }
+    const largest = db
+      .prepare("select reference from payments where profile_id = 'sandbox' order by currency, amount_minor desc, seq desc limit 1")
+      .get() as { reference: string }
     db.close()
 
     await page.getByTestId('nav-records').click()
@@ -116,11 +129,19 @@ describe('record workspace in Chromium', { timeout: 180_000 }, () => {
     // Every table is there, and says what it holds or why it is empty.
     for (const tab of ['transfers', 'plans', 'subscriptions', 'virtual_accounts', 'banks']) {
       await page.getByTestId(`tab-${tab}`).click()
-      await expect.poll(async () => {
-        const total = (await page.getByTestId('records-total').textContent()) ?? ''
-        const empty = (await page.getByTestId('record-table-empty').count()) > 0 ? ((await page.getByTestId('record-table-empty').textContent()) ?? '') : ''
-        return /^[1-9][\d,]* /.test(total) || /^No .+(Follow|Create|Sync)/.test(empty)
-      }, { message: tab }).toBe(true)
+      await expect
+        .poll(
+          async () => {
+            const total = (await page.getByTestId('records-total').textContent()) ?? ''
+            const empty =
+              (await page.getByTestId('record-table-empty').count()) > 0
+                ? ((await page.getByTestId('record-table-empty').textContent()) ?? '')
+                : ''
+            return /^[1-9][\d,]* /.test(total) || /^No .+(Follow|Create|Sync)/.test(empty)
+          },
+          { message: tab }
+        )
+        .toBe(true)
     }
     await page.getByTestId('tab-payments').click()
     await expect.poll(() => page.getByTestId('records-total').textContent()).toBe(`${total.toLocaleString('en-US')} payments`)
@@ -164,13 +185,67 @@ describe('record workspace in Chromium', { timeout: 180_000 }, () => {
     const db = new Database(harness.host.config.paths.cacheDatabase)
     db.pragma('busy_timeout = 10000')
     const service = new ReconService(db)
-    const imported = await service.importStatement({ profileId: 'sandbox', name: 'october.csv', bytes: Buffer.from('Date,Reference,Amount\n2019-01-01,OLD-000077,78.77\n'), mapping: { defaultCurrency: 'NGN' }, ifSameFile: 'import-again' })
+    const imported = await service.importStatement({
+      profileId: 'sandbox',
+      name: 'october.csv',
+      bytes: Buffer.from('Date,Reference,Amount\n2019-01-01,OLD-000077,78.77\n'),
+      mapping: { defaultCurrency: 'NGN' },
+      ifSameFile: 'import-again'
+    })
     if (imported.status !== 'imported') throw new Error(`statement not stored: ${imported.status}`)
-    const session = service.createSession({ profileId: 'sandbox', name: 'January 2019 close', source: 'payments', from: '2019-01-01', to: '2019-01-31', timeZone: 'UTC', settings: DEFAULT_SETTINGS, fileIds: [imported.file.id] })
-    const provider = { id: 'old-000077', reference: 'OLD-000077', serviceReference: null, date: '2019-01-01', amountMinor: 7877, feesMinor: 0, currency: 'NGN', status: 'successful', channel: 'card', name: 'Customer 77' }
-    const line = { id: 'f:1', fileId: imported.file.id, line: 2, date: '2019-01-01', reference: 'OLD-000077', description: '', counterparty: null, amountMinor: 7877, currency: 'NGN' }
-    const item = { key: 'old-000077|f:1', outcome: 'matched', provider: [provider], file: [line], differenceMinor: 0, score: null, reasons: ["reference: the file's reference is the provider's reference"], decision: null, note: null, reasonCode: null, resolved: false, decidedBy: null, decidedAt: null }
-    db.prepare("insert into recon_items (session_id, position, item_key, outcome, data) values (?, 0, ?, 'matched', ?)").run(session.id, item.key, JSON.stringify(item))
+    const session = service.createSession({
+      profileId: 'sandbox',
+      name: 'January 2019 close',
+      source: 'payments',
+      from: '2019-01-01',
+      to: '2019-01-31',
+      timeZone: 'UTC',
+      settings: DEFAULT_SETTINGS,
+      fileIds: [imported.file.id]
+    })
+    const provider = {
+      id: 'old-000077',
+      reference: 'OLD-000077',
+      serviceReference: null,
+      date: '2019-01-01',
+      amountMinor: 7877,
+      feesMinor: 0,
+      currency: 'NGN',
+      status: 'successful',
+      channel: 'card',
+      name: 'Customer 77'
+    }
+    const line = {
+      id: 'f:1',
+      fileId: imported.file.id,
+      line: 2,
+      date: '2019-01-01',
+      reference: 'OLD-000077',
+      description: '',
+      counterparty: null,
+      amountMinor: 7877,
+      currency: 'NGN'
+    }
+    const item = {
+      key: 'old-000077|f:1',
+      outcome: 'matched',
+      provider: [provider],
+      file: [line],
+      differenceMinor: 0,
+      score: null,
+      reasons: ["reference: the file's reference is the provider's reference"],
+      decision: null,
+      note: null,
+      reasonCode: null,
+      resolved: false,
+      decidedBy: null,
+      decidedAt: null
+    }
+    db.prepare("insert into recon_items (session_id, position, item_key, outcome, data) values (?, 0, ?, 'matched', ?)").run(
+      session.id,
+      item.key,
+      JSON.stringify(item)
+    )
     db.close()
     await page.keyboard.press('Control+k')
     await page.getByTestId('find-input').locator('input').fill('OLD-000077')
@@ -198,7 +273,11 @@ describe('record workspace in Chromium', { timeout: 180_000 }, () => {
   it('authorizes a pending payment with its PIN and then its OTP, showing what the provider says', async () => {
     const { page } = harness
     const db = new Database(harness.host.config.paths.cacheDatabase, { readonly: true })
-    const pending = db.prepare("select id, reference from payments where profile_id = 'sandbox' and is_final = 0 and json_extract(raw, '$.authorization.mode') = 'pin' limit 1").get() as { id: string; reference: string }
+    const pending = db
+      .prepare(
+        "select id, reference from payments where profile_id = 'sandbox' and is_final = 0 and json_extract(raw, '$.authorization.mode') = 'pin' limit 1"
+      )
+      .get() as { id: string; reference: string }
     db.close()
     await page.keyboard.press('Control+k')
     await page.getByTestId('find-input').locator('input').fill(pending.reference)
@@ -237,7 +316,7 @@ describe('record workspace in Chromium', { timeout: 180_000 }, () => {
     await page.keyboard.press('Escape')
   })
 
-  it('follows a pasted list and an imported one, shows each item\'s last result, and opens a bulk file\'s transfers', async () => {
+  it("follows a pasted list and an imported one, shows each item's last result, and opens a bulk file's transfers", async () => {
     const { page } = harness
     const [first, , third] = live.bulkFileIds.test as [string, string, string]
     await page.getByTestId('nav-overview').click()
@@ -245,7 +324,9 @@ describe('record workspace in Chromium', { timeout: 180_000 }, () => {
     await page.getByTestId('follow-list').locator('textarea').fill(`${first}\n\n`)
     await page.getByTestId('follow-list-add').click()
     await page.getByTestId(`followed-${first}`).waitFor()
-    await page.getByTestId('follow-file').setInputFiles({ name: 'bulk-files.csv', mimeType: 'text/csv', buffer: Buffer.from(`"${third}"\r\n${first}\r\n`) })
+    await page
+      .getByTestId('follow-file')
+      .setInputFiles({ name: 'bulk-files.csv', mimeType: 'text/csv', buffer: Buffer.from(`"${third}"\r\n${first}\r\n`) })
     await page.getByTestId(`followed-${third}`).waitFor()
     await page.getByTestId('sync-start').click()
     await page.getByTestId('sync-done').waitFor({ timeout: 90_000 })
@@ -264,7 +345,7 @@ describe('record workspace in Chromium', { timeout: 180_000 }, () => {
     expect(await page.getByText(/Exported [\d,]+ rows to /).textContent()).toContain(`Exported ${transfers} rows`)
   })
 
-  it('cancels a plan in a live profile only after main\'s native confirmation', async () => {
+  it("cancels a plan in a live profile only after main's native confirmation", async () => {
     const { page, host } = harness
     await page.getByTestId('nav-profiles').click()
     await page.getByTestId('add-name').locator('input').fill('Acme live')
@@ -310,7 +391,10 @@ describe('record workspace in Chromium', { timeout: 180_000 }, () => {
         await expect.poll(() => page.evaluate('location.hash')).toBe(screen === 'overview' ? '#/' : `#/${screen}`)
         if (screen === 'records') {
           await page.getByTestId('tab-payments').click()
-          await page.getByTestId('search-text').locator('input').fill(`OLD-0${EXTRA - 1}`)
+          await page
+            .getByTestId('search-text')
+            .locator('input')
+            .fill(`OLD-0${EXTRA - 1}`)
           await expect.poll(() => page.getByTestId('record-table').textContent()).toContain('987,654,321,012.34')
         }
         await settled(page)

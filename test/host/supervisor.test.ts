@@ -37,13 +37,19 @@ describe('host supervisor', { timeout: 60_000 }, () => {
     await expect.poll(() => silent.requests.length).toBeGreaterThan(0)
     process.kill(firstPid, 'SIGKILL')
     const failed = await inFlight
-    expect(failed).toMatchObject({ ok: false, error: { code: 'HOST_RESTARTED', message: expect.stringMatching(/stopped \(signal SIGKILL\) while working on profile:add/) } })
+    expect(failed).toMatchObject({
+      ok: false,
+      error: { code: 'HOST_RESTARTED', message: expect.stringMatching(/stopped \(signal SIGKILL\) while working on profile:add/) }
+    })
     // A call made while it restarts waits for it instead of failing.
     const meanwhile = host.call('profile:list')
     expect(valueOf(await meanwhile).map((p) => p.name)).toEqual(['Sandbox'])
     expect(host.supervisor.pid).not.toBe(firstPid)
     expect(host.supervisor.restarts).toBe(1)
-    expect(host.events.filter((e) => e.name === 'host:status').map((e) => (e.payload as { state: string }).state)).toEqual(['restarting', 'ready'])
+    expect(host.events.filter((e) => e.name === 'host:status').map((e) => (e.payload as { state: string }).state)).toEqual([
+      'restarting',
+      'ready'
+    ])
   })
 
   it('reports a job the host was running as failed when the host dies, and the next run resumes from what was saved', async () => {
@@ -55,24 +61,40 @@ describe('host supervisor', { timeout: 60_000 }, () => {
     const profile = valueOf(await host.call('profile:add', { name: 'Acme', baseUrl: sandbox.baseUrl, key: sandbox.keys.test }))
     valueOf(await host.call('profile:select', { id: profile.id }))
     const job = valueOf(await host.call('sync:start', { resources: ['payments'] }))
-    await expect.poll(() => host.events.some((e) => e.name === 'job:progress' && ((e.payload as { progress: { done: number } | null }).progress?.done ?? 0) > 1000), { timeout: 30_000 }).toBe(true)
+    await expect
+      .poll(
+        () =>
+          host.events.some(
+            (e) => e.name === 'job:progress' && ((e.payload as { progress: { done: number } | null }).progress?.done ?? 0) > 1000
+          ),
+        { timeout: 30_000 }
+      )
+      .toBe(true)
     process.kill(host.supervisor.pid as number, 'SIGKILL')
-    await expect.poll(() => host.events.find((e) => e.name === 'job:finished' && (e.payload as { id: string }).id === job.id)?.payload).toMatchObject({
-      state: 'failed',
-      error: { code: 'HOST_RESTARTED' }
-    })
+    await expect
+      .poll(() => host.events.find((e) => e.name === 'job:finished' && (e.payload as { id: string }).id === job.id)?.payload)
+      .toMatchObject({
+        state: 'failed',
+        error: { code: 'HOST_RESTARTED' }
+      })
     // After the restart the same profile is in use, its saved pages are there, and a new sync finishes the rest.
     expect(valueOf(await host.call('profile:active')).id).toBe(profile.id)
     const saved = valueOf(await host.call('sync:status')).counts.payments
     expect(saved).toBeGreaterThan(1000)
     sandbox.faults.release()
     const again = valueOf(await host.call('sync:start', { resources: ['payments'] }))
-    await expect.poll(() => host.events.find((e) => e.name === 'job:finished' && (e.payload as { id: string }).id === again.id)?.payload, { timeout: 40_000 }).toMatchObject({ state: 'succeeded' })
+    await expect
+      .poll(() => host.events.find((e) => e.name === 'job:finished' && (e.payload as { id: string }).id === again.id)?.payload, {
+        timeout: 40_000
+      })
+      .toMatchObject({ state: 'succeeded' })
     expect(valueOf(await host.call('sync:status')).counts.payments).toBe(30_000)
   })
 
   it('kills and restarts a host that stops answering pings', async () => {
-    const host = await started({ supervisor: { heartbeat: { intervalMs: 100, timeoutMs: 600 }, restarts: { max: 3, windowMs: 60_000, delayMs: 50 } } })
+    const host = await started({
+      supervisor: { heartbeat: { intervalMs: 100, timeoutMs: 600 }, restarts: { max: 3, windowMs: 60_000, delayMs: 50 } }
+    })
     const frozen = host.supervisor.pid as number
     process.kill(frozen, 'SIGSTOP')
     await expect.poll(() => host.supervisor.restarts, { timeout: 10_000 }).toBe(1)
@@ -95,11 +117,15 @@ describe('host supervisor', { timeout: 60_000 }, () => {
   it('finishes at start-up a profile removal the app did not finish', async () => {
     const config = testHostConfig()
     const db = openCache(config.paths.cacheDatabase)
-    db.prepare("insert into profiles (id, name, base_url, mode, created_at, removing) values ('old', 'Old (removing old)', 'https://x.example/v1', 'live', 'x', 1)").run()
+    db.prepare(
+      "insert into profiles (id, name, base_url, mode, created_at, removing) values ('old', 'Old (removing old)', 'https://x.example/v1', 'live', 'x', 1)"
+    ).run()
     db.prepare("insert into tracked (profile_id, kind, value, added_at) values ('old', 'plan', 'plan-1', 'x')").run()
     db.close()
     const host = await started({ config })
-    await expect.poll(() => host.events.find((e) => e.name === 'job:finished')?.payload).toMatchObject({ kind: 'profile-remove', state: 'succeeded', title: 'Removing "Old"' })
+    await expect
+      .poll(() => host.events.find((e) => e.name === 'job:finished')?.payload)
+      .toMatchObject({ kind: 'profile-remove', state: 'succeeded', title: 'Removing "Old"' })
     const after = openDatabase(config.paths.cacheDatabase)
     expect(after.prepare("select count(*) as n from profiles where id = 'old'").get()).toEqual({ n: 0 })
     expect(after.prepare("select count(*) as n from tracked where profile_id = 'old'").get()).toEqual({ n: 0 })
@@ -111,8 +137,16 @@ describe('host supervisor', { timeout: 60_000 }, () => {
     const db = openDatabase(config.paths.cacheDatabase)
     db.pragma('user_version = 99')
     db.close()
-    const supervisor = new HostSupervisor({ launch: nodeHostLauncher(), config, ui: { confirm: async () => false, chooseSaveFile: async () => null, chooseOpenFile: async () => null }, onEvent: () => {} })
-    await expect(supervisor.start()).rejects.toMatchObject({ code: 'cache_too_new', message: expect.stringMatching(/newer Ledgerline \(schema version 99\)/) })
+    const supervisor = new HostSupervisor({
+      launch: nodeHostLauncher(),
+      config,
+      ui: { confirm: async () => false, chooseSaveFile: async () => null, chooseOpenFile: async () => null },
+      onEvent: () => {}
+    })
+    await expect(supervisor.start()).rejects.toMatchObject({
+      code: 'cache_too_new',
+      message: expect.stringMatching(/newer Ledgerline \(schema version 99\)/)
+    })
     expect(supervisor.state).toBe('failed')
     expect(await supervisor.call('app:info', undefined)).toMatchObject({ ok: false, error: { code: 'cache_too_new' } })
     await supervisor.stop()

@@ -22,10 +22,12 @@ function gate(): { release(): void; run: (job: { signal: AbortSignal }) => Promi
   return {
     release: () => release(),
     run: (job) =>
-      job.signal.aborted ? Promise.reject(new Error('aborted')) : Promise.race([
-        released,
-        new Promise<void>((_, reject) => job.signal.addEventListener('abort', () => reject(new Error('aborted')), { once: true }))
-      ])
+      job.signal.aborted
+        ? Promise.reject(new Error('aborted'))
+        : Promise.race([
+            released,
+            new Promise<void>((_, reject) => job.signal.addEventListener('abort', () => reject(new Error('aborted')), { once: true }))
+          ])
   }
 }
 
@@ -44,19 +46,36 @@ describe('JobRunner', () => {
     expect(started).toMatchObject({ kind: 'export', profileId: 'p-acme', profileName: 'Acme', state: 'running' })
     const done = await jobs.settled(started.id)
     expect(done).toMatchObject({ id: started.id, state: 'succeeded', result: { kind: 'export', rows: 10 }, error: null })
-    expect(events.filter((e) => e.name === 'job:progress').some((e) => e.job.progress?.done === 5 && e.job.progress.total === 10)).toBe(true)
+    expect(events.filter((e) => e.name === 'job:progress').some((e) => e.job.progress?.done === 5 && e.job.progress.total === 10)).toBe(
+      true
+    )
     expect(events.filter((e) => e.name === 'job:finished')).toHaveLength(1)
   })
 
   it('allows one job of a kind per profile, and other kinds or other profiles alongside', async () => {
     const { jobs } = runner()
     const first = gate()
-    const sync = jobs.start({ kind: 'sync', profile: acme, title: 'Sync of "Acme"', run: async (job) => (await first.run(job), { kind: 'profile-remove' as const, removed: 'x' }) })
-    expect(() => jobs.start({ kind: 'sync', profile: acme, title: 'again', run: async () => ({ kind: 'profile-remove' as const, removed: 'x' }) })).toThrow(
-      expect.objectContaining({ code: 'job_running', details: { jobId: sync.id } })
-    )
-    const other = jobs.start({ kind: 'sync', profile: globex, title: 'Sync of "Globex"', run: async () => ({ kind: 'profile-remove' as const, removed: 'x' }) })
-    const exportJob = jobs.start({ kind: 'export', profile: acme, title: 'Export', run: async () => ({ kind: 'export' as const, file: 'f', rows: 0 }) })
+    const sync = jobs.start({
+      kind: 'sync',
+      profile: acme,
+      title: 'Sync of "Acme"',
+      run: async (job) => (await first.run(job), { kind: 'profile-remove' as const, removed: 'x' })
+    })
+    expect(() =>
+      jobs.start({ kind: 'sync', profile: acme, title: 'again', run: async () => ({ kind: 'profile-remove' as const, removed: 'x' }) })
+    ).toThrow(expect.objectContaining({ code: 'job_running', details: { jobId: sync.id } }))
+    const other = jobs.start({
+      kind: 'sync',
+      profile: globex,
+      title: 'Sync of "Globex"',
+      run: async () => ({ kind: 'profile-remove' as const, removed: 'x' })
+    })
+    const exportJob = jobs.start({
+      kind: 'export',
+      profile: acme,
+      title: 'Export',
+      run: async () => ({ kind: 'export' as const, file: 'f', rows: 0 })
+    })
     await jobs.settled(other.id)
     await jobs.settled(exportJob.id)
     expect(jobs.runningFor('p-acme', 'sync')?.id).toBe(sync.id)
@@ -68,7 +87,12 @@ describe('JobRunner', () => {
   it('cancels by id, even before the work began: the job ends as cancelled; unknown ids are not cancelled', async () => {
     const { jobs, events } = runner()
     const blocked = gate()
-    const job = jobs.start({ kind: 'sync', profile: acme, title: 'Sync', run: async (control) => (await blocked.run(control), { kind: 'profile-remove' as const, removed: 'x' }) })
+    const job = jobs.start({
+      kind: 'sync',
+      profile: acme,
+      title: 'Sync',
+      run: async (control) => (await blocked.run(control), { kind: 'profile-remove' as const, removed: 'x' })
+    })
     expect(jobs.list().map((j) => [j.id, j.state])).toEqual([[job.id, 'running']])
     expect(jobs.cancel('no-such-job')).toBe(false)
     expect(jobs.cancel(job.id)).toBe(true)
@@ -80,9 +104,22 @@ describe('JobRunner', () => {
 
   it('reports a failure with its code, and an unexpected one without its details', async () => {
     const { jobs } = runner()
-    const known = jobs.start({ kind: 'sync', profile: acme, title: 'Sync', run: async () => Promise.reject(new AppError('no_key', 'No key is stored for "Acme".')) })
-    const unknown = jobs.start({ kind: 'export', profile: acme, title: 'Export', run: async () => Promise.reject(new Error('disk on fire at /secret/path')) })
-    expect(await jobs.settled(known.id)).toMatchObject({ state: 'failed', error: { code: 'no_key', message: 'No key is stored for "Acme".' } })
+    const known = jobs.start({
+      kind: 'sync',
+      profile: acme,
+      title: 'Sync',
+      run: async () => Promise.reject(new AppError('no_key', 'No key is stored for "Acme".'))
+    })
+    const unknown = jobs.start({
+      kind: 'export',
+      profile: acme,
+      title: 'Export',
+      run: async () => Promise.reject(new Error('disk on fire at /secret/path'))
+    })
+    expect(await jobs.settled(known.id)).toMatchObject({
+      state: 'failed',
+      error: { code: 'no_key', message: 'No key is stored for "Acme".' }
+    })
     const failed = await jobs.settled(unknown.id)
     expect(failed).toMatchObject({ state: 'failed', error: { code: 'internal' } })
     expect(JSON.stringify(failed)).not.toContain('disk on fire')
@@ -91,8 +128,18 @@ describe('JobRunner', () => {
   it('keeps the profile a job started with, whatever is in use later, and lists running jobs first', async () => {
     const { jobs } = runner()
     const blocked = gate()
-    const running = jobs.start({ kind: 'sync', profile: globex, title: 'Sync', run: async (control) => (await blocked.run(control), { kind: 'profile-remove' as const, removed: 'x' }) })
-    const done = jobs.start({ kind: 'export', profile: acme, title: 'Export', run: async () => ({ kind: 'export' as const, file: 'f', rows: 1 }) })
+    const running = jobs.start({
+      kind: 'sync',
+      profile: globex,
+      title: 'Sync',
+      run: async (control) => (await blocked.run(control), { kind: 'profile-remove' as const, removed: 'x' })
+    })
+    const done = jobs.start({
+      kind: 'export',
+      profile: acme,
+      title: 'Export',
+      run: async () => ({ kind: 'export' as const, file: 'f', rows: 1 })
+    })
     await jobs.settled(done.id)
     expect(jobs.list().map((j) => [j.profileId, j.state])).toEqual([
       ['p-globex', 'running'],
@@ -105,7 +152,11 @@ describe('JobRunner', () => {
   it('sends progress at most every 200 ms unless forced', async () => {
     let now = 1_000
     const events: string[] = []
-    const jobs = new JobRunner(createEventEmitter((_c, name) => events.push(name)), undefined, () => now)
+    const jobs = new JobRunner(
+      createEventEmitter((_c, name) => events.push(name)),
+      undefined,
+      () => now
+    )
     const job = jobs.start({
       kind: 'export',
       profile: acme,

@@ -8,10 +8,20 @@ import { SERIAL_TESTS, STARTS_PROCESSES } from '../support/serial'
 
 /** The patterns' glob forms (`**` any folders, `*` any name) as expressions over a path from the project root. */
 const patternOf = (glob: string): RegExp =>
-  new RegExp(`^${glob.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*\*\//g, '\u0000').replace(/\*/g, '[^/]*').replace(/\u0000/g, '(?:.*/)?')}$`)
+  new RegExp(
+    `^${glob
+      .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+      .replace(/\*\*\//g, '\u0000')
+      .replace(/\*/g, '[^/]*')
+      .replace(/\u0000/g, '(?:.*/)?')}$`
+  )
 
 const testFiles = (readdirSync(join(PROJECT_ROOT, 'test'), { recursive: true }) as string[])
-  .map((file) => relative(PROJECT_ROOT, join(PROJECT_ROOT, 'test', file)).split('\\').join('/'))
+  .map((file) =>
+    relative(PROJECT_ROOT, join(PROJECT_ROOT, 'test', file))
+      .split('\\')
+      .join('/')
+  )
   .filter((file) => file.endsWith('.test.ts'))
 const matching = (glob: string): string[] => testFiles.filter((file) => patternOf(glob).test(file))
 

@@ -12,11 +12,26 @@ describe('ClientPool', () => {
   let sandbox: Sandbox
   let profile: Profile
   const stored = new Map<string, string>()
-  const secrets: SecretStore = { get: async (id) => stored.get(id) ?? null, set: async (id, s) => void stored.set(id, s), delete: async (id) => stored.delete(id) }
+  const secrets: SecretStore = {
+    get: async (id) => stored.get(id) ?? null,
+    set: async (id, s) => void stored.set(id, s),
+    delete: async (id) => stored.delete(id)
+  }
 
   beforeAll(async () => {
     sandbox = await startSandbox({ payments: 200, rateLimits: { test: LIMITS, live: LIMITS } })
-    profile = { id: 'acme', name: 'Acme', baseUrl: sandbox.baseUrl, mode: 'test', builtIn: false, createdAt: '', lastSyncedAt: null, timeZone: 'UTC', timeZoneIsSystem: false, fundsSimulatorUrl: null }
+    profile = {
+      id: 'acme',
+      name: 'Acme',
+      baseUrl: sandbox.baseUrl,
+      mode: 'test',
+      builtIn: false,
+      createdAt: '',
+      lastSyncedAt: null,
+      timeZone: 'UTC',
+      timeZoneIsSystem: false,
+      fundsSimulatorUrl: null
+    }
     stored.set('acme', sandbox.keys.test)
   })
   afterAll(async () => {
@@ -40,7 +55,14 @@ describe('ClientPool', () => {
       // A "sync" walking pages while "actions" look payments up, at the same time.
       await Promise.all(
         clients.map((client, i) =>
-          Promise.all(Array.from({ length: 6 }, (_, page) => (i % 2 === 0 ? client.listPayments({}, { page, size: 10 }) : client.listPayments({ reference: `x${page}` }, { size: 1 })).catch(() => null)))
+          Promise.all(
+            Array.from({ length: 6 }, (_, page) =>
+              (i % 2 === 0
+                ? client.listPayments({}, { page, size: 10 })
+                : client.listPayments({ reference: `x${page}` }, { size: 1 })
+              ).catch(() => null)
+            )
+          )
         )
       )
       return sandbox.requests.filter((r) => r.status === 429).length
@@ -49,7 +71,9 @@ describe('ClientPool', () => {
     const shared = await pool.for(profile)
     expect(await traffic([shared, shared])).toBe(0)
     // Two clients each pacing themselves at the limit go over it together (maxRetries 0: a 429 stays a 429).
-    const separate = [0, 1].map(() => createApiClient({ baseUrl: sandbox.baseUrl, getKey: () => sandbox.keys.test, pacing: LIMITS, maxRetries: 0 }))
+    const separate = [0, 1].map(() =>
+      createApiClient({ baseUrl: sandbox.baseUrl, getKey: () => sandbox.keys.test, pacing: LIMITS, maxRetries: 0 })
+    )
     expect(await traffic(separate)).toBeGreaterThan(0)
   })
 

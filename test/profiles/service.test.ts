@@ -20,7 +20,13 @@ function memorySecrets(): SecretStore & { data: Map<string, string> } {
 function serverAnswering(mode: string): typeof fetch {
   return async () =>
     new Response(
-      JSON.stringify({ content: [{ id: 'p', amount: 1, currency: 'NGN', status: 'successful', createdAt: '2026-01-01T00:00:00Z', mode }], pageNumber: 0, pageSize: 1, totalElements: 1, totalPages: 1 }),
+      JSON.stringify({
+        content: [{ id: 'p', amount: 1, currency: 'NGN', status: 'successful', createdAt: '2026-01-01T00:00:00Z', mode }],
+        pageNumber: 0,
+        pageSize: 1,
+        totalElements: 1,
+        totalPages: 1
+      }),
       { status: 200, headers: { 'content-type': 'application/json' } }
     )
 }
@@ -53,7 +59,9 @@ describe('ProfileService', () => {
   it('refuses a key whose mode disagrees with the data the server returns, storing nothing', async () => {
     const secrets = memorySecrets()
     const service = new ProfileService({ db: openCache(':memory:'), secrets, fetch: serverAnswering('LIVE'), pacing: false })
-    await expect(service.add({ name: 'Mixed', baseUrl: 'https://api.example.com/v1', key: 'sk_test_abc' })).rejects.toMatchObject({ code: 'mode_mismatch' })
+    await expect(service.add({ name: 'Mixed', baseUrl: 'https://api.example.com/v1', key: 'sk_test_abc' })).rejects.toMatchObject({
+      code: 'mode_mismatch'
+    })
     expect(secrets.data.size).toBe(0)
     expect(service.list()).toHaveLength(1)
   })
@@ -66,7 +74,9 @@ describe('ProfileService', () => {
     expect(secrets.data.get(profile.id)).toBe('sk_test_secret123')
     const everything = JSON.stringify(db.prepare('select * from profiles').all())
     expect(everything).not.toContain('sk_test_secret123')
-    await expect(service.add({ name: 'acme', baseUrl: 'https://api.example.com/v1', key: 'sk_test_x' })).rejects.toMatchObject({ code: 'duplicate_name' })
+    await expect(service.add({ name: 'acme', baseUrl: 'https://api.example.com/v1', key: 'sk_test_x' })).rejects.toMatchObject({
+      code: 'duplicate_name'
+    })
     const removed = await service.beginRemoval('Acme')
     expect(service.list().map((p) => p.name)).toEqual(['Sandbox'])
     // The key goes last, once the records it fetched are gone.

@@ -3,7 +3,15 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { toExcelCsv } from '../../src/shared/csv/excel-safe'
 import { DEFAULT_SETTINGS, type Outcome, type ReconSettings } from '../../src/shared/reconcile'
-import { pairKey, runMatch, runMatchAsync, type EngineDecisions, type EngineFileRow, type EngineProvider, type MatchResult } from '../../src/main/reconcile/engine'
+import {
+  pairKey,
+  runMatch,
+  runMatchAsync,
+  type EngineDecisions,
+  type EngineFileRow,
+  type EngineProvider,
+  type MatchResult
+} from '../../src/main/reconcile/engine'
 import { ITEM_COLUMNS, itemCells, summarise } from '../../src/main/reconcile/report'
 import { materialise } from '../../src/main/reconcile/service'
 
@@ -47,7 +55,11 @@ function outcomes(result: MatchResult): Map<string, Outcome> {
   return map
 }
 const settings = (o: Partial<ReconSettings> = {}): ReconSettings => ({ ...DEFAULT_SETTINGS, ...o })
-const reportBytes = (result: MatchResult): string => toExcelCsv(ITEM_COLUMNS, materialise(result, folded).map((item) => itemCells(item)))
+const reportBytes = (result: MatchResult): string =>
+  toExcelCsv(
+    ITEM_COLUMNS,
+    materialise(result, folded).map((item) => itemCells(item))
+  )
 
 describe('matching scenarios', () => {
   it('gives every outcome its own case, by exact keys first and text-backed suggestions after', () => {
@@ -111,12 +123,20 @@ describe('matching scenarios', () => {
   })
 
   it('never matches on amount and date alone', () => {
-    const result = runMatch([P('p', { text: 'Chidi Eze', amountMinor: 25_000 })], [F({ id: 'f', amountMinor: 25_000, description: 'POS PURCHASE SHOPRITE' })], settings())
+    const result = runMatch(
+      [P('p', { text: 'Chidi Eze', amountMinor: 25_000 })],
+      [F({ id: 'f', amountMinor: 25_000, description: 'POS PURCHASE SHOPRITE' })],
+      settings()
+    )
     expect(Object.fromEntries(outcomes(result))).toEqual({ p: 'only_in_provider', f: 'only_in_file' })
   })
 
   it('keeps two different provider references apart even when they read alike', () => {
-    const result = runMatch([P('p1', { reference: 'AB-1234' }), P('p2', { reference: 'AB1234' })], [F({ id: 'f', reference: 'ab1234' })], settings())
+    const result = runMatch(
+      [P('p1', { reference: 'AB-1234' }), P('p2', { reference: 'AB1234' })],
+      [F({ id: 'f', reference: 'ab1234' })],
+      settings()
+    )
     expect([...result.items].some((i) => i.outcome === 'matched')).toBe(false)
     expect([...result.items].some((i) => i.outcome === 'duplicate_in_provider')).toBe(false)
   })
@@ -134,7 +154,9 @@ describe('matching scenarios', () => {
     const result = runMatch(provider, file, settings({ netOfFees: true }))
     const group = [...result.items].find((i) => i.outcome === 'suggested')
     expect(group?.p.map((i) => result.provider[i]?.id).sort()).toEqual(['m1', 'm2', 'm3'])
-    expect(group?.reasons.join(' ')).toMatch(/sum of 3 provider records net of fees equals the line \(all records of one day and channel\).*members: (m\d, ){2}m\d$/)
+    expect(group?.reasons.join(' ')).toMatch(
+      /sum of 3 provider records net of fees equals the line \(all records of one day and channel\).*members: (m\d, ){2}m\d$/
+    )
     // Without netting the same line matches nothing.
     expect([...runMatch(provider, file, settings()).items].find((i) => i.outcome === 'suggested')).toBeUndefined()
   })
@@ -148,7 +170,11 @@ describe('matching scenarios', () => {
       P('m1', { channel: 'mobile_money', amountMinor: 100_000, feesMinor: 1_500, day: '2026-09-30', outsidePeriod: true }),
       P('m2', { channel: 'mobile_money', amountMinor: 200_000, feesMinor: 3_000, day: '2026-09-30', outsidePeriod: true })
     ]
-    const file = [F({ id: 'l1', reference: 'r-0930', date: '2026-10-01' }), F({ id: 'l2', reference: 'R-1001', date: '2026-10-01' }), F({ id: 'momo', amountMinor: 295_500, description: 'MOMO SETTLEMENT', date: '2026-10-01' })]
+    const file = [
+      F({ id: 'l1', reference: 'r-0930', date: '2026-10-01' }),
+      F({ id: 'l2', reference: 'R-1001', date: '2026-10-01' }),
+      F({ id: 'momo', amountMinor: 295_500, description: 'MOMO SETTLEMENT', date: '2026-10-01' })
+    ]
     const result = runMatch(provider, file, settings({ netOfFees: true }))
     const by = outcomes(result)
     expect(by.get('sep-30')).toBe('matched')
@@ -159,46 +185,110 @@ describe('matching scenarios', () => {
     // The 29th's record is another period's: no item, counted as left out.
     expect(by.has('sep-29')).toBe(false)
     expect(result.leftOutOutsidePeriod).toBe(1)
-    expect(materialise(result, folded).find((i) => i.provider.some((p) => p.id === 'sep-30'))?.reasons.at(-1)).toBe('record sep-30 is dated 2026-09-30, outside the period: a line in it settles the record')
+    expect(
+      materialise(result, folded)
+        .find((i) => i.provider.some((p) => p.id === 'sep-30'))
+        ?.reasons.at(-1)
+    ).toBe('record sep-30 is dated 2026-09-30, outside the period: a line in it settles the record')
     // An in-period record with a reference the outside one shares keeps it; the outside one is no duplicate of this period.
-    const shared = runMatch([P('old', { reference: 'X-1', day: '2026-09-28', outsidePeriod: true }), P('new', { reference: 'X-1', day: '2026-10-02' })], [F({ id: 'x', reference: 'X-1', date: '2026-10-02' })], settings())
-    expect(outcomes(shared)).toEqual(new Map([['new', 'matched'], ['x', 'matched']]))
+    const shared = runMatch(
+      [P('old', { reference: 'X-1', day: '2026-09-28', outsidePeriod: true }), P('new', { reference: 'X-1', day: '2026-10-02' })],
+      [F({ id: 'x', reference: 'X-1', date: '2026-10-02' })],
+      settings()
+    )
+    expect(outcomes(shared)).toEqual(
+      new Map([
+        ['new', 'matched'],
+        ['x', 'matched']
+      ])
+    )
     expect(shared.leftOutOutsidePeriod).toBe(1)
   })
 
   it('finds a group by bounded subset search when no day-and-channel group sums to the line, and refuses an ambiguous one', () => {
-    const provider = [P('a', { amountMinor: 1_000, day: '2026-10-01' }), P('b', { amountMinor: 2_500, day: '2026-10-02' }), P('c', { amountMinor: 7_000, day: '2026-10-03' })]
+    const provider = [
+      P('a', { amountMinor: 1_000, day: '2026-10-01' }),
+      P('b', { amountMinor: 2_500, day: '2026-10-02' }),
+      P('c', { amountMinor: 7_000, day: '2026-10-03' })
+    ]
     const one = runMatch(provider, [F({ id: 'l', amountMinor: 9_500, date: '2026-10-03' })], settings())
     expect([...one.items].find((i) => i.outcome === 'suggested')?.p.map((i) => one.provider[i]?.id)).toEqual(['b', 'c'])
-    const tied = [P('a', { amountMinor: 1_000, day: '2026-10-01' }), P('b', { amountMinor: 2_000, day: '2026-10-02' }), P('c', { amountMinor: 3_000, day: '2026-10-03' }), P('d', { amountMinor: 4_000, day: '2026-10-02' })]
+    const tied = [
+      P('a', { amountMinor: 1_000, day: '2026-10-01' }),
+      P('b', { amountMinor: 2_000, day: '2026-10-02' }),
+      P('c', { amountMinor: 3_000, day: '2026-10-03' }),
+      P('d', { amountMinor: 4_000, day: '2026-10-02' })
+    ]
     const two = runMatch(tied, [F({ id: 'l', amountMinor: 5_000, date: '2026-10-03' })], settings())
     expect(Object.fromEntries(outcomes(two))).toMatchObject({ l: 'ambiguous', a: 'only_in_provider', d: 'only_in_provider' })
   })
 
   it('matches one payout to the several debit lines it was paid in (N:1), and payouts as debits', () => {
-    const provider = [P('T-1', { reference: 'PAYOUT-1', amountMinor: -90_000, day: '2026-10-05' }), P('T-2', { reference: 'PAYOUT-2', amountMinor: -10_000, day: '2026-10-05' })]
-    const file = [F({ id: 'd1', amountMinor: -50_000, date: '2026-10-05', description: 'OUTWARD 1/2' }), F({ id: 'd2', amountMinor: -40_000, date: '2026-10-06', description: 'OUTWARD 2/2' }), F({ id: 'd3', amountMinor: -10_000, reference: 'payout-2' })]
+    const provider = [
+      P('T-1', { reference: 'PAYOUT-1', amountMinor: -90_000, day: '2026-10-05' }),
+      P('T-2', { reference: 'PAYOUT-2', amountMinor: -10_000, day: '2026-10-05' })
+    ]
+    const file = [
+      F({ id: 'd1', amountMinor: -50_000, date: '2026-10-05', description: 'OUTWARD 1/2' }),
+      F({ id: 'd2', amountMinor: -40_000, date: '2026-10-06', description: 'OUTWARD 2/2' }),
+      F({ id: 'd3', amountMinor: -10_000, reference: 'payout-2' })
+    ]
     const result = runMatch(provider, file, settings())
-    expect(Object.fromEntries(outcomes(result))).toEqual({ 'T-1': 'suggested', d1: 'suggested', d2: 'suggested', 'T-2': 'matched', d3: 'matched' })
+    expect(Object.fromEntries(outcomes(result))).toEqual({
+      'T-1': 'suggested',
+      d1: 'suggested',
+      d2: 'suggested',
+      'T-2': 'matched',
+      d3: 'matched'
+    })
   })
 
   it('keeps currencies apart: the same amounts and names in two currencies pair within each', () => {
     const provider = [P('n', { currency: 'NGN', text: 'Kofi Mensah' }), P('g', { currency: 'GHS', text: 'Kofi Mensah' })]
-    const file = [F({ id: 'fg', currency: 'GHS', description: 'KOFI MENSAH' }), F({ id: 'fn', currency: 'NGN', description: 'KOFI MENSAH' })]
+    const file = [
+      F({ id: 'fg', currency: 'GHS', description: 'KOFI MENSAH' }),
+      F({ id: 'fn', currency: 'NGN', description: 'KOFI MENSAH' })
+    ]
     const result = runMatch(provider, file, settings())
-    const pairs = [...result.items].map((i) => [i.outcome, i.p.map((k) => result.provider[k]?.id).join(), i.f.map((k) => result.file[k]?.id).join()])
-    expect(pairs).toEqual(expect.arrayContaining([['suggested', 'g', 'fg'], ['suggested', 'n', 'fn']]))
+    const pairs = [...result.items].map((i) => [
+      i.outcome,
+      i.p.map((k) => result.provider[k]?.id).join(),
+      i.f.map((k) => result.file[k]?.id).join()
+    ])
+    expect(pairs).toEqual(
+      expect.arrayContaining([
+        ['suggested', 'g', 'fg'],
+        ['suggested', 'n', 'fn']
+      ])
+    )
   })
 
   it('gives a byte-identical report whatever the order of either side', () => {
-    const provider = Array.from({ length: 60 }, (_, i) => P(`p${i}`, { reference: i % 3 === 0 ? `REF-${i}` : null, amountMinor: 1_000 * (i % 7) + 500, day: `2026-10-${String(1 + (i % 20)).padStart(2, '0')}`, text: `Customer ${i % 11}` }))
+    const provider = Array.from({ length: 60 }, (_, i) =>
+      P(`p${i}`, {
+        reference: i % 3 === 0 ? `REF-${i}` : null,
+        amountMinor: 1_000 * (i % 7) + 500,
+        day: `2026-10-${String(1 + (i % 20)).padStart(2, '0')}`,
+        text: `Customer ${i % 11}`
+      })
+    )
     const file = Array.from({ length: 60 }, (_, i) =>
-      F({ id: `f${i}`, reference: i % 3 === 0 ? `ref-${i}` : null, amountMinor: 1_000 * (i % 7) + 500, date: `2026-10-${String(2 + (i % 20)).padStart(2, '0')}`, description: `CUSTOMER ${i % 11} PAYMENT` })
+      F({
+        id: `f${i}`,
+        reference: i % 3 === 0 ? `ref-${i}` : null,
+        amountMinor: 1_000 * (i % 7) + 500,
+        date: `2026-10-${String(2 + (i % 20)).padStart(2, '0')}`,
+        description: `CUSTOMER ${i % 11} PAYMENT`
+      })
     )
     const base = reportBytes(runMatch(provider, file, settings()))
     fc.assert(
       fc.property(fc.array(fc.nat(), { minLength: 120, maxLength: 120 }), (keys) => {
-        const shuffle = <T>(list: T[], offset: number): T[] => list.map((v, i) => ({ v, k: keys[i + offset] as number })).sort((a, b) => a.k - b.k).map((x) => x.v)
+        const shuffle = <T>(list: T[], offset: number): T[] =>
+          list
+            .map((v, i) => ({ v, k: keys[i + offset] as number }))
+            .sort((a, b) => a.k - b.k)
+            .map((x) => x.v)
         expect(reportBytes(runMatch(shuffle(provider, 0), shuffle(file, 60), settings()))).toBe(base)
       }),
       { numRuns: 25 }
@@ -206,15 +296,28 @@ describe('matching scenarios', () => {
   })
 
   it('foots: per currency, provider and file totals are the inputs, and outcomes account for the whole difference', () => {
-    const provider = [P('a', { reference: 'R-1', amountMinor: 10_000, feesMinor: 150 }), P('b', { reference: 'R-2', amountMinor: 5_000, currency: 'GHS' }), P('c', { amountMinor: 777 }), P('x', { status: 'failed', amountMinor: 999 })]
-    const file = [F({ reference: 'R-1', amountMinor: 9_850 }), F({ reference: 'R-2', amountMinor: 4_000, currency: 'GHS' }), F({ amountMinor: -300, description: 'FEE' })]
+    const provider = [
+      P('a', { reference: 'R-1', amountMinor: 10_000, feesMinor: 150 }),
+      P('b', { reference: 'R-2', amountMinor: 5_000, currency: 'GHS' }),
+      P('c', { amountMinor: 777 }),
+      P('x', { status: 'failed', amountMinor: 999 })
+    ]
+    const file = [
+      F({ reference: 'R-1', amountMinor: 9_850 }),
+      F({ reference: 'R-2', amountMinor: 4_000, currency: 'GHS' }),
+      F({ amountMinor: -300, description: 'FEE' })
+    ]
     const s = settings({ netOfFees: true })
     const result = runMatch(provider, file, s)
     const { currencies } = summarise(materialise(result, folded), s, [])
     const ngn = currencies.find((c) => c.currency === 'NGN')
     expect(ngn).toMatchObject({ providerTotalMinor: 9_850 + 777, fileTotalMinor: 9_850 - 300, unexplainedMinor: 0 })
     expect(ngn?.outcomes.only_in_provider).toMatchObject({ count: 1, differenceMinor: -777 })
-    expect(currencies.find((c) => c.currency === 'GHS')).toMatchObject({ providerTotalMinor: 5_000, fileTotalMinor: 4_000, unexplainedMinor: 0 })
+    expect(currencies.find((c) => c.currency === 'GHS')).toMatchObject({
+      providerTotalMinor: 5_000,
+      fileTotalMinor: 4_000,
+      unexplainedMinor: 0
+    })
     expect(result.leftOutFailed).toBe(1)
   })
 
@@ -225,7 +328,10 @@ describe('matching scenarios', () => {
     expect(outcomes(first).get('p1')).toBe('suggested')
     const dismissed = runMatch(provider, file, settings(), { pinned: [], dismissed: new Set([pairKey(['p1'], ['f1'])]) })
     expect(outcomes(dismissed).get('p1')).toBe('only_in_provider')
-    const manual = runMatch(provider, file, settings(), { pinned: [{ kind: 'manual', providerIds: ['p2'], fileIds: ['f2'] }], dismissed: new Set() })
+    const manual = runMatch(provider, file, settings(), {
+      pinned: [{ kind: 'manual', providerIds: ['p2'], fileIds: ['f2'] }],
+      dismissed: new Set()
+    })
     const item = [...manual.items].find((i) => i.decision === 'manual')
     expect(item).toMatchObject({ outcome: 'amount_differs', decision: 'manual' })
   })
@@ -243,7 +349,9 @@ describe('matching as a job', () => {
     expect(ticks).toBeGreaterThan(0)
     const controller = new AbortController()
     setImmediate(() => controller.abort())
-    await expect(runMatchAsync(provider, file, settings(), noDecisions, { signal: controller.signal })).rejects.toMatchObject({ name: 'AbortError' })
+    await expect(runMatchAsync(provider, file, settings(), noDecisions, { signal: controller.signal })).rejects.toMatchObject({
+      name: 'AbortError'
+    })
   })
 })
 
@@ -252,7 +360,15 @@ describe('matching property: injected differences come back exactly', () => {
   it('finds exactly what was injected into a file derived from random provider records', () => {
     fc.assert(
       fc.property(
-        fc.array(fc.record({ amount: fc.integer({ min: 100, max: 10_000_000 }), day: fc.integer({ min: 1, max: 28 }), fate: fc.constantFrom<Fate>('match', 'match', 'match', 'drop', 'amount', 'duplicate', 'status'), lower: fc.boolean() }), { minLength: 1, maxLength: 60 }),
+        fc.array(
+          fc.record({
+            amount: fc.integer({ min: 100, max: 10_000_000 }),
+            day: fc.integer({ min: 1, max: 28 }),
+            fate: fc.constantFrom<Fate>('match', 'match', 'match', 'drop', 'amount', 'duplicate', 'status'),
+            lower: fc.boolean()
+          }),
+          { minLength: 1, maxLength: 60 }
+        ),
         fc.array(fc.integer({ min: 1, max: 5_000_000 }), { maxLength: 10 }),
         fc.array(fc.nat(), { minLength: 200, maxLength: 200 }),
         (records, extras, order) => {
@@ -264,7 +380,14 @@ describe('matching property: injected differences come back exactly', () => {
             const reference = `INV-${String(i).padStart(5, '0')}`
             const id = `p${i}`
             provider.push(P(id, { reference, amountMinor: r.amount, day, status: r.fate === 'status' ? 'failed' : 'successful' }))
-            const row = (n: number, amountMinor = r.amount): EngineFileRow => F({ id: `f${i}-${n}`, reference: r.lower ? ` ${reference.toLowerCase()} ` : reference, amountMinor, date: day, description: 'CUSTOMER PAYMENT' })
+            const row = (n: number, amountMinor = r.amount): EngineFileRow =>
+              F({
+                id: `f${i}-${n}`,
+                reference: r.lower ? ` ${reference.toLowerCase()} ` : reference,
+                amountMinor,
+                date: day,
+                description: 'CUSTOMER PAYMENT'
+              })
             switch (r.fate) {
               case 'match':
                 file.push(row(0))
@@ -293,10 +416,15 @@ describe('matching property: injected differences come back exactly', () => {
             file.push(F({ id: `x${k}`, amountMinor: -amount, description: `BANK CHARGE ${k}` }))
             expected.set(`x${k}`, 'only_in_file')
           })
-          const shuffled = file.map((f, i) => ({ f, k: order[i % order.length] as number })).sort((a, b) => a.k - b.k).map((x) => x.f)
+          const shuffled = file
+            .map((f, i) => ({ f, k: order[i % order.length] as number }))
+            .sort((a, b) => a.k - b.k)
+            .map((x) => x.f)
           const got = outcomes(runMatch(provider, shuffled, settings()))
           for (const [id, outcome] of expected) expect(got.get(id), id).toBe(outcome)
-          const unexpected = [...got].filter(([id, o]) => o !== 'matched' && o !== 'amount_differs' && o !== 'status_differs' && !expected.has(id))
+          const unexpected = [...got].filter(
+            ([id, o]) => o !== 'matched' && o !== 'amount_differs' && o !== 'status_differs' && !expected.has(id)
+          )
           expect(unexpected).toEqual([])
         }
       ),

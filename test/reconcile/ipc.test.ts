@@ -29,7 +29,9 @@ afterAll(() => host.close())
 
 describe('recon:* through the gate and the host', { timeout: 60_000 }, () => {
   it('previews, asks, imports, reconciles, decides, closes and exports', async () => {
-    const found = valueOf(await host.call('search:query', { resource: 'payments', status: 'successful', currency: 'NGN', pageSize: 3 })) as SearchResult
+    const found = valueOf(
+      await host.call('search:query', { resource: 'payments', status: 'successful', currency: 'NGN', pageSize: 3 })
+    ) as SearchResult
     const [a, b] = found.items
     expect(a && b).toBeTruthy()
     const dir = mkdtempSync(join(tmpdir(), 'ledgerline-recon-ipc-'))
@@ -37,7 +39,12 @@ describe('recon:* through the gate and the host', { timeout: 60_000 }, () => {
     const day = (iso: string | null): string => (iso ?? '').slice(0, 10)
     writeFileSync(
       statement,
-      ['Value Date,Reference,Description,Amount', `${day(a?.date ?? null)},${a?.reference?.toLowerCase()},Card,${(a?.amountMinor ?? 0) / 100}`, `${day(b?.date ?? null)}, ${b?.reference} ,Transfer,${(b?.amountMinor ?? 0) / 100}`, `${day(b?.date ?? null)},,BANK CHARGE,-10.00`].join('\n')
+      [
+        'Value Date,Reference,Description,Amount',
+        `${day(a?.date ?? null)},${a?.reference?.toLowerCase()},Card,${(a?.amountMinor ?? 0) / 100}`,
+        `${day(b?.date ?? null)}, ${b?.reference} ,Transfer,${(b?.amountMinor ?? 0) / 100}`,
+        `${day(b?.date ?? null)},,BANK CHARGE,-10.00`
+      ].join('\n')
     )
 
     // Cancelled dialog: nothing happens.
@@ -47,10 +54,21 @@ describe('recon:* through the gate and the host', { timeout: 60_000 }, () => {
     expect(host.ui.opens.at(-1)).toMatchObject({ extensions: ['csv', 'txt', 'tsv', 'xlsx'] })
     expect(asked).toMatchObject({ name: 'bank.csv', rowCount: 0, questions: [expect.objectContaining({ field: 'defaultCurrency' })] })
     const preview = valueOf(await host.call('recon:preview', { token: asked?.token as string, mapping: { defaultCurrency: 'ngn' } }))
-    expect(preview).toMatchObject({ rowCount: 3, questions: [], dateForm: 'YYYY-MM-DD', mapping: { columns: { date: 'Value Date', reference: 'Reference', amount: 'Amount' } } })
+    expect(preview).toMatchObject({
+      rowCount: 3,
+      questions: [],
+      dateForm: 'YYYY-MM-DD',
+      mapping: { columns: { date: 'Value Date', reference: 'Reference', amount: 'Amount' } }
+    })
 
-    const imported = await finished(valueOf(await host.call('recon:import', { token: preview.token, mapping: { defaultCurrency: 'NGN' }, saveAs: 'Test bank' })))
-    expect(imported).toMatchObject({ state: 'succeeded', kind: 'recon-import', result: { kind: 'recon-import', status: 'imported', rows: 3 } })
+    const imported = await finished(
+      valueOf(await host.call('recon:import', { token: preview.token, mapping: { defaultCurrency: 'NGN' }, saveAs: 'Test bank' }))
+    )
+    expect(imported).toMatchObject({
+      state: 'succeeded',
+      kind: 'recon-import',
+      result: { kind: 'recon-import', status: 'imported', rows: 3 }
+    })
     const fileId = (imported.result as { fileId: string }).fileId
     expect(valueOf(await host.call('recon:files', undefined)).map((f) => f.id)).toContain(fileId)
 
@@ -59,26 +77,50 @@ describe('recon:* through the gate and the host', { timeout: 60_000 }, () => {
     const session = valueOf(await host.call('recon:create', { name: 'Bank check', source: 'payments', from, to, fileIds: [fileId] }))
     expect(session).toMatchObject({ source: 'payments', files: [expect.objectContaining({ id: fileId })], lastRunAt: null })
     const run = await finished(valueOf(await host.call('recon:run', { sessionId: session.id })))
-    expect(run).toMatchObject({ state: 'succeeded', result: { kind: 'recon-run', counts: expect.objectContaining({ matched: 2, only_in_file: 1 }) } })
+    expect(run).toMatchObject({
+      state: 'succeeded',
+      result: { kind: 'recon-run', counts: expect.objectContaining({ matched: 2, only_in_file: 1 }) }
+    })
     const charge = valueOf(await host.call('recon:items', { sessionId: session.id, outcome: 'only_in_file' })).items[0]
     expect(charge?.file[0]).toMatchObject({ amountMinor: -1000, description: 'BANK CHARGE' })
-    const noted = valueOf(await host.call('recon:decide', { sessionId: session.id, decision: { kind: 'note', itemKey: charge?.key as string, note: 'Card fee' } }))
+    const noted = valueOf(
+      await host.call('recon:decide', {
+        sessionId: session.id,
+        decision: { kind: 'note', itemKey: charge?.key as string, note: 'Card fee' }
+      })
+    )
     expect(noted).toMatchObject({ inPlace: true, item: { note: 'Card fee' }, session: { counts: expect.objectContaining({ matched: 2 }) } })
-    expect(valueOf(await host.call('recon:items', { sessionId: session.id, outcome: 'only_in_file' })).items[0]).toMatchObject({ note: 'Card fee' })
+    expect(valueOf(await host.call('recon:items', { sessionId: session.id, outcome: 'only_in_file' })).items[0]).toMatchObject({
+      note: 'Card fee'
+    })
 
     const refused = await host.call('recon:decide', { sessionId: session.id, decision: { kind: 'delete', itemKey: 'x' } as never })
     expect(refused).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENT' } })
     valueOf(await host.call('recon:close', { sessionId: session.id }))
-    expect(await host.call('recon:decide', { sessionId: session.id, decision: { kind: 'resolve', itemKey: charge?.key as string, resolved: true } })).toMatchObject({ ok: false, error: { code: 'session_closed' } })
+    expect(
+      await host.call('recon:decide', {
+        sessionId: session.id,
+        decision: { kind: 'resolve', itemKey: charge?.key as string, resolved: true }
+      })
+    ).toMatchObject({ ok: false, error: { code: 'session_closed' } })
 
     const summary = valueOf(await host.call('recon:summary', { sessionId: session.id }))
-    expect(summary).toMatchObject({ counts: expect.objectContaining({ matched: 2 }), currencies: [expect.objectContaining({ currency: 'NGN', unexplainedMinor: 0 })], closedAt: expect.any(String) })
+    expect(summary).toMatchObject({
+      counts: expect.objectContaining({ matched: 2 }),
+      currencies: [expect.objectContaining({ currency: 'NGN', unexplainedMinor: 0 })],
+      closedAt: expect.any(String)
+    })
     const exported = valueOf(await host.call('recon:export', { sessionId: session.id, format: 'xlsx' }))
     expect(exported.file && existsSync(exported.file)).toBe(true)
     const workbook = new ExcelJS.Workbook()
     await workbook.xlsx.readFile(exported.file as string)
     expect(workbook.worksheets.map((w) => w.name)).toEqual(['Summary', 'Items'])
-    expect(valueOf(await host.call('recon:events', { sessionId: session.id })).map((e) => e.kind)).toEqual(['session_created', 'run', 'note', 'close'])
+    expect(valueOf(await host.call('recon:events', { sessionId: session.id })).map((e) => e.kind)).toEqual([
+      'session_created',
+      'run',
+      'note',
+      'close'
+    ])
     expect(valueOf(await host.call('audit:verify', undefined))).toMatchObject({ ok: true, sessions: 1, events: 4 })
 
     // The same file again: the earlier import is named, nothing is stored twice.

@@ -45,7 +45,9 @@ describe('KeyIndex', () => {
 describe('KeyIndex.addAll', () => {
   it('ends as adding one key after another would, and reports each key found again in its order', () => {
     // Keys written many ways, some repeated, one with no key characters, one pair of colliding hashes.
-    const texts = Array.from({ length: 60_000 }, (_, j) => (j % 11 === 0 ? `ref-${j % 700}` : j % 13 === 0 ? ` REF ${j % 900} ` : j % 997 === 0 ? '--' : `ref ${j}`))
+    const texts = Array.from({ length: 60_000 }, (_, j) =>
+      j % 11 === 0 ? `ref-${j % 700}` : j % 13 === 0 ? ` REF ${j % 900} ` : j % 997 === 0 ? '--' : `ref ${j}`
+    )
     texts.push('INVypuieg', 'INVcynqa9', 'invypuieg')
     const one = new KeyIndex(10)
     const foundOne: [number, number][] = []
@@ -65,7 +67,8 @@ describe('KeyIndex.addAll', () => {
       )
     )
     expect(foundAll.sort((a, b) => a[0] - b[0])).toEqual(foundOne)
-    for (const text of ['REF-3', 'ref 59999', 'INVcynqa9', 'INVYPUIEG', 'REF 899', '--', 'nope-1']) expect(all.find(text)).toBe(one.find(text))
+    for (const text of ['REF-3', 'ref 59999', 'INVcynqa9', 'INVYPUIEG', 'REF 899', '--', 'nope-1'])
+      expect(all.find(text)).toBe(one.find(text))
   })
 
   it('lets a key found again change the index, and later adds of that key see the change', () => {

@@ -10,7 +10,15 @@ import { paymentRow } from '../../src/main/cache/records'
 import { CacheStore } from '../../src/main/cache/store'
 import { deleteProfileData } from '../../src/main/profiles/removal'
 import { verifyAudit } from '../../src/main/reconcile/audit'
-import { buildSummary, summaryOf, summaryRows, writeItemsCsv, writeSummaryCsv, writeXlsx, type ReportInput } from '../../src/main/reconcile/report'
+import {
+  buildSummary,
+  summaryOf,
+  summaryRows,
+  writeItemsCsv,
+  writeSummaryCsv,
+  writeXlsx,
+  type ReportInput
+} from '../../src/main/reconcile/report'
 import { ReconService } from '../../src/main/reconcile/service'
 import type { ReconItem } from '../../src/shared/reconcile'
 
@@ -23,13 +31,28 @@ const base = ['01/10/2026,PAY-1,Card,,"1,000.00"', '02/10/2026,,TRANSFER FROM AD
 
 beforeEach(() => {
   db = openCache(':memory:')
-  db.prepare("insert into profiles (id, name, base_url, mode, created_at) values ('test', 'Acme test', null, 'test', '2026-01-01'), ('live', 'Acme live', 'https://x/v1', 'live', '2026-01-01')").run()
+  db.prepare(
+    "insert into profiles (id, name, base_url, mode, created_at) values ('test', 'Acme test', null, 'test', '2026-01-01'), ('live', 'Acme live', 'https://x/v1', 'live', '2026-01-01')"
+  ).run()
   const store = new CacheStore(db)
   const payment = (id: string, reference: string, amount: number, createdAt: string, extra: Record<string, unknown> = {}) =>
-    paymentRow({ id, reference, serviceReference: `SRV-${id}`, amount, currency: 'NGN', status: 'successful', channel: 'card', totalFees: 0, createdAt, ...extra })
+    paymentRow({
+      id,
+      reference,
+      serviceReference: `SRV-${id}`,
+      amount,
+      currency: 'NGN',
+      status: 'successful',
+      channel: 'card',
+      totalFees: 0,
+      createdAt,
+      ...extra
+    })
   store.writePage('test', 'payments', [
     payment('id-1', 'PAY-1', 1000, '2026-10-01T10:00:00Z'),
-    payment('id-2', 'PAY-2', 2500, '2026-10-02T08:00:00Z', { bankDetails: { accountName: 'Ada Obi', accountNumber: '0123', bankName: 'B' } }),
+    payment('id-2', 'PAY-2', 2500, '2026-10-02T08:00:00Z', {
+      bankDetails: { accountName: 'Ada Obi', accountNumber: '0123', bankName: 'B' }
+    }),
     payment('id-3', 'PAY-3', 400, '2026-10-05T08:00:00Z'),
     payment('id-4', 'PAY-4', 600, '2026-10-05T09:00:00Z')
   ])
@@ -44,7 +67,15 @@ async function importBase(rows = base, name = 'oct.csv') {
 }
 
 function newSession(fileIds: string[]) {
-  return service.createSession({ profileId: 'test', name: 'October', source: 'payments', from: '2026-10-01', to: '2026-10-31', timeZone: 'Africa/Lagos', fileIds })
+  return service.createSession({
+    profileId: 'test',
+    name: 'October',
+    source: 'payments',
+    from: '2026-10-01',
+    to: '2026-10-31',
+    timeZone: 'Africa/Lagos',
+    fileIds
+  })
 }
 
 describe('statements in a cache', () => {
@@ -53,22 +84,45 @@ describe('statements in a cache', () => {
     expect(file).toMatchObject({ rows: 3, sha256: expect.stringMatching(/^[0-9a-f]{64}$/), importedBy: 'ada', dateForm: 'DD/MM/YYYY' })
     const again = await service.importStatement({ profileId: 'test', name: 'oct copy.csv', bytes: statement(base) })
     expect(again).toMatchObject({ status: 'same-file', existing: { id: file.id } })
-    const overlap = await service.importStatement({ profileId: 'test', name: 'oct-2.csv', bytes: statement([base[1] as string, '20/10/2026,PAY-9,New,,"9.00"']), mapping: { defaultCurrency: 'NGN' } })
+    const overlap = await service.importStatement({
+      profileId: 'test',
+      name: 'oct-2.csv',
+      bytes: statement([base[1] as string, '20/10/2026,PAY-9,New,,"9.00"']),
+      mapping: { defaultCurrency: 'NGN' }
+    })
     expect(overlap).toMatchObject({ status: 'same-rows', sameRows: 1 })
-    const skipped = await service.importStatement({ profileId: 'test', name: 'oct-2.csv', bytes: statement([base[1] as string, '20/10/2026,PAY-9,New,,"9.00"']), mapping: { defaultCurrency: 'NGN' }, ifSameRows: 'skip' })
+    const skipped = await service.importStatement({
+      profileId: 'test',
+      name: 'oct-2.csv',
+      bytes: statement([base[1] as string, '20/10/2026,PAY-9,New,,"9.00"']),
+      mapping: { defaultCurrency: 'NGN' },
+      ifSameRows: 'skip'
+    })
     expect(skipped).toMatchObject({ status: 'imported', skippedSameRows: 1, file: { rows: 1 } })
     // Another profile sees none of it.
-    expect((await service.importStatement({ profileId: 'live', name: 'oct.csv', bytes: statement(base), mapping: { defaultCurrency: 'NGN' } })).status).toBe('imported')
+    expect(
+      (await service.importStatement({ profileId: 'live', name: 'oct.csv', bytes: statement(base), mapping: { defaultCurrency: 'NGN' } }))
+        .status
+    ).toBe('imported')
   })
 
   it('reapplies a saved mapping preset when a file with the same headers comes in', async () => {
     const odd = Buffer.from('When,Ref,What,Sum\n2026-10-01,PAY-1,x,"1,000.00"\n')
     const first = await service.importStatement({ profileId: 'test', name: 'a.csv', bytes: odd, previewOnly: true })
     expect(first.status).toBe('questions')
-    const answered = await service.importStatement({ profileId: 'test', name: 'a.csv', bytes: odd, mapping: { columns: { date: 'When', reference: 'Ref', amount: 'Sum', description: 'What' }, defaultCurrency: 'NGN' } })
+    const answered = await service.importStatement({
+      profileId: 'test',
+      name: 'a.csv',
+      bytes: odd,
+      mapping: { columns: { date: 'When', reference: 'Ref', amount: 'Sum', description: 'What' }, defaultCurrency: 'NGN' }
+    })
     expect(answered.status).toBe('imported')
     service.savePreset('Ledger export', answered.parsed.headerSignature, answered.parsed.mapping)
-    const next = await service.importStatement({ profileId: 'test', name: 'b.csv', bytes: Buffer.from('When,Ref,What,Sum\n2026-10-02,PAY-2,y,"2,500.00"\n') })
+    const next = await service.importStatement({
+      profileId: 'test',
+      name: 'b.csv',
+      bytes: Buffer.from('When,Ref,What,Sum\n2026-10-02,PAY-2,y,"2,500.00"\n')
+    })
     expect(next).toMatchObject({ status: 'imported', presetApplied: 'Ledger export', file: { rows: 1 } })
   })
 })
@@ -76,9 +130,40 @@ describe('statements in a cache', () => {
 describe('a reconciliation session', () => {
   it('keeps test and live apart and checks its period and settings', async () => {
     const file = await importBase()
-    expect(() => service.createSession({ profileId: 'live', name: 'x', source: 'payments', from: '2026-10-01', to: '2026-10-31', timeZone: 'UTC', fileIds: [file.id] })).toThrow(/another profile; test and live never mix/)
-    expect(() => service.createSession({ profileId: 'test', name: 'x', source: 'payments', from: '2026-10-31', to: '2026-10-01', timeZone: 'UTC', fileIds: [] })).toThrow(/period/)
-    expect(() => service.createSession({ profileId: 'test', name: 'x', source: 'payments', from: '2026-10-01', to: '2026-10-31', timeZone: 'UTC', fileIds: [], settings: { amountTolerance: '-1' } })).toThrow(/tolerance/)
+    expect(() =>
+      service.createSession({
+        profileId: 'live',
+        name: 'x',
+        source: 'payments',
+        from: '2026-10-01',
+        to: '2026-10-31',
+        timeZone: 'UTC',
+        fileIds: [file.id]
+      })
+    ).toThrow(/another profile; test and live never mix/)
+    expect(() =>
+      service.createSession({
+        profileId: 'test',
+        name: 'x',
+        source: 'payments',
+        from: '2026-10-31',
+        to: '2026-10-01',
+        timeZone: 'UTC',
+        fileIds: []
+      })
+    ).toThrow(/period/)
+    expect(() =>
+      service.createSession({
+        profileId: 'test',
+        name: 'x',
+        source: 'payments',
+        from: '2026-10-01',
+        to: '2026-10-31',
+        timeZone: 'UTC',
+        fileIds: [],
+        settings: { amountTolerance: '-1' }
+      })
+    ).toThrow(/tolerance/)
   })
 
   it('runs, takes decisions as chained events, keeps them across a new file and a re-run, and never re-suggests a rejected pair', async () => {
@@ -106,16 +191,41 @@ describe('a reconciliation session', () => {
     await service.decide(session.id, { kind: 'note', itemKey: charge?.key as string, note: 'Monthly SMS alerts' })
     await service.decide(session.id, { kind: 'reason', itemKey: charge?.key as string, code: 'bank_charge' })
     await service.decide(session.id, { kind: 'resolve', itemKey: charge?.key as string, resolved: true })
-    await service.decide(session.id, { kind: 'adjust', currency: 'NGN', amount: '-50.00', reason: 'Book SMS charges to bank fees', itemKey: charge?.key as string })
+    await service.decide(session.id, {
+      kind: 'adjust',
+      currency: 'NGN',
+      amount: '-50.00',
+      reason: 'Book SMS charges to bank fees',
+      itemKey: charge?.key as string
+    })
 
     const rerun = await service.run(session.id)
     expect(rerun.counts).toMatchObject({ matched: 3, only_in_file: 1, suggested: 0, ambiguous: 0 })
     const manual = service.items(session.id).items.find((i) => i.decision === 'manual')
     expect(manual?.provider.map((p) => p.id)).toEqual(['id-3', 'id-4'])
-    expect(service.item(session.id, charge?.key as string)).toMatchObject({ note: 'Monthly SMS alerts', reasonCode: 'bank_charge', resolved: true })
+    expect(service.item(session.id, charge?.key as string)).toMatchObject({
+      note: 'Monthly SMS alerts',
+      reasonCode: 'bank_charge',
+      resolved: true
+    })
     expect(service.fold(session.id).adjustments).toEqual([expect.objectContaining({ amountMinor: -5000, currency: 'NGN' })])
     expect(verifyAudit(db)).toMatchObject({ ok: true, sessions: 1 })
-    expect(service.events(session.id).map((e) => e.kind)).toEqual(['session_created', 'run', 'accept', 'files_added', 'run', 'reject', 'run', 'match', 'run', 'note', 'reason', 'resolve', 'adjust', 'run'])
+    expect(service.events(session.id).map((e) => e.kind)).toEqual([
+      'session_created',
+      'run',
+      'accept',
+      'files_added',
+      'run',
+      'reject',
+      'run',
+      'match',
+      'run',
+      'note',
+      'reason',
+      'resolve',
+      'adjust',
+      'run'
+    ])
   })
 
   it('undoes the last decision, then the one before it: the trail keeps both, the result goes back', async () => {
@@ -149,7 +259,10 @@ describe('a reconciliation session', () => {
     const file = await importBase([...base, '14/10/2026,,50%_OFF PROMO,,"600.00"'])
     const session = newSession([file.id])
     await service.run(session.id)
-    const keys = (filter: Parameters<ReconService['items']>[1]): string[] => service.items(session.id, filter).items.map((i) => [...i.provider.map((p) => p.reference), ...i.file.map((f) => f.description)].join('+'))
+    const keys = (filter: Parameters<ReconService['items']>[1]): string[] =>
+      service
+        .items(session.id, filter)
+        .items.map((i) => [...i.provider.map((p) => p.reference), ...i.file.map((f) => f.description)].join('+'))
     expect(service.items(session.id).total).toBe(6)
     expect(keys({ text: 'ada obi' })).toEqual(['PAY-2+TRANSFER FROM ADA OBI'])
     // % and _ are what the user typed, not wildcards.
@@ -160,7 +273,10 @@ describe('a reconciliation session', () => {
     expect(keys({ minAmount: '600.01' }).sort()).toEqual(['PAY-2+TRANSFER FROM ADA OBI', 'PAY-1+Card'].sort())
     expect(keys({ outcome: 'only_in_provider', maxAmount: '500' })).toEqual(['PAY-3'])
     expect(keys({ currency: 'GHS' })).toEqual([])
-    expect(service.items(session.id, { currency: 'ngn', text: 'pay-', offset: 1, limit: 1 })).toMatchObject({ total: 4, items: [expect.anything()] })
+    expect(service.items(session.id, { currency: 'ngn', text: 'pay-', offset: 1, limit: 1 })).toMatchObject({
+      total: 4,
+      items: [expect.anything()]
+    })
     expect(() => service.items(session.id, { minAmount: '1.234' })).toThrow(/Smallest amount "1.234"/)
   })
 
@@ -185,7 +301,12 @@ describe('a reconciliation session', () => {
       expect(await service.decide(session.id, decision)).toMatchObject({ inPlace: true })
     }
     expect(runs()).toBe(before)
-    expect(service.item(session.id, charge.key)).toMatchObject({ note: 'SMS alerts', reasonCode: 'bank charge', resolved: true, decidedBy: 'ada' })
+    expect(service.item(session.id, charge.key)).toMatchObject({
+      note: 'SMS alerts',
+      reasonCode: 'bank charge',
+      resolved: true,
+      decidedBy: 'ada'
+    })
     expect(service.items(session.id, { text: 'sms alerts' }).total).toBe(1)
     const inPlace = { items: all(), totals: service.totals(session.id), summary: buildSummary(reportInput(session.id)) }
     // A full run from the audit trail gives the very same items and totals.
@@ -203,7 +324,18 @@ describe('a reconciliation session', () => {
 
   it('reads records as far outside the period as the window reaches: lines on the 1st settle the 30th and 29th, the rest are left out', async () => {
     const outside = (id: string, reference: string, amount: number, createdAt: string, name: string, currency = 'NGN') =>
-      paymentRow({ id, reference, serviceReference: `SRV-${id}`, amount, currency, status: 'successful', channel: 'card', totalFees: 0, createdAt, bankDetails: { accountName: name, accountNumber: '9', bankName: 'B' } })
+      paymentRow({
+        id,
+        reference,
+        serviceReference: `SRV-${id}`,
+        amount,
+        currency,
+        status: 'successful',
+        channel: 'card',
+        totalFees: 0,
+        createdAt,
+        bankDetails: { accountName: name, accountNumber: '9', bankName: 'B' }
+      })
     new CacheStore(db).writePage('test', 'payments', [
       outside('id-0', 'PAY-0', 700, '2026-09-30T12:00:00Z', 'Bola Ade'),
       outside('id-8', 'PAY-8', 300, '2026-09-29T12:00:00Z', 'Chidi Eze'),
@@ -222,10 +354,15 @@ describe('a reconciliation session', () => {
     expect(run.notes).toContain('left out, in currencies the statements do not hold: 1 GHS')
     expect(run.counts).toMatchObject({ matched: 2, suggested: 2, only_in_provider: 2, only_in_file: 1 })
     const settled = service.items(session.id).items.find((i) => i.provider.some((p) => p.id === 'id-0'))
-    expect(settled).toMatchObject({ outcome: 'matched', reasons: expect.arrayContaining(['record id-0 is dated 2026-09-30, outside the period: a line in it settles the record']) })
+    expect(settled).toMatchObject({
+      outcome: 'matched',
+      reasons: expect.arrayContaining(['record id-0 is dated 2026-09-30, outside the period: a line in it settles the record'])
+    })
     expect(service.items(session.id).items.some((i) => i.provider.some((p) => p.id === 'id-9' || p.id === 'id-n'))).toBe(false)
     // Accepting the suggestion in place keeps the reason, as a run does.
-    const suggestion = service.items(session.id, { outcome: 'suggested' }).items.find((i) => i.provider.some((p) => p.id === 'id-8')) as ReconItem
+    const suggestion = service
+      .items(session.id, { outcome: 'suggested' })
+      .items.find((i) => i.provider.some((p) => p.id === 'id-8')) as ReconItem
     expect(await service.decide(session.id, { kind: 'accept', itemKey: suggestion.key })).toMatchObject({ inPlace: true })
     const inPlace = service.item(session.id, suggestion.key)
     expect(inPlace?.reasons.at(-1)).toBe('record id-8 is dated 2026-09-29, outside the period: a line in it settles the record')
@@ -241,7 +378,10 @@ describe('a reconciliation session', () => {
     const score = (service.items(session.id, { outcome: 'suggested' }).items.find((i) => i.score !== null) as ReconItem).score as number
     expect(service.previewAcceptAll(session.id, {}, score + 0.1)).toEqual({ count: 0, totals: [] })
     expect(service.previewAcceptAll(session.id, { text: 'nobody' }, 0)).toEqual({ count: 0, totals: [] })
-    expect(service.previewAcceptAll(session.id, {}, score)).toEqual({ count: 1, totals: [{ currency: 'NGN', fileMinor: 250_000, providerMinor: 250_000 }] })
+    expect(service.previewAcceptAll(session.id, {}, score)).toEqual({
+      count: 1,
+      totals: [{ currency: 'NGN', fileMinor: 250_000, providerMinor: 250_000 }]
+    })
     expect(await service.acceptAll(session.id, {}, score)).toMatchObject({ accepted: 1 })
     expect(service.items(session.id, { outcome: 'suggested' }).items.map((i) => i.provider.length)).toEqual([2])
     expect(service.events(session.id).filter((e) => e.kind === 'accept')).toHaveLength(1)
@@ -261,10 +401,15 @@ describe('a reconciliation session', () => {
     db.prepare("update recon_events set user = 'mallory' where session_id = ? and seq = 3").run(session.id)
     const edited = verifyAudit(db)
     expect(edited.ok).toBe(false)
-    expect(edited.problems).toEqual([expect.objectContaining({ seq: 3, message: expect.stringMatching(/changed after it was written \(accept .* by mallory\)/) })])
+    expect(edited.problems).toEqual([
+      expect.objectContaining({ seq: 3, message: expect.stringMatching(/changed after it was written \(accept .* by mallory\)/) })
+    ])
     db.prepare("update recon_events set user = 'ada' where session_id = ? and seq = 3").run(session.id)
     expect(verifyAudit(db).ok).toBe(true)
-    db.prepare('delete from recon_events where session_id = ? and seq = (select max(seq) from recon_events where session_id = ?)').run(session.id, session.id)
+    db.prepare('delete from recon_events where session_id = ? and seq = (select max(seq) from recon_events where session_id = ?)').run(
+      session.id,
+      session.id
+    )
     expect(verifyAudit(db).problems[0]?.message).toMatch(/events were removed or added/)
   })
 
@@ -293,7 +438,9 @@ describe('a reconciliation session', () => {
     const dir = mkdtempSync(join(tmpdir(), 'ledgerline-recon-'))
     const input = reportInput(session.id)
     const summary = buildSummary(input)
-    expect(summary.currencies).toEqual([expect.objectContaining({ currency: 'NGN', providerTotalMinor: 450_000, fileTotalMinor: 345_000, unexplainedMinor: 0 })])
+    expect(summary.currencies).toEqual([
+      expect.objectContaining({ currency: 'NGN', providerTotalMinor: 450_000, fileTotalMinor: 345_000, unexplainedMinor: 0 })
+    ])
     // A symlink planted where the report goes is replaced, never written through.
     writeFileSync(join(dir, 'victim.txt'), 'precious')
     symlinkSync(join(dir, 'victim.txt'), join(dir, 'items.csv'))

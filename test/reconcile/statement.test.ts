@@ -9,7 +9,8 @@ import { dayNumber } from '../../src/main/reconcile/import/dates'
 import { normaliseReference, referenceCandidates, referenceTokens } from '../../src/main/reconcile/references'
 
 const utf8 = (text: string): Uint8Array => Buffer.from(text, 'utf8')
-const amounts = async (text: string, mapping = {}): Promise<number[]> => (await parseStatement(utf8(text), 's.csv', { defaultCurrency: 'NGN', ...mapping })).rows.map((r) => r.amountMinor)
+const amounts = async (text: string, mapping = {}): Promise<number[]> =>
+  (await parseStatement(utf8(text), 's.csv', { defaultCurrency: 'NGN', ...mapping })).rows.map((r) => r.amountMinor)
 
 describe('reading a statement', () => {
   const bank = [
@@ -29,7 +30,13 @@ describe('reading a statement', () => {
   it('skips the bank header block, balance and totals lines, and maps columns from header synonyms', async () => {
     const s = await parseStatement(utf8(bank), 'bank.csv', { defaultCurrency: 'NGN' })
     expect(s.headerLine).toBe(5)
-    expect(s.mapping.columns).toEqual({ date: 'Value Date', reference: 'Reference', debit: 'Debit', credit: 'Credit', description: 'Narration' })
+    expect(s.mapping.columns).toEqual({
+      date: 'Value Date',
+      reference: 'Reference',
+      debit: 'Debit',
+      credit: 'Credit',
+      description: 'Narration'
+    })
     expect(s.rows.map((r) => [r.line, r.date, r.amountMinor, r.reference])).toEqual([
       [7, '2026-10-03', 150000, 'pay-ref-0001'],
       [8, '2026-10-14', 225050, 'PAY-REF-0002'],
@@ -48,7 +55,8 @@ describe('reading a statement', () => {
     ['UTF-16LE without BOM', (t: string) => iconv.encode(t, 'utf-16le'), 'utf-16le'],
     ['Windows-1252', (t: string) => iconv.encode(t, 'windows-1252'), 'windows-1252']
   ])('reads %s and keeps accented names', async (_name, encode, encoding) => {
-    const text = 'Date;Référence;Libellé;Montant\n2026-10-02;FAC-0001;Café Müller Œuvre;1.234,56\n2026-10-03;FAC-0002;Crème brûlée € 5;-12,00\n'
+    const text =
+      'Date;Référence;Libellé;Montant\n2026-10-02;FAC-0001;Café Müller Œuvre;1.234,56\n2026-10-03;FAC-0002;Crème brûlée € 5;-12,00\n'
     const s = await parseStatement(encode(text), 'fr.csv', { defaultCurrency: 'EUR' })
     expect(s.encoding).toBe(encoding)
     expect(s.separator).toBe(';')
@@ -70,7 +78,8 @@ describe('reading a statement', () => {
   })
 
   it('reads every common amount form exactly, with the form it chose', async () => {
-    const dot = 'date,amount\n2026-10-01,"1,234.56"\n2026-10-02,"(1,234.56)"\n2026-10-03,1234.56-\n2026-10-04,NGN 1234.56\n2026-10-05,"₦1,000.00"\n2026-10-06,"-0.01"\n2026-10-07,12\n2026-10-08,"1,000,000.10 CR"\n2026-10-09,"500.00 DR"\n'
+    const dot =
+      'date,amount\n2026-10-01,"1,234.56"\n2026-10-02,"(1,234.56)"\n2026-10-03,1234.56-\n2026-10-04,NGN 1234.56\n2026-10-05,"₦1,000.00"\n2026-10-06,"-0.01"\n2026-10-07,12\n2026-10-08,"1,000,000.10 CR"\n2026-10-09,"500.00 DR"\n'
     expect(await amounts(dot)).toEqual([123456, -123456, -123456, 123456, 100000, -1, 1200, 100000010, -50000])
     const comma = 'date;amount\n2026-10-01;1.234,56\n2026-10-02;1 234,56\n2026-10-03;-0,5\n2026-10-04;1.000.000\n'
     const s = await parseStatement(utf8(comma), 's.csv', { defaultCurrency: 'EUR' })
@@ -109,22 +118,42 @@ describe('reading a statement', () => {
     expect(await amounts('date,amount\n2026-10-01,-5.00\n2026-10-02,5.00\n')).toEqual([-500, 500])
     expect(await amounts('date,withdrawal,deposit\n2026-10-01,5.00,\n2026-10-02,,7.00\n2026-10-03,-3.00,\n')).toEqual([-500, 700, -300])
     expect(await amounts('date,money out,money in\n2026-10-01,5.00,\n2026-10-02,,7.00\n')).toEqual([-500, 700])
-    const indicator = await parseStatement(utf8('date,amount,DR/CR,details\n2026-10-01,5.00,DR,fee\n2026-10-02,7.00,CR,in\n2026-10-03,7.00,X,odd\n'), 's.csv', { defaultCurrency: 'NGN' })
+    const indicator = await parseStatement(
+      utf8('date,amount,DR/CR,details\n2026-10-01,5.00,DR,fee\n2026-10-02,7.00,CR,in\n2026-10-03,7.00,X,odd\n'),
+      's.csv',
+      { defaultCurrency: 'NGN' }
+    )
     expect(indicator.mapping.columns.indicator).toBe('DR/CR')
     expect(indicator.rows.map((r) => r.amountMinor)).toEqual([-500, 700])
-    expect(indicator.problems).toEqual([{ line: 4, column: 'DR/CR', code: 'invalid_indicator', message: expect.stringMatching(/"X" is neither debit/) }])
+    expect(indicator.problems).toEqual([
+      { line: 4, column: 'DR/CR', code: 'invalid_indicator', message: expect.stringMatching(/"X" is neither debit/) }
+    ])
     // An indicator column is found by its values when its header is in no list (a German bank's "Soll/Haben" of DR/CR, or S/H).
-    const byValues = await parseStatement(utf8('Datum;Betrag;Kennung;Buchungstext\n2026-10-01;5,00;DR;Gebühr\n2026-10-02;7,00;CR;Zahlung\n'), 's.csv', { defaultCurrency: 'EUR' })
+    const byValues = await parseStatement(
+      utf8('Datum;Betrag;Kennung;Buchungstext\n2026-10-01;5,00;DR;Gebühr\n2026-10-02;7,00;CR;Zahlung\n'),
+      's.csv',
+      { defaultCurrency: 'EUR' }
+    )
     expect(byValues.mapping.columns.indicator).toBe('Kennung')
     expect(byValues.rows.map((r) => r.amountMinor)).toEqual([-500, 700])
-    const german = await parseStatement(utf8('Datum;Betrag;S/H;Buchungstext\n2026-10-01;5,00;S;Gebühr\n2026-10-02;7,00;H;Zahlung\n'), 's.csv', { defaultCurrency: 'EUR' })
+    const german = await parseStatement(
+      utf8('Datum;Betrag;S/H;Buchungstext\n2026-10-01;5,00;S;Gebühr\n2026-10-02;7,00;H;Zahlung\n'),
+      's.csv',
+      { defaultCurrency: 'EUR' }
+    )
     expect(german.rows.map((r) => r.amountMinor)).toEqual([-500, 700])
     // A "Type" column of words is no indicator; the DR/CR column beside it is.
-    const typed = await parseStatement(utf8('date,type,amount,dir,details\n2026-10-01,POS,5.00,DR,fee\n2026-10-02,Transfer,7.00,CR,in\n'), 's.csv', { defaultCurrency: 'NGN' })
+    const typed = await parseStatement(
+      utf8('date,type,amount,dir,details\n2026-10-01,POS,5.00,DR,fee\n2026-10-02,Transfer,7.00,CR,in\n'),
+      's.csv',
+      { defaultCurrency: 'NGN' }
+    )
     expect(typed.mapping.columns.indicator).toBe('dir')
     expect(typed.rows.map((r) => r.amountMinor)).toEqual([-500, 700])
     // A column of "-" placeholders is no indicator.
-    const dashes = await parseStatement(utf8('date,amount,note,details\n2026-10-01,5.00,-,fee\n2026-10-02,7.00,-,in\n'), 's.csv', { defaultCurrency: 'NGN' })
+    const dashes = await parseStatement(utf8('date,amount,note,details\n2026-10-01,5.00,-,fee\n2026-10-02,7.00,-,in\n'), 's.csv', {
+      defaultCurrency: 'NGN'
+    })
     expect(dashes.mapping.columns.indicator).toBeUndefined()
     expect(dashes.rows.map((r) => r.amountMinor)).toEqual([500, 700])
   })
@@ -148,7 +177,11 @@ describe('reading a statement', () => {
   })
 
   it('reads ISO, named-month and timed dates', async () => {
-    const s = await parseStatement(utf8('date,amount\n2026-10-01T14:05:09Z,1\n02-Oct-2026,1\n3 Oct 2026 09:15,1\n2026/10/04 2:05 PM,1\n20261005,1\n'), 's.csv', { defaultCurrency: 'NGN' })
+    const s = await parseStatement(
+      utf8('date,amount\n2026-10-01T14:05:09Z,1\n02-Oct-2026,1\n3 Oct 2026 09:15,1\n2026/10/04 2:05 PM,1\n20261005,1\n'),
+      's.csv',
+      { defaultCurrency: 'NGN' }
+    )
     expect(s.rows.map((r) => [r.date, r.time])).toEqual([
       ['2026-10-01', '14:05:09'],
       ['2026-10-02', null],
@@ -157,13 +190,22 @@ describe('reading a statement', () => {
       ['2026-10-05', null]
     ])
     expect(s.dateForm).toBe('YYYY-MM-DD and DD-MMM-YYYY and YYYYMMDD')
-    expect((await parseStatement(utf8('date,amount\n31-Oct-2026,1\n01-Nov-2026,1\n'), 's.csv', { defaultCurrency: 'NGN' })).dateForm).toBe('DD-MMM-YYYY')
-    expect((await parseStatement(utf8('date;amount\nOct 31, 2026;1\nNov 2, 2026;1\n'), 's.csv', { defaultCurrency: 'NGN' })).dateForm).toBe('MMM DD, YYYY')
+    expect((await parseStatement(utf8('date,amount\n31-Oct-2026,1\n01-Nov-2026,1\n'), 's.csv', { defaultCurrency: 'NGN' })).dateForm).toBe(
+      'DD-MMM-YYYY'
+    )
+    expect((await parseStatement(utf8('date;amount\nOct 31, 2026;1\nNov 2, 2026;1\n'), 's.csv', { defaultCurrency: 'NGN' })).dateForm).toBe(
+      'MMM DD, YYYY'
+    )
     expect((await parseStatement(utf8('date,amount\n13/10/2026,1\n'), 's.csv', { defaultCurrency: 'NGN' })).dateForm).toBe('DD/MM/YYYY')
   })
 
   it('names each bad row with its line, column and what is wrong; the good rows are kept', async () => {
-    const s = await parseStatement(utf8('Date,Amount,Currency\n2026-10-01,5.00,NGN\n2026-13-01,5.00,NGN\n2026-10-03,five,NGN\n2026-10-04,5.00,XXX\n2026-10-05,1.001,NGN\n'), 's.csv')
+    const s = await parseStatement(
+      utf8(
+        'Date,Amount,Currency\n2026-10-01,5.00,NGN\n2026-13-01,5.00,NGN\n2026-10-03,five,NGN\n2026-10-04,5.00,XXX\n2026-10-05,1.001,NGN\n'
+      ),
+      's.csv'
+    )
     expect(s.rows.map((r) => r.line)).toEqual([2])
     expect(s.problems.map((p) => [p.line, p.column, p.code])).toEqual([
       [3, 'Date', 'invalid_date'],
@@ -175,36 +217,76 @@ describe('reading a statement', () => {
 
   it('asks for a currency when the file names none, for columns it cannot find, and reports a mapping naming a missing column', async () => {
     expect((await parseStatement(utf8('date,amount\n2026-10-01,5\n'), 's.csv')).questions.map((q) => q.field)).toEqual(['defaultCurrency'])
-    expect((await parseStatement(utf8('when,what\nyesterday,lunch\n'), 's.csv')).questions.map((q) => q.field)).toEqual(['columns', 'columns'])
-    const missing = await parseStatement(utf8('date,amount\n2026-10-01,5\n'), 's.csv', { columns: { date: 'date', amount: 'Betrag' }, defaultCurrency: 'NGN' })
+    expect((await parseStatement(utf8('when,what\nyesterday,lunch\n'), 's.csv')).questions.map((q) => q.field)).toEqual([
+      'columns',
+      'columns'
+    ])
+    const missing = await parseStatement(utf8('date,amount\n2026-10-01,5\n'), 's.csv', {
+      columns: { date: 'date', amount: 'Betrag' },
+      defaultCurrency: 'NGN'
+    })
     expect(missing.questions[0]?.message).toMatch(/no such column/)
   })
 
   it('guesses columns from the values when there is no header row', async () => {
-    const s = await parseStatement(utf8('2026-10-01,"1,500.00",Transfer from Ada Obi\n2026-10-02,"2,000.00",Card payment Zed\n'), 's.csv', { defaultCurrency: 'NGN' })
+    const s = await parseStatement(utf8('2026-10-01,"1,500.00",Transfer from Ada Obi\n2026-10-02,"2,000.00",Card payment Zed\n'), 's.csv', {
+      defaultCurrency: 'NGN'
+    })
     expect(s.headerLine).toBeNull()
     expect(s.mapping.columns).toMatchObject({ date: 'Column 1', amount: 'Column 2', description: 'Column 3' })
     expect(s.rows.map((r) => r.amountMinor)).toEqual([150000, 200000])
     // Of several columns of numbers, the amount is one with decimals, not a count of items.
-    const counts = await parseStatement(utf8('2026-10-01,2,"1,500.00",Ada Obi\n2026-10-02,1,"2,000.00",Zed Ltd\n'), 's.csv', { defaultCurrency: 'NGN' })
+    const counts = await parseStatement(utf8('2026-10-01,2,"1,500.00",Ada Obi\n2026-10-02,1,"2,000.00",Zed Ltd\n'), 's.csv', {
+      defaultCurrency: 'NGN'
+    })
     expect(counts.mapping.columns).toMatchObject({ date: 'Column 1', amount: 'Column 3' })
   })
 
   it('takes a header of words in no list as the header row, and maps its columns from the values', async () => {
-    const s = await parseStatement(utf8('Example Bank\nPosted;Memo line;Sum;Cur\n13.10.2026;Transfer from Ada Obi;1.500,00;NGN\n14.10.2026;Card payment Zed;2.000,00;NGN\n'), 's.csv')
+    const s = await parseStatement(
+      utf8(
+        'Example Bank\nPosted;Memo line;Sum;Cur\n13.10.2026;Transfer from Ada Obi;1.500,00;NGN\n14.10.2026;Card payment Zed;2.000,00;NGN\n'
+      ),
+      's.csv'
+    )
     expect(s.headerLine).toBe(2)
     expect(s.mapping.columns).toMatchObject({ date: 'Posted', amount: 'Sum', currency: 'Cur', description: 'Memo line' })
-    expect(s.rows.map((r) => [r.line, r.date, r.amountMinor])).toEqual([[3, '2026-10-13', 150000], [4, '2026-10-14', 200000]])
+    expect(s.rows.map((r) => [r.line, r.date, r.amountMinor])).toEqual([
+      [3, '2026-10-13', 150000],
+      [4, '2026-10-14', 200000]
+    ])
     expect(s.problems).toEqual([])
   })
 
   it('maps an order export and a ledger by their own headers, and takes the currency an amount header names', async () => {
-    const orders = await parseStatement(utf8('Order #,Created At,Customer Email,Items,Subtotal,Total (NGN),Status\nORD-1001,2026-10-01 09:12,ada@example.com,2,"1,400.00","1,500.00",paid\n'), 'orders.csv')
-    expect(orders.mapping.columns).toMatchObject({ date: 'Created At', reference: 'Order #', amount: 'Total (NGN)', counterparty: 'Customer Email' })
+    const orders = await parseStatement(
+      utf8(
+        'Order #,Created At,Customer Email,Items,Subtotal,Total (NGN),Status\nORD-1001,2026-10-01 09:12,ada@example.com,2,"1,400.00","1,500.00",paid\n'
+      ),
+      'orders.csv'
+    )
+    expect(orders.mapping.columns).toMatchObject({
+      date: 'Created At',
+      reference: 'Order #',
+      amount: 'Total (NGN)',
+      counterparty: 'Customer Email'
+    })
     expect(orders.questions).toEqual([])
     expect(orders.rows.map((r) => [r.date, r.reference, r.amountMinor, r.currency])).toEqual([['2026-10-01', 'ORD-1001', 150000, 'NGN']])
-    const ledger = await parseStatement(utf8('Doc No;Entry Date;Account;Soll;Haben;Buchungstext\nRE-7;13.10.2026;1200;;15,00;Zahlung Kunde\nRE-8;02.10.2026;1200;2,50;;Gebühr\n'), 'ledger.csv', { defaultCurrency: 'EUR' })
-    expect(ledger.mapping.columns).toMatchObject({ reference: 'Doc No', date: 'Entry Date', debit: 'Soll', credit: 'Haben', description: 'Buchungstext' })
+    const ledger = await parseStatement(
+      utf8(
+        'Doc No;Entry Date;Account;Soll;Haben;Buchungstext\nRE-7;13.10.2026;1200;;15,00;Zahlung Kunde\nRE-8;02.10.2026;1200;2,50;;Gebühr\n'
+      ),
+      'ledger.csv',
+      { defaultCurrency: 'EUR' }
+    )
+    expect(ledger.mapping.columns).toMatchObject({
+      reference: 'Doc No',
+      date: 'Entry Date',
+      debit: 'Soll',
+      credit: 'Haben',
+      description: 'Buchungstext'
+    })
     expect(ledger.rows.map((r) => r.amountMinor)).toEqual([1500, -250])
   })
 
@@ -230,21 +312,30 @@ describe('reading a statement', () => {
   })
 
   it('refuses a file that is not a workbook or a table with a clear message', async () => {
-    await expect(parseStatement(Buffer.from('PK\u0003\u0004garbage'), 'broken.xlsx')).rejects.toThrow(/could not be read as an Excel workbook/)
+    await expect(parseStatement(Buffer.from('PK\u0003\u0004garbage'), 'broken.xlsx')).rejects.toThrow(
+      /could not be read as an Excel workbook/
+    )
     const nothing = await parseStatement(utf8(''), 'empty.csv', { defaultCurrency: 'NGN' })
     expect(nothing.rows).toEqual([])
     expect(nothing.questions.length).toBeGreaterThan(0)
   })
 
   it('gives the same row the same id in any file and order, and tells identical rows apart', async () => {
-    const a = await parseStatement(utf8('date,amount,ref\n2026-10-01,5,A-1\n2026-10-01,5,A-1\n2026-10-02,6,B-2\n'), 'a.csv', { defaultCurrency: 'NGN' })
+    const a = await parseStatement(utf8('date,amount,ref\n2026-10-01,5,A-1\n2026-10-01,5,A-1\n2026-10-02,6,B-2\n'), 'a.csv', {
+      defaultCurrency: 'NGN'
+    })
     const b = await parseStatement(utf8('Ref;Date;Amount\nb-2;2026-10-02;6,00\n'), 'b.csv', { defaultCurrency: 'NGN' })
     expect(new Set(a.rows.map((r) => r.id)).size).toBe(3)
     expect(b.rows[0]?.id).toBe(a.rows[2]?.id)
   })
 
   it('still tells identical rows apart in a file long enough to grow its table of ids', async () => {
-    const lines = ['date,amount,ref', '2026-10-01,5,SAME-1', ...Array.from({ length: 40_000 }, (_, i) => `2026-10-02,${i + 1},R-${i}`), '2026-10-01,5,SAME-1']
+    const lines = [
+      'date,amount,ref',
+      '2026-10-01,5,SAME-1',
+      ...Array.from({ length: 40_000 }, (_, i) => `2026-10-02,${i + 1},R-${i}`),
+      '2026-10-01,5,SAME-1'
+    ]
     const s = await parseStatement(utf8(lines.join('\n')), 'long.csv', { defaultCurrency: 'NGN' })
     expect(s.rows).toHaveLength(40_002)
     expect(new Set(s.rows.map((r) => r.id)).size).toBe(40_002)
@@ -261,7 +352,9 @@ describe('references', () => {
     expect(referenceCandidates('REFUND1')).toEqual(['REFUND1'])
     // A business's own prefixes stay: two references never become one.
     expect(referenceCandidates('INV-12')).toEqual(['INV12'])
-    expect(referenceTokens('NIP/TRF FROM ADA (PAY-REF-0001), ref:INV-2026-0042.')).toEqual(expect.arrayContaining(['PAYREF0001', 'INV20260042']))
+    expect(referenceTokens('NIP/TRF FROM ADA (PAY-REF-0001), ref:INV-2026-0042.')).toEqual(
+      expect.arrayContaining(['PAYREF0001', 'INV20260042'])
+    )
   })
 
   it('finds a reference typed with spaces around its hyphen or slash in a description, and keeps its parts', () => {
@@ -274,7 +367,8 @@ describe('references', () => {
 
 describe('dayNumber', () => {
   it('counts days since 1970-01-01 exactly as the calendar does, for every day of eight centuries', () => {
-    const byDate = (day: string): number => Math.round(Date.UTC(Number(day.slice(0, 4)), Number(day.slice(5, 7)) - 1, Number(day.slice(8, 10))) / 86_400_000)
+    const byDate = (day: string): number =>
+      Math.round(Date.UTC(Number(day.slice(0, 4)), Number(day.slice(5, 7)) - 1, Number(day.slice(8, 10))) / 86_400_000)
     const wrong: string[] = []
     for (let t = Date.UTC(1600, 0, 1); t < Date.UTC(2400, 0, 1); t += 86_400_000) {
       const day = new Date(t).toISOString().slice(0, 10)
@@ -282,7 +376,8 @@ describe('dayNumber', () => {
     }
     expect(wrong).toEqual([])
     // Anything not a plain day goes the calendar's way (rolling over, or NaN), as before.
-    for (const odd of ['2026-02-30', '2026-13-01', '2026-1-15', '2026-10-05T10:00:00', 'not a day']) expect(dayNumber(odd)).toEqual(byDate(odd))
+    for (const odd of ['2026-02-30', '2026-13-01', '2026-1-15', '2026-10-05T10:00:00', 'not a day'])
+      expect(dayNumber(odd)).toEqual(byDate(odd))
   })
 })
 
@@ -295,13 +390,22 @@ describe('a currency named in the bank header block', () => {
     expect((await parseStatement(utf8(text.replace('Account currency: GHS', 'Currency,KES')), 's.csv')).rows[0]?.currency).toBe('KES')
     expect((await parseStatement(utf8(text), 's.csv', { defaultCurrency: 'NGN' })).rows[0]?.currency).toBe('NGN')
     // Not a currency code: still asked.
-    expect((await parseStatement(utf8(text.replace('Account currency: GHS', 'Currency,ABC')), 's.csv')).questions.map((q) => q.field)).toEqual(['defaultCurrency'])
+    expect(
+      (await parseStatement(utf8(text.replace('Account currency: GHS', 'Currency,ABC')), 's.csv')).questions.map((q) => q.field)
+    ).toEqual(['defaultCurrency'])
   })
 })
 
 describe('rowContentId', () => {
   /** The id as first defined: the joined text hashed in one piece (ids stored by earlier versions must still be found). */
-  const joinedId = (currency: string, day: string, minor: number, reference: string | null, description: string | null, counterparty: string | null): string => {
+  const joinedId = (
+    currency: string,
+    day: string,
+    minor: number,
+    reference: string | null,
+    description: string | null,
+    counterparty: string | null
+  ): string => {
     const content = `${currency}\u001f${day}\u001f${minor}\u001f${normaliseReference(reference ?? '')}\u001f${description ?? ''}\u001f${counterparty ?? ''}`
     let a = 0x6a09e667 | 0
     let b = 0x3c6ef372 | 0
@@ -327,12 +431,24 @@ describe('rowContentId', () => {
   }
 
   it('is the id of the joined row text, fed piece by piece', () => {
-    expect(rowContentId('NGN', '2026-10-01', -123456, ' ord-0001 ', 'NIP TRANSFER', null)).toBe(joinedId('NGN', '2026-10-01', -123456, ' ord-0001 ', 'NIP TRANSFER', null))
+    expect(rowContentId('NGN', '2026-10-01', -123456, ' ord-0001 ', 'NIP TRANSFER', null)).toBe(
+      joinedId('NGN', '2026-10-01', -123456, ' ord-0001 ', 'NIP TRANSFER', null)
+    )
     const text = fc.option(fc.string({ unit: 'binary' }), { nil: null })
     fc.assert(
-      fc.property(fc.string(), fc.string(), fc.integer({ min: -(2 ** 53) + 1, max: 2 ** 53 - 1 }), text, text, text, (currency, day, minor, reference, description, counterparty) => {
-        expect(rowContentId(currency, day, minor, reference, description, counterparty)).toBe(joinedId(currency, day, minor, reference, description, counterparty))
-      }),
+      fc.property(
+        fc.string(),
+        fc.string(),
+        fc.integer({ min: -(2 ** 53) + 1, max: 2 ** 53 - 1 }),
+        text,
+        text,
+        text,
+        (currency, day, minor, reference, description, counterparty) => {
+          expect(rowContentId(currency, day, minor, reference, description, counterparty)).toBe(
+            joinedId(currency, day, minor, reference, description, counterparty)
+          )
+        }
+      ),
       { numRuns: 2000 }
     )
   })

@@ -7,8 +7,21 @@ import { startTestHost, syncAndWait, valueOf, type TestHost } from '../support/a
 let host: TestHost
 let live: Sandbox
 
-const rows = async (query: RecordQuery, offset: number, limit: number, extra: { anchor?: RowsResult['next']; total?: number } = {}): Promise<RowsResult> =>
-  valueOf(await host.call('records:rows', { query, offset, limit, ...(extra.anchor ? { anchor: extra.anchor } : {}), ...(extra.total !== undefined ? { total: extra.total } : {}) }))
+const rows = async (
+  query: RecordQuery,
+  offset: number,
+  limit: number,
+  extra: { anchor?: RowsResult['next']; total?: number } = {}
+): Promise<RowsResult> =>
+  valueOf(
+    await host.call('records:rows', {
+      query,
+      offset,
+      limit,
+      ...(extra.anchor ? { anchor: extra.anchor } : {}),
+      ...(extra.total !== undefined ? { total: extra.total } : {})
+    })
+  )
 
 /** Every row of a table, window after window by keyset. */
 async function walk(query: RecordQuery, size = 400): Promise<RecordRow[]> {
@@ -46,7 +59,10 @@ describe('records:* through the gate and the host', { timeout: 60_000 }, () => {
     expect(dates.every((d, i) => i === 0 || d <= (dates[i - 1] as number))).toBe(true)
     for (const offset of [0, 1234, Math.floor(all.length / 2) + 7, all.length - 50]) {
       const jumped = await rows(query, offset, 50, { total: all.length })
-      expect(jumped.rows.map((r) => r.key), `window at ${offset}`).toEqual(all.slice(offset, offset + 50).map((r) => r.key))
+      expect(
+        jumped.rows.map((r) => r.key),
+        `window at ${offset}`
+      ).toEqual(all.slice(offset, offset + 50).map((r) => r.key))
     }
     // The last window of all ends the table: no anchor after it.
     expect((await rows(query, all.length - 50, 50, { total: all.length })).next).toBeNull()
@@ -64,8 +80,13 @@ describe('records:* through the gate and the host', { timeout: 60_000 }, () => {
       const amounts = mine.map((r) => (r.cells['amount'] as { minor: number }).minor)
       expect(amounts.every((a, i) => i === 0 || a <= (amounts[i - 1] as number))).toBe(true)
     }
-    expect(await host.call('records:rows', { query: { resource: 'payments', sort: { column: 'customer', desc: false } }, offset: 0, limit: 5 })).toMatchObject({ ok: false, error: { code: 'invalid_filter' } })
-    expect(await host.call('records:totals', { query: { resource: 'banks', minAmount: '5' } })).toMatchObject({ ok: false, error: { code: 'invalid_filter' } })
+    expect(
+      await host.call('records:rows', { query: { resource: 'payments', sort: { column: 'customer', desc: false } }, offset: 0, limit: 5 })
+    ).toMatchObject({ ok: false, error: { code: 'invalid_filter' } })
+    expect(await host.call('records:totals', { query: { resource: 'banks', minAmount: '5' } })).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_filter' }
+    })
   })
 
   it('has a table for every resource, banks and virtual accounts included, with transfers per bulk file', async () => {
@@ -87,7 +108,9 @@ describe('records:* through the gate and the host', { timeout: 60_000 }, () => {
   })
 
   it('finds records from one box, grouped by table, and opens each with its fields, raw JSON and relations', async () => {
-    const withPlan = (await walk({ resource: 'payments' })).find((r) => r.cells['plan'] !== null && r.cells['reference'] !== null) as RecordRow
+    const withPlan = (await walk({ resource: 'payments' })).find(
+      (r) => r.cells['plan'] !== null && r.cells['reference'] !== null
+    ) as RecordRow
     const found = valueOf(await host.call('records:find', { text: String(withPlan.cells['reference']) }))
     expect(found[0]).toMatchObject({ resource: 'payments' })
     expect(found[0]?.records.map((r) => r.key)).toContain(withPlan.key)
@@ -102,7 +125,10 @@ describe('records:* through the gate and the host', { timeout: 60_000 }, () => {
     const planDetail = valueOf(await host.call('records:detail', { resource: 'plans', key: plan?.records[0]?.key as string }))
     const payments = planDetail.relations.find((r) => r.label === 'Payments')
     expect(payments?.total).toBeGreaterThan(0)
-    expect(await host.call('records:detail', { resource: 'payments', key: 'no-such-payment' })).toMatchObject({ ok: false, error: { code: 'not_found' } })
+    expect(await host.call('records:detail', { resource: 'payments', key: 'no-such-payment' })).toMatchObject({
+      ok: false,
+      error: { code: 'not_found' }
+    })
   })
 
   it('authorizes a pending payment step by step, cancels a plan, and funds a test virtual account; each answer is cached at once', async () => {
@@ -131,23 +157,41 @@ describe('records:* through the gate and the host', { timeout: 60_000 }, () => {
 
     const account = valueOf(await host.call('accounts:create', { currency: 'NGN', accountName: 'Invoice 77', amount: '2500.00' }))
     const funded = valueOf(await host.call('records:fund', { accountId: account.id }))
-    expect(funded).toMatchObject({ resource: 'payments', status: 'successful', message: '2500.00 NGN paid into ' + account.accountNumber + '.' })
+    expect(funded).toMatchObject({
+      resource: 'payments',
+      status: 'successful',
+      message: '2500.00 NGN paid into ' + account.accountNumber + '.'
+    })
     const va = valueOf(await host.call('records:detail', { resource: 'virtual_accounts', key: account.id }))
     expect(va.relations.find((r) => r.label === 'Payments into it')?.records.map((r) => r.key)).toEqual([funded.key])
-    expect(await host.call('records:fund', { accountId: account.id, amount: '12.345' })).toMatchObject({ ok: false, error: { code: 'invalid_amount' } })
+    expect(await host.call('records:fund', { accountId: account.id, amount: '12.345' })).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_amount' }
+    })
   })
 
   it("funds another test profile's accounts through the simulator address set for it, and says what is missing until then", async () => {
     const profile = valueOf(await host.call('profile:add', { name: 'Acme test', baseUrl: live.baseUrl, key: live.keys.test }))
     valueOf(await host.call('profile:select', { id: profile.id }))
     const account = valueOf(await host.call('accounts:create', { currency: 'GHS', accountName: 'Test 9', amount: '45.50' }))
-    expect(valueOf(await host.call('records:detail', { resource: 'virtual_accounts', key: account.id })).actions).toMatchObject({ fund: false, fundUnavailable: expect.stringContaining('funds simulator') })
+    expect(valueOf(await host.call('records:detail', { resource: 'virtual_accounts', key: account.id })).actions).toMatchObject({
+      fund: false,
+      fundUnavailable: expect.stringContaining('funds simulator')
+    })
     expect(await host.call('records:fund', { accountId: account.id })).toMatchObject({ ok: false, error: { code: 'no_funds_simulator' } })
-    expect(await host.call('profile:setFundsSimulator', { id: profile.id, url: 'ftp://simulator.example.com' })).toMatchObject({ ok: false, error: { code: 'invalid_url' } })
-    expect(valueOf(await host.call('profile:setFundsSimulator', { id: profile.id, url: `${live.baseUrl}/` })).fundsSimulatorUrl).toBe(live.baseUrl)
+    expect(await host.call('profile:setFundsSimulator', { id: profile.id, url: 'ftp://simulator.example.com' })).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_url' }
+    })
+    expect(valueOf(await host.call('profile:setFundsSimulator', { id: profile.id, url: `${live.baseUrl}/` })).fundsSimulatorUrl).toBe(
+      live.baseUrl
+    )
     expect(host.events).toContainEqual({ name: 'profile:changed', payload: { profileId: profile.id, reason: 'updated' } })
     const before = live.requests.filter((r) => r.path.endsWith('/simulator/funds')).length
-    expect(valueOf(await host.call('records:fund', { accountId: account.id, amount: '10' }))).toMatchObject({ status: 'successful', message: `10.00 GHS paid into ${account.accountNumber}.` })
+    expect(valueOf(await host.call('records:fund', { accountId: account.id, amount: '10' }))).toMatchObject({
+      status: 'successful',
+      message: `10.00 GHS paid into ${account.accountNumber}.`
+    })
     expect(live.requests.filter((r) => r.path.endsWith('/simulator/funds')).length).toBe(before + 1)
     valueOf(await host.call('profile:select', { id: 'sandbox' }))
   })
@@ -168,7 +212,10 @@ describe('records:* through the gate and the host', { timeout: 60_000 }, () => {
     expect(valueOf(await host.call('records:cancelPlan', { planId: plan.key })).status.toLowerCase()).toBe('cancelled')
     const account = valueOf(await host.call('accounts:create', { currency: 'NGN', accountName: 'Live 1', amount: '10.00' }))
     expect(await host.call('records:fund', { accountId: account.id })).toMatchObject({ ok: false, error: { code: 'test_mode_only' } })
-    expect(valueOf(await host.call('records:detail', { resource: 'virtual_accounts', key: account.id })).actions).toMatchObject({ fund: false, fundUnavailable: expect.stringContaining('test mode') })
+    expect(valueOf(await host.call('records:detail', { resource: 'virtual_accounts', key: account.id })).actions).toMatchObject({
+      fund: false,
+      fundUnavailable: expect.stringContaining('test mode')
+    })
     expect(host.events).toContainEqual({ name: 'profile:changed', payload: { profileId: profile.id, reason: 'selected' } })
   })
 })

@@ -15,7 +15,16 @@ import type { RecordQuery, RecordRow } from '../../src/shared/records'
 let db: Database.Database
 const N = 1_500
 const profile: Profile = {
-  id: 'p1', name: 'One', baseUrl: 'https://api.example.com/v1', mode: 'test', builtIn: false, createdAt: 'x', lastSyncedAt: null, timeZone: 'UTC', timeZoneIsSystem: false, fundsSimulatorUrl: null
+  id: 'p1',
+  name: 'One',
+  baseUrl: 'https://api.example.com/v1',
+  mode: 'test',
+  builtIn: false,
+  createdAt: 'x',
+  lastSyncedAt: null,
+  timeZone: 'UTC',
+  timeZoneIsSystem: false,
+  fundsSimulatorUrl: null
 }
 
 function payment(n: number): Payment {
@@ -37,7 +46,11 @@ beforeAll(() => {
   db = openCache(':memory:')
   db.prepare("insert into profiles (id, name, mode, created_at) values ('p1', 'One', 'test', 'x'), ('p2', 'Two', 'live', 'x')").run()
   const store = new CacheStore(db)
-  store.writePage('p1', 'payments', Array.from({ length: N }, (_, n) => paymentRow(payment(n))))
+  store.writePage(
+    'p1',
+    'payments',
+    Array.from({ length: N }, (_, n) => paymentRow(payment(n)))
+  )
   store.writePage('p2', 'payments', [paymentRow(payment(0))])
   store.writePage('p1', 'banks', [
     bankRow({ bankCode: '058', bankName: 'Guaranty Trust Bank' } as never, 'NGN'),
@@ -90,8 +103,12 @@ describe('record tables', () => {
     expect(recordTotals(db, 'p2', { resource: 'payments' }, 'UTC').total).toBe(1)
     const first = recordRows(db, 'p1', { resource: 'payments' }, { offset: 0, limit: 10 }, 'UTC')
     const anchor = first.next as { offset: number; cursor: string }
-    expect(() => recordRows(db, 'p1', { resource: 'payments', sort: { column: 'amount', desc: true } }, { offset: 10, limit: 10, anchor }, 'UTC')).toThrow(/another search/)
-    expect(() => recordRows(db, 'p1', { resource: 'payments' }, { offset: 10, limit: 10, anchor: { offset: 10, cursor: 'not-a-cursor' } }, 'UTC')).toThrow(/another search/)
+    expect(() =>
+      recordRows(db, 'p1', { resource: 'payments', sort: { column: 'amount', desc: true } }, { offset: 10, limit: 10, anchor }, 'UTC')
+    ).toThrow(/another search/)
+    expect(() =>
+      recordRows(db, 'p1', { resource: 'payments' }, { offset: 10, limit: 10, anchor: { offset: 10, cursor: 'not-a-cursor' } }, 'UTC')
+    ).toThrow(/another search/)
   })
 
   it('sums each currency exactly, and says so when one amount could not be converted', () => {
@@ -105,18 +122,24 @@ describe('record tables', () => {
     }
     // Payment 7 is in GHS with three decimals: GHS has two, so that sum is not exact.
     expect(payment(7).currency).toBe('GHS')
-    for (const c of totals.byCurrency) expect(c.sumMinor, c.currency ?? '').toBe(c.currency === 'GHS' ? null : expected.get(c.currency as string))
+    for (const c of totals.byCurrency)
+      expect(c.sumMinor, c.currency ?? '').toBe(c.currency === 'GHS' ? null : expected.get(c.currency as string))
     expect(totals.byCurrency.reduce((n, c) => n + c.count, 0)).toBe(N)
   })
 
   it('takes % and _ typed into a table without an index as themselves', () => {
-    const names = (text: string): string[] => recordRows(db, 'p1', { resource: 'banks', text }, { offset: 0, limit: 50 }, 'UTC').rows.map((r) => String(r.cells['name']))
+    const names = (text: string): string[] =>
+      recordRows(db, 'p1', { resource: 'banks', text }, { offset: 0, limit: 50 }, 'UTC').rows.map((r) => String(r.cells['name']))
     expect(names('100%')).toEqual(['100% Microfinance_Bank'])
     expect(names('%')).toEqual(['100% Microfinance_Bank'])
     expect(names('e_b')).toEqual(['100% Microfinance_Bank'])
     expect(names('trust')).toEqual(['Guaranty Trust Bank'])
     expect(findRecords(db, 'p1', '%').flatMap((g) => g.records.map((r) => r.label))).toEqual([])
-    expect(findRecords(db, 'p1', 'microfinance').find((g) => g.resource === 'banks')?.records.map((r) => r.key)).toEqual(['NGN:044'])
+    expect(
+      findRecords(db, 'p1', 'microfinance')
+        .find((g) => g.resource === 'banks')
+        ?.records.map((r) => r.key)
+    ).toEqual(['NGN:044'])
   })
 
   it('places a record in the reconciliation sessions that hold it, and not in those holding an id that merely contains it', () => {
@@ -126,7 +149,9 @@ describe('record tables', () => {
     const item = db.prepare("insert into recon_items (session_id, position, item_key, outcome, data) values ('s1', ?, ?, ?, '{}')")
     item.run(0, 'pay-12|f:1', 'matched')
     item.run(1, 'pay-120+pay-121|f:2', 'suggested')
-    expect(recordDetail(db, profile, 'payments', 'pay-12', null).recon).toEqual([{ sessionId: 's1', sessionName: 'October', closed: false, outcome: 'matched', itemKey: 'pay-12|f:1' }])
+    expect(recordDetail(db, profile, 'payments', 'pay-12', null).recon).toEqual([
+      { sessionId: 's1', sessionName: 'October', closed: false, outcome: 'matched', itemKey: 'pay-12|f:1' }
+    ])
     expect(recordDetail(db, profile, 'payments', 'pay-121', null).recon.map((r) => r.outcome)).toEqual(['suggested'])
     expect(recordDetail(db, profile, 'payments', 'pay-13', null).recon).toEqual([])
   })

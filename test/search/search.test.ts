@@ -23,7 +23,11 @@ beforeAll(async () => {
   payments = await collect(client.paymentPages())
   store.writePage('p1', 'payments', payments.map(paymentRow))
   store.writePage('p2', 'payments', (await client.listPayments()).content.slice(0, 5).map(paymentRow))
-  store.writePage('p1', 'transfers', (await collect(client.bulkTransferPages(sandbox.bulkFileIds.test[0] as string))).map((t) => transferRow(t, 'b')))
+  store.writePage(
+    'p1',
+    'transfers',
+    (await collect(client.bulkTransferPages(sandbox.bulkFileIds.test[0] as string))).map((t) => transferRow(t, 'b'))
+  )
   store.writePage('p1', 'subscriptions', (await collect(client.subscriptionPages())).map(subscriptionRow))
   await sandbox.close()
 })
@@ -34,7 +38,10 @@ describe('search', () => {
     const target = payments.find((p) => p.bankDetails?.accountNumber) as Payment
     for (const text of [target.reference as string, target.id, target.bankDetails?.accountNumber as string]) {
       const result = search(db, 'p1', { resource: 'payments', text })
-      expect(result.items.map((i) => i.key), text).toContain(target.id)
+      expect(
+        result.items.map((i) => i.key),
+        text
+      ).toContain(target.id)
     }
     const email = String(target.metadata?.['customerEmail'])
     const byPrefix = search(db, 'p1', { resource: 'payments', text: email.slice(0, 6) })
@@ -51,7 +58,14 @@ describe('search', () => {
   it('filters by status, channel, currency, amount range and date range, in SQL', () => {
     const failed = search(db, 'p1', { resource: 'payments', status: 'failed', pageSize: 200 })
     expect(failed.total).toBe(payments.filter((p) => ['failed'].includes(p.status.toLowerCase())).length)
-    const card = search(db, 'p1', { resource: 'payments', channel: 'card', currency: 'ngn', minAmount: '1000', maxAmount: '50000.50', pageSize: 200 })
+    const card = search(db, 'p1', {
+      resource: 'payments',
+      channel: 'card',
+      currency: 'ngn',
+      minAmount: '1000',
+      maxAmount: '50000.50',
+      pageSize: 200
+    })
     for (const item of card.items) {
       expect(item.channel).toBe('card')
       expect(item.currency).toBe('NGN')
@@ -108,8 +122,12 @@ describe('search', () => {
     expect(subs.backward).toEqual(subs.forward)
     // A cursor from another sort or resource is refused clearly.
     const cursor = search(db, 'p1', { resource: 'payments', pageSize: 5 }).nextCursor as string
-    expect(() => search(db, 'p1', { resource: 'payments', sort: 'oldest', after: cursor })).toThrow(expect.objectContaining({ code: 'invalid_cursor' }))
-    expect(() => search(db, 'p1', { resource: 'payments', after: 'not-a-cursor' })).toThrow(expect.objectContaining({ code: 'invalid_cursor' }))
+    expect(() => search(db, 'p1', { resource: 'payments', sort: 'oldest', after: cursor })).toThrow(
+      expect.objectContaining({ code: 'invalid_cursor' })
+    )
+    expect(() => search(db, 'p1', { resource: 'payments', after: 'not-a-cursor' })).toThrow(
+      expect.objectContaining({ code: 'invalid_cursor' })
+    )
   })
 
   it('sorts by amount within each currency, never across currencies', () => {
@@ -159,8 +177,41 @@ describe('search', () => {
   })
 
   it('answers anything a user can type with results or none, never an error', () => {
-    const hostile = ['"', '""', "'", 'AND(', 'OR', 'NOT', 'NEAR(a b)', '*', '-', '--', '-x', '^', ':', 'payments_fts:', 'a OR b', '(((', ')', '{}', '[x]', '\\', '%', '_',
-      "'; DROP TABLE payments; --", 'é', '日本語', '🙂', '\u0000', 'a\u0000b', 'x'.repeat(10_000), '\u202e', 'ß', '   ', '\n\t']
+    const hostile = [
+      '"',
+      '""',
+      "'",
+      'AND(',
+      'OR',
+      'NOT',
+      'NEAR(a b)',
+      '*',
+      '-',
+      '--',
+      '-x',
+      '^',
+      ':',
+      'payments_fts:',
+      'a OR b',
+      '(((',
+      ')',
+      '{}',
+      '[x]',
+      '\\',
+      '%',
+      '_',
+      "'; DROP TABLE payments; --",
+      'é',
+      '日本語',
+      '🙂',
+      '\u0000',
+      'a\u0000b',
+      'x'.repeat(10_000),
+      '\u202e',
+      'ß',
+      '   ',
+      '\n\t'
+    ]
     for (const text of hostile) {
       expect(() => search(db, 'p1', { resource: 'payments', text }), JSON.stringify(text).slice(0, 30)).not.toThrow()
     }

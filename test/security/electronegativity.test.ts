@@ -22,14 +22,22 @@ interface Accepted {
 
 const require = createRequire(__filename)
 const electronegativity = require('@doyensec/electronegativity') as { default?: Scan } & Scan
-type Scan = (options: Record<string, unknown>, forCli: boolean) => Promise<{ issues: Finding[]; errors: { file: string; message: string; tolerable: boolean }[] }>
-const electronVersion = (JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> }).devDependencies['electron']
+type Scan = (
+  options: Record<string, unknown>,
+  forCli: boolean
+) => Promise<{ issues: Finding[]; errors: { file: string; message: string; tolerable: boolean }[] }>
+const electronVersion = (
+  JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> }
+).devDependencies['electron']
 const { accepted } = JSON.parse(readFileSync(join(PROJECT_ROOT, 'electronegativity.accepted.json'), 'utf8')) as { accepted: Accepted[] }
 
 /** Every check but the one that downloads Electron's release list (CI is offline; the pinned Electron major is supported). */
 async function scan(input: string): Promise<{ issues: Finding[]; errors: string[] }> {
   const run = electronegativity.default ?? electronegativity
-  const result = await run({ input, isRelative: true, excludeFromScan: ['AvailableSecurityFixesGlobalCheck'], electronVersionOverride: electronVersion }, false)
+  const result = await run(
+    { input, isRelative: true, excludeFromScan: ['AvailableSecurityFixesGlobalCheck'], electronVersionOverride: electronVersion },
+    false
+  )
   return { issues: result.issues, errors: result.errors.filter((e) => !e.tolerable).map((e) => `${e.file}: ${e.message}`) }
 }
 

@@ -17,7 +17,11 @@ const VALID: Partial<Record<CallName, Record<string, unknown>>> = {
   'profile:remove': { id: 'nobody' },
   'profile:setTimeZone': { id: 'nobody', timeZone: 'Africa/Lagos' },
   'profile:setFundsSimulator': { id: 'nobody', url: 'https://simulator.example.com' },
-  'records:rows': { query: { resource: 'payments', text: 'ada', currency: 'NGN', minAmount: '1', sort: { column: 'amount', desc: true } }, offset: 0, limit: 50 },
+  'records:rows': {
+    query: { resource: 'payments', text: 'ada', currency: 'NGN', minAmount: '1', sort: { column: 'amount', desc: true } },
+    offset: 0,
+    limit: 50
+  },
   'records:totals': { query: { resource: 'transfers', bulkFile: 'bulk-1' } },
   'records:detail': { resource: 'payments', key: 'pay-1' },
   'records:find': { text: 'ada' },
@@ -34,7 +38,10 @@ const VALID: Partial<Record<CallName, Record<string, unknown>>> = {
   'job:cancel': { id: 'job-1' },
   'recon:open': { mapping: { dateOrder: 'dmy', defaultCurrency: 'NGN' } },
   'recon:openDropped': { name: 'october.csv', base64: 'RGF0ZSxBbW91bnQKMjAyNi0xMC0wMSwxLjAwCg==' },
-  'recon:preview': { token: '00000000-0000-4000-8000-000000000000', mapping: { columns: { date: 'Date', amount: 'Amount' }, decimalMark: ',' } },
+  'recon:preview': {
+    token: '00000000-0000-4000-8000-000000000000',
+    mapping: { columns: { date: 'Date', amount: 'Amount' }, decimalMark: ',' }
+  },
   'recon:import': { token: '00000000-0000-4000-8000-000000000000', ifSameRows: 'skip', saveAs: 'Bank' },
   'recon:session': { id: 'session-1' },
   'recon:fileDays': { fileId: 'file-1' },
@@ -62,7 +69,17 @@ const VALID: Partial<Record<CallName, Record<string, unknown>>> = {
   'bulk:saveStatus': { sendId: 1, variant: 'retry' }
 }
 
-const anything = fc.anything({ maxDepth: 3, withBigInt: true, withDate: true, withMap: true, withSet: true, withTypedArray: true, withNullPrototype: true, withBoxedValues: true, withSparseArray: true })
+const anything = fc.anything({
+  maxDepth: 3,
+  withBigInt: true,
+  withDate: true,
+  withMap: true,
+  withSet: true,
+  withTypedArray: true,
+  withNullPrototype: true,
+  withBoxedValues: true,
+  withSparseArray: true
+})
 const nasty = fc.oneof(
   anything,
   fc.string({ maxLength: 3000 }),
@@ -130,7 +147,10 @@ describe('IPC fuzz against the real gate and host process', { timeout: 120_000 }
     await fc.assert(
       fc.asyncProperty(fc.oneof(fc.string({ maxLength: 200 }), anything), async (name) => {
         if (typeof name === 'string' && Object.hasOwn(calls, name)) return
-        expect(await host.gate.dispatch(name, undefined, { url: 'http://127.0.0.1:5173/', isMainFrame: true })).toMatchObject({ ok: false, error: { code: 'UNKNOWN_CALL' } })
+        expect(await host.gate.dispatch(name, undefined, { url: 'http://127.0.0.1:5173/', isMainFrame: true })).toMatchObject({
+          ok: false,
+          error: { code: 'UNKNOWN_CALL' }
+        })
       }),
       { numRuns: 200, seed: 7 }
     )
@@ -138,7 +158,10 @@ describe('IPC fuzz against the real gate and host process', { timeout: 120_000 }
       fc.asyncProperty(fc.string({ maxLength: 300 }), fc.boolean(), fc.constantFrom(...callNames), async (url, isMainFrame, name) => {
         if (url === 'http://127.0.0.1:5173/' && isMainFrame) return
         if (!url.startsWith('http://127.0.0.1:5173/') || !isMainFrame) {
-          expect(await host.gate.dispatch(name, undefined, { url, isMainFrame })).toMatchObject({ ok: false, error: { code: 'FORBIDDEN_SENDER' } })
+          expect(await host.gate.dispatch(name, undefined, { url, isMainFrame })).toMatchObject({
+            ok: false,
+            error: { code: 'FORBIDDEN_SENDER' }
+          })
         }
       }),
       { numRuns: 200, seed: 11 }
@@ -161,7 +184,10 @@ describe('IPC fuzz against the real gate and host process', { timeout: 120_000 }
       expect(delivered, name).toEqual([])
     }
     // And the window's api.on refuses unknown events and listeners that are not functions.
-    const api = createApi(callNames, eventNames, { invoke: async () => ({ ok: true, value: null }), subscribe: () => () => {} }) as unknown as { on(e: unknown, l: unknown): unknown }
+    const api = createApi(callNames, eventNames, {
+      invoke: async () => ({ ok: true, value: null }),
+      subscribe: () => () => {}
+    }) as unknown as { on(e: unknown, l: unknown): unknown }
     fc.assert(
       fc.property(fc.oneof(fc.string(), anything), (event) => {
         if (typeof event === 'string' && (eventNames as readonly string[]).includes(event)) return
@@ -183,7 +209,13 @@ describe('the host channel itself', { timeout: 60_000 }, () => {
       { numRuns: 500, seed: 13 }
     )
     expect(readToHost({ type: 'call', id: 'x', name: 'app:info' })).toBeNull()
-    expect(readFromHost({ type: 'ask', id: 1, request: { kind: 'confirm', title: 'x'.repeat(10_000), message: '', detail: '', confirmLabel: 'Go' } })).toBeNull()
+    expect(
+      readFromHost({
+        type: 'ask',
+        id: 1,
+        request: { kind: 'confirm', title: 'x'.repeat(10_000), message: '', detail: '', confirmLabel: 'Go' }
+      })
+    ).toBeNull()
   })
 
   it('ignores garbage sent straight to a host process, which then still starts and answers', async () => {
@@ -194,17 +226,31 @@ describe('the host channel itself', { timeout: 60_000 }, () => {
     child.onExit(() => (exited = true))
     const raw = child as unknown as { send(message: unknown): void }
     // Whatever the channel can carry at its top level (process.send refuses a bare bigint or undefined).
-    const garbage = fc.sample(anything, { numRuns: 300, seed: 17 }).filter((m) => ['string', 'number', 'boolean', 'object'].includes(typeof m) && m !== null)
-    for (const message of [...garbage, { type: 'call' }, { type: 'call', id: 1, name: 42 }, { type: 'answer', id: 5, value: { x: 1 } }, { type: 'init' }, { type: 'ping', id: 'a' }]) raw.send(message)
+    const garbage = fc
+      .sample(anything, { numRuns: 300, seed: 17 })
+      .filter((m) => ['string', 'number', 'boolean', 'object'].includes(typeof m) && m !== null)
+    for (const message of [
+      ...garbage,
+      { type: 'call' },
+      { type: 'call', id: 1, name: 42 },
+      { type: 'answer', id: 5, value: { x: 1 } },
+      { type: 'init' },
+      { type: 'ping', id: 'a' }
+    ])
+      raw.send(message)
     // A call before init is answered, not dropped (once the process has loaded: that takes seconds on a busy machine).
     raw.send({ type: 'call', id: 1, name: 'app:info', arg: undefined })
-    await expect.poll(() => answers.find((m) => (m as { id?: number }).id === 1), { timeout: 20_000 }).toMatchObject({ type: 'result', result: { ok: false, error: { code: 'HOST_STARTING' } } })
+    await expect
+      .poll(() => answers.find((m) => (m as { id?: number }).id === 1), { timeout: 20_000 })
+      .toMatchObject({ type: 'result', result: { ok: false, error: { code: 'HOST_STARTING' } } })
     raw.send({ type: 'init', config: testHostConfig() })
     await expect.poll(() => answers.some((m) => (m as { type?: string }).type === 'ready'), { timeout: 20_000 }).toBe(true)
     raw.send({ type: 'call', id: 2, name: 'app:info', arg: { bad: true } })
     raw.send({ type: 'call', id: 3, name: 'app:info', arg: undefined })
     await expect.poll(() => answers.find((m) => (m as { id?: number }).id === 3)).toMatchObject({ type: 'result', result: { ok: true } })
-    expect(answers.find((m) => (m as { id?: number }).id === 2)).toMatchObject({ result: { ok: false, error: { code: 'INVALID_ARGUMENT' } } })
+    expect(answers.find((m) => (m as { id?: number }).id === 2)).toMatchObject({
+      result: { ok: false, error: { code: 'INVALID_ARGUMENT' } }
+    })
     expect(exited).toBe(false)
     child.kill()
   })

@@ -63,7 +63,14 @@ export interface TestHostOptions {
 /** Starts the real host in its own process behind a real supervisor and gate. */
 export async function startTestHost(options: TestHostOptions = {}): Promise<TestHost> {
   const config = options.config ?? testHostConfig()
-  const ui: ScriptedUi = { confirmations: [], saves: [], opens: [], openAnswer: null, confirmAnswer: true, exportDir: mkdtempSync(join(tmpdir(), 'ledgerline-export-')) }
+  const ui: ScriptedUi = {
+    confirmations: [],
+    saves: [],
+    opens: [],
+    openAnswer: null,
+    confirmAnswer: true,
+    exportDir: mkdtempSync(join(tmpdir(), 'ledgerline-export-'))
+  }
   const events: TestHost['events'] = []
   const checked = createEventEmitter((_channel, name, payload) => {
     events.push({ name, payload })
@@ -91,7 +98,11 @@ export async function startTestHost(options: TestHostOptions = {}): Promise<Test
   })
   await supervisor.start()
   const pages = options.trustedPages ?? [TEST_PAGE]
-  const gate = createGate({ contract: calls, isTrustedSender: createSenderCheck(pages), forward: (name, arg) => supervisor.call(name, arg) })
+  const gate = createGate({
+    contract: calls,
+    isTrustedSender: createSenderCheck(pages),
+    forward: (name, arg) => supervisor.call(name, arg)
+  })
   return {
     config,
     supervisor,
@@ -112,10 +123,11 @@ export function valueOf<T>(result: CallResult<T>): T {
 /** Starts a sync of the profile in use (all resources, or those named) and waits for it; a sync that does not succeed fails the test. */
 export async function syncAndWait(host: TestHost, resources?: SyncResource[], timeoutMs = 30_000): Promise<void> {
   const job = valueOf(await host.call('sync:start', resources ? { resources } : {}))
-  for (const end = Date.now() + timeoutMs; Date.now() < end; ) {
+  for (const end = Date.now() + timeoutMs; Date.now() < end;) {
     const found = valueOf(await host.call('job:list', undefined)).find((j) => j.id === job.id)
     if (found && found.state !== 'running') {
-      if (found.state !== 'succeeded') throw new Error(`sync ${found.state}: ${found.error ? `${found.error.code}: ${found.error.message}` : 'no error given'}`)
+      if (found.state !== 'succeeded')
+        throw new Error(`sync ${found.state}: ${found.error ? `${found.error.code}: ${found.error.message}` : 'no error given'}`)
       return
     }
     await new Promise((resolve) => setTimeout(resolve, 50))

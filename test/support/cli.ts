@@ -13,8 +13,16 @@ export interface CliRun {
 }
 
 /** Starts the command: the child (to signal it) and what it printed once it has ended (killed after `timeoutMs`). */
-export function startCli(args: string[], env: NodeJS.ProcessEnv = {}, options: { timeoutMs?: number } = {}): { child: ChildProcess; ended: Promise<CliRun> } {
-  const child = spawn(process.execPath, [CLI, ...args], { cwd: PROJECT_ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+export function startCli(
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+  options: { timeoutMs?: number } = {}
+): { child: ChildProcess; ended: Promise<CliRun> } {
+  const child = spawn(process.execPath, [CLI, ...args], {
+    cwd: PROJECT_ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe']
+  })
   const ended = new Promise<CliRun>((resolve, reject) => {
     let stdout = ''
     let stderr = ''

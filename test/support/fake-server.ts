@@ -42,7 +42,9 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
 
 /** One page of payments in the spec's wrapper, for a key check to accept. */
 export const onePaymentPage = (mode: 'TEST' | 'LIVE' = 'TEST') => ({
-  content: [{ id: 'pay_1', reference: 'REF-1', amount: 100, currency: 'NGN', status: 'successful', createdAt: '2026-01-01T00:00:00Z', mode }],
+  content: [
+    { id: 'pay_1', reference: 'REF-1', amount: 100, currency: 'NGN', status: 'successful', createdAt: '2026-01-01T00:00:00Z', mode }
+  ],
   pageNumber: 0,
   pageSize: 1,
   totalElements: 1,

@@ -101,7 +101,11 @@ export async function startRendererHarness(hostOptions: Omit<TestHostOptions, 't
         (globalThis as unknown as { __ledgerlineEmit(n: string, p: unknown): void }).__ledgerlineEmit(name, body)
       void page.evaluate(deliver, [event, payload] as const).catch(() => undefined)
     })
-    const started = await startTestHost({ ...hostOptions, trustedPages: [server.url], onEvent: (name, payload) => events.emit(name, payload) })
+    const started = await startTestHost({
+      ...hostOptions,
+      trustedPages: [server.url],
+      onEvent: (name, payload) => events.emit(name, payload)
+    })
     host = started
     await page.exposeBinding('__ledgerlineInvoke', (source, name: unknown, arg: unknown) =>
       started.gate.dispatch(name, arg, { url: source.frame.url(), isMainFrame: source.frame === source.page.mainFrame() })

@@ -10,7 +10,15 @@ export async function sandboxWithClient(
 ): Promise<{ sandbox: Sandbox; client: ApiClient; clientFor(key: string, extra?: Partial<HttpOptions>): ApiClient }> {
   const sandbox = await startSandbox({ rateLimits: false, payments: 500, ...sandboxOptions })
   const clientFor = (key: string, extra: Partial<HttpOptions> = {}): ApiClient =>
-    createApiClient({ baseUrl: sandbox.baseUrl, getKey: () => key, pacing: false, backoffBaseMs: 5, backoffCapMs: 50, ...clientOptions, ...extra })
+    createApiClient({
+      baseUrl: sandbox.baseUrl,
+      getKey: () => key,
+      pacing: false,
+      backoffBaseMs: 5,
+      backoffCapMs: 50,
+      ...clientOptions,
+      ...extra
+    })
   return { sandbox, client: clientFor(sandbox.keys.test), clientFor }
 }
 

@@ -20,7 +20,10 @@ async function setupSandbox(payments = 1200, extra: Parameters<typeof sandboxWit
   const db = openCache(':memory:')
   db.prepare("insert into profiles (id, name, mode, created_at) values ('p', 'Sandbox', 'test', '2026-01-01')").run()
   const store = new CacheStore(db)
-  cleanups.push(() => void db.close(), () => started.sandbox.close())
+  cleanups.push(
+    () => void db.close(),
+    () => started.sandbox.close()
+  )
   return { ...started, db, store }
 }
 
@@ -28,7 +31,9 @@ const distinctRequests = (log: readonly { method: string; path: string; query: R
   new Set(log.map((r) => `${r.method} ${r.path} ${JSON.stringify(r.query)}`)).size
 
 const snapshot = (db: Database.Database, table: string, key: string): string[] =>
-  (db.prepare(`select ${key} as k, raw from ${table} where profile_id = 'p' order by ${key}`).all() as { k: string; raw: string }[]).map((r) => `${r.k} ${r.raw}`)
+  (db.prepare(`select ${key} as k, raw from ${table} where profile_id = 'p' order by ${key}`).all() as { k: string; raw: string }[]).map(
+    (r) => `${r.k} ${r.raw}`
+  )
 
 describe.each([{ strict: false }, { strict: true }])('sync engine (strict spec: $strict)', ({ strict }) => {
   const setup = (payments?: number, extra: Parameters<typeof sandboxWithClient>[1] = {}) => setupSandbox(payments, extra, strict)
@@ -50,27 +55,43 @@ describe.each([{ strict: false }, { strict: true }])('sync engine (strict spec: 
     expect(store.count('p', 'payments')).toBe(1200)
     expect(store.count('p', 'subscriptions')).toBe(300)
     expect(store.count('p', 'transfers')).toBe(261)
-    expect(db.prepare("select total_transfers, last_synced_at is not null as synced from bulk_files where profile_id = 'p' and id = ?").get(bulk)).toEqual({ total_transfers: 260, synced: 1 })
+    expect(
+      db.prepare("select total_transfers, last_synced_at is not null as synced from bulk_files where profile_id = 'p' and id = ?").get(bulk)
+    ).toEqual({ total_transfers: 260, synced: 1 })
     expect(store.count('p', 'banks')).toBeGreaterThan(20)
     expect(store.count('p', 'virtual_accounts')).toBe(1)
     const planIds = store.referencedPlanIds('p')
     expect(store.count('p', 'plans')).toBe(planIds.length - 1)
     // The unknown plan id is recorded with its API code; everything else still synced.
     const unknownPlan = '00000000-0000-4000-8000-0000000000ff'
-    expect(summary.resources.plans).toMatchObject({ ok: false, failedItems: [{ id: unknownPlan, code: strict ? 'invalid_parameter' : 'not_found' }] })
+    expect(summary.resources.plans).toMatchObject({
+      ok: false,
+      failedItems: [{ id: unknownPlan, code: strict ? 'invalid_parameter' : 'not_found' }]
+    })
     expect(summary.resources.plans?.failedItems?.[0]?.message).toContain(unknownPlan)
-    expect(store.failures('p')[0]).toMatchObject({ resource: 'plans', scope: unknownPlan, code: strict ? 'invalid_parameter' : 'not_found', status: strict ? 400 : 404 })
-    for (const resource of ['payments', 'subscriptions', 'banks', 'transfers', 'virtual_accounts'] as const) expect(summary.resources[resource]?.ok, resource).toBe(true)
+    expect(store.failures('p')[0]).toMatchObject({
+      resource: 'plans',
+      scope: unknownPlan,
+      code: strict ? 'invalid_parameter' : 'not_found',
+      status: strict ? 400 : 404
+    })
+    for (const resource of ['payments', 'subscriptions', 'banks', 'transfers', 'virtual_accounts'] as const)
+      expect(summary.resources[resource]?.ok, resource).toBe(true)
     const last = progress.filter((p) => p.resource === 'payments').at(-1)
     expect(last).toMatchObject({ done: 1200, total: 1200 })
     expect(progress.some((p) => p.resource === 'payments' && p.etaSeconds !== null && p.rate > 0)).toBe(true)
-    expect((db.prepare("select last_synced_at from profiles where id = 'p'").get() as { last_synced_at: string | null }).last_synced_at).not.toBeNull()
+    expect(
+      (db.prepare("select last_synced_at from profiles where id = 'p'").get() as { last_synced_at: string | null }).last_synced_at
+    ).not.toBeNull()
   })
 
   it('picks up new payments and re-checks unfinished ones on the next run', async () => {
     const { sandbox, client, store, db } = await setup(400)
     await runSync({ client, store, profileId: 'p', resources: ['payments'] })
-    const pending = (await collect(client.paymentPages({ status: 'pending' }))).find((p) => p.authorization?.mode === 'pin') as { reference: string; id: string }
+    const pending = (await collect(client.paymentPages({ status: 'pending' }))).find((p) => p.authorization?.mode === 'pin') as {
+      reference: string
+      id: string
+    }
     await client.authorizePayment({ reference: pending.reference, authorization: { pin: '1234' } })
     await client.authorizePayment({ reference: pending.reference, authorization: { otp: '123456' } })
     const account = await client.createVirtualAccount({ currency: 'NGN', accountName: 'Top-up', amount: 50 })
@@ -103,7 +124,10 @@ describe.each([{ strict: false }, { strict: true }])('sync engine (strict spec: 
     db.prepare(`update payments set is_final = 1 where profile_id = 'p' and id not in (?, ?)`).run(...keep)
     const before = sandbox.requests.length
     await runSync({ client, store, profileId: 'p', resources: ['payments'] })
-    const lookups = sandbox.requests.slice(before).filter((r) => r.query['reference'] !== undefined).map((r) => r.query['reference'])
+    const lookups = sandbox.requests
+      .slice(before)
+      .filter((r) => r.query['reference'] !== undefined)
+      .map((r) => r.query['reference'])
     expect(lookups.sort()).toEqual([...keep].sort())
     expect(distinctRequests(sandbox.requests.slice(before))).toBeLessThanOrEqual(2 + 2)
   })
@@ -136,7 +160,12 @@ describe.each([{ strict: false }, { strict: true }])('sync engine (strict spec: 
     expect(store.count('p', 'payments')).toBe(3000)
     // Checked against the server's own list: the same ids, each with the status the server gives it.
     const server = new Map((await collect(client.paymentPages())).map((p) => [p.id, p.status]))
-    const cached = new Map((db.prepare("select id, status_raw from payments where profile_id = 'p'").all() as { id: string; status_raw: string }[]).map((r) => [r.id, r.status_raw]))
+    const cached = new Map(
+      (db.prepare("select id, status_raw from payments where profile_id = 'p'").all() as { id: string; status_raw: string }[]).map((r) => [
+        r.id,
+        r.status_raw
+      ])
+    )
     expect(cached).toEqual(server)
   })
 
@@ -148,7 +177,12 @@ describe.each([{ strict: false }, { strict: true }])('sync engine (strict spec: 
     const summary = await runSync({ client: faulty.client, store: faulty.store, profileId: 'p' })
     expect(Object.values(summary.resources).every((r) => r.ok)).toBe(true)
     expect(Object.values(faulty.sandbox.faults.injected).reduce((a, b) => a + b, 0)).toBeGreaterThan(5)
-    for (const [table, key] of [['payments', 'id'], ['subscriptions', 'id'], ['banks', 'bank_code'], ['plans', 'id']] as const) {
+    for (const [table, key] of [
+      ['payments', 'id'],
+      ['subscriptions', 'id'],
+      ['banks', 'bank_code'],
+      ['plans', 'id']
+    ] as const) {
       expect(snapshot(faulty.db, table, key), table).toEqual(snapshot(clean.db, table, key))
     }
   })
@@ -158,7 +192,13 @@ describe.each([{ strict: false }, { strict: true }])('sync engine (strict spec: 
     const broken: ApiClient = {
       ...client,
       listSubscriptions: async () => {
-        throw new ApiError({ kind: 'http', code: 'server_error', message: 'the provider had a server error', endpoint: 'GET /subscriptions', status: 500 })
+        throw new ApiError({
+          kind: 'http',
+          code: 'server_error',
+          message: 'the provider had a server error',
+          endpoint: 'GET /subscriptions',
+          status: 500
+        })
       }
     }
     const summary = await runSync({ client: broken, store, profileId: 'p', resources: ['payments', 'subscriptions', 'banks'] })

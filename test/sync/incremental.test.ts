@@ -19,13 +19,21 @@ async function setup(payments = 3000, bulkFiles = [30, 260]) {
   const db = openCache(':memory:')
   db.prepare("insert into profiles (id, name, mode, created_at) values ('p', 'Strict', 'test', '2026-01-01')").run()
   const store = new CacheStore(db)
-  cleanups.push(() => void db.close(), () => started.sandbox.close())
+  cleanups.push(
+    () => void db.close(),
+    () => started.sandbox.close()
+  )
   return { ...started, db, store }
 }
 
 /** The cache's payments as id → raw status, to compare with the server's own list. */
 const cachedStatuses = (db: Database.Database): Map<string, string> =>
-  new Map((db.prepare("select id, status_raw from payments where profile_id = 'p'").all() as { id: string; status_raw: string }[]).map((r) => [r.id, r.status_raw]))
+  new Map(
+    (db.prepare("select id, status_raw from payments where profile_id = 'p'").all() as { id: string; status_raw: string }[]).map((r) => [
+      r.id,
+      r.status_raw
+    ])
+  )
 
 describe('incremental sync against a spec-strict server', () => {
   it('second sync: only the pages holding new payments plus a bounded re-check, and every settled payment shows its new status', async () => {
@@ -52,7 +60,9 @@ describe('incremental sync against a spec-strict server', () => {
     expect(sent.length).toBeLessThanOrEqual(bound)
     expect(sent.length).toBeLessThan(firstRequests)
     // Never a walk through history: no page of the unfiltered list beyond the new payments is asked for.
-    const unfilteredPages = sent.filter((r) => r.query['status'] === undefined && r.query['reference'] === undefined).map((r) => Number(r.query['page']))
+    const unfilteredPages = sent
+      .filter((r) => r.query['status'] === undefined && r.query['reference'] === undefined)
+      .map((r) => Number(r.query['page']))
     expect(Math.max(...unfilteredPages)).toBeLessThanOrEqual(Math.ceil(NEW / PAGE))
 
     // The cache now says exactly what the server says, payment by payment.
@@ -123,7 +133,9 @@ describe('incremental sync against a spec-strict server', () => {
     const summary = await runSync({ client, store, profileId: 'p', resources: ['payments'] })
     expect(summary.resources.payments?.ok).toBe(true)
     const server = (await collect(client.paymentPages())).map((p) => p.id).sort()
-    const cached = (store.db.prepare("select id from payments where profile_id = 'p' order by id").all() as { id: string }[]).map((r) => r.id)
+    const cached = (store.db.prepare("select id from payments where profile_id = 'p' order by id").all() as { id: string }[]).map(
+      (r) => r.id
+    )
     expect(cached).toEqual(server)
   })
 })
@@ -140,7 +152,8 @@ describe('follows against a spec-strict server', () => {
     store.track('p', 'plan', 'not-a-plan-id')
 
     const summary = await runSync({ client, store, profileId: 'p' })
-    for (const resource of ['payments', 'subscriptions', 'banks', 'virtual_accounts'] as const) expect(summary.resources[resource]?.ok, resource).toBe(true)
+    for (const resource of ['payments', 'subscriptions', 'banks', 'virtual_accounts'] as const)
+      expect(summary.resources[resource]?.ok, resource).toBe(true)
     const transfers = summary.resources.transfers
     expect(transfers?.ok).toBe(false)
     expect(transfers?.failedItems).toHaveLength(1)
@@ -175,7 +188,9 @@ describe('follows against a spec-strict server', () => {
     store.track('p', 'transfer', pending?.reference as string)
     await runSync({ client, store, profileId: 'p', resources: ['transfers'] })
     // Read again by reference (it is not final), it still belongs to its file.
-    expect(db.prepare("select bulk_file_id from transfers where profile_id = 'p' and reference = ?").get(pending?.reference)).toEqual({ bulk_file_id: file })
+    expect(db.prepare("select bulk_file_id from transfers where profile_id = 'p' and reference = ?").get(pending?.reference)).toEqual({
+      bulk_file_id: file
+    })
 
     // Once every transfer is final, the file and the reference are left alone.
     db.prepare("update transfers set is_final = 1 where profile_id = 'p'").run()
@@ -190,7 +205,13 @@ describe('virtual accounts as the spec gives them', () => {
   it('keeps amount and currency from the create request and computes expiry from creation and expiresIn', async () => {
     const { sandbox, client, store, db } = await setup(50)
     const at = Date.UTC(2026, 10, 22, 9, 0, 0)
-    const created = await createVirtualAccount(client, store, 'p', { currency: 'GHS', accountName: 'Invoice 88', amount: '12.50', expiresIn: 10 }, () => at)
+    const created = await createVirtualAccount(
+      client,
+      store,
+      'p',
+      { currency: 'GHS', accountName: 'Invoice 88', amount: '12.50', expiresIn: 10 },
+      () => at
+    )
     expect(created).toMatchObject({ amountRaw: '12.50', currency: 'GHS', expiresAt: new Date(at + 10 * 60_000).toISOString() })
     expect(db.prepare("select amount_minor, created_at, expires_in_minutes from virtual_accounts where profile_id = 'p'").get()).toEqual({
       amount_minor: 1250,

@@ -7,11 +7,19 @@ import { paymentSchema } from '../../src/shared/api/schemas'
 describe('parseJsonExact', () => {
   it('keeps every money field as the text sent, and leaves other numbers alone', () => {
     const text = '{"amount": 100.50, "totalFees":1.5e2, "rate": 1532.450, "pageNumber": 3, "list": [1, 2.50], "note": "amount: 5"}'
-    expect(parseJsonExact(text)).toEqual({ amount: '100.50', totalFees: '1.5e2', rate: '1532.450', pageNumber: 3, list: [1, 2.5], note: 'amount: 5' })
+    expect(parseJsonExact(text)).toEqual({
+      amount: '100.50',
+      totalFees: '1.5e2',
+      rate: '1532.450',
+      pageNumber: 3,
+      list: [1, 2.5],
+      note: 'amount: 5'
+    })
   })
 
   it('reads a number past 15 significant digits as its text instead of rounding it', () => {
-    const text = '{"amount": 12345678901234567.89, "localAmount": -0.000000000000000001, "id": 98765432109876543210, "small": 123456789012345}'
+    const text =
+      '{"amount": 12345678901234567.89, "localAmount": -0.000000000000000001, "id": 98765432109876543210, "small": 123456789012345}'
     const parsed = parseJsonExact(text) as Record<string, unknown>
     expect(parsed['amount']).toBe('12345678901234567.89')
     expect(parsed['localAmount']).toBe('-0.000000000000000001')

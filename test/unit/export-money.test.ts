@@ -26,7 +26,10 @@ describe('export money cells', () => {
     db.close()
     const out = join(dir, 'payments.csv')
     await exportCsv({ file }, { id: 'p', mode: 'live' }, { resource: 'payments' }, out)
-    const parsed = Papa.parse<Record<string, string>>(readFileSync(out, 'utf8').replace(/^\uFEFF/, ''), { header: true, skipEmptyLines: true })
+    const parsed = Papa.parse<Record<string, string>>(readFileSync(out, 'utf8').replace(/^\uFEFF/, ''), {
+      header: true,
+      skipEmptyLines: true
+    })
     const cells = parsed.data[0]
     expect(cells).toMatchObject({
       amount: `${AS_SENT_MARK}12.345`,

@@ -11,7 +11,9 @@ describe('file logger', () => {
     const log = createFileLogger(file, () => new Date('2026-11-22T10:00:00Z'))
     log.info('sync "Acme" finished')
     log.error('request failed with Authorization: Bearer sk_live_abc123\nat line 2')
-    expect(readFileSync(file, 'utf8')).toBe('2026-11-22T10:00:00.000Z INFO sync "Acme" finished\n2026-11-22T10:00:00.000Z ERROR request failed with Authorization: Bearer [redacted] | at line 2\n')
+    expect(readFileSync(file, 'utf8')).toBe(
+      '2026-11-22T10:00:00.000Z INFO sync "Acme" finished\n2026-11-22T10:00:00.000Z ERROR request failed with Authorization: Bearer [redacted] | at line 2\n'
+    )
   })
 
   it('does not throw when the log cannot be written', () => {

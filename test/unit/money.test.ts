@@ -42,7 +42,10 @@ describe('ISO 4217 exponents', () => {
 
   it('refuse unknown or lower-case codes', () => {
     for (const code of ['XYZ', 'ngn', '', 'NGNX', '__proto__', 'constructor']) {
-      expect(errorCode(() => currencyExponent(code)), code).toBe('unknown_currency')
+      expect(
+        errorCode(() => currencyExponent(code)),
+        code
+      ).toBe('unknown_currency')
     }
   })
 })
@@ -65,8 +68,29 @@ describe('parseMajor', () => {
   })
 
   it('rejects NaN, Infinity, exponent notation and anything not a plain decimal', () => {
-    for (const bad of [NaN, Infinity, -Infinity, '1e3', '1E-2', 1e21, '', ' ', '1,000.00', '+5', '5.', '.5', '0x10', '5 000', 'abc', '--1', '1.2.3']) {
-      expect(errorCode(() => parseMajor(bad, 'NGN')), String(bad)).toBe('invalid_amount')
+    for (const bad of [
+      NaN,
+      Infinity,
+      -Infinity,
+      '1e3',
+      '1E-2',
+      1e21,
+      '',
+      ' ',
+      '1,000.00',
+      '+5',
+      '5.',
+      '.5',
+      '0x10',
+      '5 000',
+      'abc',
+      '--1',
+      '1.2.3'
+    ]) {
+      expect(
+        errorCode(() => parseMajor(bad, 'NGN')),
+        String(bad)
+      ).toBe('invalid_amount')
     }
     expect(errorCode(() => parseMajor(null as unknown as string, 'NGN'))).toBe('invalid_amount')
     expect(errorCode(() => parseMajor({} as unknown as string, 'NGN'))).toBe('invalid_amount')
@@ -134,7 +158,9 @@ describe('arithmetic', () => {
   })
 
   it('refuses a total that would lose exactness', () => {
-    expect(errorCode(() => addMoney({ minor: Number.MAX_SAFE_INTEGER, currency: 'NGN' }, { minor: 1, currency: 'NGN' }))).toBe('amount_too_large')
+    expect(errorCode(() => addMoney({ minor: Number.MAX_SAFE_INTEGER, currency: 'NGN' }, { minor: 1, currency: 'NGN' }))).toBe(
+      'amount_too_large'
+    )
   })
 
   it('sums by currency exactly, whatever the order (property)', () => {

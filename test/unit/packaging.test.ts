@@ -9,18 +9,32 @@ import { defaultDataDir } from '../../src/main/app/paths'
 import { PROJECT_ROOT } from '../support/renderer-harness'
 
 const require = createRequire(__filename)
-const config = require(join(PROJECT_ROOT, 'electron-builder.config.cjs')) as Record<string, unknown> & { asarUnpack: string[]; afterPack: string }
-const pkg = JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as { name: string; productName?: string; scripts: Record<string, string> }
+const config = require(join(PROJECT_ROOT, 'electron-builder.config.cjs')) as Record<string, unknown> & {
+  asarUnpack: string[]
+  afterPack: string
+}
+const pkg = JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as {
+  name: string
+  productName?: string
+  scripts: Record<string, string>
+}
 const fuses = require('@electron/fuses') as typeof import('@electron/fuses')
 type Matcher = (path: string, pattern: string, options?: object) => boolean
 const matcherModule = require('minimatch') as Matcher | { minimatch: Matcher }
 const minimatch: Matcher = typeof matcherModule === 'function' ? matcherModule : matcherModule.minimatch
 const { SENTINEL } = require('@electron/fuses/dist/constants') as { SENTINEL: string }
-const afterPack = require(join(PROJECT_ROOT, 'scripts/after-pack.cjs')) as ((context: object) => Promise<void>) & { LEDGERLINE_FUSES: Record<number, boolean> }
+const afterPack = require(join(PROJECT_ROOT, 'scripts/after-pack.cjs')) as ((context: object) => Promise<void>) & {
+  LEDGERLINE_FUSES: Record<number, boolean>
+}
 
 /** Where Electron puts userData: appData + the app's name, which is package.json's productName (else name). */
 function electronUserData(platform: NodeJS.Platform, env: NodeJS.ProcessEnv, home: string): string {
-  const appData = platform === 'win32' ? (env['APPDATA'] as string) : platform === 'darwin' ? join(home, 'Library', 'Application Support') : env['XDG_CONFIG_HOME'] || join(home, '.config')
+  const appData =
+    platform === 'win32'
+      ? (env['APPDATA'] as string)
+      : platform === 'darwin'
+        ? join(home, 'Library', 'Application Support')
+        : env['XDG_CONFIG_HOME'] || join(home, '.config')
   return join(appData, pkg.productName ?? pkg.name)
 }
 
@@ -52,14 +66,33 @@ describe('packaging', () => {
     expect(existsSync(join(PROJECT_ROOT, config.afterPack))).toBe(true)
     const dir = mkdtempSync(join(tmpdir(), 'ledgerline-fuses-'))
     // A stand-in binary with Electron's fuse wire: the sentinel, version 1, eight fuses all "inherit from the build" (enabled).
-    const wire = Buffer.concat([Buffer.from('\x7fELF…padding…'), Buffer.from(SENTINEL), Buffer.from([1, 8]), Buffer.alloc(8, 49), Buffer.from('…rest')])
+    const wire = Buffer.concat([
+      Buffer.from('\x7fELF…padding…'),
+      Buffer.from(SENTINEL),
+      Buffer.from([1, 8]),
+      Buffer.alloc(8, 49),
+      Buffer.from('…rest')
+    ])
     const binary = join(dir, 'ledgerline')
     writeFileSync(binary, wire)
-    await afterPack({ appOutDir: dir, electronPlatformName: 'linux', arch: 1, packager: { executableName: 'ledgerline', appInfo: { productFilename: 'Ledgerline' } } })
+    await afterPack({
+      appOutDir: dir,
+      electronPlatformName: 'linux',
+      arch: 1,
+      packager: { executableName: 'ledgerline', appInfo: { productFilename: 'Ledgerline' } }
+    })
     const flipped = await fuses.getCurrentFuseWire(binary)
     const state = (option: number): string => String.fromCharCode(flipped[option as keyof typeof flipped] as number)
     const { FuseV1Options: F } = fuses
-    expect([F.RunAsNode, F.EnableNodeOptionsEnvironmentVariable, F.EnableNodeCliInspectArguments, F.LoadBrowserProcessSpecificV8Snapshot, F.GrantFileProtocolExtraPrivileges].map(state)).toEqual(['0', '0', '0', '0', '0'])
+    expect(
+      [
+        F.RunAsNode,
+        F.EnableNodeOptionsEnvironmentVariable,
+        F.EnableNodeCliInspectArguments,
+        F.LoadBrowserProcessSpecificV8Snapshot,
+        F.GrantFileProtocolExtraPrivileges
+      ].map(state)
+    ).toEqual(['0', '0', '0', '0', '0'])
     expect([F.EnableCookieEncryption, F.EnableEmbeddedAsarIntegrityValidation, F.OnlyLoadAppFromAsar].map(state)).toEqual(['1', '1', '1'])
 
     // The Windows and macOS layouts name the binary the way electron-builder lays them out.

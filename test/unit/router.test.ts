@@ -34,7 +34,11 @@ function makeTestRouter(logError = vi.fn()) {
     ],
     logError
   })
-  const router = createGate({ contract: testContract, isTrustedSender: createSenderCheck([APP_PAGE]), forward: (name, arg) => dispatcher.dispatch(name, arg) })
+  const router = createGate({
+    contract: testContract,
+    isTrustedSender: createSenderCheck([APP_PAGE]),
+    forward: (name, arg) => dispatcher.dispatch(name, arg)
+  })
   return { router, logError }
 }
 
@@ -156,7 +160,10 @@ describe('the gate over the real contract, in front of the real host process', (
   })
 
   it('refuses a malformed argument and an unknown call on the real contract', async () => {
-    expect(await host.gate.dispatch('app:info', { verbose: true }, trusted)).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENT' } })
+    expect(await host.gate.dispatch('app:info', { verbose: true }, trusted)).toMatchObject({
+      ok: false,
+      error: { code: 'INVALID_ARGUMENT' }
+    })
     expect(await host.gate.dispatch('app:quit', undefined, trusted)).toMatchObject({ ok: false, error: { code: 'UNKNOWN_CALL' } })
   })
 
@@ -185,7 +192,9 @@ describe('the contract itself', () => {
     switch (def.type) {
       case 'string': {
         const checks = (def['checks'] as { _zod: { def: { check: string } } }[] | undefined) ?? []
-        return checks.some((c) => c._zod.def.check === 'max_length' || c._zod.def.check === 'length_equals') ? [] : [`${path}: unbounded string`]
+        return checks.some((c) => c._zod.def.check === 'max_length' || c._zod.def.check === 'length_equals')
+          ? []
+          : [`${path}: unbounded string`]
       }
       case 'object': {
         const catchall = def['catchall'] as { _zod: { def: { type: string } } } | undefined
@@ -211,7 +220,9 @@ describe('the contract itself', () => {
   it('detects loose objects and unbounded strings (so the check below can fail)', () => {
     expect(weaknesses(z.object({ a: z.string().max(5) }), 'x')).toEqual(['x: object accepts unknown fields'])
     expect(weaknesses(z.strictObject({ a: z.array(z.string()).optional() }), 'x')).toEqual(['x.a[]: unbounded string'])
-    expect(weaknesses(z.discriminatedUnion('k', [z.strictObject({ k: z.literal('a'), v: z.string() })]), 'x')).toEqual(['x|0.v: unbounded string'])
+    expect(weaknesses(z.discriminatedUnion('k', [z.strictObject({ k: z.literal('a'), v: z.string() })]), 'x')).toEqual([
+      'x|0.v: unbounded string'
+    ])
     expect(weaknesses(z.partialRecord(z.enum(['a']), z.object({})), 'x')).toEqual(['x{}: object accepts unknown fields'])
   })
 
@@ -229,7 +240,7 @@ describe('the contract itself', () => {
     }
   })
 
-  it('is merged from the domains\' parts, and a name two parts define throws instead of overriding', () => {
+  it("is merged from the domains' parts, and a name two parts define throws instead of overriding", () => {
     expect(() => mergeParts('call', [{ 'a:x': 1 }, { 'a:y': 2 }])).not.toThrow()
     expect(() => mergeParts('call', [{ 'a:x': 1 }, { 'b:y': 2, 'a:x': 3 }])).toThrow(/defines the call "a:x" twice/)
     expect(() => mergeParts('event', [{ 'e:x': 1 }, { 'e:x': 1 }])).toThrow(/event "e:x" twice/)

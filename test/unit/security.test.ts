@@ -13,7 +13,13 @@ import {
 import { PROJECT_ROOT, RENDERER_DIR } from '../support/renderer-harness'
 
 function directives(policy: string): Map<string, string> {
-  return new Map(policy.split(';').map((d) => d.trim()).filter(Boolean).map((d) => [d.split(/\s+/)[0] ?? '', d.split(/\s+/).slice(1).join(' ')]))
+  return new Map(
+    policy
+      .split(';')
+      .map((d) => d.trim())
+      .filter(Boolean)
+      .map((d) => [d.split(/\s+/)[0] ?? '', d.split(/\s+/).slice(1).join(' ')])
+  )
 }
 
 describe('BrowserWindow options', () => {

@@ -49,7 +49,9 @@ describe('production builds', () => {
     const source = readFileSync(path.join(PROJECT_ROOT, 'src/main/index.ts'), 'utf8')
     expect(source).toMatch(/const devServerUrl = __LEDGERLINE_DEV_BUILD__ \? process\.env\['ELECTRON_RENDERER_URL'\] : undefined/)
     expect(source).not.toMatch(/isPackaged[^\n]*ELECTRON_RENDERER_URL|ELECTRON_RENDERER_URL[^\n]*isPackaged/)
-    expect(readFileSync(path.join(PROJECT_ROOT, 'electron.vite.config.ts'), 'utf8')).toMatch(/__LEDGERLINE_DEV_BUILD__: JSON\.stringify\(command === 'serve'\)/)
+    expect(readFileSync(path.join(PROJECT_ROOT, 'electron.vite.config.ts'), 'utf8')).toMatch(
+      /__LEDGERLINE_DEV_BUILD__: JSON\.stringify\(command === 'serve'\)/
+    )
     // npm test builds first (electron-vite build): the shipped main bundle has no trace of the variable.
     const built = readFileSync(path.join(PROJECT_ROOT, 'out/main/index.js'), 'utf8')
     expect(built).not.toContain('ELECTRON_RENDERER_URL')

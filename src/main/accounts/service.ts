@@ -56,7 +56,9 @@ export async function createVirtualAccount(
     ...(input.expiresIn !== undefined ? { expiresIn: input.expiresIn } : {})
   })
   // The response does not carry amount or currency (spec 2.1): they are kept from the request.
-  store.writePage(profileId, 'virtual_accounts', [createdVirtualAccountRow(account, { amount, currency: input.currency, expiresIn: input.expiresIn }, requestedAt)])
+  store.writePage(profileId, 'virtual_accounts', [
+    createdVirtualAccountRow(account, { amount, currency: input.currency, expiresIn: input.expiresIn }, requestedAt)
+  ])
   const created = listVirtualAccounts(store.db, profileId).find((a) => a.id === account.id)
   if (!created) throw new AppError('internal', 'The new virtual account was not saved.')
   return created

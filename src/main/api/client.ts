@@ -112,14 +112,26 @@ export interface ApiClient {
   authorizePayment(input: AuthorizeInput, signal?: AbortSignal): Promise<Payment>
   listPayments(filter?: PaymentFilter, page?: PageRequest): Promise<Page<Payment>>
   paymentPages(filter?: PaymentFilter, options?: { startPage?: number; size?: number; signal?: AbortSignal }): AsyncGenerator<Page<Payment>>
-  validateBulkTransfers(csv: string, options?: { as?: 'json' | 'multipart'; fileName?: string; signal?: AbortSignal }): Promise<BulkValidation>
+  validateBulkTransfers(
+    csv: string,
+    options?: { as?: 'json' | 'multipart'; fileName?: string; signal?: AbortSignal }
+  ): Promise<BulkValidation>
   listBulkTransfers(bulkFileId: string, page?: PageRequest): Promise<Page<Transfer>>
-  bulkTransferPages(bulkFileId: string, options?: { startPage?: number; size?: number; signal?: AbortSignal }): AsyncGenerator<Page<Transfer>>
+  bulkTransferPages(
+    bulkFileId: string,
+    options?: { startPage?: number; size?: number; signal?: AbortSignal }
+  ): AsyncGenerator<Page<Transfer>>
   getTransfer(reference: string, signal?: AbortSignal): Promise<Transfer>
   listBanks(currency: BankCurrency, signal?: AbortSignal): Promise<Bank[]>
   listSubscriptions(filter?: SubscriptionFilter, page?: PageRequest): Promise<Page<Subscription>>
-  subscriptionPages(filter?: SubscriptionFilter, options?: { startPage?: number; size?: number; signal?: AbortSignal }): AsyncGenerator<Page<Subscription>>
-  createBulkPlans(csv: string, options?: { skipErrors?: boolean; fileName?: string; signal?: AbortSignal }): Promise<{ status: string | null; failedRequests: FailedRequest[] }>
+  subscriptionPages(
+    filter?: SubscriptionFilter,
+    options?: { startPage?: number; size?: number; signal?: AbortSignal }
+  ): AsyncGenerator<Page<Subscription>>
+  createBulkPlans(
+    csv: string,
+    options?: { skipErrors?: boolean; fileName?: string; signal?: AbortSignal }
+  ): Promise<{ status: string | null; failedRequests: FailedRequest[] }>
   getPlan(planId: string, signal?: AbortSignal): Promise<Plan>
   cancelPlan(planId: string, signal?: AbortSignal): Promise<Plan>
   /** Test mode only: pays into a test virtual account through the funds simulator (see the funds-simulator assumption); a client made for the simulator's address. */
@@ -140,13 +152,33 @@ export function createApiClient(options: HttpOptions): ApiClient {
     mode: http.mode,
 
     createVirtualAccount: (input, signal) =>
-      http.request({ method: 'POST', path: '/virtual-accounts/temporary', endpoint: 'POST /virtual-accounts/temporary', json: input, schema: virtualAccountSchema, signal }),
+      http.request({
+        method: 'POST',
+        path: '/virtual-accounts/temporary',
+        endpoint: 'POST /virtual-accounts/temporary',
+        json: input,
+        schema: virtualAccountSchema,
+        signal
+      }),
 
     getVirtualAccount: (id, signal) =>
-      http.request({ method: 'GET', path: `/virtual-accounts/${seg(id)}`, endpoint: 'GET /virtual-accounts/{id}', schema: virtualAccountSchema, signal }),
+      http.request({
+        method: 'GET',
+        path: `/virtual-accounts/${seg(id)}`,
+        endpoint: 'GET /virtual-accounts/{id}',
+        schema: virtualAccountSchema,
+        signal
+      }),
 
     authorizePayment: (input, signal) =>
-      http.request({ method: 'POST', path: '/payments/authorize', endpoint: 'POST /payments/authorize', json: input, schema: paymentSchema, signal }),
+      http.request({
+        method: 'POST',
+        path: '/payments/authorize',
+        endpoint: 'POST /payments/authorize',
+        json: input,
+        schema: paymentSchema,
+        signal
+      }),
 
     listPayments: (filter = {}, page = {}) =>
       http.request({
@@ -166,7 +198,8 @@ export function createApiClient(options: HttpOptions): ApiClient {
         signal: page.signal
       }),
 
-    paymentPages: (filter = {}, walk = {}) => walkPages((page, size, signal) => client.listPayments(filter, { page, size, ...(signal ? { signal } : {}) }), walk),
+    paymentPages: (filter = {}, walk = {}) =>
+      walkPages((page, size, signal) => client.listPayments(filter, { page, size, ...(signal ? { signal } : {}) }), walk),
 
     async validateBulkTransfers(csv, opts = {}) {
       const asJson = (opts.as ?? 'json') === 'json'
@@ -195,10 +228,22 @@ export function createApiClient(options: HttpOptions): ApiClient {
       walkPages((page, size, signal) => client.listBulkTransfers(bulkFileId, { page, size, ...(signal ? { signal } : {}) }), walk),
 
     getTransfer: (reference, signal) =>
-      http.request({ method: 'GET', path: `/transfers/reference/${seg(reference)}`, endpoint: 'GET /transfers/reference/{reference}', schema: transferSchema, signal }),
+      http.request({
+        method: 'GET',
+        path: `/transfers/reference/${seg(reference)}`,
+        endpoint: 'GET /transfers/reference/{reference}',
+        schema: transferSchema,
+        signal
+      }),
 
     listBanks: (currency, signal) =>
-      http.request({ method: 'GET', path: `/transfers/banks/${seg(currency)}`, endpoint: 'GET /transfers/banks/{currency}', schema: z.array(bankSchema), signal }),
+      http.request({
+        method: 'GET',
+        path: `/transfers/banks/${seg(currency)}`,
+        endpoint: 'GET /transfers/banks/{currency}',
+        schema: z.array(bankSchema),
+        signal
+      }),
 
     async listSubscriptions(filter = {}, page = {}) {
       const result = await http.request({
@@ -226,7 +271,14 @@ export function createApiClient(options: HttpOptions): ApiClient {
     async createBulkPlans(csv, opts = {}) {
       const form = csvForm(csv, opts.fileName ?? 'plans.csv')
       if (opts.skipErrors !== undefined) form.set('skipErrors', String(opts.skipErrors))
-      const result = await http.request({ method: 'POST', path: '/bulk-plans', endpoint: 'POST /bulk-plans', form, schema: bulkPlanResultSchema, signal: opts.signal })
+      const result = await http.request({
+        method: 'POST',
+        path: '/bulk-plans',
+        endpoint: 'POST /bulk-plans',
+        form,
+        schema: bulkPlanResultSchema,
+        signal: opts.signal
+      })
       return { status: result.status ?? null, failedRequests: (result.failedRequests ?? []).map(readFailedRequest) }
     },
 
@@ -234,10 +286,23 @@ export function createApiClient(options: HttpOptions): ApiClient {
       http.request({ method: 'GET', path: `/plans/${seg(planId)}`, endpoint: 'GET /plans/{plan-id}', schema: planSchema, signal }),
 
     cancelPlan: (planId, signal) =>
-      http.request({ method: 'POST', path: `/plans/${seg(planId)}/cancel`, endpoint: 'POST /plans/{plan-id}/cancel', schema: planSchema, signal }),
+      http.request({
+        method: 'POST',
+        path: `/plans/${seg(planId)}/cancel`,
+        endpoint: 'POST /plans/{plan-id}/cancel',
+        schema: planSchema,
+        signal
+      }),
 
     simulateFunds: (input, signal) =>
-      http.request({ method: 'POST', path: '/simulator/funds', endpoint: 'POST /simulator/funds', json: input, schema: paymentSchema, signal })
+      http.request({
+        method: 'POST',
+        path: '/simulator/funds',
+        endpoint: 'POST /simulator/funds',
+        json: input,
+        schema: paymentSchema,
+        signal
+      })
   }
   return client
 }

@@ -65,7 +65,8 @@ export function errorFromResponse(endpoint: string, status: number, body: unknow
   // 400 / 401 shape A: { error (title), message (machine code), status }
   const title = str(record['error'])
   const machine = str(record['message'])
-  const fallbackCode = status === 404 ? 'not_found' : status === 429 ? 'rate_limit_exceeded' : status >= 500 ? 'server_error' : `http_${status}`
+  const fallbackCode =
+    status === 404 ? 'not_found' : status === 429 ? 'rate_limit_exceeded' : status >= 500 ? 'server_error' : `http_${status}`
   const code = machine && /^[a-z0-9_.-]+$/i.test(machine) && !machine.includes(' ') ? machine : fallbackCode
   const human =
     status === 401
@@ -78,5 +79,12 @@ export function errorFromResponse(endpoint: string, status: number, body: unknow
             ? 'the provider had a server error'
             : (title ?? machine ?? `HTTP ${status}`)
   const detail = title && human !== title ? ` [${title}]` : ''
-  return new ApiError({ kind: status === 401 ? 'auth' : 'http', code, message: `${human}${detail} (${code}, HTTP ${status})`, endpoint, status, ...extra })
+  return new ApiError({
+    kind: status === 401 ? 'auth' : 'http',
+    code,
+    message: `${human}${detail} (${code}, HTTP ${status})`,
+    endpoint,
+    status,
+    ...extra
+  })
 }

@@ -7,7 +7,10 @@ export const MONEY_KEYS: ReadonlySet<string> = new Set(['amount', 'localAmount',
 export const MAX_EXACT_DIGITS = 15
 
 function significantDigits(literal: string): number {
-  const mantissa = literal.replace(/^-/, '').replace(/[eE].*$/, '').replace('.', '')
+  const mantissa = literal
+    .replace(/^-/, '')
+    .replace(/[eE].*$/, '')
+    .replace('.', '')
   return mantissa.replace(/^0+/, '').replace(/0+$/, '').length
 }
 
@@ -65,7 +68,9 @@ export function parseJsonExact(text: string): unknown {
       }
       const literal = text.slice(start, i)
       // A malformed literal is left alone, so JSON.parse rejects the text as it would have.
-      const quote = JSON_NUMBER.test(literal) && ((keyForValue !== null && MONEY_KEYS.has(keyForValue)) || significantDigits(literal) > MAX_EXACT_DIGITS)
+      const quote =
+        JSON_NUMBER.test(literal) &&
+        ((keyForValue !== null && MONEY_KEYS.has(keyForValue)) || significantDigits(literal) > MAX_EXACT_DIGITS)
       if (quote) {
         parts.push(text.slice(copiedTo, start), `"${literal}"`)
         copiedTo = i

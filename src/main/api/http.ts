@@ -193,9 +193,19 @@ export function createHttp(options: HttpOptions): Http {
     } catch (error) {
       if (spec.signal?.aborted) throw new ApiError({ kind: 'cancelled', code: 'cancelled', message: 'cancelled', endpoint: spec.endpoint })
       if (timeout.aborted) {
-        throw new ApiError({ kind: 'timeout', code: 'timeout', message: `no complete answer within ${Math.round(timeoutMs / 1000)} s`, endpoint: spec.endpoint })
+        throw new ApiError({
+          kind: 'timeout',
+          code: 'timeout',
+          message: `no complete answer within ${Math.round(timeoutMs / 1000)} s`,
+          endpoint: spec.endpoint
+        })
       }
-      throw new ApiError({ kind: 'network', code: 'network_error', message: `the connection failed (${networkCause(error)})`, endpoint: spec.endpoint })
+      throw new ApiError({
+        kind: 'network',
+        code: 'network_error',
+        message: `the connection failed (${networkCause(error)})`,
+        endpoint: spec.endpoint
+      })
     }
     if (response.type === 'opaqueredirect' || (status >= 300 && status < 400)) {
       const location = response.headers.get('location')

@@ -13,7 +13,8 @@ export class SlidingWindow {
   private readonly stamps: number[] = []
 
   constructor(windows: readonly RateWindow[]) {
-    if (windows.length === 0 || windows.some((w) => !(w.limit > 0) || !(w.windowMs > 0))) throw new Error('Rate windows need a positive limit and length')
+    if (windows.length === 0 || windows.some((w) => !(w.limit > 0) || !(w.windowMs > 0)))
+      throw new Error('Rate windows need a positive limit and length')
     this.windows = windows
     this.keep = Math.max(...windows.map((w) => w.limit))
   }

@@ -45,7 +45,12 @@ export function bulkHandlers(ctx: HostContext): HandlerMap {
       writeSync(fd, text)
     })
 
-  const confirmLive = async (profile: Profile, kind: BulkKind, rows: number, totals: { currency: string; amount: string }[]): Promise<void> => {
+  const confirmLive = async (
+    profile: Profile,
+    kind: BulkKind,
+    rows: number,
+    totals: { currency: string; amount: string }[]
+  ): Promise<void> => {
     if (profile.mode !== 'live') return
     const sums = totals.map((t) => `${t.currency} ${t.amount}`).join(', ') || 'no valid amounts'
     const yes = await ctx.ui.confirm({
@@ -65,21 +70,32 @@ export function bulkHandlers(ctx: HostContext): HandlerMap {
       const context = bulkContext(ctx.db, ctx.active.current().id)
       const banks: BulkContextInfo['banks'] = {}
       for (const [currency, list] of context.banks ?? []) {
-        banks[currency] = [...list].map(([code, name]) => ({ code, name })).sort((a, b) => a.name.localeCompare(b.name) || (a.code < b.code ? -1 : 1))
+        banks[currency] = [...list]
+          .map(([code, name]) => ({ code, name }))
+          .sort((a, b) => a.name.localeCompare(b.name) || (a.code < b.code ? -1 : 1))
       }
       return { banks, planReferences: [...(context.planReferences ?? [])] }
     },
     'bulk:open': async ({ kind }) => {
-      const path = await ctx.ui.chooseOpenFile({ title: `Open a ${KIND_NAMES[kind]} CSV`, filterName: 'CSV files', extensions: ['csv', 'txt', 'tsv'] })
+      const path = await ctx.ui.chooseOpenFile({
+        title: `Open a ${KIND_NAMES[kind]} CSV`,
+        filterName: 'CSV files',
+        extensions: ['csv', 'txt', 'tsv']
+      })
       if (!path) return null
       const size = (await stat(path)).size
-      if (size > BULK_FILE_LIMITS.maxBytes) throw new AppError('file_too_large', `${basename(path)} is ${Math.round(size / 1048576)} MB; a bulk file holds at most ${BULK_FILE_LIMITS.maxBytes / 1048576} MB.`)
+      if (size > BULK_FILE_LIMITS.maxBytes)
+        throw new AppError(
+          'file_too_large',
+          `${basename(path)} is ${Math.round(size / 1048576)} MB; a bulk file holds at most ${BULK_FILE_LIMITS.maxBytes / 1048576} MB.`
+        )
       return opened(kind, basename(path), await readFile(path))
     },
     'bulk:openDropped': ({ kind, name, base64 }) => opened(kind, basename(name.replace(/\\/g, '/')), Buffer.from(base64, 'base64')),
     'bulk:rows': ({ token, from, count }) => {
       const entry = held.get(token)
-      if (!entry || entry.profileId !== ctx.active.current().id) throw new AppError('not_open', 'That file is no longer open; open it again.')
+      if (!entry || entry.profileId !== ctx.active.current().id)
+        throw new AppError('not_open', 'That file is no longer open; open it again.')
       const rows = entry.rows.slice(from, from + count)
       if (from + count >= entry.rows.length) held.delete(token)
       return Papa.unparse(rows, { newline: '\n', quotes: false })
@@ -94,7 +110,9 @@ export function bulkHandlers(ctx: HostContext): HandlerMap {
         kind === 'transfers'
           ? await service.validateTransfers(profile.id, client, prepared, fileName, transport ?? 'json')
           : await service.uploadPlans(profile.id, client, prepared, fileName)
-      ctx.log.info(`${KIND_NAMES[kind]} file ${sent.sha256.slice(0, 12)} (${sent.rows} rows) ${sent.action === 'validate' ? 'validated' : 'uploaded'} in "${profile.name}": ${sent.error ? sent.error.code : sent.accepted ? 'accepted' : `${sent.problems.length} problem(s)`}`)
+      ctx.log.info(
+        `${KIND_NAMES[kind]} file ${sent.sha256.slice(0, 12)} (${sent.rows} rows) ${sent.action === 'validate' ? 'validated' : 'uploaded'} in "${profile.name}": ${sent.error ? sent.error.code : sent.accepted ? 'accepted' : `${sent.problems.length} problem(s)`}`
+      )
       return sent
     },
     'bulk:save': async ({ kind, csv, fileName }) => {
@@ -110,7 +128,11 @@ export function bulkHandlers(ctx: HostContext): HandlerMap {
       const sent = service.get(profile.id, input.sendId)
       let bulkFileId: string
       if ('submit' in input) {
-        if (!profile.builtIn) throw new AppError('not_sandbox', `Submitting a file is for the built-in Sandbox; with "${profile.name}", submit it to the provider and enter the bulk file id it gives.`)
+        if (!profile.builtIn)
+          throw new AppError(
+            'not_sandbox',
+            `Submitting a file is for the built-in Sandbox; with "${profile.name}", submit it to the provider and enter the bulk file id it gives.`
+          )
         const result = (await ctx.clients.builtInSandbox()).submitBulkFile(profile.mode, service.sentContent(profile.id, sent.id))
         if (!('id' in result)) throw new AppError('invalid_file', `The Sandbox refused the file: ${result.title}.`)
         bulkFileId = result.id
@@ -143,7 +165,11 @@ export function bulkHandlers(ctx: HostContext): HandlerMap {
       if (!sent.bulkFileId) throw new AppError('not_followed', 'This file has no bulk file id yet: follow it first, then sync.')
       const { rows, statuses } = service.sentStatuses(profile.id, sent)
       const base = sent.fileName.replace(/\.csv$/i, '')
-      const file = await ctx.ui.chooseSaveFile({ suggestedName: `${base}-${variant === 'status' ? 'status' : 'retry'}.csv`, filterName: 'CSV', extensions: ['csv'] })
+      const file = await ctx.ui.chooseSaveFile({
+        suggestedName: `${base}-${variant === 'status' ? 'status' : 'retry'}.csv`,
+        filterName: 'CSV',
+        extensions: ['csv']
+      })
       if (!file) return null
       if (variant === 'status') {
         await write(file, statusCsv(sent.kind, rows, statuses))

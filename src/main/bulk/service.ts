@@ -59,17 +59,27 @@ const fromRow = (row: SentRow): SentFile => {
 /** The cached bank list and plan references of a profile: what the rules compare against. */
 export function bulkContext(db: Database.Database, profileId: string): BulkContext {
   const banks = new Map<string, Map<string, string>>()
-  for (const bank of db.prepare('select currency, bank_code as code, bank_name as name from banks where profile_id = ?').iterate(profileId) as Iterable<{ currency: string; code: string; name: string }>) {
+  for (const bank of db
+    .prepare('select currency, bank_code as code, bank_name as name from banks where profile_id = ?')
+    .iterate(profileId) as Iterable<{ currency: string; code: string; name: string }>) {
     let list = banks.get(bank.currency)
     if (!list) banks.set(bank.currency, (list = new Map()))
     list.set(bank.code, bank.name)
   }
   const planReferences = new Set(
-    (db.prepare('select internal_reference as ref from plans where profile_id = ? and internal_reference is not null').pluck().all(profileId) as string[]).filter(Boolean)
+    (
+      db
+        .prepare('select internal_reference as ref from plans where profile_id = ? and internal_reference is not null')
+        .pluck()
+        .all(profileId) as string[]
+    ).filter(Boolean)
   )
   // The API lists no plans, so the plans uploaded from here count too: their references are taken.
   const column = BULK_COLUMNS.plans.indexOf('internalReference')
-  for (const content of db.prepare("select content from bulk_sends where profile_id = ? and kind = 'plans' and action = 'upload' and accepted = 1").pluck().iterate(profileId) as Iterable<string>) {
+  for (const content of db
+    .prepare("select content from bulk_sends where profile_id = ? and kind = 'plans' and action = 'upload' and accepted = 1")
+    .pluck()
+    .iterate(profileId) as Iterable<string>) {
     for (const row of readBulkCsv('plans', content, new ProblemList()).rows) if (row[column]) planReferences.add(row[column] as string)
   }
   return { banks: banks as BankDirectory, planReferences }
@@ -84,7 +94,10 @@ export function bulkContext(db: Database.Database, profileId: string): BulkConte
 export function locateFailedRequest(kind: BulkKind, failed: FailedRequest, sourceRows: readonly number[]): BulkProblem {
   const row = failed.row !== null && failed.row >= 1 && failed.row <= sourceRows.length ? (sourceRows[failed.row - 1] as number) : null
   const column = failed.field === null ? null : (BULK_COLUMNS[kind].find((c) => headerKey(c) === headerKey(failed.field as string)) ?? null)
-  const unplaced = [failed.row !== null && row === null ? `data row ${failed.row}` : null, failed.field !== null && column === null ? `field ${failed.field}` : null].filter(Boolean)
+  const unplaced = [
+    failed.row !== null && row === null ? `data row ${failed.row}` : null,
+    failed.field !== null && column === null ? `field ${failed.field}` : null
+  ].filter(Boolean)
   return {
     row,
     column,
@@ -111,13 +124,23 @@ export class BulkService {
     if (!checked.report.valid) {
       const first = checked.report.errors[0] as BulkProblem
       const where = first.row !== null ? `row ${first.row}${first.column ? `, ${first.column}` : ''}: ` : ''
-      throw new AppError('file_has_errors', `The file has ${checked.report.errors.length} error(s) and was not sent. First: ${where}${first.message}`)
+      throw new AppError(
+        'file_has_errors',
+        `The file has ${checked.report.errors.length} error(s) and was not sent. First: ${where}${first.message}`
+      )
     }
     return { ...checked, content: providerCsv(kind, checked.table.rows) }
   }
 
   /** Validates a transfer file with the API (JSON body or multipart form) and keeps the send and its result. */
-  async validateTransfers(profileId: string, client: ApiClient, prepared: CheckedFile & { content: string }, fileName: string, transport: Transport, signal?: AbortSignal): Promise<SentFile> {
+  async validateTransfers(
+    profileId: string,
+    client: ApiClient,
+    prepared: CheckedFile & { content: string },
+    fileName: string,
+    transport: Transport,
+    signal?: AbortSignal
+  ): Promise<SentFile> {
     return this.send(profileId, 'transfers', 'validate', transport, prepared, fileName, async () => {
       const result = await client.validateBulkTransfers(prepared.content, { as: transport, fileName, ...(signal ? { signal } : {}) })
       return { totalRequests: result.totalRequests, failed: result.failedRequests, status: null }
@@ -125,7 +148,13 @@ export class BulkService {
   }
 
   /** Uploads a plan file with the API (multipart) and keeps the send and its result. */
-  async uploadPlans(profileId: string, client: ApiClient, prepared: CheckedFile & { content: string }, fileName: string, signal?: AbortSignal): Promise<SentFile> {
+  async uploadPlans(
+    profileId: string,
+    client: ApiClient,
+    prepared: CheckedFile & { content: string },
+    fileName: string,
+    signal?: AbortSignal
+  ): Promise<SentFile> {
     return this.send(profileId, 'plans', 'upload', 'multipart', prepared, fileName, async () => {
       const result = await client.createBulkPlans(prepared.content, { fileName, ...(signal ? { signal } : {}) })
       return { totalRequests: null, failed: result.failedRequests, status: result.status }
@@ -145,7 +174,12 @@ export class BulkService {
     let result: StoredResult
     try {
       const answer = await call()
-      result = { totalRequests: answer.totalRequests, problems: answer.failed.map((f) => locateFailedRequest(kind, f, prepared.table.sourceRows)), error: null, status: answer.status }
+      result = {
+        totalRequests: answer.totalRequests,
+        problems: answer.failed.map((f) => locateFailedRequest(kind, f, prepared.table.sourceRows)),
+        error: null,
+        status: answer.status
+      }
     } catch (error) {
       if (!(error instanceof AppError)) throw error
       result = { totalRequests: null, problems: [], error: { code: error.code, message: error.message } }
@@ -156,7 +190,20 @@ export class BulkService {
         `insert into bulk_sends (profile_id, kind, action, transport, file_name, sha256, content, rows, totals, sent_at, accepted, result)
          values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
       )
-      .run(profileId, kind, action, transport, fileName, createHash('sha256').update(prepared.content).digest('hex'), prepared.content, prepared.report.rows, JSON.stringify(prepared.report.totals), sentAt, accepted ? 1 : 0, JSON.stringify(result)).lastInsertRowid
+      .run(
+        profileId,
+        kind,
+        action,
+        transport,
+        fileName,
+        createHash('sha256').update(prepared.content).digest('hex'),
+        prepared.content,
+        prepared.report.rows,
+        JSON.stringify(prepared.report.totals),
+        sentAt,
+        accepted ? 1 : 0,
+        JSON.stringify(result)
+      ).lastInsertRowid
     return this.get(profileId, Number(id))
   }
 
@@ -168,12 +215,15 @@ export class BulkService {
 
   /** The files sent from this profile, newest first. */
   history(profileId: string, limit = 50): SentFile[] {
-    return (this.db.prepare('select * from bulk_sends where profile_id = ? order by id desc limit ?').all(profileId, limit) as SentRow[]).map(fromRow)
+    return (
+      this.db.prepare('select * from bulk_sends where profile_id = ? order by id desc limit ?').all(profileId, limit) as SentRow[]
+    ).map(fromRow)
   }
 
   /** The exact text that was sent. */
   sentContent(profileId: string, id: number): string {
-    const content = this.db.prepare('select content from bulk_sends where profile_id = ? and id = ?').pluck().get(profileId, id) as string | undefined
+    const content = this.db.prepare('select content from bulk_sends where profile_id = ? and id = ?').pluck().get(profileId, id) as
+      string | undefined
     if (content === undefined) throw new AppError('not_found', `No sent file ${id} in this profile.`)
     return content
   }
@@ -206,7 +256,18 @@ export class BulkService {
         `select reference, service_reference as serviceReference, amount_minor as minor, currency, status, status_raw as statusRaw, account_number as account, bank_code as bank, narration, raw
          from transfers where profile_id = ? and bulk_file_id = ? order by rowid`
       )
-      .all(profileId, bulkFileId) as { reference: string; serviceReference: string | null; minor: number | null; currency: string; status: string; statusRaw: string; account: string | null; bank: string | null; narration: string | null; raw: string }[]
+      .all(profileId, bulkFileId) as {
+      reference: string
+      serviceReference: string | null
+      minor: number | null
+      currency: string
+      status: string
+      statusRaw: string
+      account: string | null
+      bank: string | null
+      narration: string | null
+      raw: string
+    }[]
     const byKey = new Map<string, typeof transfers>()
     for (const t of transfers) {
       const key = `${t.currency}|${t.bank ?? ''}|${t.account ?? ''}|${t.minor ?? ''}`
@@ -219,10 +280,19 @@ export class BulkService {
       const key = `${currency}|${bank}|${account}|${minorOf(amount, currency) ?? ''}`
       const list = byKey.get(key)
       if (!list || list.length === 0) return null
-      const at = Math.max(0, list.findIndex((t) => (t.narration ?? '') === narration))
+      const at = Math.max(
+        0,
+        list.findIndex((t) => (t.narration ?? '') === narration)
+      )
       const [t] = list.splice(at, 1)
       if (!t) return null
-      return { status: t.statusRaw, reference: t.reference, serviceReference: t.serviceReference, message: messageOf(t.raw), final: normalizeTransferStatus(t.statusRaw) !== 'pending' }
+      return {
+        status: t.statusRaw,
+        reference: t.reference,
+        serviceReference: t.serviceReference,
+        message: messageOf(t.raw),
+        final: normalizeTransferStatus(t.statusRaw) !== 'pending'
+      }
     })
   }
 }
@@ -239,7 +309,8 @@ const minorOf = (amount: string, currency: string): number | null => {
 function messageOf(raw: string): string | null {
   try {
     const record = JSON.parse(raw) as Record<string, unknown>
-    for (const key of ['message', 'reason', 'failureReason', 'responseMessage']) if (typeof record[key] === 'string' && record[key] !== '') return record[key] as string
+    for (const key of ['message', 'reason', 'failureReason', 'responseMessage'])
+      if (typeof record[key] === 'string' && record[key] !== '') return record[key] as string
   } catch {
     /* raw is always JSON; nothing to add otherwise */
   }

@@ -24,7 +24,11 @@ function enableWal(db: Database.Database, timeoutMs = 5_000): void {
     } catch (error) {
       if ((error as { code?: unknown }).code !== 'SQLITE_BUSY') throw error
     }
-    if (Date.now() > deadline) throw new AppError('cache_busy', 'The cache database is busy in another program (could not switch it to WAL mode); close it and try again.')
+    if (Date.now() > deadline)
+      throw new AppError(
+        'cache_busy',
+        'The cache database is busy in another program (could not switch it to WAL mode); close it and try again.'
+      )
     sleepSync(5 + Math.floor(Math.random() * 45))
   }
 }
@@ -54,7 +58,10 @@ export function openCache(file: string, options: SqliteOptions = {}): Database.D
   try {
     db = openDatabase(file, options)
   } catch (error) {
-    throw new AppError('cache_unavailable', `The cache database ${file} could not be opened (${error instanceof Error ? error.message : String(error)}).`)
+    throw new AppError(
+      'cache_unavailable',
+      `The cache database ${file} could not be opened (${error instanceof Error ? error.message : String(error)}).`
+    )
   }
   try {
     // First, so every step below waits for another process (the app, the CLI) instead of failing at once.
@@ -70,6 +77,9 @@ export function openCache(file: string, options: SqliteOptions = {}): Database.D
   } catch (error) {
     db.close()
     if (error instanceof AppError) throw error
-    throw new AppError('cache_unavailable', `The cache database ${file} could not be prepared (${error instanceof Error ? error.message : String(error)}).`)
+    throw new AppError(
+      'cache_unavailable',
+      `The cache database ${file} could not be prepared (${error instanceof Error ? error.message : String(error)}).`
+    )
   }
 }

@@ -1,5 +1,12 @@
 // API records → cache rows for every resource: exact money, normalised and raw statuses, epoch times, and the raw JSON.
-import { isFinalPaymentStatus, isFinalTransferStatus, normalizePaymentStatus, normalizeStatusWord, normalizeTransferStatus, readBankCodes } from '../../shared/api/assumptions'
+import {
+  isFinalPaymentStatus,
+  isFinalTransferStatus,
+  normalizePaymentStatus,
+  normalizeStatusWord,
+  normalizeTransferStatus,
+  readBankCodes
+} from '../../shared/api/assumptions'
 import type { Bank, Payment, Plan, Subscription, Transfer, VirtualAccount } from '../../shared/api/schemas'
 import { parseMajor } from '../../shared/money'
 import { parseTimestamp } from '../../shared/time'
@@ -22,38 +29,40 @@ const epoch = (value: unknown, zone = 'UTC'): number | null => parseTimestamp(va
 const rawAmount = (value: unknown): string | null => (typeof value === 'number' || typeof value === 'string' ? String(value) : null)
 
 /** Payment rows for a profile whose business time zone is `zone` (timestamps without an offset are read in it). */
-export const paymentRowIn = (zone: string) => (payment: Payment): Row => {
-  const status = normalizePaymentStatus(payment.status)
-  const metadata = payment.metadata ?? {}
-  return {
-    id: payment.id,
-    reference: text(payment.reference),
-    service_reference: text(payment.serviceReference),
-    amount_raw: String(payment.amount),
-    amount_minor: minorOrNull(payment.amount, payment.currency),
-    currency: payment.currency,
-    local_amount_raw: rawAmount(payment.localAmount),
-    local_amount_minor: minorOrNull(payment.localAmount, payment.localCurrency),
-    local_currency: text(payment.localCurrency),
-    fees_raw: rawAmount(payment.totalFees),
-    fees_minor: minorOrNull(payment.totalFees, payment.currency),
-    tax_raw: rawAmount(payment.totalTaxAmount),
-    tax_minor: minorOrNull(payment.totalTaxAmount, payment.currency),
-    total_local_raw: rawAmount(payment.totalLocalAmount),
-    total_local_minor: minorOrNull(payment.totalLocalAmount, payment.localCurrency),
-    channel: text(payment.channel),
-    status,
-    status_raw: payment.status,
-    is_final: isFinalPaymentStatus(status) ? 1 : 0,
-    created_at: payment.createdAt,
-    created_at_ms: epoch(payment.createdAt, zone),
-    plan_id: text(payment.planId),
-    customer_name: text(payment.bankDetails?.accountName) ?? text(metadata['customerName']),
-    customer_email: text(metadata['customerEmail']) ?? text(metadata['email']),
-    account_number: text(payment.bankDetails?.accountNumber) ?? text(payment.mobileMoney?.phoneNumber),
-    raw: JSON.stringify(payment)
+export const paymentRowIn =
+  (zone: string) =>
+  (payment: Payment): Row => {
+    const status = normalizePaymentStatus(payment.status)
+    const metadata = payment.metadata ?? {}
+    return {
+      id: payment.id,
+      reference: text(payment.reference),
+      service_reference: text(payment.serviceReference),
+      amount_raw: String(payment.amount),
+      amount_minor: minorOrNull(payment.amount, payment.currency),
+      currency: payment.currency,
+      local_amount_raw: rawAmount(payment.localAmount),
+      local_amount_minor: minorOrNull(payment.localAmount, payment.localCurrency),
+      local_currency: text(payment.localCurrency),
+      fees_raw: rawAmount(payment.totalFees),
+      fees_minor: minorOrNull(payment.totalFees, payment.currency),
+      tax_raw: rawAmount(payment.totalTaxAmount),
+      tax_minor: minorOrNull(payment.totalTaxAmount, payment.currency),
+      total_local_raw: rawAmount(payment.totalLocalAmount),
+      total_local_minor: minorOrNull(payment.totalLocalAmount, payment.localCurrency),
+      channel: text(payment.channel),
+      status,
+      status_raw: payment.status,
+      is_final: isFinalPaymentStatus(status) ? 1 : 0,
+      created_at: payment.createdAt,
+      created_at_ms: epoch(payment.createdAt, zone),
+      plan_id: text(payment.planId),
+      customer_name: text(payment.bankDetails?.accountName) ?? text(metadata['customerName']),
+      customer_email: text(metadata['customerEmail']) ?? text(metadata['email']),
+      account_number: text(payment.bankDetails?.accountNumber) ?? text(payment.mobileMoney?.phoneNumber),
+      raw: JSON.stringify(payment)
+    }
   }
-}
 
 /** A payment row with timestamps that lack an offset read in UTC. */
 export const paymentRow = paymentRowIn('UTC')
@@ -96,25 +105,27 @@ export function planRow(plan: Plan): Row {
 }
 
 /** Subscription rows for a profile whose business time zone is `zone`. */
-export const subscriptionRowIn = (zone: string) => (subscription: Subscription): Row => {
-  return {
-    id: subscription.id,
-    plan_id: text(subscription.planId),
-    customer_id: text(subscription.customerId) ?? text(subscription.customer?.id),
-    customer_name: text(subscription.customer?.name),
-    customer_email: text(subscription.customer?.email),
-    status: normalizeStatusWord(subscription.status),
-    status_raw: subscription.status,
-    amount_raw: rawAmount(subscription.amount),
-    amount_minor: minorOrNull(subscription.amount, subscription.currency),
-    currency: text(subscription.currency),
-    start_date: text(subscription.startDate),
-    next_payment_date: text(subscription.nextPaymentDate),
-    created_at: text(subscription.createdAt),
-    created_at_ms: epoch(subscription.createdAt, zone),
-    raw: JSON.stringify(subscription)
+export const subscriptionRowIn =
+  (zone: string) =>
+  (subscription: Subscription): Row => {
+    return {
+      id: subscription.id,
+      plan_id: text(subscription.planId),
+      customer_id: text(subscription.customerId) ?? text(subscription.customer?.id),
+      customer_name: text(subscription.customer?.name),
+      customer_email: text(subscription.customer?.email),
+      status: normalizeStatusWord(subscription.status),
+      status_raw: subscription.status,
+      amount_raw: rawAmount(subscription.amount),
+      amount_minor: minorOrNull(subscription.amount, subscription.currency),
+      currency: text(subscription.currency),
+      start_date: text(subscription.startDate),
+      next_payment_date: text(subscription.nextPaymentDate),
+      created_at: text(subscription.createdAt),
+      created_at_ms: epoch(subscription.createdAt, zone),
+      raw: JSON.stringify(subscription)
+    }
   }
-}
 
 export const subscriptionRow = subscriptionRowIn('UTC')
 
@@ -171,5 +182,12 @@ export function createdVirtualAccountRow(
 
 export function bankRow(bank: Bank, currency: string): Row {
   const codes = readBankCodes(bank)
-  return { currency, bank_code: bank.bankCode, bank_name: bank.bankName, nip_code: codes.nip, cbn_code: codes.cbn, raw: JSON.stringify(bank) }
+  return {
+    currency,
+    bank_code: bank.bankCode,
+    bank_name: bank.bankName,
+    nip_code: codes.nip,
+    cbn_code: codes.cbn,
+    raw: JSON.stringify(bank)
+  }
 }

@@ -10,7 +10,10 @@ export interface SqliteOptions {
 }
 
 export function openDatabase(file: string, options: SqliteOptions & { readonly?: boolean } = {}): Database.Database {
-  return new Database(file, { ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}), ...(options.readonly ? { readonly: true, fileMustExist: true } : {}) })
+  return new Database(file, {
+    ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
+    ...(options.readonly ? { readonly: true, fileMustExist: true } : {})
+  })
 }
 
 export function sqliteVersion(options: SqliteOptions = {}): string {

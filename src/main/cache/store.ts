@@ -115,12 +115,16 @@ export class CacheStore {
     // A transfer read by its reference alone keeps the bulk file it was listed under.
     const updates = columns
       .filter((c) => c !== 'profile_id' && !key.includes(c))
-      .map((c) => (resource === 'transfers' && c === 'bulk_file_id' ? `${c} = coalesce(excluded.${c}, ${resource}.${c})` : `${c} = excluded.${c}`))
+      .map((c) =>
+        resource === 'transfers' && c === 'bulk_file_id' ? `${c} = coalesce(excluded.${c}, ${resource}.${c})` : `${c} = excluded.${c}`
+      )
     // Payments get a time-ordered seq (see PAYMENT_ROWID_SLOTS), so newest-first is seq order.
     const seq = resource === 'payments' ? ['seq'] : []
     const seqValue =
       resource === 'payments'
-        ? [`(select coalesce(max(seq) + 1, @rowid_base) from payments where seq between @rowid_base and @rowid_base + ${PAYMENT_ROWID_SLOTS - 1})`]
+        ? [
+            `(select coalesce(max(seq) + 1, @rowid_base) from payments where seq between @rowid_base and @rowid_base + ${PAYMENT_ROWID_SLOTS - 1})`
+          ]
         : []
     return this.statement(
       `insert into ${resource} (${[...seq, ...columns].join(', ')}) values (${[...seqValue, ...columns.map((c) => `@${c}`)].join(', ')})
@@ -162,8 +166,18 @@ export class CacheStore {
   }
 
   checkpoint(profileId: string, resource: string, scope = ''): Checkpoint | null {
-    const row = this.statement('select * from sync_state where profile_id = ? and resource = ? and scope = ?').get(profileId, resource, scope) as
-      | { next_page: number; next_offset: number | null; page_size: number | null; total_elements: number | null; completed_at: string | null }
+    const row = this.statement('select * from sync_state where profile_id = ? and resource = ? and scope = ?').get(
+      profileId,
+      resource,
+      scope
+    ) as
+      | {
+          next_page: number
+          next_offset: number | null
+          page_size: number | null
+          total_elements: number | null
+          completed_at: string | null
+        }
       | undefined
     if (!row) return null
     return {
@@ -178,21 +192,23 @@ export class CacheStore {
   }
 
   /** Failures are stored with every known key removed from their text (see redactSecrets). */
-  recordFailure(profileId: string, resource: string, scope: string, error: { code: string; message: string; status?: number | null }): void {
-    this.statement('insert into sync_failures (profile_id, resource, scope, code, message, status, occurred_at) values (?, ?, ?, ?, ?, ?, ?)').run(
-      profileId,
-      resource,
-      scope,
-      error.code,
-      redactSecrets(error.message),
-      error.status ?? null,
-      new Date(this.now()).toISOString()
-    )
+  recordFailure(
+    profileId: string,
+    resource: string,
+    scope: string,
+    error: { code: string; message: string; status?: number | null }
+  ): void {
+    this.statement(
+      'insert into sync_failures (profile_id, resource, scope, code, message, status, occurred_at) values (?, ?, ?, ?, ?, ?, ?)'
+    ).run(profileId, resource, scope, error.code, redactSecrets(error.message), error.status ?? null, new Date(this.now()).toISOString())
   }
 
   failures(profileId: string, limit = 100): SyncFailure[] {
     return (
-      this.statement('select * from sync_failures where profile_id = ? order by occurred_at desc, rowid desc limit ?').all(profileId, limit) as {
+      this.statement('select * from sync_failures where profile_id = ? order by occurred_at desc, rowid desc limit ?').all(
+        profileId,
+        limit
+      ) as {
         resource: string
         scope: string
         code: string
@@ -218,7 +234,10 @@ export class CacheStore {
   /** Payments still `pending` (the only status checked again), optionally only those last fetched before a time (epoch ms). */
   unfinishedPaymentIds(profileId: string, fetchedBefore = Number.MAX_SAFE_INTEGER): string[] {
     return (
-      this.statement('select id from payments where profile_id = ? and is_final = 0 and fetched_at_ms < ? order by seq desc').all(profileId, fetchedBefore) as { id: string }[]
+      this.statement('select id from payments where profile_id = ? and is_final = 0 and fetched_at_ms < ? order by seq desc').all(
+        profileId,
+        fetchedBefore
+      ) as { id: string }[]
     ).map((r) => r.id)
   }
 
@@ -256,15 +275,20 @@ export class CacheStore {
 
   /** Plan ids that cached payments or subscriptions refer to, plus those the user added. */
   referencedPlanIds(profileId: string): string[] {
-    return (
-      this.statement(`${REFERENCED_PLAN_IDS} order by 1`).all({ profile: profileId }) as { id: string }[]
-    ).map((r) => r.id)
+    return (this.statement(`${REFERENCED_PLAN_IDS} order by 1`).all({ profile: profileId }) as { id: string }[]).map((r) => r.id)
   }
 
   track(profileId: string, kind: TrackedKind, value: string): void {
     const at = new Date(this.now()).toISOString()
-    if (kind === 'bulk_file') this.statement('insert into bulk_files (profile_id, id, added_at) values (?, ?, ?) on conflict do nothing').run(profileId, value, at)
-    else this.statement('insert into tracked (profile_id, kind, value, added_at) values (?, ?, ?, ?) on conflict do nothing').run(profileId, kind, value, at)
+    if (kind === 'bulk_file')
+      this.statement('insert into bulk_files (profile_id, id, added_at) values (?, ?, ?) on conflict do nothing').run(profileId, value, at)
+    else
+      this.statement('insert into tracked (profile_id, kind, value, added_at) values (?, ?, ?, ?) on conflict do nothing').run(
+        profileId,
+        kind,
+        value,
+        at
+      )
   }
 
   /** Stops following an item; what was fetched for it stays cached. Returns whether it was followed. */
@@ -284,8 +308,12 @@ export class CacheStore {
   trackedItems(profileId: string, kind: TrackedKind): TrackedItem[] {
     const rows =
       kind === 'bulk_file'
-        ? this.statement('select id as value, last_synced_at, last_error from bulk_files where profile_id = ? order by added_at, id').all(profileId)
-        : this.statement('select value, last_synced_at, last_error from tracked where profile_id = ? and kind = ? order by added_at, value').all(profileId, kind)
+        ? this.statement('select id as value, last_synced_at, last_error from bulk_files where profile_id = ? order by added_at, id').all(
+            profileId
+          )
+        : this.statement(
+            'select value, last_synced_at, last_error from tracked where profile_id = ? and kind = ? order by added_at, value'
+          ).all(profileId, kind)
     return (rows as { value: string; last_synced_at: string | null; last_error: string | null }[]).map((r) => ({
       kind,
       value: r.value,
@@ -298,18 +326,26 @@ export class CacheStore {
   /** A followed item's state in the cache, in a few words. */
   private followedResult(profileId: string, kind: TrackedKind, value: string): string | null {
     if (kind === 'bulk_file') {
-      const r = this.statement('select count(*) as n, sum(is_final) as done, sum(status = \'failed\') as failed from transfers where profile_id = ? and bulk_file_id = ?').get(profileId, value) as {
+      const r = this.statement(
+        "select count(*) as n, sum(is_final) as done, sum(status = 'failed') as failed from transfers where profile_id = ? and bulk_file_id = ?"
+      ).get(profileId, value) as {
         n: number
         done: number | null
         failed: number | null
       }
-      return r.n === 0 ? null : `${r.n.toLocaleString('en-US')} transfers, ${(r.done ?? 0).toLocaleString('en-US')} final, ${(r.failed ?? 0).toLocaleString('en-US')} failed`
+      return r.n === 0
+        ? null
+        : `${r.n.toLocaleString('en-US')} transfers, ${(r.done ?? 0).toLocaleString('en-US')} final, ${(r.failed ?? 0).toLocaleString('en-US')} failed`
     }
     if (kind === 'transfer') {
-      const r = this.statement('select status_raw, amount_raw, currency from transfers where profile_id = ? and reference = ?').get(profileId, value) as { status_raw: string; amount_raw: string; currency: string } | undefined
+      const r = this.statement('select status_raw, amount_raw, currency from transfers where profile_id = ? and reference = ?').get(
+        profileId,
+        value
+      ) as { status_raw: string; amount_raw: string; currency: string } | undefined
       return r ? `${r.status_raw} · ${r.amount_raw} ${r.currency}` : null
     }
-    const r = this.statement('select status_raw, title from plans where profile_id = ? and id = ?').get(profileId, value) as { status_raw: string; title: string } | undefined
+    const r = this.statement('select status_raw, title from plans where profile_id = ? and id = ?').get(profileId, value) as
+      { status_raw: string; title: string } | undefined
     return r ? `${r.title} · ${r.status_raw}` : null
   }
 
@@ -322,8 +358,15 @@ export class CacheStore {
   trackedOutcome(profileId: string, kind: TrackedKind, value: string, error: string | null): void {
     const at = new Date(this.now()).toISOString()
     const table = kind === 'bulk_file' ? 'bulk_files' : 'tracked'
-    const where = kind === 'bulk_file' ? 'profile_id = @profile and id = @value' : 'profile_id = @profile and kind = @kind and value = @value'
-    const params = { profile: profileId, value, at, error: error === null ? null : redactSecrets(error), ...(kind === 'bulk_file' ? {} : { kind }) }
+    const where =
+      kind === 'bulk_file' ? 'profile_id = @profile and id = @value' : 'profile_id = @profile and kind = @kind and value = @value'
+    const params = {
+      profile: profileId,
+      value,
+      at,
+      error: error === null ? null : redactSecrets(error),
+      ...(kind === 'bulk_file' ? {} : { kind })
+    }
     if (error === null) this.statement(`update ${table} set last_synced_at = @at, last_error = null where ${where}`).run(params)
     else this.statement(`update ${table} set last_error = @error where ${where}`).run(params)
   }
@@ -345,7 +388,10 @@ export class CacheStore {
 
   /** A transfer already cached with a final status: following it costs no request. */
   transferFinal(profileId: string, reference: string): boolean {
-    return this.statement('select 1 from transfers where profile_id = ? and reference = ? and is_final = 1').get(profileId, reference) !== undefined
+    return (
+      this.statement('select 1 from transfers where profile_id = ? and reference = ? and is_final = 1').get(profileId, reference) !==
+      undefined
+    )
   }
 
   /**
@@ -365,7 +411,7 @@ export class CacheStore {
 
   /** When a resource was last written for a profile (epoch ms), e.g. to refresh the bank list daily. */
   lastFetched(profileId: string, resource: Resource): number | null {
-    return (this.statement(`select max(fetched_at_ms) as at from ${resource} where profile_id = ?`).get(profileId) as { at: number | null }).at
+    return (this.statement(`select max(fetched_at_ms) as at from ${resource} where profile_id = ?`).get(profileId) as { at: number | null })
+      .at
   }
 }
-

@@ -39,36 +39,142 @@ const local = (row: DbRow, column: string, zone: string): CsvCell => text(format
 
 const LAYOUTS: Record<SearchResource, ExportLayout> = {
   payments: {
-    header: ['mode', 'id', 'reference', 'service_reference', 'created_at', LOCAL_TIME, 'status', 'status_as_sent', 'channel', 'amount', 'currency', 'fees', 'tax', 'local_amount', 'total_local_amount', 'local_currency', 'customer_name', 'customer_email', 'account_number', 'plan_id'],
+    header: [
+      'mode',
+      'id',
+      'reference',
+      'service_reference',
+      'created_at',
+      LOCAL_TIME,
+      'status',
+      'status_as_sent',
+      'channel',
+      'amount',
+      'currency',
+      'fees',
+      'tax',
+      'local_amount',
+      'total_local_amount',
+      'local_currency',
+      'customer_name',
+      'customer_email',
+      'account_number',
+      'plan_id'
+    ],
     cells: (r, mode, zone) => [
-      text(mode), identifier(str(r, 'id')), identifier(str(r, 'reference')), identifier(str(r, 'service_reference')), text(str(r, 'created_at')), local(r, 'created_at', zone),
-      text(str(r, 'status')), text(str(r, 'status_raw')), text(str(r, 'channel')), money(r, 'amount_minor', 'currency', 'amount_raw'), text(str(r, 'currency')),
-      money(r, 'fees_minor', 'currency', 'fees_raw'), money(r, 'tax_minor', 'currency', 'tax_raw'), money(r, 'local_amount_minor', 'local_currency', 'local_amount_raw'),
-      money(r, 'total_local_minor', 'local_currency', 'total_local_raw'), text(str(r, 'local_currency')), text(str(r, 'customer_name')),
-      text(str(r, 'customer_email')), identifier(str(r, 'account_number')), identifier(str(r, 'plan_id'))
+      text(mode),
+      identifier(str(r, 'id')),
+      identifier(str(r, 'reference')),
+      identifier(str(r, 'service_reference')),
+      text(str(r, 'created_at')),
+      local(r, 'created_at', zone),
+      text(str(r, 'status')),
+      text(str(r, 'status_raw')),
+      text(str(r, 'channel')),
+      money(r, 'amount_minor', 'currency', 'amount_raw'),
+      text(str(r, 'currency')),
+      money(r, 'fees_minor', 'currency', 'fees_raw'),
+      money(r, 'tax_minor', 'currency', 'tax_raw'),
+      money(r, 'local_amount_minor', 'local_currency', 'local_amount_raw'),
+      money(r, 'total_local_minor', 'local_currency', 'total_local_raw'),
+      text(str(r, 'local_currency')),
+      text(str(r, 'customer_name')),
+      text(str(r, 'customer_email')),
+      identifier(str(r, 'account_number')),
+      identifier(str(r, 'plan_id'))
     ]
   },
   transfers: {
-    header: ['mode', 'reference', 'service_reference', 'bulk_file_id', 'status', 'status_as_sent', 'amount', 'currency', 'account_number', 'account_name', 'bank_code', 'bank_name', 'narration'],
+    header: [
+      'mode',
+      'reference',
+      'service_reference',
+      'bulk_file_id',
+      'status',
+      'status_as_sent',
+      'amount',
+      'currency',
+      'account_number',
+      'account_name',
+      'bank_code',
+      'bank_name',
+      'narration'
+    ],
     cells: (r, mode) => [
-      text(mode), identifier(str(r, 'reference')), identifier(str(r, 'service_reference')), identifier(str(r, 'bulk_file_id')), text(str(r, 'status')),
-      text(str(r, 'status_raw')), money(r, 'amount_minor', 'currency', 'amount_raw'), text(str(r, 'currency')), identifier(str(r, 'account_number')),
-      text(str(r, 'account_name')), identifier(str(r, 'bank_code')), text(str(r, 'bank_name')), text(str(r, 'narration'))
+      text(mode),
+      identifier(str(r, 'reference')),
+      identifier(str(r, 'service_reference')),
+      identifier(str(r, 'bulk_file_id')),
+      text(str(r, 'status')),
+      text(str(r, 'status_raw')),
+      money(r, 'amount_minor', 'currency', 'amount_raw'),
+      text(str(r, 'currency')),
+      identifier(str(r, 'account_number')),
+      text(str(r, 'account_name')),
+      identifier(str(r, 'bank_code')),
+      text(str(r, 'bank_name')),
+      text(str(r, 'narration'))
     ]
   },
   subscriptions: {
-    header: ['mode', 'id', 'plan_id', 'customer_id', 'customer_name', 'customer_email', 'status', 'status_as_sent', 'amount', 'currency', 'start_date', 'next_payment_date', 'created_at', LOCAL_TIME],
+    header: [
+      'mode',
+      'id',
+      'plan_id',
+      'customer_id',
+      'customer_name',
+      'customer_email',
+      'status',
+      'status_as_sent',
+      'amount',
+      'currency',
+      'start_date',
+      'next_payment_date',
+      'created_at',
+      LOCAL_TIME
+    ],
     cells: (r, mode, zone) => [
-      text(mode), identifier(str(r, 'id')), identifier(str(r, 'plan_id')), identifier(str(r, 'customer_id')), text(str(r, 'customer_name')),
-      text(str(r, 'customer_email')), text(str(r, 'status')), text(str(r, 'status_raw')), money(r, 'amount_minor', 'currency', 'amount_raw'),
-      text(str(r, 'currency')), text(str(r, 'start_date')), text(str(r, 'next_payment_date')), text(str(r, 'created_at')), local(r, 'created_at', zone)
+      text(mode),
+      identifier(str(r, 'id')),
+      identifier(str(r, 'plan_id')),
+      identifier(str(r, 'customer_id')),
+      text(str(r, 'customer_name')),
+      text(str(r, 'customer_email')),
+      text(str(r, 'status')),
+      text(str(r, 'status_raw')),
+      money(r, 'amount_minor', 'currency', 'amount_raw'),
+      text(str(r, 'currency')),
+      text(str(r, 'start_date')),
+      text(str(r, 'next_payment_date')),
+      text(str(r, 'created_at')),
+      local(r, 'created_at', zone)
     ]
   },
   plans: {
-    header: ['mode', 'id', 'title', 'internal_reference', 'frequency', 'status', 'status_as_sent', 'amount', 'currency', 'created_at', LOCAL_TIME],
+    header: [
+      'mode',
+      'id',
+      'title',
+      'internal_reference',
+      'frequency',
+      'status',
+      'status_as_sent',
+      'amount',
+      'currency',
+      'created_at',
+      LOCAL_TIME
+    ],
     cells: (r, mode, zone) => [
-      text(mode), identifier(str(r, 'id')), text(str(r, 'title')), identifier(str(r, 'internal_reference')), text(str(r, 'frequency')),
-      text(str(r, 'status')), text(str(r, 'status_raw')), money(r, 'amount_minor', 'currency', 'amount_raw'), text(str(r, 'currency')), text(str(r, 'created_at')),
+      text(mode),
+      identifier(str(r, 'id')),
+      text(str(r, 'title')),
+      identifier(str(r, 'internal_reference')),
+      text(str(r, 'frequency')),
+      text(str(r, 'status')),
+      text(str(r, 'status_raw')),
+      money(r, 'amount_minor', 'currency', 'amount_raw'),
+      text(str(r, 'currency')),
+      text(str(r, 'created_at')),
       local(r, 'created_at', zone)
     ]
   }
@@ -93,7 +199,13 @@ const ROWS_PER_SLICE = 5_000
  * connection to the cache file (WAL lets it read while others write), in slices with a yield
  * between them, so it can report progress and be cancelled, and never holds up other work.
  */
-export async function exportCsv(cache: { file: string; sqlite?: SqliteOptions }, profile: { id: string; mode: string; timeZone?: string }, query: SearchQuery, file: string, options: ExportOptions = {}): Promise<ExportResult> {
+export async function exportCsv(
+  cache: { file: string; sqlite?: SqliteOptions },
+  profile: { id: string; mode: string; timeZone?: string },
+  query: SearchQuery,
+  file: string,
+  options: ExportOptions = {}
+): Promise<ExportResult> {
   const layout = LAYOUTS[query.resource]
   const zone = profile.timeZone ?? 'UTC'
   const header = layout.header.map((name) => (name === LOCAL_TIME ? `${LOCAL_TIME} (${zone})` : name))
@@ -109,7 +221,9 @@ export async function exportCsv(cache: { file: string; sqlite?: SqliteOptions },
         writeSync(fd, BOM + headerLine(header))
         if (!q.empty) {
           let chunk = ''
-          for (const row of db.prepare(`SELECT t.* FROM ${q.from} WHERE ${q.where} ORDER BY ${q.order}`).iterate(q.params) as Iterable<DbRow>) {
+          for (const row of db
+            .prepare(`SELECT t.* FROM ${q.from} WHERE ${q.where} ORDER BY ${q.order}`)
+            .iterate(q.params) as Iterable<DbRow>) {
             chunk += rowLine(layout.cells(row, profile.mode, zone), header.length)
             rows++
             if (rows % ROWS_PER_SLICE === 0) {

@@ -8,7 +8,11 @@ export function exportHandlers(ctx: HostContext): HandlerMap {
     'export:csv': async (query) => {
       const profile = ctx.active.current()
       const day = new Date().toISOString().slice(0, 10)
-      const file = await ctx.ui.chooseSaveFile({ suggestedName: `ledgerline-${query.resource}-${profile.mode}-${day}.csv`, filterName: 'CSV (Excel)', extensions: ['csv'] })
+      const file = await ctx.ui.chooseSaveFile({
+        suggestedName: `ledgerline-${query.resource}-${profile.mode}-${day}.csv`,
+        filterName: 'CSV (Excel)',
+        extensions: ['csv']
+      })
       if (!file) return { job: null }
       const job = ctx.jobs.start({
         kind: 'export',

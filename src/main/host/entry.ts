@@ -40,7 +40,8 @@ function relayPort(post: (message: FromHost) => void): { port: HostPort; deliver
   }
 }
 
-const initLogs = (message: unknown): string | undefined => (message as { config?: { paths?: { logs?: string } } } | null)?.config?.paths?.logs
+const initLogs = (message: unknown): string | undefined =>
+  (message as { config?: { paths?: { logs?: string } } } | null)?.config?.paths?.logs
 
 const parentPort = (process as unknown as { parentPort?: ParentPort }).parentPort
 

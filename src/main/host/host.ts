@@ -19,7 +19,18 @@ import { readToHost, type AskRequest, type HostConfig, type HostPort, type MainU
 
 /** Every domain's handlers; the dispatcher refuses a call handled twice or not at all. */
 export function domainHandlers(ctx: HostContext): HandlerMap[] {
-  return [appHandlers(ctx), profileHandlers(ctx), syncHandlers(ctx), searchHandlers(ctx), recordHandlers(ctx), exportHandlers(ctx), accountHandlers(ctx), jobHandlers(ctx), reconHandlers(ctx), bulkHandlers(ctx)]
+  return [
+    appHandlers(ctx),
+    profileHandlers(ctx),
+    syncHandlers(ctx),
+    searchHandlers(ctx),
+    recordHandlers(ctx),
+    exportHandlers(ctx),
+    accountHandlers(ctx),
+    jobHandlers(ctx),
+    reconHandlers(ctx),
+    bulkHandlers(ctx)
+  ]
 }
 
 export function createHostDispatcher(ctx: HostContext): Dispatcher {
@@ -98,7 +109,14 @@ export function serveHost(port: HostPort, options: ServeOptions = {}): void {
       case 'call': {
         const id = message.id
         if (!dispatcher) {
-          post({ type: 'result', id, result: { ok: false, error: { code: 'HOST_STARTING', message: 'The background service is still starting; try again in a moment.' } } })
+          post({
+            type: 'result',
+            id,
+            result: {
+              ok: false,
+              error: { code: 'HOST_STARTING', message: 'The background service is still starting; try again in a moment.' }
+            }
+          })
           return
         }
         void dispatcher.dispatch(message.name, message.arg).then((result) => post({ type: 'result', id, result }))

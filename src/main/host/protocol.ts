@@ -55,7 +55,13 @@ export interface MainUi {
 
 /** Checked by main before it shows anything the host asks for. */
 export const askRequestSchema = z.discriminatedUnion('kind', [
-  z.strictObject({ kind: z.literal('confirm'), title: z.string().max(200), message: z.string().max(500), detail: z.string().max(2000), confirmLabel: z.string().max(60) }),
+  z.strictObject({
+    kind: z.literal('confirm'),
+    title: z.string().max(200),
+    message: z.string().max(500),
+    detail: z.string().max(2000),
+    confirmLabel: z.string().max(60)
+  }),
   z.strictObject({
     kind: z.literal('saveFile'),
     suggestedName: z.string().max(255),
@@ -103,10 +109,14 @@ export function readToHost(message: unknown): ToHost | null {
     case 'init':
       return isObject(message['config']) ? (message as unknown as ToHost) : null
     case 'call':
-      return validId && typeof message['name'] === 'string' ? { type: 'call', id: id as number, name: message['name'], arg: message['arg'] } : null
+      return validId && typeof message['name'] === 'string'
+        ? { type: 'call', id: id as number, name: message['name'], arg: message['arg'] }
+        : null
     case 'answer': {
       const value = message['value']
-      return validId && (typeof value === 'boolean' || typeof value === 'string' || value === null) ? { type: 'answer', id: id as number, value } : null
+      return validId && (typeof value === 'boolean' || typeof value === 'string' || value === null)
+        ? { type: 'answer', id: id as number, value }
+        : null
     }
     case 'ping':
       return validId ? { type: 'ping', id: id as number } : null
@@ -126,9 +136,13 @@ export function readFromHost(message: unknown): FromHost | null {
     case 'ready':
       return { type: 'ready' }
     case 'fatal':
-      return typeof message['code'] === 'string' && typeof message['message'] === 'string' ? { type: 'fatal', code: message['code'], message: message['message'] } : null
+      return typeof message['code'] === 'string' && typeof message['message'] === 'string'
+        ? { type: 'fatal', code: message['code'], message: message['message'] }
+        : null
     case 'result':
-      return validId && isObject(message['result']) && typeof message['result']['ok'] === 'boolean' ? (message as unknown as FromHost) : null
+      return validId && isObject(message['result']) && typeof message['result']['ok'] === 'boolean'
+        ? (message as unknown as FromHost)
+        : null
     case 'event':
       return typeof message['name'] === 'string' ? { type: 'event', name: message['name'], payload: message['payload'] } : null
     case 'ask': {

@@ -100,7 +100,12 @@ export class HostSupervisor {
         resolve,
         timer: setTimeout(() => {
           this.waiting = this.waiting.filter((w) => w !== waiting)
-          resolve(fail(HostErrorCode.Unavailable, `The background service did not come back within ${Math.round(this.readyTimeoutMs() / 1000)} s, so ${name} could not run. Restart Ledgerline.`))
+          resolve(
+            fail(
+              HostErrorCode.Unavailable,
+              `The background service did not come back within ${Math.round(this.readyTimeoutMs() / 1000)} s, so ${name} could not run. Restart Ledgerline.`
+            )
+          )
         }, this.readyTimeoutMs())
       }
       this.waiting.push(waiting)
@@ -137,7 +142,10 @@ export class HostSupervisor {
   }
 
   private unavailable(): CallResult<never> {
-    const reason = this.failure ?? { code: HostErrorCode.Unavailable, message: 'The background service is not running. Restart Ledgerline.' }
+    const reason = this.failure ?? {
+      code: HostErrorCode.Unavailable,
+      message: 'The background service is not running. Restart Ledgerline.'
+    }
     return fail(reason.code, reason.message)
   }
 
@@ -157,7 +165,10 @@ export class HostSupervisor {
     try {
       child = this.options.launch()
     } catch (error) {
-      this.giveUp('host_start_failed', `The background service could not be started (${error instanceof Error ? error.message : String(error)}).`)
+      this.giveUp(
+        'host_start_failed',
+        `The background service could not be started (${error instanceof Error ? error.message : String(error)}).`
+      )
       return
     }
     this.child = child
@@ -242,7 +253,12 @@ export class HostSupervisor {
     const how = info.signal ? `signal ${info.signal}` : `exit code ${info.code ?? '?'}`
     this.options.log?.('error', `service host stopped unexpectedly (${how})`)
     for (const [, pending] of this.pending) {
-      pending.resolve(fail(HostErrorCode.Restarted, `The background service stopped (${how}) while working on ${pending.name}; it is being restarted. Everything already saved is kept: try again.`))
+      pending.resolve(
+        fail(
+          HostErrorCode.Restarted,
+          `The background service stopped (${how}) while working on ${pending.name}; it is being restarted. Everything already saved is kept: try again.`
+        )
+      )
     }
     this.pending.clear()
     this.failRunningJobs(how)
@@ -250,7 +266,10 @@ export class HostSupervisor {
     const limits = this.options.restarts ?? { max: 5, windowMs: 60_000, delayMs: 500 }
     this.crashes = [...this.crashes.filter((t) => now - t < limits.windowMs), now]
     if (this.firstStart || this.crashes.length > limits.max) {
-      this.giveUp(HostErrorCode.Unavailable, `The background service keeps stopping (${how}); Ledgerline stopped restarting it. The log has the details; restart Ledgerline.`)
+      this.giveUp(
+        HostErrorCode.Unavailable,
+        `The background service keeps stopping (${how}); Ledgerline stopped restarting it. The log has the details; restart Ledgerline.`
+      )
       return
     }
     const message = `The background service stopped (${how}) and is being restarted. Jobs that were running stopped; what they saved is kept.`
@@ -280,7 +299,10 @@ export class HostSupervisor {
         ...job,
         state: 'failed',
         finishedAt,
-        error: { code: HostErrorCode.Restarted, message: `The background service stopped (${how}) while this job ran. What it saved is kept; run it again.` }
+        error: {
+          code: HostErrorCode.Restarted,
+          message: `The background service stopped (${how}) while this job ran. What it saved is kept; run it again.`
+        }
       })
     }
     this.runningJobs.clear()

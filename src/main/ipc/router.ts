@@ -43,7 +43,11 @@ function describeIssues(issues: readonly z.core.$ZodIssue[]): { message: string;
  * Checks a call's name and argument against the contract: the parsed argument, or the coded
  * refusal (UNKNOWN_CALL, INVALID_ARGUMENT). Main's gate and the host's dispatcher both use it.
  */
-export function checkCall(contract: ContractShape, name: unknown, arg: unknown): { ok: true; name: string; arg: unknown } | { ok: false; result: CallResult<never> } {
+export function checkCall(
+  contract: ContractShape,
+  name: unknown,
+  arg: unknown
+): { ok: true; name: string; arg: unknown } | { ok: false; result: CallResult<never> } {
   const spec = typeof name === 'string' && Object.hasOwn(contract, name) ? contract[name] : undefined
   if (typeof name !== 'string' || !spec) {
     const shown = typeof name === 'string' ? `"${name.slice(0, 80)}"` : `a ${typeof name}`

@@ -12,7 +12,10 @@ export interface JobControl {
   readonly id: string
   readonly signal: AbortSignal
   /** Reports progress; sent to the window at most every PROGRESS_INTERVAL_MS, except when `force` is set. */
-  progress(progress: Omit<JobProgress, 'rate' | 'etaSeconds' | 'step'> & Partial<Pick<JobProgress, 'rate' | 'etaSeconds' | 'step'>>, force?: boolean): void
+  progress(
+    progress: Omit<JobProgress, 'rate' | 'etaSeconds' | 'step'> & Partial<Pick<JobProgress, 'rate' | 'etaSeconds' | 'step'>>,
+    force?: boolean
+  ): void
 }
 
 export interface JobSpec<R extends JobResult> {
@@ -48,7 +51,8 @@ export class JobRunner {
 
   /** The running job of this kind for this profile, if any. */
   runningFor(profileId: string, kind?: JobKind): JobInfo | null {
-    for (const job of this.running.values()) if (job.info.profileId === profileId && (kind === undefined || job.info.kind === kind)) return { ...job.info }
+    for (const job of this.running.values())
+      if (job.info.profileId === profileId && (kind === undefined || job.info.kind === kind)) return { ...job.info }
     return null
   }
 
@@ -56,7 +60,9 @@ export class JobRunner {
   start<R extends JobResult>(spec: JobSpec<R>): JobInfo {
     const existing = this.runningFor(spec.profile.id, spec.kind)
     if (existing) {
-      throw new AppError('job_running', `${existing.title} is already running for "${spec.profile.name}"; wait for it or cancel it.`, { jobId: existing.id })
+      throw new AppError('job_running', `${existing.title} is already running for "${spec.profile.name}"; wait for it or cancel it.`, {
+        jobId: existing.id
+      })
     }
     const controller = new AbortController()
     const info: JobInfo = {
@@ -118,7 +124,9 @@ export class JobRunner {
           info.state = 'failed'
           if (error instanceof AppError) info.error = { code: clip(error.code, 80), message: clip(redactSecrets(error.message)) }
           else {
-            this.log?.error(`job ${info.kind} ${info.id} failed: ${error instanceof Error ? `${error.message}\n${error.stack ?? ''}` : String(error)}`)
+            this.log?.error(
+              `job ${info.kind} ${info.id} failed: ${error instanceof Error ? `${error.message}\n${error.stack ?? ''}` : String(error)}`
+            )
             info.error = { code: 'internal', message: `${info.title} failed unexpectedly; the details were written to the log.` }
           }
         }

@@ -26,6 +26,8 @@ export class ActiveProfile {
 
   set(id: string): void {
     this.id = id
-    this.db.prepare("insert into settings (key, value) values ('active_profile', ?) on conflict (key) do update set value = excluded.value").run(id)
+    this.db
+      .prepare("insert into settings (key, value) values ('active_profile', ?) on conflict (key) do update set value = excluded.value")
+      .run(id)
   }
 }

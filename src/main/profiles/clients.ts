@@ -65,7 +65,8 @@ export class ClientPool {
     if (!stored) throw new AppError('no_key', `No key is stored for "${profile.name}". Remove the profile and add it again with its key.`)
     registerSecret(stored)
     const mode = checkKey(stored)
-    if (mode !== profile.mode) throw new AppError('mode_mismatch', `"${profile.name}" is a ${profile.mode} profile but the key is a ${mode} key.`)
+    if (mode !== profile.mode)
+      throw new AppError('mode_mismatch', `"${profile.name}" is a ${profile.mode} profile but the key is a ${mode} key.`)
     key.value = stored
     return createApiClient({
       baseUrl: profile.baseUrl as string,
@@ -80,9 +81,11 @@ export class ClientPool {
    * otherwise one at the address the profile names, with its test key. Never for a live profile.
    */
   async simulatorFor(profile: Profile): Promise<ApiClient> {
-    if (profile.mode !== 'test') throw new AppError('test_mode_only', `Funds can only be simulated in test mode; "${profile.name}" is live.`)
+    if (profile.mode !== 'test')
+      throw new AppError('test_mode_only', `Funds can only be simulated in test mode; "${profile.name}" is live.`)
     if (profile.builtIn) return this.for(profile)
-    if (!profile.fundsSimulatorUrl) throw new AppError('no_funds_simulator', `"${profile.name}" names no funds simulator; set its address under Profiles.`)
+    if (!profile.fundsSimulatorUrl)
+      throw new AppError('no_funds_simulator', `"${profile.name}" names no funds simulator; set its address under Profiles.`)
     const key = await this.options.secrets.get(profile.id)
     if (!key) throw new AppError('no_key', `No key is stored for "${profile.name}". Remove the profile and add it again with its key.`)
     registerSecret(key)

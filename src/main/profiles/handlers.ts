@@ -23,7 +23,10 @@ export function startRemovalJob(ctx: Pick<HostContext, 'db' | 'jobs' | 'profiles
 
 export function profileHandlers(ctx: HostContext): HandlerMap {
   const cachedRecords = (profile: Profile): number =>
-    (['payments', 'transfers', 'plans', 'subscriptions', 'virtual_accounts'] as const).reduce((sum, resource) => sum + ctx.store.count(profile.id, resource), 0)
+    (['payments', 'transfers', 'plans', 'subscriptions', 'virtual_accounts'] as const).reduce(
+      (sum, resource) => sum + ctx.store.count(profile.id, resource),
+      0
+    )
 
   /** The profile in use had a setting changed: screens read it again. */
   const updated = (profile: Profile): void => {
@@ -39,7 +42,8 @@ export function profileHandlers(ctx: HostContext): HandlerMap {
         const yes = await ctx.ui.confirm({
           title: 'Switch to a live profile?',
           message: `Work in "${profile.name}" (LIVE)?`,
-          detail: 'Live profiles hold real payments and payouts, and actions in them move real money. Jobs already running keep working on their own profile.',
+          detail:
+            'Live profiles hold real payments and payouts, and actions in them move real money. Jobs already running keep working on their own profile.',
           confirmLabel: 'Use live profile'
         })
         if (!yes) throw notConfirmed(`Switching to "${profile.name}"`)
@@ -52,7 +56,9 @@ export function profileHandlers(ctx: HostContext): HandlerMap {
     },
     'profile:setTimeZone': ({ id, timeZone }) => {
       const profile = ctx.profiles.setTimeZone(id, timeZone)
-      ctx.log.info(`profile "${profile.name}" business time zone: ${profile.timeZone}${profile.timeZoneIsSystem ? ' (the computer’s)' : ''}`)
+      ctx.log.info(
+        `profile "${profile.name}" business time zone: ${profile.timeZone}${profile.timeZoneIsSystem ? ' (the computer’s)' : ''}`
+      )
       updated(profile)
       return profile
     },

@@ -70,9 +70,13 @@ export function normaliseBaseUrl(input: string): string {
     throw new AppError('invalid_base_url', `"${input.slice(0, 100)}" is not a URL; it should look like https://api.example.com/v1.`)
   }
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopbackHost(url.hostname))) {
-    throw new AppError('invalid_base_url', 'The base URL must start with https:// (plain http:// is allowed only for a server on this computer, such as the Sandbox).')
+    throw new AppError(
+      'invalid_base_url',
+      'The base URL must start with https:// (plain http:// is allowed only for a server on this computer, such as the Sandbox).'
+    )
   }
-  if (url.username || url.password) throw new AppError('invalid_base_url', 'The base URL must not contain a user name or password; the key is stored separately.')
+  if (url.username || url.password)
+    throw new AppError('invalid_base_url', 'The base URL must not contain a user name or password; the key is stored separately.')
   const path = url.pathname.replace(/\/+$/, '')
   if (!path.endsWith('/v1')) throw new AppError('invalid_base_url', `The base URL should end in /v1 (got ${url.origin}${path || '/'}).`)
   return `${url.origin}${path}`
@@ -92,12 +96,22 @@ function describeCharacter(ch: string): string {
 export function checkKey(key: string): KeyMode {
   const bad = NOT_IN_A_KEY.exec(key)
   if (bad) {
-    throw new AppError('invalid_key_format', `The key contains ${describeCharacter(bad[0])} at character ${bad.index + 1}. Copy it again without spaces or line breaks.`)
+    throw new AppError(
+      'invalid_key_format',
+      `The key contains ${describeCharacter(bad[0])} at character ${bad.index + 1}. Copy it again without spaces or line breaks.`
+    )
   }
   const mode = keyMode(key)
   if (mode) return mode
-  if (/^pk_(test|live)_/.test(key)) throw new AppError('invalid_key_format', `That is a public key (pk_…). Ledgerline needs the secret key (${KEY_PREFIXES.test}… or ${KEY_PREFIXES.live}…).`)
-  throw new AppError('invalid_key_format', `That does not look like a secret key: it should start with ${KEY_PREFIXES.test} or ${KEY_PREFIXES.live}.`)
+  if (/^pk_(test|live)_/.test(key))
+    throw new AppError(
+      'invalid_key_format',
+      `That is a public key (pk_…). Ledgerline needs the secret key (${KEY_PREFIXES.test}… or ${KEY_PREFIXES.live}…).`
+    )
+  throw new AppError(
+    'invalid_key_format',
+    `That does not look like a secret key: it should start with ${KEY_PREFIXES.test} or ${KEY_PREFIXES.live}.`
+  )
 }
 
 export class ProfileService {
@@ -117,7 +131,9 @@ export class ProfileService {
 
   private ensureBuiltIn(): void {
     this.db
-      .prepare('insert into profiles (id, name, base_url, mode, built_in, created_at) values (?, ?, null, ?, 1, ?) on conflict (id) do nothing')
+      .prepare(
+        'insert into profiles (id, name, base_url, mode, built_in, created_at) values (?, ?, null, ?, 1, ?) on conflict (id) do nothing'
+      )
       .run(SANDBOX_PROFILE.id, SANDBOX_PROFILE.name, SANDBOX_PROFILE.mode, new Date(this.now()).toISOString())
   }
 
@@ -128,7 +144,9 @@ export class ProfileService {
 
   /** By id or (case-insensitive) name; a clear error naming the profiles there are. */
   get(idOrName: string): Profile {
-    const row = this.db.prepare('select * from profiles where removing = 0 and (id = ? or lower(name) = lower(?))').get(idOrName, idOrName) as ProfileRow | undefined
+    const row = this.db
+      .prepare('select * from profiles where removing = 0 and (id = ? or lower(name) = lower(?))')
+      .get(idOrName, idOrName) as ProfileRow | undefined
     if (row) return toProfile(row)
     const names = this.list().map((p) => p.name)
     throw new AppError('unknown_profile', `No profile called "${idOrName.slice(0, 80)}". Profiles: ${names.join(', ')}.`)
@@ -139,7 +157,11 @@ export class ProfileService {
     const profile = this.get(idOrName)
     const zone = timeZone?.trim() ?? null
     if (zone !== null && !isTimeZone(zone)) {
-      throw new AppError('invalid_time_zone', `Time zone: "${zone.slice(0, 64)}" is not a time zone name; use one such as Africa/Lagos, Europe/London or UTC.`, { field: 'timeZone' })
+      throw new AppError(
+        'invalid_time_zone',
+        `Time zone: "${zone.slice(0, 64)}" is not a time zone name; use one such as Africa/Lagos, Europe/London or UTC.`,
+        { field: 'timeZone' }
+      )
     }
     this.db.prepare('update profiles set time_zone = ? where id = ?').run(zone, profile.id)
     return this.get(profile.id)
@@ -158,11 +180,22 @@ export class ProfileService {
       try {
         parsed = new URL(url.trim())
       } catch {
-        throw new AppError('invalid_url', `Funds simulator: "${url.slice(0, 100)}" is not a URL; it should look like https://simulator.example.com.`, { field: 'fundsSimulatorUrl' })
+        throw new AppError(
+          'invalid_url',
+          `Funds simulator: "${url.slice(0, 100)}" is not a URL; it should look like https://simulator.example.com.`,
+          { field: 'fundsSimulatorUrl' }
+        )
       }
       if (parsed.protocol !== 'https:' && !(parsed.protocol === 'http:' && isLoopbackHost(parsed.hostname)))
-        throw new AppError('invalid_url', 'Funds simulator: the address must start with https:// (http:// only for a server on this computer).', { field: 'fundsSimulatorUrl' })
-      if (parsed.username || parsed.password) throw new AppError('invalid_url', 'Funds simulator: the address must not contain a user name or password.', { field: 'fundsSimulatorUrl' })
+        throw new AppError(
+          'invalid_url',
+          'Funds simulator: the address must start with https:// (http:// only for a server on this computer).',
+          { field: 'fundsSimulatorUrl' }
+        )
+      if (parsed.username || parsed.password)
+        throw new AppError('invalid_url', 'Funds simulator: the address must not contain a user name or password.', {
+          field: 'fundsSimulatorUrl'
+        })
       value = `${parsed.origin}${parsed.pathname.replace(/\/+$/, '')}`
     }
     this.db.prepare('update profiles set funds_simulator_url = ? where id = ?').run(value, profile.id)
@@ -186,7 +219,11 @@ export class ProfileService {
     if (this.keyChecks.length >= KEY_CHECK_LIMIT.attempts) {
       const waitSeconds = Math.ceil((KEY_CHECK_LIMIT.windowMs - (t - (this.keyChecks[0] as number))) / 1000)
       this.options.logger?.info(`key check refused for ${what}: ${this.keyChecks.length} checks in the last minute`)
-      throw new AppError('too_many_key_checks', `Too many key checks: ${KEY_CHECK_LIMIT.attempts} in the last minute. Wait ${waitSeconds} s and try again.`, { retryAfterSeconds: waitSeconds })
+      throw new AppError(
+        'too_many_key_checks',
+        `Too many key checks: ${KEY_CHECK_LIMIT.attempts} in the last minute. Wait ${waitSeconds} s and try again.`,
+        { retryAfterSeconds: waitSeconds }
+      )
     }
     this.keyChecks.push(t)
   }
@@ -204,14 +241,20 @@ export class ProfileService {
       const code = error instanceof ApiError ? error.code : 'network_error'
       this.options.logger?.info(`key check for ${what}: refused (${code})`)
       if (error instanceof ApiError && error.status === 401) {
-        throw new AppError('invalid_credentials', `The provider at ${baseUrl} refused this key (${error.code}). Check that you copied the whole secret key.`)
+        throw new AppError(
+          'invalid_credentials',
+          `The provider at ${baseUrl} refused this key (${error.code}). Check that you copied the whole secret key.`
+        )
       }
       throw error
     }
     const served = page.content[0]?.mode
     if (typeof served === 'string' && served.toLowerCase() !== mode) {
       this.options.logger?.info(`key check for ${what}: refused (mode_mismatch)`)
-      throw new AppError('mode_mismatch', `This is a ${mode} key but the server answered with ${served.toLowerCase()} data; test and live data are never mixed.`)
+      throw new AppError(
+        'mode_mismatch',
+        `This is a ${mode} key but the server answered with ${served.toLowerCase()} data; test and live data are never mixed.`
+      )
     }
     this.options.logger?.info(`key check for ${what}: accepted (${mode})`)
     return { mode, client }
@@ -221,13 +264,16 @@ export class ProfileService {
   async add(input: { name: string; baseUrl: string; key: string }): Promise<Profile> {
     const name = input.name.trim()
     if (name === '' || name.length > 80) throw new AppError('invalid_name', 'A profile needs a name of 1 to 80 characters.')
-    if (this.db.prepare('select 1 from profiles where lower(name) = lower(?)').get(name)) throw new AppError('duplicate_name', `A profile called "${name}" already exists.`)
+    if (this.db.prepare('select 1 from profiles where lower(name) = lower(?)').get(name))
+      throw new AppError('duplicate_name', `A profile called "${name}" already exists.`)
     const baseUrl = normaliseBaseUrl(input.baseUrl)
     const { mode } = await this.verify(baseUrl, input.key, `new profile "${name}" at ${baseUrl}`)
     const id = randomUUID()
     await this.options.secrets.set(id, input.key)
     try {
-      this.db.prepare('insert into profiles (id, name, base_url, mode, built_in, created_at) values (?, ?, ?, ?, 0, ?)').run(id, name, baseUrl, mode, new Date(this.now()).toISOString())
+      this.db
+        .prepare('insert into profiles (id, name, base_url, mode, built_in, created_at) values (?, ?, ?, ?, 0, ?)')
+        .run(id, name, baseUrl, mode, new Date(this.now()).toISOString())
     } catch (error) {
       await this.options.secrets.delete(id).catch(() => false)
       throw error
@@ -244,13 +290,20 @@ export class ProfileService {
     const profile = this.get(idOrName)
     if (profile.builtIn) throw new AppError('built_in_profile', 'The built-in Sandbox needs no key.')
     const mode = checkKey(key)
-    if (mode !== profile.mode) throw new AppError('mode_mismatch', `"${profile.name}" is a ${profile.mode} profile; this is a ${mode} key. Add a separate profile for ${mode} data.`)
+    if (mode !== profile.mode)
+      throw new AppError(
+        'mode_mismatch',
+        `"${profile.name}" is a ${profile.mode} profile; this is a ${mode} key. Add a separate profile for ${mode} data.`
+      )
     const { client } = await this.verify(profile.baseUrl as string, key, `new key for "${profile.name}"`)
     const known = this.db
       .prepare('select id, reference, amount_raw, currency, created_at from payments where profile_id = ? order by rowid desc limit 1')
       .get(profile.id) as { id: string; reference: string | null; amount_raw: string; currency: string; created_at: string } | undefined
     if (!known) {
-      return { profile, evidence: 'Nothing is cached for this profile yet, so Ledgerline cannot check that the new key belongs to the same merchant.' }
+      return {
+        profile,
+        evidence: 'Nothing is cached for this profile yet, so Ledgerline cannot check that the new key belongs to the same merchant.'
+      }
     }
     const seen = await client.listPayments({ paymentId: known.id }, { size: 1, page: 0 })
     if (!seen.content.some((p) => p.id === known.id)) {
@@ -259,7 +312,10 @@ export class ProfileService {
         `The new key does not see payment ${known.reference ?? known.id} that "${profile.name}" has cached, so it probably belongs to another merchant. Add it as a separate profile.`
       )
     }
-    return { profile, evidence: `The new key sees payment ${known.reference ?? known.id} (${known.amount_raw} ${known.currency}, ${known.created_at.slice(0, 10)}), cached with the old key: same merchant.` }
+    return {
+      profile,
+      evidence: `The new key sees payment ${known.reference ?? known.id} (${known.amount_raw} ${known.currency}, ${known.created_at.slice(0, 10)}), cached with the old key: same merchant.`
+    }
   }
 
   /** Stores a key checked by checkReplacementKey. */
@@ -305,7 +361,9 @@ export class ProfileService {
     const baseUrl = normaliseBaseUrl(baseUrlInput)
     const id = `url-${createHash('sha256').update(`${baseUrl}|${mode}`).digest('hex').slice(0, 20)}`
     this.db
-      .prepare('insert into profiles (id, name, base_url, mode, built_in, created_at) values (?, ?, ?, ?, 0, ?) on conflict (id) do nothing')
+      .prepare(
+        'insert into profiles (id, name, base_url, mode, built_in, created_at) values (?, ?, ?, ?, 0, ?) on conflict (id) do nothing'
+      )
       .run(id, `${baseUrl} [${mode}]`, baseUrl, mode, new Date(this.now()).toISOString())
     return this.get(id)
   }

@@ -36,7 +36,14 @@ export function canonicalJson(value: unknown): string {
 }
 
 export function eventHash(event: Omit<AuditEvent, 'hash'>): string {
-  const body = canonicalJson({ session: event.sessionId, seq: event.seq, at: event.at, user: event.user, kind: event.kind, payload: event.payload })
+  const body = canonicalJson({
+    session: event.sessionId,
+    seq: event.seq,
+    at: event.at,
+    user: event.user,
+    kind: event.kind,
+    payload: event.payload
+  })
   return createHash('sha256').update(`${event.prevHash}\n${body}`).digest('hex')
 }
 
@@ -51,17 +58,42 @@ interface EventRow {
   hash: string
 }
 
-const fromRow = (r: EventRow): AuditEvent => ({ sessionId: r.session_id, seq: r.seq, at: r.at, user: r.user, kind: r.kind, payload: JSON.parse(r.payload) as Record<string, unknown>, prevHash: r.prev_hash, hash: r.hash })
+const fromRow = (r: EventRow): AuditEvent => ({
+  sessionId: r.session_id,
+  seq: r.seq,
+  at: r.at,
+  user: r.user,
+  kind: r.kind,
+  payload: JSON.parse(r.payload) as Record<string, unknown>,
+  prevHash: r.prev_hash,
+  hash: r.hash
+})
 
 /**
  * Appends one event to a session's chain and moves the session's head, in the caller's transaction
  * when there is one. Returns the stored event.
  */
-export function appendEvent(db: Database.Database, sessionId: string, kind: string, payload: Record<string, unknown>, now: () => Date = () => new Date(), user = osUserName()): AuditEvent {
+export function appendEvent(
+  db: Database.Database,
+  sessionId: string,
+  kind: string,
+  payload: Record<string, unknown>,
+  now: () => Date = () => new Date(),
+  user = osUserName()
+): AuditEvent {
   return db.transaction(() => {
-    const head = db.prepare('select head_hash as hash, event_count as count from recon_sessions where id = ?').get(sessionId) as { hash: string; count: number } | undefined
+    const head = db.prepare('select head_hash as hash, event_count as count from recon_sessions where id = ?').get(sessionId) as
+      { hash: string; count: number } | undefined
     if (!head) throw new Error(`No reconciliation session ${sessionId}`)
-    const partial = { sessionId, seq: head.count + 1, at: now().toISOString(), user, kind, payload: JSON.parse(JSON.stringify(payload)) as Record<string, unknown>, prevHash: head.hash }
+    const partial = {
+      sessionId,
+      seq: head.count + 1,
+      at: now().toISOString(),
+      user,
+      kind,
+      payload: JSON.parse(JSON.stringify(payload)) as Record<string, unknown>,
+      prevHash: head.hash
+    }
     const event: AuditEvent = { ...partial, hash: eventHash(partial) }
     db.prepare('insert into recon_events (session_id, seq, at, user, kind, payload, prev_hash, hash) values (?, ?, ?, ?, ?, ?, ?, ?)').run(
       sessionId,
@@ -100,7 +132,11 @@ export interface AuditReport {
  * give, the sequence must have no gap, and the session's stored head must be the last event's hash.
  */
 export function verifyAudit(db: Database.Database, sessionId?: string): AuditReport {
-  const sessions = (sessionId ? db.prepare('select id, head_hash, event_count from recon_sessions where id = ?').all(sessionId) : db.prepare('select id, head_hash, event_count from recon_sessions order by created_at, id').all()) as {
+  const sessions = (
+    sessionId
+      ? db.prepare('select id, head_hash, event_count from recon_sessions where id = ?').all(sessionId)
+      : db.prepare('select id, head_hash, event_count from recon_sessions order by created_at, id').all()
+  ) as {
     id: string
     head_hash: string
     event_count: number
@@ -126,14 +162,32 @@ export function verifyAudit(db: Database.Database, sessionId?: string): AuditRep
         expectedSeq++
         continue
       }
-      if (row.prev_hash !== prev) problems.push({ sessionId: session.id, seq: row.seq, message: 'it does not follow the event before it (the chain is broken here)' })
-      const again = eventHash({ sessionId: row.session_id, seq: row.seq, at: row.at, user: row.user, kind: row.kind, payload, prevHash: row.prev_hash })
-      if (again !== row.hash) problems.push({ sessionId: session.id, seq: row.seq, message: `its content was changed after it was written (${row.kind} at ${row.at} by ${row.user})` })
+      if (row.prev_hash !== prev)
+        problems.push({ sessionId: session.id, seq: row.seq, message: 'it does not follow the event before it (the chain is broken here)' })
+      const again = eventHash({
+        sessionId: row.session_id,
+        seq: row.seq,
+        at: row.at,
+        user: row.user,
+        kind: row.kind,
+        payload,
+        prevHash: row.prev_hash
+      })
+      if (again !== row.hash)
+        problems.push({
+          sessionId: session.id,
+          seq: row.seq,
+          message: `its content was changed after it was written (${row.kind} at ${row.at} by ${row.user})`
+        })
       prev = row.hash
       expectedSeq++
     }
     if (rows.length !== session.event_count || prev !== session.head_hash) {
-      problems.push({ sessionId: session.id, seq: null, message: `the session records ${session.event_count} event(s) ending in ${session.head_hash.slice(0, 12)}…, but ${rows.length} are stored ending in ${prev.slice(0, 12)}… (events were removed or added)` })
+      problems.push({
+        sessionId: session.id,
+        seq: null,
+        message: `the session records ${session.event_count} event(s) ending in ${session.head_hash.slice(0, 12)}…, but ${rows.length} are stored ending in ${prev.slice(0, 12)}… (events were removed or added)`
+      })
     }
   }
   return { ok: problems.length === 0, sessions: sessions.length, events, problems }

@@ -98,7 +98,13 @@ function checkCancelled(signal: AbortSignal | undefined): void {
 }
 
 /** Matches synchronously (tests, the CLI); cancellation is checked at every step. */
-export function runMatch(provider: readonly EngineProvider[], file: readonly EngineFileRow[], settings: ReconSettings, decisions: EngineDecisions = NO_DECISIONS, options: MatchOptions = {}): MatchResult {
+export function runMatch(
+  provider: readonly EngineProvider[],
+  file: readonly EngineFileRow[],
+  settings: ReconSettings,
+  decisions: EngineDecisions = NO_DECISIONS,
+  options: MatchOptions = {}
+): MatchResult {
   const steps = matchSteps(provider, file, settings, decisions, options)
   for (;;) {
     const step = steps.next()
@@ -111,7 +117,13 @@ export function runMatch(provider: readonly EngineProvider[], file: readonly Eng
  * Matches in steps of at most about 65,000 records, letting the host's event loop run between
  * them: calls are answered, progress goes out, and a cancel stops the job at the next step.
  */
-export async function runMatchAsync(provider: readonly EngineProvider[], file: readonly EngineFileRow[], settings: ReconSettings, decisions: EngineDecisions = NO_DECISIONS, options: MatchOptions = {}): Promise<MatchResult> {
+export async function runMatchAsync(
+  provider: readonly EngineProvider[],
+  file: readonly EngineFileRow[],
+  settings: ReconSettings,
+  decisions: EngineDecisions = NO_DECISIONS,
+  options: MatchOptions = {}
+): Promise<MatchResult> {
   const steps = matchSteps(provider, file, settings, decisions, options)
   for (;;) {
     const step = steps.next()
@@ -137,7 +149,13 @@ const KEY_REASONS = [
  * order matters (tie-breaks, the greedy passes, the result), records and rows are ranked by their
  * content — day, amount, then id (a file row's id is its content).
  */
-function* matchSteps(provider: readonly EngineProvider[], file: readonly EngineFileRow[], settings: ReconSettings, decisions: EngineDecisions, options: MatchOptions): Generator<void, MatchResult> {
+function* matchSteps(
+  provider: readonly EngineProvider[],
+  file: readonly EngineFileRow[],
+  settings: ReconSettings,
+  decisions: EngineDecisions,
+  options: MatchOptions
+): Generator<void, MatchResult> {
   const { onProgress } = options
   // What the passes read most, in typed arrays: a record's or line's day, amount and currency without
   // touching its object (a million objects scattered in memory are slow to visit out of order).
@@ -186,8 +204,14 @@ function* matchSteps(provider: readonly EngineProvider[], file: readonly EngineF
   /** Content order of two provider records / two file rows: day, amount, id. */
   /** 1 for a record from just outside the period (read because the window reaches past it), else 0. */
   const outside = (i: number): number => ((provider[i] as EngineProvider).outsidePeriod === true ? 1 : 0)
-  const pOrder = (a: number, b: number): number => (pDay[a] as number) - (pDay[b] as number) || (pAmount[a] as number) - (pAmount[b] as number) || compareText((provider[a] as EngineProvider).id, (provider[b] as EngineProvider).id)
-  const fOrder = (a: number, b: number): number => (fDay[a] as number) - (fDay[b] as number) || (fAmount[a] as number) - (fAmount[b] as number) || compareText((file[a] as EngineFileRow).id, (file[b] as EngineFileRow).id)
+  const pOrder = (a: number, b: number): number =>
+    (pDay[a] as number) - (pDay[b] as number) ||
+    (pAmount[a] as number) - (pAmount[b] as number) ||
+    compareText((provider[a] as EngineProvider).id, (provider[b] as EngineProvider).id)
+  const fOrder = (a: number, b: number): number =>
+    (fDay[a] as number) - (fDay[b] as number) ||
+    (fAmount[a] as number) - (fAmount[b] as number) ||
+    compareText((file[a] as EngineFileRow).id, (file[b] as EngineFileRow).id)
   const expected = (i: number): number => pExpected[i] as number
   const toleranceCache = new Map<string, number>()
   const tol = (currency: string): number => {
@@ -208,7 +232,8 @@ function* matchSteps(provider: readonly EngineProvider[], file: readonly EngineF
   const anyDismissed = decisions.dismissed.size > 0
   const isDismissed = (ps: readonly string[], fs: readonly string[]): boolean => anyDismissed && decisions.dismissed.has(pairKey(ps, fs))
   /** One record and one line: the ids are only looked at when something was rejected at all. */
-  const pairDismissed = (p: number, f: number): boolean => anyDismissed && decisions.dismissed.has(pairKey([(provider[p] as EngineProvider).id], [(file[f] as EngineFileRow).id]))
+  const pairDismissed = (p: number, f: number): boolean =>
+    anyDismissed && decisions.dismissed.has(pairKey([(provider[p] as EngineProvider).id], [(file[f] as EngineFileRow).id]))
 
   /** The outcome of records and rows that belong together (by key, decision or accepted group), and why. */
   const judge = (ps: readonly number[], fs: readonly number[]): { outcome: Outcome; reason: string } => {
@@ -242,10 +267,14 @@ function* matchSteps(provider: readonly EngineProvider[], file: readonly EngineF
       const notMoved = [...new Set(ps.map((i) => (provider[i] as EngineProvider).status).filter((s) => moneyOf(s) !== 1))]
       return { outcome: 'status_differs', reason: `status: the provider says ${notMoved.join('/')} but the file shows the money` }
     }
-    if (moved && !fileShowsMoney) return { outcome: 'status_differs', reason: 'status: the provider says successful but the file shows no money in that direction' }
+    if (moved && !fileShowsMoney)
+      return { outcome: 'status_differs', reason: 'status: the provider says successful but the file shows no money in that direction' }
     if (difference === 0) return { outcome: 'matched', reason: equalReason }
     if (Math.abs(difference) <= tol(currency)) return { outcome: 'matched', reason: 'amount: within the tolerance' }
-    return { outcome: 'amount_differs', reason: `amount: the file differs by ${difference} minor units${settings.netOfFees ? ' (net of fees)' : ''}` }
+    return {
+      outcome: 'amount_differs',
+      reason: `amount: the file differs by ${difference} minor units${settings.netOfFees ? ' (net of fees)' : ''}`
+    }
   }
   // The common reason pairs are shared, not built per item (a million matches, a handful of texts).
   const sharedReasons = new Map<string, Map<string, string[]>>()
@@ -270,7 +299,13 @@ function* matchSteps(provider: readonly EngineProvider[], file: readonly EngineF
     leads[k] = f >= 0 ? f : -1 - p
     return k
   }
-  const emit = (outcome: Outcome, ps: readonly number[], fs: readonly number[], score: number | null, reasons: readonly string[]): number => {
+  const emit = (
+    outcome: Outcome,
+    ps: readonly number[],
+    fs: readonly number[],
+    score: number | null,
+    reasons: readonly string[]
+  ): number => {
     const k = items.add(outcome, ps, fs, score, reasons)
     if (fs.length > 0) leads[k] = fs.reduce((best, i) => (fOrder(i, best) < 0 ? i : best))
     else leads[k] = -1 - ps.reduce((best, i) => (pOrder(i, best) < 0 ? i : best))
@@ -281,7 +316,13 @@ function* matchSteps(provider: readonly EngineProvider[], file: readonly EngineF
     if (f >= 0) fClaimed[f] = 1
     return emitOne(outcome, p, f, score, reasons)
   }
-  const claim = (outcome: Outcome, ps: readonly number[], fs: readonly number[], score: number | null, reasons: readonly string[]): number => {
+  const claim = (
+    outcome: Outcome,
+    ps: readonly number[],
+    fs: readonly number[],
+    score: number | null,
+    reasons: readonly string[]
+  ): number => {
     for (const i of ps) pClaimed[i] = 1
     for (const i of fs) fClaimed[i] = 1
     return emit(outcome, ps, fs, score, reasons)
@@ -314,8 +355,12 @@ function* matchSteps(provider: readonly EngineProvider[], file: readonly EngineF
     for (const pin of pinned) {
       const ps = pin.providerIds.map((id) => pIndex.get(id))
       const fs = pin.fileIds.map((id) => fIndex.get(id))
-      if (ps.length === 0 || ps.some((i) => i === undefined || pClaimed[i] === 1) || fs.some((i) => i === undefined || fClaimed[i] === 1)) continue
-      items.setDecision(claimTogether(ps as number[], fs as number[], pin.kind === 'manual' ? 'matched by hand' : 'suggestion accepted'), pin.kind)
+      if (ps.length === 0 || ps.some((i) => i === undefined || pClaimed[i] === 1) || fs.some((i) => i === undefined || fClaimed[i] === 1))
+        continue
+      items.setDecision(
+        claimTogether(ps as number[], fs as number[], pin.kind === 'manual' ? 'matched by hand' : 'suggestion accepted'),
+        pin.kind
+      )
     }
   }
   yield
@@ -368,7 +413,9 @@ function* matchSteps(provider: readonly EngineProvider[], file: readonly EngineF
     for (const dup of all.slice(1)) {
       if (pClaimed[dup] || outside(dup) === 1) continue
       pClaimed[dup] = 1
-      emitOne('duplicate_in_provider', dup, -1, null, [`the provider has reference "${(provider[keep] as EngineProvider).reference}" more than once; the first is ${(provider[keep] as EngineProvider).id}`])
+      emitOne('duplicate_in_provider', dup, -1, null, [
+        `the provider has reference "${(provider[keep] as EngineProvider).reference}" more than once; the first is ${(provider[keep] as EngineProvider).id}`
+      ])
     }
   }
   // Each line's hit (the record its key names) and how it was found; how many lines name each record (2: two or more).
@@ -444,14 +491,20 @@ function* matchSteps(provider: readonly EngineProvider[], file: readonly EngineF
       // Matched by a decision already: every line naming it again is a duplicate.
       for (const f of hits) {
         fClaimed[f] = 1
-        emitOne('duplicate_in_file', -1, f, null, [KEY_REASONS[hitHow[f] as number] as string, `the provider record ${id} is already matched`])
+        emitOne('duplicate_in_file', -1, f, null, [
+          KEY_REASONS[hitHow[f] as number] as string,
+          `the provider record ${id} is already matched`
+        ])
       }
       return
     }
     claimPair(p, first, KEY_REASONS[hitHow[first] as number] as string)
     for (const f of rest) {
       fClaimed[f] = 1
-      emitOne('duplicate_in_file', -1, f, null, [KEY_REASONS[hitHow[f] as number] as string, `the file has this reference again: line ${(file[first] as EngineFileRow).line} is matched to ${id}`])
+      emitOne('duplicate_in_file', -1, f, null, [
+        KEY_REASONS[hitHow[f] as number] as string,
+        `the file has this reference again: line ${(file[first] as EngineFileRow).line} is matched to ${id}`
+      ])
     }
   }
   for (const p of [...contested.keys()].sort((a, b) => a - b)) settleContested(p, contested.get(p) as number[])
@@ -495,7 +548,8 @@ function* matchSteps(provider: readonly EngineProvider[], file: readonly EngineF
   // amount: within the tolerance t, amounts share a bucket of width t + 1 or sit in a neighbouring one.
   const lanes = new Map<string, number[]>()
   const buckets = new Map<string, number[]>()
-  const bucketKey = (currency: string, amount: number, shift: number): string => `${currency}|${Math.floor(amount / (tol(currency) + 1)) + shift}`
+  const bucketKey = (currency: string, amount: number, shift: number): string =>
+    `${currency}|${Math.floor(amount / (tol(currency) + 1)) + shift}`
   for (const i of openP) {
     const p = provider[i] as EngineProvider
     pushTo(lanes, laneKey(p.currency, expected(i)), i)
@@ -520,7 +574,16 @@ function* matchSteps(provider: readonly EngineProvider[], file: readonly EngineF
     const day = fDay[fi] as number
     const candidates: number[] = []
     // The file's day lies between daysBefore before and daysAfter after the provider's: so the provider's lies in [day − after, day + before].
-    for (const shift of [-1, 0, 1]) candidates.push(...between(buckets.get(bucketKey(row.currency, row.amountMinor, shift)) ?? [], pDay, day - settings.daysAfter, day + settings.daysBefore, 5_000))
+    for (const shift of [-1, 0, 1])
+      candidates.push(
+        ...between(
+          buckets.get(bucketKey(row.currency, row.amountMinor, shift)) ?? [],
+          pDay,
+          day - settings.daysAfter,
+          day + settings.daysBefore,
+          5_000
+        )
+      )
     for (const pi of candidates) {
       const exp = expected(pi)
       if (Math.sign(exp) !== Math.sign(row.amountMinor)) continue
@@ -551,7 +614,14 @@ function* matchSteps(provider: readonly EngineProvider[], file: readonly EngineF
     }
     if ((fRank[fi] as number) % 4096 === 4095) yield
   }
-  edges.sort((a, b) => b.score - a.score || a.dateDistance - b.dateDistance || a.amountDifference - b.amountDifference || byFRank(a.f, b.f) || byPRank(a.p, b.p))
+  edges.sort(
+    (a, b) =>
+      b.score - a.score ||
+      a.dateDistance - b.dateDistance ||
+      a.amountDifference - b.amountDifference ||
+      byFRank(a.f, b.f) ||
+      byPRank(a.p, b.p)
+  )
   const margin = settings.ambiguityMargin
   for (const edge of edges) {
     if (fClaimed[edge.f] || pClaimed[edge.p]) continue
@@ -563,8 +633,14 @@ function* matchSteps(provider: readonly EngineProvider[], file: readonly EngineF
     }
     const ps = [...new Set([edge.p, ...rivalsF.map((e) => e.p)])].sort(byPRank)
     const fs = [...new Set([edge.f, ...rivalsP.map((e) => e.f)])].sort(byFRank)
-    const names = [...rivalsF.map((e) => `provider ${(provider[e.p] as EngineProvider).id} (score ${e.score})`), ...rivalsP.map((e) => `file line ${(file[e.f] as EngineFileRow).line} (score ${e.score})`)]
-    claim('ambiguous', ps, fs, edge.score, [`best candidate scores ${edge.score}; within ${margin} of it: ${names.join(', ')}`, 'none is picked'])
+    const names = [
+      ...rivalsF.map((e) => `provider ${(provider[e.p] as EngineProvider).id} (score ${e.score})`),
+      ...rivalsP.map((e) => `file line ${(file[e.f] as EngineFileRow).line} (score ${e.score})`)
+    ]
+    claim('ambiguous', ps, fs, edge.score, [
+      `best candidate scores ${edge.score}; within ${margin} of it: ${names.join(', ')}`,
+      'none is picked'
+    ])
   }
   yield
 
@@ -596,17 +672,32 @@ function* matchSteps(provider: readonly EngineProvider[], file: readonly EngineF
       if (!pClaimed[pi] && pMoney[pi] === 1 && Math.sign(expected(pi)) === sign && !pairDismissed(pi, fi)) candidates.push(pi)
     }
     if (candidates.length < 2) continue
-    const found = findGroup(candidates, expected, row.amountMinor, tol(row.currency), (i) => pGroup[i] as number, pSums, (i) => Math.abs((pDay[i] as number) - day), settings.groupSearchLimit)
+    const found = findGroup(
+      candidates,
+      expected,
+      row.amountMinor,
+      tol(row.currency),
+      (i) => pGroup[i] as number,
+      pSums,
+      (i) => Math.abs((pDay[i] as number) - day),
+      settings.groupSearchLimit
+    )
     if (!found) continue
     const ids = found.members.map((i) => (provider[i] as EngineProvider).id)
     if (isDismissed(ids, [row.id])) continue
     if (found.ambiguous) {
-      claimOne('ambiguous', -1, fi, null, [`the line equals the sum of more than one set of provider records (${found.how})`, 'none is picked'])
+      claimOne('ambiguous', -1, fi, null, [
+        `the line equals the sum of more than one set of provider records (${found.how})`,
+        'none is picked'
+      ])
       continue
     }
     const members = [...found.members].sort(byPRank)
     const net = settings.netOfFees ? ' net of fees' : ''
-    claim('suggested', members, [fi], null, [`sum of ${members.length} provider records${net} equals the line (${found.how})`, `members: ${members.map((i) => (provider[i] as EngineProvider).id).join(', ')}`])
+    claim('suggested', members, [fi], null, [
+      `sum of ${members.length} provider records${net} equals the line (${found.how})`,
+      `members: ${members.map((i) => (provider[i] as EngineProvider).id).join(', ')}`
+    ])
   }
   // N:1: one provider record paid out or in as several lines. Open lines by currency and direction, in day order.
   const fileLanes = new Map<string, number[]>()
@@ -633,15 +724,33 @@ function* matchSteps(provider: readonly EngineProvider[], file: readonly EngineF
       if (!fClaimed[fi] && !pairDismissed(pi, fi)) candidates.push(fi)
     }
     if (candidates.length < 2) continue
-    const found = findGroup(candidates, (i) => fAmount[i] as number, expected(pi), tol(p.currency), (i) => (fDay[i] as number) - fMinDay, fSums, (i) => Math.abs((fDay[i] as number) - day), settings.groupSearchLimit)
+    const found = findGroup(
+      candidates,
+      (i) => fAmount[i] as number,
+      expected(pi),
+      tol(p.currency),
+      (i) => (fDay[i] as number) - fMinDay,
+      fSums,
+      (i) => Math.abs((fDay[i] as number) - day),
+      settings.groupSearchLimit
+    )
     if (!found) continue
     const members = [...found.members].sort(byFRank)
-    if (isDismissed([p.id], members.map((i) => (file[i] as EngineFileRow).id))) continue
+    if (
+      isDismissed(
+        [p.id],
+        members.map((i) => (file[i] as EngineFileRow).id)
+      )
+    )
+      continue
     if (found.ambiguous) {
       claimOne('ambiguous', pi, -1, null, [`the record equals the sum of more than one set of file lines (${found.how})`, 'none is picked'])
       continue
     }
-    claim('suggested', [pi], members, null, [`sum of ${members.length} file lines equals the record (${found.how})`, `lines: ${members.map((i) => (file[i] as EngineFileRow).line).join(', ')}`])
+    claim('suggested', [pi], members, null, [
+      `sum of ${members.length} file lines equals the record (${found.how})`,
+      `lines: ${members.map((i) => (file[i] as EngineFileRow).line).join(', ')}`
+    ])
   }
   yield
 
@@ -668,7 +777,9 @@ function* matchSteps(provider: readonly EngineProvider[], file: readonly EngineF
   // The result in content order: by each item's first file line, else its first record.
   yield
   onProgress?.('ordering', 0, items.count)
-  const order = inContentOrder(items.count, leads, fDay, fAmount, pDay, pAmount, (lead) => (lead >= 0 ? (file[lead] as EngineFileRow).id : (provider[-1 - lead] as EngineProvider).id))
+  const order = inContentOrder(items.count, leads, fDay, fAmount, pDay, pAmount, (lead) =>
+    lead >= 0 ? (file[lead] as EngineFileRow).id : (provider[-1 - lead] as EngineProvider).id
+  )
   onProgress?.('done', file.length, file.length)
   return { provider, file, items: new MatchItems(items, order), leftOutFailed, leftOutOutsidePeriod, netOfFees: settings.netOfFees }
 }
@@ -678,7 +789,15 @@ function* matchSteps(provider: readonly EngineProvider[], file: readonly EngineF
  * day, then lines before records, then amount, then id. Items are counted into days first, then each
  * day is sorted on typed arrays (a million items sort in well under a second).
  */
-function inContentOrder(count: number, leads: Int32Array, fDay: Int32Array, fAmount: Float64Array, pDay: Int32Array, pAmount: Float64Array, idOf: (lead: number) => string): Int32Array {
+function inContentOrder(
+  count: number,
+  leads: Int32Array,
+  fDay: Int32Array,
+  fAmount: Float64Array,
+  pDay: Int32Array,
+  pAmount: Float64Array,
+  idOf: (lead: number) => string
+): Int32Array {
   const order = new Int32Array(count)
   if (count === 0) return order
   const leadDay = new Int32Array(count)
@@ -701,7 +820,10 @@ function inContentOrder(count: number, leads: Int32Array, fDay: Int32Array, fAmo
     if (day < minDay) minDay = day
     if (day > maxDay) maxDay = day
   }
-  const withinDay = (a: number, b: number): number => (leadIsFile[b] as number) - (leadIsFile[a] as number) || (leadAmount[a] as number) - (leadAmount[b] as number) || compareText(idOf(leads[a] as number), idOf(leads[b] as number))
+  const withinDay = (a: number, b: number): number =>
+    (leadIsFile[b] as number) - (leadIsFile[a] as number) ||
+    (leadAmount[a] as number) - (leadAmount[b] as number) ||
+    compareText(idOf(leads[a] as number), idOf(leads[b] as number))
   const span = maxDay - minDay + 1
   const starts = new Int32Array(span + 1)
   for (let k = 0; k < count; k++) (starts[(leadDay[k] as number) - minDay + 1] as number)++
@@ -736,7 +858,7 @@ function sortDay(day: Int32Array, isFile: Uint8Array, amount: Float64Array, gene
   const unsorted = day.slice()
   for (let j = 0; j < n; j++) day[j] = unsorted[(keys[j] as number) % 2 ** 20] as number
   // Equal amounts: by id (the general comparator), run by run.
-  for (let start = 0; start < n; ) {
+  for (let start = 0; start < n;) {
     let end = start + 1
     while (end < n && Math.floor((keys[end] as number) / 2 ** 20) === Math.floor((keys[start] as number) / 2 ** 20)) end++
     if (end - start > 1) day.subarray(start, end).sort(general)
@@ -789,7 +911,8 @@ export function findGroup(
     sum[g] = 0
   }
   touched.length = 0
-  if (whole.length === 1) return { members: candidates.filter((i) => groupOf(i) === whole[0]), ambiguous: false, how: 'all records of one day and channel' }
+  if (whole.length === 1)
+    return { members: candidates.filter((i) => groupOf(i) === whole[0]), ambiguous: false, how: 'all records of one day and channel' }
   if (whole.length > 1) return { members: [], ambiguous: true, how: `${whole.length} day-and-channel groups have that sum` }
   // The `limit` nearest in time, ties in rank order: the distance that fills the limit, then a stable sort of the few chosen.
   const perDistance = new Int32Array(maxDistance + 1)

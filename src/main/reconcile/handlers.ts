@@ -42,11 +42,18 @@ export function reconHandlers(ctx: HostContext): HandlerMap {
   }
   const heldFile = (token: string): Held => {
     const entry = held.get(token)
-    if (!entry || entry.profileId !== ctx.active.current().id) throw new AppError('file_expired', 'That statement is no longer open here; choose the file again.')
+    if (!entry || entry.profileId !== ctx.active.current().id)
+      throw new AppError('file_expired', 'That statement is no longer open here; choose the file again.')
     return entry
   }
   const preview = async (token: string, entry: Held, mapping: Partial<StatementMapping>): Promise<StatementPreview> => {
-    const outcome = await service.importStatement({ profileId: entry.profileId, name: entry.name, bytes: entry.bytes, mapping, previewOnly: true })
+    const outcome = await service.importStatement({
+      profileId: entry.profileId,
+      name: entry.name,
+      bytes: entry.bytes,
+      mapping,
+      previewOnly: true
+    })
     const parsed = outcome.parsed
     // A statement without currencies: offer the currency of the provider records it names first.
     const askedCurrency = parsed.questions.find((q) => q.field === 'defaultCurrency')
@@ -59,7 +66,8 @@ export function reconHandlers(ctx: HostContext): HandlerMap {
   }
   const sessionOfProfile = (id: string): SessionInfo => {
     const session = service.session(id)
-    if (session.profileId !== ctx.active.current().id) throw new AppError('profile_mismatch', 'That session belongs to another profile; switch to it first (test and live never mix).')
+    if (session.profileId !== ctx.active.current().id)
+      throw new AppError('profile_mismatch', 'That session belongs to another profile; switch to it first (test and live never mix).')
     return session
   }
   const profileOf = (session: SessionInfo): ReportInput['profile'] => {
@@ -73,10 +81,18 @@ export function reconHandlers(ctx: HostContext): HandlerMap {
   return {
     'recon:open': async ({ mapping }) => {
       const profile = ctx.active.current()
-      const path = await ctx.ui.chooseOpenFile({ title: 'Import a statement', filterName: 'Statements (CSV, Excel)', extensions: ['csv', 'txt', 'tsv', 'xlsx'] })
+      const path = await ctx.ui.chooseOpenFile({
+        title: 'Import a statement',
+        filterName: 'Statements (CSV, Excel)',
+        extensions: ['csv', 'txt', 'tsv', 'xlsx']
+      })
       if (!path) return null
       const size = (await stat(path)).size
-      if (size > MAX_STATEMENT_BYTES) throw new AppError('file_too_large', `${basename(path)} is ${Math.round(size / 1048576)} MB; statements up to ${MAX_STATEMENT_BYTES / 1048576} MB are read.`)
+      if (size > MAX_STATEMENT_BYTES)
+        throw new AppError(
+          'file_too_large',
+          `${basename(path)} is ${Math.round(size / 1048576)} MB; statements up to ${MAX_STATEMENT_BYTES / 1048576} MB are read.`
+        )
       const entry: Held = { profileId: profile.id, name: basename(path), bytes: await readFile(path), at: Date.now() }
       return preview(hold(entry), entry, mapping ?? {})
     },
@@ -85,14 +101,24 @@ export function reconHandlers(ctx: HostContext): HandlerMap {
       const bytes = Buffer.from(base64, 'base64')
       // Only the file's own name is kept: a dropped name never names a place on disk.
       const entry: Held = { profileId: profile.id, name: basename(name.replace(/\\/g, '/')), bytes, at: Date.now() }
-      if (!/\.(csv|txt|tsv|xlsx)$/i.test(entry.name)) throw new AppError('unsupported_file', `${entry.name} is not a statement Ledgerline reads (CSV, TXT, TSV or XLSX).`)
+      if (!/\.(csv|txt|tsv|xlsx)$/i.test(entry.name))
+        throw new AppError('unsupported_file', `${entry.name} is not a statement Ledgerline reads (CSV, TXT, TSV or XLSX).`)
       return preview(hold(entry), entry, mapping ?? {})
     },
     'recon:sample': async () => {
       const profile = ctx.active.current()
-      if (!profile.builtIn) throw new AppError('not_sandbox', `The sample statement is for the built-in Sandbox profile; "${profile.name}" reconciles its own statements.`)
+      if (!profile.builtIn)
+        throw new AppError(
+          'not_sandbox',
+          `The sample statement is for the built-in Sandbox profile; "${profile.name}" reconciles its own statements.`
+        )
       const sample = sampleStatement(sandboxSeed(), { timeZone: profile.timeZone, mode: profile.mode })
-      const entry: Held = { profileId: profile.id, name: `sandbox-statement-${sample.day}.csv`, bytes: Buffer.from(sample.csv, 'utf8'), at: Date.now() }
+      const entry: Held = {
+        profileId: profile.id,
+        name: `sandbox-statement-${sample.day}.csv`,
+        bytes: Buffer.from(sample.csv, 'utf8'),
+        at: Date.now()
+      }
       return preview(hold(entry), entry, {})
     },
     'recon:preview': async ({ token, mapping }) => preview(token, heldFile(token), mapping as Partial<StatementMapping>),
@@ -105,10 +131,20 @@ export function reconHandlers(ctx: HostContext): HandlerMap {
         title: `Import of ${entry.name}`,
         run: async (job) => {
           job.progress({ phase: 'reading', done: 0, total: entry.bytes.byteLength }, true)
-          const outcome = await service.importStatement({ profileId: entry.profileId, name: entry.name, bytes: entry.bytes, mapping: (mapping ?? {}) as Partial<StatementMapping>, ifSameFile, ifSameRows })
-          if (saveAs && outcome.parsed.questions.length === 0) service.savePreset(saveAs, outcome.parsed.headerSignature, outcome.parsed.mapping)
+          const outcome = await service.importStatement({
+            profileId: entry.profileId,
+            name: entry.name,
+            bytes: entry.bytes,
+            mapping: (mapping ?? {}) as Partial<StatementMapping>,
+            ifSameFile,
+            ifSameRows
+          })
+          if (saveAs && outcome.parsed.questions.length === 0)
+            service.savePreset(saveAs, outcome.parsed.headerSignature, outcome.parsed.mapping)
           if (outcome.status === 'imported') held.delete(token)
-          ctx.log.info(`statement ${entry.name}: ${outcome.status}, ${outcome.parsed.rows.length} rows, ${outcome.parsed.problems.length} problems`)
+          ctx.log.info(
+            `statement ${entry.name}: ${outcome.status}, ${outcome.parsed.rows.length} rows, ${outcome.parsed.problems.length} problems`
+          )
           return {
             kind: 'recon-import' as const,
             status: outcome.status === 'preview' ? ('questions' as const) : outcome.status,
@@ -154,7 +190,10 @@ export function reconHandlers(ctx: HostContext): HandlerMap {
         profile,
         title: `Matching of "${session.name}"`,
         run: async (job) => {
-          const outcome = await service.run(sessionId, { signal: job.signal, onProgress: (phase, done, total) => job.progress({ phase, done, total }) })
+          const outcome = await service.run(sessionId, {
+            signal: job.signal,
+            onProgress: (phase, done, total) => job.progress({ phase, done, total })
+          })
           return { kind: 'recon-run' as const, sessionId, items: outcome.items, counts: outcome.counts }
         }
       })
@@ -185,7 +224,10 @@ export function reconHandlers(ctx: HostContext): HandlerMap {
         message: `Close "${session.name}" (${session.from} to ${session.to})?`,
         detail: [
           `${summary.exceptions.toLocaleString('en-US')} item(s) still need attention; ${summary.counts.matched.toLocaleString('en-US')} matched.`,
-          ...summary.currencies.map((c) => `${c.currency}: provider ${toMajorString(c.providerTotalMinor, c.currency)}, file ${toMajorString(c.fileTotalMinor, c.currency)}, unexplained ${toMajorString(c.unexplainedMinor, c.currency)}.`),
+          ...summary.currencies.map(
+            (c) =>
+              `${c.currency}: provider ${toMajorString(c.providerTotalMinor, c.currency)}, file ${toMajorString(c.fileTotalMinor, c.currency)}, unexplained ${toMajorString(c.unexplainedMinor, c.currency)}.`
+          ),
           'A closed session is read-only; reopening it needs a reason, kept in its history.'
         ].join('\n'),
         confirmLabel: 'Close session'
@@ -207,7 +249,11 @@ export function reconHandlers(ctx: HostContext): HandlerMap {
       const session = sessionOfProfile(sessionId)
       const extension = format === 'xlsx' ? 'xlsx' : 'csv'
       const stem = `ledgerline-reconciliation-${session.from}-${session.to}${format === 'summary-csv' ? '-summary' : ''}`
-      const file = await ctx.ui.chooseSaveFile({ suggestedName: `${stem}.${extension}`, filterName: format === 'xlsx' ? 'Excel workbook' : 'CSV (Excel)', extensions: [extension] })
+      const file = await ctx.ui.chooseSaveFile({
+        suggestedName: `${stem}.${extension}`,
+        filterName: format === 'xlsx' ? 'Excel workbook' : 'CSV (Excel)',
+        extensions: [extension]
+      })
       if (!file) return { file: null }
       const input = reportInput(session)
       if (format === 'items-csv') await writeItemsCsv(file, input)
@@ -220,7 +266,13 @@ export function reconHandlers(ctx: HostContext): HandlerMap {
   }
 }
 
-function toPreview(token: string, parsed: ParsedStatement, presetApplied: string | null, sameFile: StatementPreview['sameFile'], sameRows: number): StatementPreview {
+function toPreview(
+  token: string,
+  parsed: ParsedStatement,
+  presetApplied: string | null,
+  sameFile: StatementPreview['sameFile'],
+  sameRows: number
+): StatementPreview {
   return {
     token,
     name: parsed.name,
@@ -234,7 +286,15 @@ function toPreview(token: string, parsed: ParsedStatement, presetApplied: string
     numberForm: parsed.numberForm,
     dateForm: parsed.dateForm,
     rowCount: parsed.rows.length,
-    rows: parsed.rows.slice(0, PREVIEW_ROWS).map(({ line, date, amountMinor, currency, reference, description, counterparty }) => ({ line, date, amountMinor, currency, reference, description, counterparty })),
+    rows: parsed.rows.slice(0, PREVIEW_ROWS).map(({ line, date, amountMinor, currency, reference, description, counterparty }) => ({
+      line,
+      date,
+      amountMinor,
+      currency,
+      reference,
+      description,
+      counterparty
+    })),
     problems: parsed.problems.slice(0, PREVIEW_PROBLEMS),
     problemCount: parsed.problems.length,
     skipped: parsed.skipped.slice(0, PREVIEW_PROBLEMS),

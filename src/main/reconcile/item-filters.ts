@@ -13,8 +13,10 @@ export interface ItemColumns {
   search: string
 }
 
-const total = (list: readonly { amountMinor: number }[]): number | null => (list.length === 0 ? null : list.reduce((s, x) => s + x.amountMinor, 0))
-const joined = (parts: readonly (string | number | null | undefined)[]): string => parts.filter((p) => p !== null && p !== undefined && p !== '').join(' ')
+const total = (list: readonly { amountMinor: number }[]): number | null =>
+  list.length === 0 ? null : list.reduce((s, x) => s + x.amountMinor, 0)
+const joined = (parts: readonly (string | number | null | undefined)[]): string =>
+  parts.filter((p) => p !== null && p !== undefined && p !== '').join(' ')
 
 export function itemColumns(item: ReconItem): ItemColumns {
   return {
@@ -32,7 +34,6 @@ export function itemColumns(item: ReconItem): ItemColumns {
       .toLowerCase()
   }
 }
-
 
 /**
  * The WHERE clause of a filter (after `session_id = ?`), with its arguments. An amount range is in
@@ -75,7 +76,8 @@ export function filterClause(filter: ItemFilter, currencies: readonly string[]):
       }
       const min = read(filter.minAmount, 'Smallest')
       const max = read(filter.maxAmount, 'Largest')
-      const within = (column: string): string => [min !== null ? `abs(${column}) >= ${min}` : '', max !== null ? `abs(${column}) <= ${max}` : ''].filter(Boolean).join(' and ')
+      const within = (column: string): string =>
+        [min !== null ? `abs(${column}) >= ${min}` : '', max !== null ? `abs(${column}) <= ${max}` : ''].filter(Boolean).join(' and ')
       inCurrency.push(`(currency = ? and ((${within('provider_minor')}) or (${within('file_minor')})))`)
       args.push(currency)
     }

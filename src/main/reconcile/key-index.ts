@@ -196,7 +196,12 @@ export class KeyIndex {
    * order: the keys are read and copied in one pass, then added region by region. Yields after
    * every 65,536 keys read or added, so a caller can let its event loop run.
    */
-  *addAll(count: number, textOf: (j: number) => string, valueOf: (j: number) => number, found: (j: number, had: number) => void): Generator<void> {
+  *addAll(
+    count: number,
+    textOf: (j: number) => string,
+    valueOf: (j: number) => number,
+    found: (j: number, had: number) => void
+  ): Generator<void> {
     // Room for every key first, so the table does not grow (and move its regions) midway.
     while ((this.keys + count) * 2 > this.mask + 1) this.grow()
     const hashes = new Int32Array(count)
@@ -212,7 +217,8 @@ export class KeyIndex {
     const shift = Math.max(0, Math.log2(this.mask + 1) - REGION_BITS)
     const regions = ((this.mask + 1) >>> shift) + 1
     const starts = new Int32Array(regions + 1)
-    for (let j = 0; j < count; j++) if ((hashes[j] as number) >= 0) (starts[(home(hashes[j] as number, this.mask) >>> shift) + 1] as number)++
+    for (let j = 0; j < count; j++)
+      if ((hashes[j] as number) >= 0) (starts[(home(hashes[j] as number, this.mask) >>> shift) + 1] as number)++
     for (let r = 0; r < regions; r++) starts[r + 1] = (starts[r + 1] as number) + (starts[r] as number)
     const total = starts[regions] as number
     // Each key's hash, entry and number, region by region (each region in key order).

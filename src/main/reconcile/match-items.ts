@@ -144,7 +144,14 @@ export class MatchItems implements Iterable<MatchItem> {
   }
 
   item(k: number): MatchItem {
-    return { outcome: this.outcome(k), p: this.providers(k), f: this.files(k), score: this.score(k), reasons: this.reasons(k), decision: this.decision(k) }
+    return {
+      outcome: this.outcome(k),
+      p: this.providers(k),
+      f: this.files(k),
+      score: this.score(k),
+      reasons: this.reasons(k),
+      decision: this.decision(k)
+    }
   }
 
   *[Symbol.iterator](): Iterator<MatchItem> {

@@ -38,7 +38,8 @@ export interface ProviderSide {
 }
 
 export function loadProviderSide(db: Database.Database, q: ProviderSideQuery): ProviderSide {
-  if (dayBoundary(q.from, q.timeZone, false) === null || dayBoundary(q.to, q.timeZone, true) === null) throw new Error(`The period ${q.from} to ${q.to} is not two days`)
+  if (dayBoundary(q.from, q.timeZone, false) === null || dayBoundary(q.to, q.timeZone, true) === null)
+    throw new Error(`The period ${q.from} to ${q.to} is not two days`)
   // The days read: the period and the window's reach past it (payouts are chosen by file, not by day).
   const read = { ...q, from: shiftDay(q.from, -(q.reach?.before ?? 0)), to: shiftDay(q.to, q.reach?.after ?? 0) }
   const start = dayBoundary(read.from, q.timeZone, false) as number
@@ -80,13 +81,39 @@ function payments(db: Database.Database, q: ProviderSideQuery, start: number, en
        from payments where profile_id = ? and created_at_ms >= ? and created_at_ms < ?`
     )
     .raw(true)
-    .iterate(q.profileId, start, end) as Iterable<[string, string | null, string | null, number | null, number | null, string, string, string | null, number, string | null, string | null, string | null]>
+    .iterate(q.profileId, start, end) as Iterable<
+    [
+      string,
+      string | null,
+      string | null,
+      number | null,
+      number | null,
+      string,
+      string,
+      string | null,
+      number,
+      string | null,
+      string | null,
+      string | null
+    ]
+  >
   for (const [id, reference, serviceReference, amount, fees, currency, status, channel, ms, name, email, account] of rows) {
     if (amount === null) {
       unreadable++
       continue
     }
-    records.push({ id, reference, serviceReference, day: dayOf(ms), amountMinor: amount, feesMinor: fees ?? 0, currency, status, channel, text: [name, email, account].filter(Boolean).join(' ') || null })
+    records.push({
+      id,
+      reference,
+      serviceReference,
+      day: dayOf(ms),
+      amountMinor: amount,
+      feesMinor: fees ?? 0,
+      currency,
+      status,
+      channel,
+      text: [name, email, account].filter(Boolean).join(' ') || null
+    })
   }
   return { records, unreadable, notes: [] }
 }
@@ -234,10 +261,25 @@ function subscriptionCharges(db: Database.Database, q: ProviderSideQuery): Provi
 }
 
 /** Virtual accounts created here in the period, each expecting the amount it was created for. */
-function virtualAccounts(db: Database.Database, q: ProviderSideQuery, start: number, end: number, dayOf: (ms: number) => string): ProviderSide {
+function virtualAccounts(
+  db: Database.Database,
+  q: ProviderSideQuery,
+  start: number,
+  end: number,
+  dayOf: (ms: number) => string
+): ProviderSide {
   const rows = db
-    .prepare('select id, account_number, account_name, amount_minor, currency, created_at from virtual_accounts where profile_id = ? and created_at is not null')
-    .all(q.profileId) as { id: string; account_number: string; account_name: string | null; amount_minor: number | null; currency: string | null; created_at: string }[]
+    .prepare(
+      'select id, account_number, account_name, amount_minor, currency, created_at from virtual_accounts where profile_id = ? and created_at is not null'
+    )
+    .all(q.profileId) as {
+    id: string
+    account_number: string
+    account_name: string | null
+    amount_minor: number | null
+    currency: string | null
+    created_at: string
+  }[]
   const records: EngineProvider[] = []
   let unreadable = 0
   for (const r of rows) {
@@ -247,7 +289,19 @@ function virtualAccounts(db: Database.Database, q: ProviderSideQuery, start: num
       unreadable++
       continue
     }
-    records.push({ id: r.id, reference: null, serviceReference: null, day: dayOf(ms), amountMinor: r.amount_minor, feesMinor: 0, currency: r.currency, status: 'expected', channel: 'bank_transfer', text: r.account_name, keys: [r.account_number] })
+    records.push({
+      id: r.id,
+      reference: null,
+      serviceReference: null,
+      day: dayOf(ms),
+      amountMinor: r.amount_minor,
+      feesMinor: 0,
+      currency: r.currency,
+      status: 'expected',
+      channel: 'bank_transfer',
+      text: r.account_name,
+      keys: [r.account_number]
+    })
   }
   return { records, unreadable, notes: ['virtual accounts: the amount each was created for, expected once'] }
 }

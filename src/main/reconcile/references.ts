@@ -51,7 +51,8 @@ function addTokens(text: string, out: Set<string>): void {
   for (const raw of text.split(/[\s,;|()[\]{}"']+/)) {
     const token = raw.replace(/^[^A-Za-z0-9]+|[^A-Za-z0-9]+$/g, '')
     if (token === '') continue
-    for (const candidate of [token, ...token.split(/[:=]/)]) for (const key of referenceCandidates(candidate)) if (isUsableKey(key)) out.add(key)
+    for (const candidate of [token, ...token.split(/[:=]/)])
+      for (const key of referenceCandidates(candidate)) if (isUsableKey(key)) out.add(key)
   }
 }
 
@@ -67,7 +68,9 @@ export function keysNamedBy(rows: Iterable<{ reference: string | null; descripti
 
 /** Words every bank line carries; sharing them says nothing about who paid. */
 const STOP_WORDS = new Set(
-  'THE AND FOR FROM TO OF BY VIA WITH TRANSFER TRF TRANS TRANSACTION PAYMENT PAYMENTS PMT PAY NIP POS WEB ONLINE USSD CARD MOBILE MONEY MOMO DEPOSIT CREDIT DEBIT CR DR BANK LTD LIMITED PLC INC REF REFERENCE NO INWARD OUTWARD CHARGE CHARGES FEE FEES SETTLEMENT'.split(' ')
+  'THE AND FOR FROM TO OF BY VIA WITH TRANSFER TRF TRANS TRANSACTION PAYMENT PAYMENTS PMT PAY NIP POS WEB ONLINE USSD CARD MOBILE MONEY MOMO DEPOSIT CREDIT DEBIT CR DR BANK LTD LIMITED PLC INC REF REFERENCE NO INWARD OUTWARD CHARGE CHARGES FEE FEES SETTLEMENT'.split(
+    ' '
+  )
 )
 
 /** Words of free text for similarity: upper case, letters and digits, two characters or more, without banking filler words. */

@@ -4,7 +4,16 @@ import type { Writable } from 'node:stream'
 import ExcelJS from 'exceljs'
 import { amount, headerLine, identifier, integer, rowLine, text, toExcelCsv, BOM, type CsvCell } from '../../shared/csv/excel-safe'
 import { currencyExponent, toMajorString } from '../../shared/money'
-import { OUTCOMES, RULE_VERSION, type CurrencySummary, type Outcome, type ReconItem, type ReconSettings, type ReconSummary, type SessionInfo } from '../../shared/reconcile'
+import {
+  OUTCOMES,
+  RULE_VERSION,
+  type CurrencySummary,
+  type Outcome,
+  type ReconItem,
+  type ReconSettings,
+  type ReconSummary,
+  type SessionInfo
+} from '../../shared/reconcile'
 import { writeFileSafely } from '../export/safe-file'
 import type { AuditEvent } from './audit'
 import { expectedAmount } from './engine'
@@ -53,7 +62,8 @@ export function itemCells(item: ReconItem): CsvCell[] {
   const pCurrency = single(item.provider.map((p) => p.currency))
   const fCurrency = single(item.file.map((f) => f.currency))
   const common = pCurrency ?? fCurrency
-  const money = (minor: number | null, currency: string | null): CsvCell => (minor === null || currency === null ? null : amount(minor, currency))
+  const money = (minor: number | null, currency: string | null): CsvCell =>
+    minor === null || currency === null ? null : amount(minor, currency)
   const hasP = item.provider.length > 0
   const hasF = item.file.length > 0
   return [
@@ -105,11 +115,18 @@ export class Totals {
   private readonly byCurrency = new Map<string, CurrencySummary>()
   private exceptions = 0
 
-  constructor(private readonly settings: ReconSettings, from?: SummaryTotals) {
+  constructor(
+    private readonly settings: ReconSettings,
+    from?: SummaryTotals
+  ) {
     if (!from) return
     Object.assign(this.counts, from.counts)
     this.exceptions = from.exceptions
-    for (const c of from.currencies) this.byCurrency.set(c.currency, { ...c, outcomes: Object.fromEntries(OUTCOMES.map((o) => [o, { ...c.outcomes[o] }])) as CurrencySummary['outcomes'] })
+    for (const c of from.currencies)
+      this.byCurrency.set(c.currency, {
+        ...c,
+        outcomes: Object.fromEntries(OUTCOMES.map((o) => [o, { ...c.outcomes[o] }])) as CurrencySummary['outcomes']
+      })
   }
 
   private of(currency: string): CurrencySummary {
@@ -120,7 +137,9 @@ export class Totals {
         providerTotalMinor: 0,
         fileTotalMinor: 0,
         adjustmentsMinor: 0,
-        outcomes: Object.fromEntries(OUTCOMES.map((o) => [o, { count: 0, providerMinor: 0, fileMinor: 0, differenceMinor: 0 }])) as CurrencySummary['outcomes'],
+        outcomes: Object.fromEntries(
+          OUTCOMES.map((o) => [o, { count: 0, providerMinor: 0, fileMinor: 0, differenceMinor: 0 }])
+        ) as CurrencySummary['outcomes'],
         unexplainedMinor: 0
       }
       this.byCurrency.set(currency, c)
@@ -161,7 +180,8 @@ export class Totals {
         explained += bucket.differenceMinor
       }
       c.unexplainedMinor = c.fileTotalMinor - c.providerTotalMinor - explained
-      for (const v of [c.providerTotalMinor, c.fileTotalMinor, c.unexplainedMinor]) if (!Number.isSafeInteger(v)) throw new Error('A total is too large to be held exactly')
+      for (const v of [c.providerTotalMinor, c.fileTotalMinor, c.unexplainedMinor])
+        if (!Number.isSafeInteger(v)) throw new Error('A total is too large to be held exactly')
     }
     // A currency whose last item and adjustment went away leaves the summary.
     const currencies = [...this.byCurrency.values()]
@@ -216,11 +236,31 @@ export function discrepancyLog(events: AuditEvent[]): AuditEvent[] {
   return first < 0 ? [] : events.slice(first)
 }
 
-export const SUMMARY_COLUMNS = ['section', 'name', 'currency', 'outcome', 'count', 'provider_amount', 'file_amount', 'difference', 'value'] as const
+export const SUMMARY_COLUMNS = [
+  'section',
+  'name',
+  'currency',
+  'outcome',
+  'count',
+  'provider_amount',
+  'file_amount',
+  'difference',
+  'value'
+] as const
 
 /** The summary as rows: session facts, settings, files, per-currency outcome totals that foot, adjustments, the discrepancy log. */
 export function summaryRows(summary: ReconSummary, input: ReportInput): CsvCell[][] {
-  const fact = (section: string, name: string, value: string | null, id = false): CsvCell[] => [text(section), text(name), null, null, null, null, null, null, id ? identifier(value) : text(value)]
+  const fact = (section: string, name: string, value: string | null, id = false): CsvCell[] => [
+    text(section),
+    text(name),
+    null,
+    null,
+    null,
+    null,
+    null,
+    null,
+    id ? identifier(value) : text(value)
+  ]
   const rows: CsvCell[][] = [
     fact('session', 'id', summary.sessionId, true),
     fact('session', 'name', input.session.name),
@@ -236,20 +276,84 @@ export function summaryRows(summary: ReconSummary, input: ReportInput): CsvCell[
     fact('session', 'exceptions_open', String(summary.exceptions))
   ]
   for (const [name, value] of Object.entries(summary.settings)) rows.push(fact('setting', name, String(value)))
-  for (const f of summary.files) rows.push([text('file'), text(f.name), null, null, integer(f.rows), null, null, null, identifier(f.sha256)])
+  for (const f of summary.files)
+    rows.push([text('file'), text(f.name), null, null, integer(f.rows), null, null, null, identifier(f.sha256)])
   for (const c of summary.currencies) {
     for (const o of OUTCOMES) {
       const b = c.outcomes[o]
       if (b.count === 0) continue
-      rows.push([text('outcome'), text(o), text(c.currency), text(o), integer(b.count), amount(b.providerMinor, c.currency), amount(b.fileMinor, c.currency), amount(b.differenceMinor, c.currency), null])
+      rows.push([
+        text('outcome'),
+        text(o),
+        text(c.currency),
+        text(o),
+        integer(b.count),
+        amount(b.providerMinor, c.currency),
+        amount(b.fileMinor, c.currency),
+        amount(b.differenceMinor, c.currency),
+        null
+      ])
     }
     const count = OUTCOMES.reduce((s, o) => s + c.outcomes[o].count, 0)
-    rows.push([text('total'), text('provider against file'), text(c.currency), null, integer(count), amount(c.providerTotalMinor, c.currency), amount(c.fileTotalMinor, c.currency), amount(c.fileTotalMinor - c.providerTotalMinor, c.currency), null])
-    rows.push([text('foots'), text('difference not accounted for by outcomes'), text(c.currency), null, null, null, null, amount(c.unexplainedMinor, c.currency), null])
-    if (c.adjustmentsMinor !== 0) rows.push([text('adjustments'), text('recorded adjustments'), text(c.currency), null, null, null, null, amount(c.adjustmentsMinor, c.currency), null])
+    rows.push([
+      text('total'),
+      text('provider against file'),
+      text(c.currency),
+      null,
+      integer(count),
+      amount(c.providerTotalMinor, c.currency),
+      amount(c.fileTotalMinor, c.currency),
+      amount(c.fileTotalMinor - c.providerTotalMinor, c.currency),
+      null
+    ])
+    rows.push([
+      text('foots'),
+      text('difference not accounted for by outcomes'),
+      text(c.currency),
+      null,
+      null,
+      null,
+      null,
+      amount(c.unexplainedMinor, c.currency),
+      null
+    ])
+    if (c.adjustmentsMinor !== 0)
+      rows.push([
+        text('adjustments'),
+        text('recorded adjustments'),
+        text(c.currency),
+        null,
+        null,
+        null,
+        null,
+        amount(c.adjustmentsMinor, c.currency),
+        null
+      ])
   }
-  for (const a of input.folded.adjustments) rows.push([text('adjustment'), text(a.reason), text(a.currency), null, null, null, null, amount(a.amountMinor, a.currency), text(`${a.by} at ${a.at}${a.itemKey ? ` on ${a.itemKey}` : ''}`)])
-  for (const e of discrepancyLog(input.events)) rows.push([text('discrepancy_log'), text(e.kind), null, null, integer(e.seq), null, null, null, text(`${e.at} by ${e.user}: ${JSON.stringify(e.payload)}`)])
+  for (const a of input.folded.adjustments)
+    rows.push([
+      text('adjustment'),
+      text(a.reason),
+      text(a.currency),
+      null,
+      null,
+      null,
+      null,
+      amount(a.amountMinor, a.currency),
+      text(`${a.by} at ${a.at}${a.itemKey ? ` on ${a.itemKey}` : ''}`)
+    ])
+  for (const e of discrepancyLog(input.events))
+    rows.push([
+      text('discrepancy_log'),
+      text(e.kind),
+      null,
+      null,
+      integer(e.seq),
+      null,
+      null,
+      null,
+      text(`${e.at} by ${e.user}: ${JSON.stringify(e.payload)}`)
+    ])
   return rows
 }
 

@@ -36,15 +36,23 @@ export interface AuthorizeRequest {
 }
 
 /** Sends the payment's next authorization step (PIN or OTP, whichever it waits for) and caches the answer. */
-export async function authorizePayment(client: ApiClient, store: CacheStore, profile: Profile, request: AuthorizeRequest): Promise<ActionOutcome> {
+export async function authorizePayment(
+  client: ApiClient,
+  store: CacheStore,
+  profile: Profile,
+  request: AuthorizeRequest
+): Promise<ActionOutcome> {
   const row = recordRow(store.db, profile.id, 'payments', request.paymentId)
-  if (row['is_final'] !== 0) throw new AppError('invalid_state', `This payment is ${String(row['status_raw'])}; only a pending payment can be authorized.`)
+  if (row['is_final'] !== 0)
+    throw new AppError('invalid_state', `This payment is ${String(row['status_raw'])}; only a pending payment can be authorized.`)
   const reference = row['reference']
-  if (typeof reference !== 'string' || reference === '') throw new AppError('invalid_state', 'This payment has no reference, which the authorize call needs.')
+  if (typeof reference !== 'string' || reference === '')
+    throw new AppError('invalid_state', 'This payment has no reference, which the authorize call needs.')
   const authorization: Record<string, string> = {}
   if (request.pin !== undefined) authorization['pin'] = request.pin
   if (request.otp !== undefined) authorization['otp'] = request.otp
-  if (Object.keys(authorization).length !== 1) throw new AppError('missing_parameter', 'Give the PIN or the OTP the payment waits for.', { field: 'authorization' })
+  if (Object.keys(authorization).length !== 1)
+    throw new AppError('missing_parameter', 'Give the PIN or the OTP the payment waits for.', { field: 'authorization' })
   const answer = await client.authorizePayment({ reference, authorization })
   const payment = merged(row['raw'], answer)
   store.writePage(profile.id, 'payments', [paymentRowIn(profile.timeZone)(payment)])
@@ -61,7 +69,13 @@ export async function cancelPlan(client: ApiClient, store: CacheStore, profile: 
 }
 
 /** Pays into a test virtual account through the funds simulator; the payment it makes is cached at once. */
-export async function fundVirtualAccount(simulator: ApiClient, store: CacheStore, profile: Profile, accountId: string, amount: string | undefined): Promise<ActionOutcome> {
+export async function fundVirtualAccount(
+  simulator: ApiClient,
+  store: CacheStore,
+  profile: Profile,
+  accountId: string,
+  amount: string | undefined
+): Promise<ActionOutcome> {
   if (profile.mode !== 'test') throw new AppError('test_mode_only', 'Funds can only be simulated in test mode.')
   const row = recordRow(store.db, profile.id, 'virtual_accounts', accountId)
   if (accountExpired(row)) throw new AppError('account_expired', `Account ${String(row['account_number'])} has expired; create a new one.`)
@@ -77,5 +91,11 @@ export async function fundVirtualAccount(simulator: ApiClient, store: CacheStore
   if (minor <= 0) throw new AppError('invalid_amount', 'Amount: it must be more than zero.', { field: 'amount' })
   const payment = await simulator.simulateFunds({ virtualAccountId: accountId, amount: Number(toMajorString(minor, currency)) })
   store.writePage(profile.id, 'payments', [paymentRowIn(profile.timeZone)(payment)])
-  return { resource: 'payments', key: payment.id, status: payment.status, message: `${toMajorString(minor, currency)} ${currency} paid into ${String(row['account_number'])}.`, nextStep: null }
+  return {
+    resource: 'payments',
+    key: payment.id,
+    status: payment.status,
+    message: `${toMajorString(minor, currency)} ${currency} paid into ${String(row['account_number'])}.`,
+    nextStep: null
+  }
 }

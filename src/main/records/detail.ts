@@ -1,8 +1,17 @@
 // One record as its drawer shows it: every field labelled, the JSON the provider sent, the records related to it, where it sits in reconciliations, and what can be done with it.
 import type Database from 'better-sqlite3'
 import {
-  RELATED_LIMIT, RESOURCE_NAMES, type Cell, type ColumnKind, type DetailField, type RecordActions, type RecordDetail, type RecordResource, type ReconPlacement,
-  type RelatedRecord, type Relation
+  RELATED_LIMIT,
+  RESOURCE_NAMES,
+  type Cell,
+  type ColumnKind,
+  type DetailField,
+  type RecordActions,
+  type RecordDetail,
+  type RecordResource,
+  type ReconPlacement,
+  type RelatedRecord,
+  type Relation
 } from '../../shared/records'
 import { AppError } from '../errors'
 import type { Profile } from '../profiles/service'
@@ -21,32 +30,73 @@ type FieldSpec = [label: string, source: string | [minor: string, raw: string, c
 
 const FIELDS: Record<RecordResource, readonly FieldSpec[]> = {
   payments: [
-    ['Payment id', 'id', 'code', true], ['Reference', 'reference', 'code', true], ['Service reference', 'service_reference', 'code', true],
-    ['Status', 'status_raw', 'status'], ['Date', 'created_at', 'date'], ['Amount', ['amount_minor', 'amount_raw', 'currency'], 'money'],
-    ['Fees', ['fees_minor', 'fees_raw', 'currency'], 'money'], ['Tax', ['tax_minor', 'tax_raw', 'currency'], 'money'],
-    ['Local amount', ['local_amount_minor', 'local_amount_raw', 'local_currency'], 'money'], ['Total local amount', ['total_local_minor', 'total_local_raw', 'local_currency'], 'money'],
-    ['Channel', 'channel', 'text'], ['Customer', 'customer_name', 'text'], ['Email', 'customer_email', 'text', true], ['Account / phone', 'account_number', 'code', true],
+    ['Payment id', 'id', 'code', true],
+    ['Reference', 'reference', 'code', true],
+    ['Service reference', 'service_reference', 'code', true],
+    ['Status', 'status_raw', 'status'],
+    ['Date', 'created_at', 'date'],
+    ['Amount', ['amount_minor', 'amount_raw', 'currency'], 'money'],
+    ['Fees', ['fees_minor', 'fees_raw', 'currency'], 'money'],
+    ['Tax', ['tax_minor', 'tax_raw', 'currency'], 'money'],
+    ['Local amount', ['local_amount_minor', 'local_amount_raw', 'local_currency'], 'money'],
+    ['Total local amount', ['total_local_minor', 'total_local_raw', 'local_currency'], 'money'],
+    ['Channel', 'channel', 'text'],
+    ['Customer', 'customer_name', 'text'],
+    ['Email', 'customer_email', 'text', true],
+    ['Account / phone', 'account_number', 'code', true],
     ['Plan id', 'plan_id', 'code', true]
   ],
   transfers: [
-    ['Reference', 'reference', 'code', true], ['Service reference', 'service_reference', 'code', true], ['Status', 'status_raw', 'status'],
-    ['Amount', ['amount_minor', 'amount_raw', 'currency'], 'money'], ['Beneficiary', 'account_name', 'text'], ['Account number', 'account_number', 'code', true],
-    ['Bank', 'bank_name', 'text'], ['Bank code', 'bank_code', 'code', true], ['Narration', 'narration', 'text'], ['Mode', 'transfer_mode', 'text'], ['Bulk file', 'bulk_file_id', 'code', true]
+    ['Reference', 'reference', 'code', true],
+    ['Service reference', 'service_reference', 'code', true],
+    ['Status', 'status_raw', 'status'],
+    ['Amount', ['amount_minor', 'amount_raw', 'currency'], 'money'],
+    ['Beneficiary', 'account_name', 'text'],
+    ['Account number', 'account_number', 'code', true],
+    ['Bank', 'bank_name', 'text'],
+    ['Bank code', 'bank_code', 'code', true],
+    ['Narration', 'narration', 'text'],
+    ['Mode', 'transfer_mode', 'text'],
+    ['Bulk file', 'bulk_file_id', 'code', true]
   ],
   plans: [
-    ['Plan id', 'id', 'code', true], ['Title', 'title', 'text'], ['Status', 'status_raw', 'status'], ['Amount', ['amount_minor', 'amount_raw', 'currency'], 'money'],
-    ['Frequency', 'frequency', 'text'], ['Internal reference', 'internal_reference', 'code', true], ['Created', 'created_at', 'date']
+    ['Plan id', 'id', 'code', true],
+    ['Title', 'title', 'text'],
+    ['Status', 'status_raw', 'status'],
+    ['Amount', ['amount_minor', 'amount_raw', 'currency'], 'money'],
+    ['Frequency', 'frequency', 'text'],
+    ['Internal reference', 'internal_reference', 'code', true],
+    ['Created', 'created_at', 'date']
   ],
   subscriptions: [
-    ['Subscription id', 'id', 'code', true], ['Status', 'status_raw', 'status'], ['Customer', 'customer_name', 'text'], ['Email', 'customer_email', 'text', true],
-    ['Customer id', 'customer_id', 'code', true], ['Plan id', 'plan_id', 'code', true], ['Amount', ['amount_minor', 'amount_raw', 'currency'], 'money'],
-    ['Started', 'start_date', 'text'], ['Next payment', 'next_payment_date', 'text'], ['Created', 'created_at', 'date']
+    ['Subscription id', 'id', 'code', true],
+    ['Status', 'status_raw', 'status'],
+    ['Customer', 'customer_name', 'text'],
+    ['Email', 'customer_email', 'text', true],
+    ['Customer id', 'customer_id', 'code', true],
+    ['Plan id', 'plan_id', 'code', true],
+    ['Amount', ['amount_minor', 'amount_raw', 'currency'], 'money'],
+    ['Started', 'start_date', 'text'],
+    ['Next payment', 'next_payment_date', 'text'],
+    ['Created', 'created_at', 'date']
   ],
   virtual_accounts: [
-    ['Account number', 'account_number', 'code', true], ['Account name', 'account_name', 'text'], ['Bank', 'bank_name', 'text'], ['State', 'lifecycle', 'status'],
-    ['Amount', ['amount_minor', 'amount_raw', 'currency'], 'money'], ['Created', 'created_at', 'date'], ['Expires', 'expires_at', 'date'], ['Id', 'id', 'code', true]
+    ['Account number', 'account_number', 'code', true],
+    ['Account name', 'account_name', 'text'],
+    ['Bank', 'bank_name', 'text'],
+    ['State', 'lifecycle', 'status'],
+    ['Amount', ['amount_minor', 'amount_raw', 'currency'], 'money'],
+    ['Created', 'created_at', 'date'],
+    ['Expires', 'expires_at', 'date'],
+    ['Id', 'id', 'code', true]
   ],
-  banks: [['Bank', 'bank_name', 'text'], ['Bank code', 'bank_code', 'code', true], ['Currency', 'currency', 'text'], ['NIP code', 'nip_code', 'code', true], ['CBN code', 'cbn_code', 'code', true]]
+  banks: [
+    ['Bank', 'bank_name', 'text'],
+    ['Bank code', 'bank_code', 'code', true],
+    ['Currency', 'currency', 'text'],
+    ['NIP code', 'nip_code', 'code', true],
+    ['CBN code', 'cbn_code', 'code', true]
+  ]
 }
 
 const TABLE_KEY: Record<RecordResource, { table: string; where: string }> = {
@@ -61,8 +111,13 @@ const TABLE_KEY: Record<RecordResource, { table: string; where: string }> = {
 /** The cached row of a record, or a clear "not in the cache" error. */
 export function recordRow(db: Database.Database, profileId: string, resource: RecordResource, key: string): Row {
   const t = TABLE_KEY[resource]
-  const row = db.prepare(`select * from ${t.table} where profile_id = @profile and ${t.where}`).get({ profile: profileId, key }) as Row | undefined
-  if (!row) throw new AppError('not_found', `${RESOURCE_NAMES[resource].one} "${key.slice(0, 80)}" is not in this profile's cache; sync, or check the profile in use.`)
+  const row = db.prepare(`select * from ${t.table} where profile_id = @profile and ${t.where}`).get({ profile: profileId, key }) as
+    Row | undefined
+  if (!row)
+    throw new AppError(
+      'not_found',
+      `${RESOURCE_NAMES[resource].one} "${key.slice(0, 80)}" is not in this profile's cache; sync, or check the profile in use.`
+    )
   return row
 }
 
@@ -70,9 +125,12 @@ export function recordRow(db: Database.Database, profileId: string, resource: Re
 export const RECORD_LINES: Record<RecordResource, string> = {
   payments:
     "t.id as key, coalesce(t.reference, t.id) as label, t.amount_raw || ' ' || t.currency || ' · ' || coalesce(t.customer_name, t.customer_email, '') || ' · ' || t.status_raw || ' · ' || substr(t.created_at, 1, 10) as detail",
-  transfers: "t.reference as key, t.reference as label, t.amount_raw || ' ' || t.currency || ' · ' || coalesce(t.account_name, t.account_number, '') || ' · ' || t.status_raw as detail",
-  subscriptions: "t.id as key, coalesce(t.customer_name, t.customer_email, t.id) as label, coalesce(t.customer_email, '') || ' · ' || t.status_raw as detail",
-  plans: "t.id as key, t.title as label, t.amount_raw || ' ' || t.currency || ' · ' || coalesce(t.frequency, '') || ' · ' || t.status_raw as detail",
+  transfers:
+    "t.reference as key, t.reference as label, t.amount_raw || ' ' || t.currency || ' · ' || coalesce(t.account_name, t.account_number, '') || ' · ' || t.status_raw as detail",
+  subscriptions:
+    "t.id as key, coalesce(t.customer_name, t.customer_email, t.id) as label, coalesce(t.customer_email, '') || ' · ' || t.status_raw as detail",
+  plans:
+    "t.id as key, t.title as label, t.amount_raw || ' ' || t.currency || ' · ' || coalesce(t.frequency, '') || ' · ' || t.status_raw as detail",
   virtual_accounts: "t.id as key, t.account_number as label, coalesce(t.account_name, '') || ' · ' || coalesce(t.bank_name, '') as detail",
   banks: "t.currency || ':' || t.bank_code as key, t.bank_name as label, t.currency || ' · ' || t.bank_code as detail"
 }
@@ -107,18 +165,42 @@ function relationsOf(db: Database.Database, profileId: string, resource: RecordR
       if (row['plan_id']) {
         nonEmpty(related(db, 'Plan', 'plans', `where profile_id = @profile and id = @plan_id`, p))
         if (row['customer_email'])
-          nonEmpty(related(db, 'Subscription', 'subscriptions', `where profile_id = @profile and plan_id = @plan_id and customer_email = @customer_email order by created_at_ms desc`, p))
+          nonEmpty(
+            related(
+              db,
+              'Subscription',
+              'subscriptions',
+              `where profile_id = @profile and plan_id = @plan_id and customer_email = @customer_email order by created_at_ms desc`,
+              p
+            )
+          )
       }
       const accountId = jsonField(row, 'metadata', 'virtualAccountId')
       if (row['account_number'] || accountId)
-        nonEmpty(related(db, 'Virtual account', 'virtual_accounts', `where profile_id = @profile and (account_number = @account_number or id = @va)`, { ...p, va: accountId }))
+        nonEmpty(
+          related(
+            db,
+            'Virtual account',
+            'virtual_accounts',
+            `where profile_id = @profile and (account_number = @account_number or id = @va)`,
+            { ...p, va: accountId }
+          )
+        )
       break
     }
     case 'subscriptions':
       if (row['plan_id']) {
         nonEmpty(related(db, 'Plan', 'plans', `where profile_id = @profile and id = @plan_id`, p))
         if (row['customer_email'])
-          list.push(related(db, 'Payments', 'payments', `where profile_id = @profile and plan_id = @plan_id and customer_email = @customer_email order by seq desc`, p))
+          list.push(
+            related(
+              db,
+              'Payments',
+              'payments',
+              `where profile_id = @profile and plan_id = @plan_id and customer_email = @customer_email order by seq desc`,
+              p
+            )
+          )
       }
       break
     case 'plans':
@@ -126,11 +208,21 @@ function relationsOf(db: Database.Database, profileId: string, resource: RecordR
       list.push(related(db, 'Payments', 'payments', `where profile_id = @profile and plan_id = @id order by seq desc`, p))
       break
     case 'virtual_accounts':
-      list.push(related(db, 'Payments into it', 'payments', `where profile_id = @profile and account_number = @account_number order by seq desc`, p))
+      list.push(
+        related(db, 'Payments into it', 'payments', `where profile_id = @profile and account_number = @account_number order by seq desc`, p)
+      )
       break
     case 'transfers':
       if (row['bulk_file_id'])
-        list.push(related(db, `Bulk file ${String(row['bulk_file_id'])}`, 'transfers', `where profile_id = @profile and bulk_file_id = @bulk_file_id order by rowid`, p))
+        list.push(
+          related(
+            db,
+            `Bulk file ${String(row['bulk_file_id'])}`,
+            'transfers',
+            `where profile_id = @profile and bulk_file_id = @bulk_file_id order by rowid`,
+            p
+          )
+        )
       break
     case 'banks':
       break
@@ -172,7 +264,12 @@ export const accountExpired = (row: Row, now = Date.now()): boolean => {
 export function actionsFor(profile: Profile, resource: RecordResource, row: Row, simulatorUrl: string | null): RecordActions {
   const none: RecordActions = { authorize: false, authorizeStep: null, cancelPlan: false, fund: false, fundUnavailable: null }
   // Only a payment still pending can take an authorization step.
-  if (resource === 'payments') return { ...none, authorize: row['is_final'] === 0, authorizeStep: row['is_final'] === 0 ? jsonField(row, 'authorization', 'mode') || null : null }
+  if (resource === 'payments')
+    return {
+      ...none,
+      authorize: row['is_final'] === 0,
+      authorizeStep: row['is_final'] === 0 ? jsonField(row, 'authorization', 'mode') || null : null
+    }
   if (resource === 'plans') return { ...none, cancelPlan: !['cancelled', 'archived', 'inactive'].includes(String(row['status'])) }
   if (resource !== 'virtual_accounts') return none
   const why =
@@ -189,12 +286,21 @@ export function actionsFor(profile: Profile, resource: RecordResource, row: Row,
 function titleOf(resource: RecordResource, row: Row): { title: string; subtitle: string } {
   const s = (k: string): string => str(row[k]) ?? ''
   switch (resource) {
-    case 'payments': return { title: s('reference') || s('id'), subtitle: `${s('amount_raw')} ${s('currency')} · ${s('status_raw')}` }
-    case 'transfers': return { title: s('reference'), subtitle: `${s('amount_raw')} ${s('currency')} to ${s('account_name') || s('account_number')} · ${s('status_raw')}` }
-    case 'plans': return { title: s('title'), subtitle: `${s('amount_raw')} ${s('currency')} · ${s('frequency')} · ${s('status_raw')}` }
-    case 'subscriptions': return { title: s('customer_name') || s('customer_email') || s('id'), subtitle: `${s('status_raw')} · ${s('customer_email')}` }
-    case 'virtual_accounts': return { title: s('account_number'), subtitle: `${s('account_name')} · ${s('bank_name')}` }
-    case 'banks': return { title: s('bank_name'), subtitle: `${s('currency')} · ${s('bank_code')}` }
+    case 'payments':
+      return { title: s('reference') || s('id'), subtitle: `${s('amount_raw')} ${s('currency')} · ${s('status_raw')}` }
+    case 'transfers':
+      return {
+        title: s('reference'),
+        subtitle: `${s('amount_raw')} ${s('currency')} to ${s('account_name') || s('account_number')} · ${s('status_raw')}`
+      }
+    case 'plans':
+      return { title: s('title'), subtitle: `${s('amount_raw')} ${s('currency')} · ${s('frequency')} · ${s('status_raw')}` }
+    case 'subscriptions':
+      return { title: s('customer_name') || s('customer_email') || s('id'), subtitle: `${s('status_raw')} · ${s('customer_email')}` }
+    case 'virtual_accounts':
+      return { title: s('account_number'), subtitle: `${s('account_name')} · ${s('bank_name')}` }
+    case 'banks':
+      return { title: s('bank_name'), subtitle: `${s('currency')} · ${s('bank_code')}` }
   }
 }
 
@@ -207,7 +313,13 @@ function indented(raw: unknown): string {
   }
 }
 
-export function recordDetail(db: Database.Database, profile: Profile, resource: RecordResource, key: string, simulatorUrl: string | null): RecordDetail {
+export function recordDetail(
+  db: Database.Database,
+  profile: Profile,
+  resource: RecordResource,
+  key: string,
+  simulatorUrl: string | null
+): RecordDetail {
   const row = recordRow(db, profile.id, resource, key)
   const fields: DetailField[] = FIELDS[resource].map(([label, source, kind, copy]) => ({
     label,

@@ -11,10 +11,17 @@ const FINDERS: { resource: RecordResource; fts: boolean; where?: string; order: 
   { resource: 'subscriptions', fts: true, order: 'f.rowid desc' },
   { resource: 'plans', fts: true, order: 'f.rowid desc' },
   {
-    resource: 'virtual_accounts', fts: false, order: 't.rowid desc',
+    resource: 'virtual_accounts',
+    fts: false,
+    order: 't.rowid desc',
     where: "(t.account_number like @like escape '\\' or lower(t.account_name) like @like escape '\\' or t.id like @like escape '\\')"
   },
-  { resource: 'banks', fts: false, order: 't.bank_name', where: "(lower(t.bank_name) like @like escape '\\' or t.bank_code like @like escape '\\')" }
+  {
+    resource: 'banks',
+    fts: false,
+    order: 't.bank_name',
+    where: "(lower(t.bank_name) like @like escape '\\' or t.bank_code like @like escape '\\')"
+  }
 ]
 
 /**
@@ -32,7 +39,9 @@ export function findRecords(db: Database.Database, profileId: string, text: stri
     const from = finder.fts ? `${finder.resource}_fts f JOIN ${finder.resource} t ON t.rowid = f.rowid` : `${finder.resource} t`
     const where = finder.fts ? `${finder.resource}_fts MATCH @fts` : (finder.where as string)
     const rows = db
-      .prepare(`SELECT ${RECORD_LINES[finder.resource]} FROM ${from} WHERE t.profile_id = @profile AND ${where} ORDER BY ${finder.order} LIMIT ${FIND_LIMIT + 1}`)
+      .prepare(
+        `SELECT ${RECORD_LINES[finder.resource]} FROM ${from} WHERE t.profile_id = @profile AND ${where} ORDER BY ${finder.order} LIMIT ${FIND_LIMIT + 1}`
+      )
       .all({ profile: profileId, ...(finder.fts ? { fts } : { like }) }) as LineRow[]
     if (rows.length === 0) continue
     groups.push({ resource: finder.resource, records: listed(finder.resource, rows.slice(0, FIND_LIMIT)), more: rows.length > FIND_LIMIT })

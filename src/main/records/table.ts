@@ -1,7 +1,16 @@
 // The record tables behind the workspace: any window of rows of a filtered, sorted table by keyset (by OFFSET only for a jump), and the filtered set's totals per currency.
 import type Database from 'better-sqlite3'
 import { normalizePaymentStatus, normalizeStatusWord, normalizeTransferStatus } from '../../shared/api/assumptions'
-import { defaultSort, type Cell, type CurrencyTotal, type RecordQuery, type RecordResource, type RecordRow, type RecordTotals, type RowsResult } from '../../shared/records'
+import {
+  defaultSort,
+  type Cell,
+  type CurrencyTotal,
+  type RecordQuery,
+  type RecordResource,
+  type RecordRow,
+  type RecordTotals,
+  type RowsResult
+} from '../../shared/records'
 import { AppError } from '../errors'
 import { cursorOfRow, filterTerms, likeText, orderBy, pastCursor, sortValueColumns, toFtsQuery, type SortKey } from '../search/search'
 
@@ -29,8 +38,12 @@ interface TableSql {
   /** The column holding a date to show in the business time zone is read as is; its SQL is in cells. */
 }
 
-const money = (minor: string, raw: string, currency: string): MoneySql => ({ minor: `t.${minor}`, raw: `t.${raw}`, currency: `t.${currency}` })
-const planTitle = "coalesce((select p.title from plans p where p.profile_id = t.profile_id and p.id = t.plan_id), t.plan_id)"
+const money = (minor: string, raw: string, currency: string): MoneySql => ({
+  minor: `t.${minor}`,
+  raw: `t.${raw}`,
+  currency: `t.${currency}`
+})
+const planTitle = 'coalesce((select p.title from plans p where p.profile_id = t.profile_id and p.id = t.plan_id), t.plan_id)'
 
 const TABLES: Record<RecordResource, TableSql> = {
   payments: {
@@ -43,11 +56,23 @@ const TABLES: Record<RecordResource, TableSql> = {
     channel: 't.channel',
     dateMs: 't.created_at_ms',
     cells: {
-      created: 't.created_at', reference: 't.reference', customer: 't.customer_name', amount: money('amount_minor', 'amount_raw', 'currency'),
-      fees: money('fees_minor', 'fees_raw', 'currency'), channel: 't.channel', status: 't.status_raw', service_reference: 't.service_reference',
-      email: 't.customer_email', account_number: 't.account_number', tax: money('tax_minor', 'tax_raw', 'currency'),
-      local_amount: money('local_amount_minor', 'local_amount_raw', 'local_currency'), total_local: money('total_local_minor', 'total_local_raw', 'local_currency'),
-      rate: "json_extract(t.raw, '$.rate')", region: "json_extract(t.raw, '$.region')", plan: planTitle, id: 't.id'
+      created: 't.created_at',
+      reference: 't.reference',
+      customer: 't.customer_name',
+      amount: money('amount_minor', 'amount_raw', 'currency'),
+      fees: money('fees_minor', 'fees_raw', 'currency'),
+      channel: 't.channel',
+      status: 't.status_raw',
+      service_reference: 't.service_reference',
+      email: 't.customer_email',
+      account_number: 't.account_number',
+      tax: money('tax_minor', 'tax_raw', 'currency'),
+      local_amount: money('local_amount_minor', 'local_amount_raw', 'local_currency'),
+      total_local: money('total_local_minor', 'total_local_raw', 'local_currency'),
+      rate: "json_extract(t.raw, '$.rate')",
+      region: "json_extract(t.raw, '$.region')",
+      plan: planTitle,
+      id: 't.id'
     },
     // Payment seqs are time-ordered (see PAYMENT_ROWID_SLOTS): date order is rowid order, read straight from the key.
     sorts: { created: [], reference: ["coalesce(t.reference, '')"], amount: ['AMOUNT'], status: ['t.status'] }
@@ -62,9 +87,17 @@ const TABLES: Record<RecordResource, TableSql> = {
     channel: null,
     dateMs: null,
     cells: {
-      reference: 't.reference', account_name: 't.account_name', account_number: 't.account_number', bank: 'coalesce(t.bank_name, t.bank_code)',
-      amount: money('amount_minor', 'amount_raw', 'currency'), status: 't.status_raw', bulk_file: 't.bulk_file_id', narration: 't.narration',
-      service_reference: 't.service_reference', mode: 't.transfer_mode', bank_code: 't.bank_code'
+      reference: 't.reference',
+      account_name: 't.account_name',
+      account_number: 't.account_number',
+      bank: 'coalesce(t.bank_name, t.bank_code)',
+      amount: money('amount_minor', 'amount_raw', 'currency'),
+      status: 't.status_raw',
+      bulk_file: 't.bulk_file_id',
+      narration: 't.narration',
+      service_reference: 't.service_reference',
+      mode: 't.transfer_mode',
+      bank_code: 't.bank_code'
     },
     sorts: { reference: ['t.reference'], amount: ['AMOUNT'], status: ['t.status'] }
   },
@@ -78,8 +111,14 @@ const TABLES: Record<RecordResource, TableSql> = {
     channel: null,
     dateMs: null,
     cells: {
-      created: 't.created_at', title: 't.title', frequency: 't.frequency', amount: money('amount_minor', 'amount_raw', 'currency'), status: 't.status_raw',
-      internal_reference: 't.internal_reference', subscribers: '(select count(*) from subscriptions s where s.profile_id = t.profile_id and s.plan_id = t.id)', id: 't.id'
+      created: 't.created_at',
+      title: 't.title',
+      frequency: 't.frequency',
+      amount: money('amount_minor', 'amount_raw', 'currency'),
+      status: 't.status_raw',
+      internal_reference: 't.internal_reference',
+      subscribers: '(select count(*) from subscriptions s where s.profile_id = t.profile_id and s.plan_id = t.id)',
+      id: 't.id'
     },
     sorts: { created: ["coalesce(t.created_at, '')"], title: ['t.title'], amount: ['AMOUNT'], status: ['t.status'] }
   },
@@ -93,10 +132,23 @@ const TABLES: Record<RecordResource, TableSql> = {
     channel: null,
     dateMs: 't.created_at_ms',
     cells: {
-      created: 't.created_at', customer: 't.customer_name', email: 't.customer_email', plan: planTitle, amount: money('amount_minor', 'amount_raw', 'currency'),
-      status: 't.status_raw', next_payment: 't.next_payment_date', start: 't.start_date', customer_id: 't.customer_id', id: 't.id'
+      created: 't.created_at',
+      customer: 't.customer_name',
+      email: 't.customer_email',
+      plan: planTitle,
+      amount: money('amount_minor', 'amount_raw', 'currency'),
+      status: 't.status_raw',
+      next_payment: 't.next_payment_date',
+      start: 't.start_date',
+      customer_id: 't.customer_id',
+      id: 't.id'
     },
-    sorts: { created: ['coalesce(t.created_at_ms, -1)'], customer: ["coalesce(t.customer_name, '')"], amount: ['AMOUNT'], status: ['t.status'] }
+    sorts: {
+      created: ['coalesce(t.created_at_ms, -1)'],
+      customer: ["coalesce(t.customer_name, '')"],
+      amount: ['AMOUNT'],
+      status: ['t.status']
+    }
   },
   virtual_accounts: {
     table: 'virtual_accounts',
@@ -108,13 +160,22 @@ const TABLES: Record<RecordResource, TableSql> = {
     channel: null,
     dateMs: "(unixepoch(t.created_at, 'subsec') * 1000)",
     cells: {
-      created: 't.created_at', account_number: 't.account_number', account_name: 't.account_name', bank: 't.bank_name', amount: money('amount_minor', 'amount_raw', 'currency'),
+      created: 't.created_at',
+      account_number: 't.account_number',
+      account_name: 't.account_name',
+      bank: 't.bank_name',
+      amount: money('amount_minor', 'amount_raw', 'currency'),
       // Expired once its time has passed, whatever was last fetched.
-      state: "case when t.expires_at is not null and unixepoch(t.expires_at, 'subsec') <= unixepoch('now', 'subsec') then 'expired' else coalesce(t.lifecycle, 'unknown') end",
-      expires: 't.expires_at', id: 't.id'
+      state:
+        "case when t.expires_at is not null and unixepoch(t.expires_at, 'subsec') <= unixepoch('now', 'subsec') then 'expired' else coalesce(t.lifecycle, 'unknown') end",
+      expires: 't.expires_at',
+      id: 't.id'
     },
     sorts: {
-      created: ["coalesce(t.created_at, '')"], account_number: ['t.account_number'], account_name: ["coalesce(t.account_name, '')"], amount: ['AMOUNT'],
+      created: ["coalesce(t.created_at, '')"],
+      account_number: ['t.account_number'],
+      account_name: ["coalesce(t.account_name, '')"],
+      amount: ['AMOUNT'],
       expires: ["coalesce(t.expires_at, '')"]
     }
   },
@@ -199,12 +260,21 @@ export function compileRecordQuery(profileId: string, query: RecordQuery, timeZo
     } else keys.push({ expr, desc: sort.desc })
   }
   keys.push({ expr: rowid, desc: sort.desc })
-  return { from, where: where.join(' AND '), params, keys, scope: `records/${query.resource}/${sort.column}/${sort.desc ? 'desc' : 'asc'}`, empty }
+  return {
+    from,
+    where: where.join(' AND '),
+    params,
+    keys,
+    scope: `records/${query.resource}/${sort.column}/${sort.desc ? 'desc' : 'asc'}`,
+    empty
+  }
 }
 
 const cellSql = (def: TableSql): string =>
   Object.entries(def.cells)
-    .map(([id, sql]) => (typeof sql === 'string' ? `${sql} AS "c:${id}"` : `${sql.minor} AS "m:${id}", ${sql.raw} AS "r:${id}", ${sql.currency} AS "u:${id}"`))
+    .map(([id, sql]) =>
+      typeof sql === 'string' ? `${sql} AS "c:${id}"` : `${sql.minor} AS "m:${id}", ${sql.raw} AS "r:${id}", ${sql.currency} AS "u:${id}"`
+    )
     .join(', ')
 
 const plain = (value: unknown): string | number | null => (typeof value === 'bigint' ? Number(value) : (value as string | number | null))
@@ -215,7 +285,11 @@ function toRow(def: TableSql, raw: Record<string, unknown>): RecordRow {
     if (typeof sql === 'string') cells[id] = plain(raw[`c:${id}`])
     else {
       const r = raw[`r:${id}`]
-      cells[id] = { minor: plain(raw[`m:${id}`]) as number | null, raw: r === null || r === undefined ? null : String(r), currency: (raw[`u:${id}`] as string | null) ?? null }
+      cells[id] = {
+        minor: plain(raw[`m:${id}`]) as number | null,
+        raw: r === null || r === undefined ? null : String(r),
+        currency: (raw[`u:${id}`] as string | null) ?? null
+      }
     }
   }
   return { key: String(raw['_key']), cells }
@@ -235,7 +309,13 @@ export interface WindowRequest {
  * keyset paging (the millionth row costs what the first does, scrolling on); a jump with no anchor
  * nearby counts rows from the nearer end, so the last rows of a million are as quick as the first.
  */
-export function recordRows(db: Database.Database, profileId: string, query: RecordQuery, request: WindowRequest, timeZone: string): RowsResult {
+export function recordRows(
+  db: Database.Database,
+  profileId: string,
+  query: RecordQuery,
+  request: WindowRequest,
+  timeZone: string
+): RowsResult {
   const def = TABLES[query.resource]
   const q = compileRecordQuery(profileId, query, timeZone)
   const offset = Math.max(0, Math.floor(request.offset))
@@ -259,7 +339,9 @@ export function recordRows(db: Database.Database, profileId: string, query: Reco
   params['limit'] = take
   params['skip'] = skip
   const rows = db
-    .prepare(`SELECT ${def.key} AS _key, ${cellSql(def)}, ${sortValueColumns(q.keys)} FROM ${q.from} WHERE ${where} ORDER BY ${orderBy(q.keys, backwards)} LIMIT @limit OFFSET @skip`)
+    .prepare(
+      `SELECT ${def.key} AS _key, ${cellSql(def)}, ${sortValueColumns(q.keys)} FROM ${q.from} WHERE ${where} ORDER BY ${orderBy(q.keys, backwards)} LIMIT @limit OFFSET @skip`
+    )
     .safeIntegers(true)
     .all(params) as Record<string, unknown>[]
   if (backwards) rows.reverse()
@@ -286,7 +368,8 @@ export function recordTotals(db: Database.Database, profileId: string, query: Re
     .safeIntegers(true)
     .all(q.params) as { currency: string | null; n: bigint; total: bigint | null; exact: bigint }[]
   const byCurrency: CurrencyTotal[] = rows.map((r) => {
-    const whole = r.exact === r.n && r.total !== null && r.total <= BigInt(Number.MAX_SAFE_INTEGER) && r.total >= BigInt(-Number.MAX_SAFE_INTEGER)
+    const whole =
+      r.exact === r.n && r.total !== null && r.total <= BigInt(Number.MAX_SAFE_INTEGER) && r.total >= BigInt(-Number.MAX_SAFE_INTEGER)
     return { currency: r.currency, count: Number(r.n), sumMinor: whole ? Number(r.total) : null }
   })
   return { total: byCurrency.reduce((n, c) => n + c.count, 0), byCurrency }

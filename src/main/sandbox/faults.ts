@@ -1,7 +1,17 @@
 // Fault injection for the Sandbox: queued or random failures, so retries and resilience can be tested for real.
 import { stream } from './random'
 
-export const FAULT_KINDS = ['rate-limit', 'server-error', 'bad-gateway', 'unavailable', 'drop', 'cut-body', 'truncated-json', 'non-json', 'slow'] as const
+export const FAULT_KINDS = [
+  'rate-limit',
+  'server-error',
+  'bad-gateway',
+  'unavailable',
+  'drop',
+  'cut-body',
+  'truncated-json',
+  'non-json',
+  'slow'
+] as const
 export type FaultKind = (typeof FAULT_KINDS)[number]
 
 export interface FaultSettings {

@@ -43,7 +43,10 @@ export function weighted<T>(rand: () => number, table: readonly (readonly [T, nu
 
 export function hex(rand: () => number, length: number): string {
   let out = ''
-  while (out.length < length) out += Math.floor(rand() * 0x100000000).toString(16).padStart(8, '0')
+  while (out.length < length)
+    out += Math.floor(rand() * 0x100000000)
+      .toString(16)
+      .padStart(8, '0')
   return out.slice(0, length)
 }
 

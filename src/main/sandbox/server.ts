@@ -123,7 +123,9 @@ async function readBody(req: IncomingMessage, limit: number): Promise<Buffer | n
 }
 
 /** The seeded data a Sandbox started with these options serves (its sample statement is built from the same). */
-export function sandboxSeed(options: Pick<SandboxOptions, 'seed' | 'payments' | 'plans' | 'subscriptions' | 'bulkFiles'> = {}): SeedOptions {
+export function sandboxSeed(
+  options: Pick<SandboxOptions, 'seed' | 'payments' | 'plans' | 'subscriptions' | 'bulkFiles'> = {}
+): SeedOptions {
   return {
     seed: options.seed ?? DEFAULTS.seed,
     payments: options.payments ?? DEFAULTS.payments,
@@ -141,7 +143,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const keys: Record<SandboxMode, string> = { test: options.keys?.test ?? newKey('test'), live: options.keys?.live ?? newKey('live') }
   const controlToken = options.controlToken ?? randomBytes(24).toString('base64url')
   const strictSpec = options.strictSpec === true
-  const states: Record<SandboxMode, ModeState> = { test: new ModeState(seedOptions, 'test', strictSpec), live: new ModeState(seedOptions, 'live', strictSpec) }
+  const states: Record<SandboxMode, ModeState> = {
+    test: new ModeState(seedOptions, 'test', strictSpec),
+    live: new ModeState(seedOptions, 'live', strictSpec)
+  }
   const pagingQuirks: PagingQuirks = { ignorePage: false, ignorePageButEcho: false, maxPageSize: null }
   /** An unknown id: 404 in the lenient Sandbox (as the provider answers in practice), 400 in strict mode (the spec shows no 404). */
   const unknown = (what: string): HttpReply => (strictSpec ? bad('invalid_parameter', 'Bad Request') : notFound(what))
@@ -229,7 +234,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       if (file === null) return bad('missing_parameter')
       return { csv: typeof file === 'string' ? file : await file.text(), form }
     }
-    return bad('missing_parameter', allowJson ? 'Send the CSV as JSON {"file": …} or as a multipart "file" part' : 'Send the CSV as a multipart "file" part')
+    return bad(
+      'missing_parameter',
+      allowJson ? 'Send the CSV as JSON {"file": …} or as a multipart "file" part' : 'Send the CSV as a multipart "file" part'
+    )
   }
 
   async function handle(req: IncomingMessage, url: URL, mode: SandboxMode, endpoint: string, params: string[]): Promise<HttpReply> {
@@ -250,7 +258,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       const size = intParam(q.get('size'), 10)
       if (page === null || size === null || size === 0) return bad('invalid_parameter', 'Invalid page or size')
       const largest = pagingQuirks.maxPageSize ?? maxPageSize
-      if (pagingQuirks.ignorePage || pagingQuirks.ignorePageButEcho) return { page: 0, size: Math.min(size, largest), label: pagingQuirks.ignorePageButEcho ? page : 0 }
+      if (pagingQuirks.ignorePage || pagingQuirks.ignorePageButEcho)
+        return { page: 0, size: Math.min(size, largest), label: pagingQuirks.ignorePageButEcho ? page : 0 }
       return { page, size: Math.min(size, largest), label: page }
     }
 
@@ -259,7 +268,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         const input = jsonBody()
         if (input instanceof HttpReply) return input
         const { currency, accountName, amount, expiresIn } = input
-        if (currency !== 'NGN' && currency !== 'GHS') return bad(currency === undefined ? 'missing_parameter' : 'invalid_currency', currency === undefined ? 'Missing Parameter' : 'Currency must be NGN or GHS')
+        if (currency !== 'NGN' && currency !== 'GHS')
+          return bad(
+            currency === undefined ? 'missing_parameter' : 'invalid_currency',
+            currency === undefined ? 'Missing Parameter' : 'Currency must be NGN or GHS'
+          )
         if (typeof accountName !== 'string' || accountName.trim() === '') return bad('missing_parameter')
         if (typeof amount !== 'number' && typeof amount !== 'string') return bad('missing_parameter')
         let minor: number
@@ -270,7 +283,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         }
         if (minor <= 0) return bad('invalid_amount', 'Invalid amount')
         const minutes = expiresIn === undefined ? 30 : expiresIn
-        if (typeof minutes !== 'number' || !Number.isInteger(minutes) || minutes < 1 || minutes > 30) return bad('invalid_parameter', 'expiresIn must be 1 to 30 minutes')
+        if (typeof minutes !== 'number' || !Number.isInteger(minutes) || minutes < 1 || minutes > 30)
+          return bad('invalid_parameter', 'expiresIn must be 1 to 30 minutes')
         const id = crypto.randomUUID()
         const account: Json = {
           id,
@@ -290,7 +304,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       case 'va-get': {
         const account = state.virtualAccounts.get(params[0] ?? '')
         if (!account) return unknown('Virtual account')
-        return json(200, accountShape(Date.parse(account['expiresAt'] as string) <= Date.now() ? { ...account, lifecycle: 'expired' } : account))
+        return json(
+          200,
+          accountShape(Date.parse(account['expiresAt'] as string) <= Date.now() ? { ...account, lifecycle: 'expired' } : account)
+        )
       }
       case 'funds': {
         if (mode !== 'test') return bad('test_mode_only', 'The funds simulator works with test keys only')
@@ -333,7 +350,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         const input = jsonBody()
         if (input instanceof HttpReply) return input
         const auth = input['authorization']
-        if (typeof input['reference'] !== 'string' || input['reference'] === '' || auth === null || typeof auth !== 'object') return bad('missing_parameter')
+        if (typeof input['reference'] !== 'string' || input['reference'] === '' || auth === null || typeof auth !== 'object')
+          return bad('missing_parameter')
         const result = state.authorize(input['reference'], auth as Json)
         if (!result) return unknown('Payment')
         if ('error' in result) return bad(result.error, result.title)
@@ -345,7 +363,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         const status = q.get('status') ?? undefined
         const channel = q.get('channel') ?? undefined
         if (status && !['successful', 'failed', 'pending'].includes(status)) return bad('invalid_parameter', 'Invalid status')
-        if (channel && !['card', 'bank_transfer', 'mobile_money', 'eft'].includes(channel)) return bad('invalid_parameter', 'Invalid channel')
+        if (channel && !['card', 'bank_transfer', 'mobile_money', 'eft'].includes(channel))
+          return bad('invalid_parameter', 'Invalid channel')
         const filter = {
           ...(q.get('reference') ? { paymentId: q.get('reference') as string } : {}),
           ...(q.get('query') ? { reference: q.get('query') as string } : {}),
@@ -400,7 +419,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         const created = failures.length === 0 || skipErrors ? valid.length : 0
         // The spec shows an empty object and no fields; a strict server says nothing more.
         if (strictSpec) return failures.length === 0 || skipErrors ? json(200, {}) : bad('invalid_file', 'Bad Request')
-        return json(200, { status: failures.length === 0 ? 'success' : skipErrors ? 'partial' : 'failed', created, failedRequests: failures })
+        return json(200, {
+          status: failures.length === 0 ? 'success' : skipErrors ? 'partial' : 'failed',
+          created,
+          failedRequests: failures
+        })
       }
       case 'plan': {
         const plan = state.plan(params[0] ?? '')
@@ -479,11 +502,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     if (req.headers.origin !== undefined) return { status: 403, error: 'Requests from web pages are refused', message: 'origin_refused' }
     const port = (server.address() as AddressInfo).port
     const allowedHosts = new Set([`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`])
-    if (!allowedHosts.has((req.headers.host ?? '').toLowerCase())) return { status: 403, error: 'Unexpected Host header', message: 'host_refused' }
+    if (!allowedHosts.has((req.headers.host ?? '').toLowerCase()))
+      return { status: 403, error: 'Unexpected Host header', message: 'host_refused' }
     const token = req.headers['x-sandbox-token']
     const given = Buffer.from(typeof token === 'string' ? token : '')
     const expected = Buffer.from(controlToken)
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return { status: 401, error: 'X-Sandbox-Token missing or wrong', message: 'control_token_required' }
+    if (given.length !== expected.length || !timingSafeEqual(given, expected))
+      return { status: 401, error: 'X-Sandbox-Token missing or wrong', message: 'control_token_required' }
     if (req.method === 'POST' && !/^application\/json\s*(;|$)/i.test(req.headers['content-type'] ?? '')) {
       return { status: 415, error: 'Control requests must be application/json', message: 'unsupported_media_type' }
     }
@@ -510,7 +535,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       return reply(refused.status, { error: refused.error, message: refused.message, status: refused.status })
     }
     if (req.method === 'GET' && path === '/__sandbox/info') {
-      return reply(200, { seed, payments: seedOptions.payments, bulkFileIds: sandbox.bulkFileIds, faults: faults.describe(), rateLimits: Object.keys(limiters).length > 0 })
+      return reply(200, {
+        seed,
+        payments: seedOptions.payments,
+        bulkFileIds: sandbox.bulkFileIds,
+        faults: faults.describe(),
+        rateLimits: Object.keys(limiters).length > 0
+      })
     }
     const body = await readBody(req, path === '/__sandbox/bulk-files' ? BULK_FILE_LIMITS.maxBytes * 2 : 64 * 1024)
     let input: Json = {}
@@ -526,7 +557,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       if (typeof input['slowMs'] === 'number') settings.slowMs = input['slowMs']
       if (input['rates'] && typeof input['rates'] === 'object') {
         const rates: FaultSettings['rates'] = {}
-        for (const [kind, rate] of Object.entries(input['rates'] as Json)) if (isFaultKind(kind) && typeof rate === 'number') rates[kind] = rate
+        for (const [kind, rate] of Object.entries(input['rates'] as Json))
+          if (isFaultKind(kind) && typeof rate === 'number') rates[kind] = rate
         settings.rates = rates
       }
       faults.set(settings)
@@ -536,7 +568,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     if (req.method === 'POST' && path === '/__sandbox/bulk-files') {
       const mode = input['mode'] === 'live' ? 'live' : 'test'
       const result = submitBulkFile(mode, typeof input['csv'] === 'string' ? input['csv'] : '')
-      return 'id' in result ? reply(200, result) : reply(400, { error: result.title, message: 'invalid_file', status: 400, failedRequests: result.failures })
+      return 'id' in result
+        ? reply(200, result)
+        : reply(400, { error: result.title, message: 'invalid_file', status: 400, failedRequests: result.failures })
     }
     if (req.method === 'POST' && path === '/__sandbox/rate-limits') {
       setRateLimits(input['enabled'] !== false)
@@ -548,7 +582,15 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   async function onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://sandbox')
     if (url.pathname.startsWith('/__sandbox/')) return control(req, res, url.pathname)
-    const log: RequestLogEntry = { method: req.method ?? '', path: url.pathname, query: Object.fromEntries(url.searchParams), status: 0, mode: null, fault: null, at: Date.now() }
+    const log: RequestLogEntry = {
+      method: req.method ?? '',
+      path: url.pathname,
+      query: Object.fromEntries(url.searchParams),
+      status: 0,
+      mode: null,
+      fault: null,
+      at: Date.now()
+    }
     requests.push(log)
     if (requests.length > LOG_LIMIT) requests.splice(0, requests.length - LOG_LIMIT)
     const finish = (reply: HttpReply, fault: FaultKind | null = null): void => {
@@ -588,7 +630,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     if (!mode) return finish(unauthorized(found.endpoint, req.headers.authorization !== undefined))
     const rate = rateCheck(mode)
     if (rate.retryAfterMs > 0) {
-      return finish(json(429, { error: 'Too Many Requests', message: 'rate_limit_exceeded', status: 429 }, { ...rate.headers, 'Retry-After': String(Math.ceil(rate.retryAfterMs / 1000)) }))
+      return finish(
+        json(
+          429,
+          { error: 'Too Many Requests', message: 'rate_limit_exceeded', status: 429 },
+          { ...rate.headers, 'Retry-After': String(Math.ceil(rate.retryAfterMs / 1000)) }
+        )
+      )
     }
     const reply = await handle(req, url, mode, found.endpoint, found.params)
     finish(new HttpReply(reply.status, reply.body, { ...rate.headers, ...reply.headers }), fault)

@@ -105,7 +105,12 @@ export class ModeState {
     if (q.paymentId !== undefined || q.reference !== undefined) {
       const byId = q.paymentId !== undefined ? this.findPaymentById(q.paymentId) : null
       const byRef = q.reference !== undefined ? this.findPaymentByReference(q.reference) : null
-      const candidates = q.paymentId !== undefined && q.reference !== undefined ? (byId && byId === byRef ? [byId] : []) : [byId ?? byRef].filter((p): p is Json => p !== null)
+      const candidates =
+        q.paymentId !== undefined && q.reference !== undefined
+          ? byId && byId === byRef
+            ? [byId]
+            : []
+          : [byId ?? byRef].filter((p): p is Json => p !== null)
       const all = candidates.filter((p) => this.matches(p, q))
       return { content: page === 0 ? all.slice(0, size) : [], total: all.length }
     }
@@ -138,13 +143,16 @@ export class ModeState {
     if (!payment) return null
     const status = normalizePaymentStatus(payment['status'])
     const step = ((payment['authorization'] as Json | undefined)?.['mode'] as string | undefined) ?? ''
-    if (status !== 'pending') return { error: 'invalid_state', title: `Payment is ${String(payment['status'])}, not awaiting authorization` }
+    if (status !== 'pending')
+      return { error: 'invalid_state', title: `Payment is ${String(payment['status'])}, not awaiting authorization` }
     let next: Json
     if (step === 'pin') {
-      if (typeof auth['pin'] !== 'string' || !/^\d{4}$/.test(auth['pin'])) return { error: 'missing_parameter', title: 'authorization.pin (4 digits) is required' }
+      if (typeof auth['pin'] !== 'string' || !/^\d{4}$/.test(auth['pin']))
+        return { error: 'missing_parameter', title: 'authorization.pin (4 digits) is required' }
       next = { ...payment, status: 'pending', authorization: { mode: 'otp' }, providerMessage: 'Kindly enter the OTP sent to 234*******89' }
     } else if (step === 'otp') {
-      if (typeof auth['otp'] !== 'string' || !/^\d{4,8}$/.test(auth['otp'])) return { error: 'missing_parameter', title: 'authorization.otp is required' }
+      if (typeof auth['otp'] !== 'string' || !/^\d{4,8}$/.test(auth['otp']))
+        return { error: 'missing_parameter', title: 'authorization.otp is required' }
       next = { ...payment, status: 'successful', authorization: { mode: 'otp' }, providerMessage: 'Approved by financial institution' }
     } else {
       return { error: 'invalid_state', title: `Payment needs a ${step || 'different'} step, not PIN or OTP` }
@@ -259,7 +267,13 @@ export class ModeState {
         amount: major(parseMajor(row['amount'] ?? '', row['currency'] ?? ''), row['currency'] ?? ''),
         currency: row['currency'] ?? '',
         transferMode: 'BULK',
-        destination: { accountNumber: account, accountName: row['account_name'] ?? '', bankCode: row['bank_code'] ?? '', branchCode: row['branch_code'] ?? '', bankName: this.bankName(row['currency'] ?? '', row['bank_code'] ?? '') },
+        destination: {
+          accountNumber: account,
+          accountName: row['account_name'] ?? '',
+          bankCode: row['bank_code'] ?? '',
+          branchCode: row['branch_code'] ?? '',
+          bankName: this.bankName(row['currency'] ?? '', row['bank_code'] ?? '')
+        },
         narrations: row['narration'] ?? '',
         status: failed ? 'FAILED' : 'SUCCESSFUL',
         ...(failed && !this.strict ? { message: 'Beneficiary account could not be credited' } : {})

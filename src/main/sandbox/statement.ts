@@ -86,7 +86,8 @@ export function sampleStatement(seed: SeedOptions, options: SampleStatementOptio
   const momo = paid.filter((p) => p.channel === 'mobile_money')
   const settled = momo.length >= 2 ? momo : []
   const single = paid.filter((p) => !settled.includes(p))
-  if (single.length < 8) throw new Error(`The Sandbox has too few NGN payments on ${day} for a sample statement; start it with more payments`)
+  if (single.length < 8)
+    throw new Error(`The Sandbox has too few NGN payments on ${day} for a sample statement; start it with more payments`)
 
   interface Line {
     ms: number
@@ -104,20 +105,61 @@ export function sampleStatement(seed: SeedOptions, options: SampleStatementOptio
   const short = at(0.4)
   const twice = at(0.6)
   const unnamed = single.slice(Math.floor(single.length * 0.8)).find((p) => p.name) ?? null
-  differences.push({ kind: 'missing', line: null, references: [missing.reference], expected: 'only in the provider records: paid, but not on the statement' })
+  differences.push({
+    kind: 'missing',
+    line: null,
+    references: [missing.reference],
+    expected: 'only in the provider records: paid, but not on the statement'
+  })
   single.forEach((p, n) => {
     if (p === missing) return
-    const narration = p.channel === 'card' ? `POS/WEB SETTLEMENT ${p.reference}` : `NIP TRANSFER FROM ${(p.name ?? 'CUSTOMER').toUpperCase()}`
+    const narration =
+      p.channel === 'card' ? `POS/WEB SETTLEMENT ${p.reference}` : `NIP TRANSFER FROM ${(p.name ?? 'CUSTOMER').toUpperCase()}`
     if (p === unnamed) {
-      lines.push({ ms: p.ms, reference: '', narration: `TRANSFER FROM ${(p.name as string).toUpperCase()}`, debit: 0, credit: p.netMinor, note: { kind: 'no-reference', references: [p.reference], expected: 'suggested: same amount and day, the payer named in the narration (accept it)' } })
+      lines.push({
+        ms: p.ms,
+        reference: '',
+        narration: `TRANSFER FROM ${(p.name as string).toUpperCase()}`,
+        debit: 0,
+        credit: p.netMinor,
+        note: {
+          kind: 'no-reference',
+          references: [p.reference],
+          expected: 'suggested: same amount and day, the payer named in the narration (accept it)'
+        }
+      })
       return
     }
     if (p === short) {
-      lines.push({ ms: p.ms, reference: keyed(p.reference, n), narration, debit: 0, credit: p.netMinor - 10_000, note: { kind: 'amount-off', references: [p.reference], expected: 'amount differs: credited 100.00 less than the payment net of fees' } })
+      lines.push({
+        ms: p.ms,
+        reference: keyed(p.reference, n),
+        narration,
+        debit: 0,
+        credit: p.netMinor - 10_000,
+        note: {
+          kind: 'amount-off',
+          references: [p.reference],
+          expected: 'amount differs: credited 100.00 less than the payment net of fees'
+        }
+      })
       return
     }
     lines.push({ ms: p.ms, reference: keyed(p.reference, n), narration, debit: 0, credit: p.netMinor })
-    if (p === twice) lines.push({ ms: p.ms + 60_000, reference: keyed(p.reference, n + 1), narration, debit: 0, credit: p.netMinor, note: { kind: 'duplicate', references: [p.reference], expected: 'duplicate in the file: the bank posted this payment twice (one of the two lines is matched, the other is the duplicate)' } })
+    if (p === twice)
+      lines.push({
+        ms: p.ms + 60_000,
+        reference: keyed(p.reference, n + 1),
+        narration,
+        debit: 0,
+        credit: p.netMinor,
+        note: {
+          kind: 'duplicate',
+          references: [p.reference],
+          expected:
+            'duplicate in the file: the bank posted this payment twice (one of the two lines is matched, the other is the duplicate)'
+        }
+      })
   })
   const end = DateTime.fromISO(day, { zone: options.timeZone }).endOf('day').toMillis()
   if (settled.length > 0) {
@@ -128,14 +170,33 @@ export function sampleStatement(seed: SeedOptions, options: SampleStatementOptio
       narration: `MOMO SETTLEMENT ${day}`,
       debit: 0,
       credit: settled.reduce((sum, p) => sum + p.netMinor, 0),
-      note: { kind: 'settlement', references: settled.map((p) => p.reference), expected: `suggested group: the day's ${settled.length} mobile-money payments in one line, net of fees` }
+      note: {
+        kind: 'settlement',
+        references: settled.map((p) => p.reference),
+        expected: `suggested group: the day's ${settled.length} mobile-money payments in one line, net of fees`
+      }
     })
   }
-  lines.push({ ms: end, reference: '', narration: 'SMS ALERT CHARGES', debit: 5_250, credit: 0, note: { kind: 'bank-charge', references: [], expected: 'only in the file: a bank charge no provider record explains' } })
+  lines.push({
+    ms: end,
+    reference: '',
+    narration: 'SMS ALERT CHARGES',
+    debit: 5_250,
+    credit: 0,
+    note: { kind: 'bank-charge', references: [], expected: 'only in the file: a bank charge no provider record explains' }
+  })
   lines.sort((a, b) => a.ms - b.ms)
 
   const dayFirst = DateTime.fromISO(day).toFormat('dd/MM/yyyy')
-  const header = ['SANDBOX TEST BANK PLC', 'Statement of account', 'Account name,LEDGERLINE SANDBOX MERCHANT', 'Account number,0123456789', `Currency,${CURRENCY}`, `Period,${dayFirst} to ${dayFirst}`, '']
+  const header = [
+    'SANDBOX TEST BANK PLC',
+    'Statement of account',
+    'Account name,LEDGERLINE SANDBOX MERCHANT',
+    'Account number,0123456789',
+    `Currency,${CURRENCY}`,
+    `Period,${dayFirst} to ${dayFirst}`,
+    ''
+  ]
   // The bank header block above is seven lines; the column header is the eighth, the first row the ninth.
   const firstRowLine = header.length + 2
   let balance = 1_000_000_00
@@ -145,6 +206,12 @@ export function sampleStatement(seed: SeedOptions, options: SampleStatementOptio
     const cell = (minor: number): string => (minor === 0 ? '' : `"${printed(minor)}"`)
     return [dayFirst, dayFirst, l.reference, l.narration, cell(l.debit), cell(l.credit), `"${printed(balance)}"`].join(',')
   })
-  const csv = [...header, 'Txn Date,Value Date,Reference,Narration,Debit,Credit,Balance', ...rows, `,,,Closing balance,,,"${printed(balance)}"`, ''].join('\r\n')
+  const csv = [
+    ...header,
+    'Txn Date,Value Date,Reference,Narration,Debit,Credit,Balance',
+    ...rows,
+    `,,,Closing balance,,,"${printed(balance)}"`,
+    ''
+  ].join('\r\n')
   return { csv, day, currency: CURRENCY, lines: rows.length, differences, netOfFees: true }
 }

@@ -3,8 +3,22 @@ type Json = Record<string, unknown>
 
 /** Payment fields the spec lists as shared (2.2). */
 const PAYMENT_SHARED = [
-  'id', 'reference', 'serviceReference', 'amount', 'currency', 'localAmount', 'totalFees', 'localCurrency',
-  'channel', 'status', 'rate', 'region', 'authorization', 'card', 'createdAt', 'metadata'
+  'id',
+  'reference',
+  'serviceReference',
+  'amount',
+  'currency',
+  'localAmount',
+  'totalFees',
+  'localCurrency',
+  'channel',
+  'status',
+  'rate',
+  'region',
+  'authorization',
+  'card',
+  'createdAt',
+  'metadata'
 ] as const
 /** Fields only the list item carries (2.2). */
 export const PAYMENT_LIST_ONLY = ['mode', 'ussd', 'bankDetails', 'totalTaxAmount', 'totalLocalAmount', 'planId', 'mobileMoney'] as const

@@ -27,20 +27,60 @@ interface ResourceColumns {
 const COLUMNS: Record<SearchResource, ResourceColumns> = {
   // Payment seqs are time-ordered (see PAYMENT_ROWID_SLOTS): sorting by seq is sorting by date, and streams.
   payments: {
-    key: 'id', reference: 'reference', name: 'customer_name', email: 'customer_email', amount: 'amount_minor', amountRaw: 'amount_raw',
-    currency: 'currency', channel: 'channel', dateSort: 'seq', dateText: 'created_at', dateMs: 'created_at_ms', status: normalizePaymentStatus
+    key: 'id',
+    reference: 'reference',
+    name: 'customer_name',
+    email: 'customer_email',
+    amount: 'amount_minor',
+    amountRaw: 'amount_raw',
+    currency: 'currency',
+    channel: 'channel',
+    dateSort: 'seq',
+    dateText: 'created_at',
+    dateMs: 'created_at_ms',
+    status: normalizePaymentStatus
   },
   transfers: {
-    key: 'reference', reference: 'reference', name: 'account_name', email: 'NULL', amount: 'amount_minor', amountRaw: 'amount_raw',
-    currency: 'currency', channel: 'NULL', dateSort: 'seq', dateText: 'NULL', dateMs: null, status: normalizeTransferStatus
+    key: 'reference',
+    reference: 'reference',
+    name: 'account_name',
+    email: 'NULL',
+    amount: 'amount_minor',
+    amountRaw: 'amount_raw',
+    currency: 'currency',
+    channel: 'NULL',
+    dateSort: 'seq',
+    dateText: 'NULL',
+    dateMs: null,
+    status: normalizeTransferStatus
   },
   subscriptions: {
-    key: 'id', reference: 'id', name: 'customer_name', email: 'customer_email', amount: 'amount_minor', amountRaw: 'amount_raw',
-    currency: 'currency', channel: 'NULL', dateSort: 'coalesce(t.created_at_ms, -1)', dateText: 'created_at', dateMs: 'created_at_ms', status: normalizeStatusWord
+    key: 'id',
+    reference: 'id',
+    name: 'customer_name',
+    email: 'customer_email',
+    amount: 'amount_minor',
+    amountRaw: 'amount_raw',
+    currency: 'currency',
+    channel: 'NULL',
+    dateSort: 'coalesce(t.created_at_ms, -1)',
+    dateText: 'created_at',
+    dateMs: 'created_at_ms',
+    status: normalizeStatusWord
   },
   plans: {
-    key: 'id', reference: 'internal_reference', name: 'title', email: 'NULL', amount: 'amount_minor', amountRaw: 'amount_raw',
-    currency: 'currency', channel: 'NULL', dateSort: "coalesce(t.created_at, '')", dateText: 'created_at', dateMs: null, status: normalizeStatusWord
+    key: 'id',
+    reference: 'internal_reference',
+    name: 'title',
+    email: 'NULL',
+    amount: 'amount_minor',
+    amountRaw: 'amount_raw',
+    currency: 'currency',
+    channel: 'NULL',
+    dateSort: "coalesce(t.created_at, '')",
+    dateText: 'created_at',
+    dateMs: null,
+    status: normalizeStatusWord
   }
 }
 
@@ -120,7 +160,13 @@ export type FilterValues = Pick<SearchQuery, 'status' | 'channel' | 'currency' |
  * parameters (free text is each caller's own: an FTS5 match, or LIKE where there is no index). A
  * filter the table cannot take is refused with a message, never ignored.
  */
-export function filterTerms(f: FilterColumns, query: FilterValues, timeZone: string, where: string[], params: Record<string, string | number | bigint>): void {
+export function filterTerms(
+  f: FilterColumns,
+  query: FilterValues,
+  timeZone: string,
+  where: string[],
+  params: Record<string, string | number | bigint>
+): void {
   const lacks = (what: string): never => {
     throw new AppError('invalid_filter', `${f.name.replace(/_/g, ' ')} have no ${what} to filter by.`)
   }
@@ -206,7 +252,15 @@ export function compileQuery(profileId: string, query: SearchQuery, timeZone = '
   const col = (name: string): string | null => (name === 'NULL' ? null : `t.${name}`)
   // A channel given for a table without one is ignored here, as the CLI has always done.
   filterTerms(
-    { name: table, status: c.status, channel: col(c.channel), currency: `t.${c.currency}`, amount: `t.${c.amount}`, dateMs: c.dateMs ? `t.${c.dateMs}` : null, bulkFile: table === 'transfers' },
+    {
+      name: table,
+      status: c.status,
+      channel: col(c.channel),
+      currency: `t.${c.currency}`,
+      amount: `t.${c.amount}`,
+      dateMs: c.dateMs ? `t.${c.dateMs}` : null,
+      bulkFile: table === 'transfers'
+    },
     { ...query, channel: c.channel === 'NULL' ? undefined : query.channel },
     timeZone,
     where,
@@ -259,15 +313,25 @@ export const sortValueColumns = (keys: readonly SortKey[]): string => keys.map((
 
 /** The cursor of a row read with sortValueColumns. */
 export const cursorOfRow = (scope: string, keys: readonly SortKey[], row: Record<string, unknown>): string =>
-  encodeCursor(scope, keys.map((_, i) => row[`_k${i}`] as CursorValue))
+  encodeCursor(
+    scope,
+    keys.map((_, i) => row[`_k${i}`] as CursorValue)
+  )
 
 /** The WHERE term for rows past a cursor (before it, `backwards`), its sort values put in `params` as @k0, @k1 … */
-export function pastCursor(scope: string, keys: readonly SortKey[], cursor: string, backwards: boolean, params: Record<string, string | number | bigint>): string {
+export function pastCursor(
+  scope: string,
+  keys: readonly SortKey[],
+  cursor: string,
+  backwards: boolean,
+  params: Record<string, string | number | bigint>
+): string {
   decodeCursor(scope, cursor, keys.length).forEach((v, i) => (params[`k${i}`] = v))
   return keysetWhere(keys, backwards)
 }
 
-const rowCursor = (query: SearchQuery, q: CompiledQuery, row: Record<string, unknown>): string => cursorOfRow(cursorScope(query), q.keys, row)
+const rowCursor = (query: SearchQuery, q: CompiledQuery, row: Record<string, unknown>): string =>
+  cursorOfRow(cursorScope(query), q.keys, row)
 
 /** What a search's cursors belong to: its resource and sort. */
 const cursorScope = (query: SearchQuery): string => `${query.resource}/${query.sort ?? 'newest'}`
@@ -300,7 +364,13 @@ function decodeCursor(scope: string, cursor: string, count: number): CursorValue
  * A cursor that starts the next page after the row at `offset` (0-based) of this query's order: for
  * jumping deep once (it pays one OFFSET scan); paging on from there costs what the first page does.
  */
-export function cursorAfterRow(db: Database.Database, profileId: string, query: SearchQuery, offset: number, options: SearchOptions = {}): string | null {
+export function cursorAfterRow(
+  db: Database.Database,
+  profileId: string,
+  query: SearchQuery,
+  offset: number,
+  options: SearchOptions = {}
+): string | null {
   const q = compileQuery(profileId, query, options.timeZone)
   if (q.empty) return null
   const row = db
@@ -328,7 +398,11 @@ export function search(db: Database.Database, profileId: string, query: SearchQu
   if (query.after && query.before) throw new AppError('invalid_cursor', 'Give either the next-page or the previous-page link, not both.')
   const c = q.columns
   const col = (expr: string): string => (expr === 'NULL' ? 'NULL' : `t.${expr}`)
-  const counted = (db.prepare(`SELECT count(*) AS n FROM (SELECT 1 FROM ${q.from} WHERE ${q.where} LIMIT ${COUNT_LIMIT + 1})`).get(q.params) as { n: number }).n
+  const counted = (
+    db.prepare(`SELECT count(*) AS n FROM (SELECT 1 FROM ${q.from} WHERE ${q.where} LIMIT ${COUNT_LIMIT + 1})`).get(q.params) as {
+      n: number
+    }
+  ).n
   const cursor = query.after ?? query.before
   const backwards = query.before !== undefined
   const params: Record<string, string | number | bigint> = { ...q.params, limit: pageSize + 1 }

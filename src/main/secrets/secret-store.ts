@@ -37,7 +37,10 @@ function remedy(platform: NodeJS.Platform): string {
 /** Any failure to reach the keychain becomes one clear error with the remedy: there is no plain-text fallback. */
 export function keychainUnavailable(cause: unknown, platform: NodeJS.Platform = process.platform): AppError {
   const reason = cause instanceof Error ? cause.message.split('\n')[0] : String(cause)
-  return new AppError(KEYCHAIN_UNAVAILABLE, `The system keychain could not be used (${reason}). ${remedy(platform)} Keys are never stored anywhere else.`)
+  return new AppError(
+    KEYCHAIN_UNAVAILABLE,
+    `The system keychain could not be used (${reason}). ${remedy(platform)} Keys are never stored anywhere else.`
+  )
 }
 
 function checkAccount(profileId: string): void {

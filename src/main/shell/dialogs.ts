@@ -21,13 +21,21 @@ export function nativeUi(window: () => BrowserWindow | null): MainUi {
       return answer.response === 0
     },
     async chooseSaveFile(request) {
-      const options = { defaultPath: join(app.getPath('documents'), request.suggestedName), filters: [{ name: request.filterName, extensions: request.extensions }] }
+      const options = {
+        defaultPath: join(app.getPath('documents'), request.suggestedName),
+        filters: [{ name: request.filterName, extensions: request.extensions }]
+      }
       const win = window()
       const result = win ? await dialog.showSaveDialog(win, options) : await dialog.showSaveDialog(options)
       return result.canceled || !result.filePath ? null : result.filePath
     },
     async chooseOpenFile(request) {
-      const options = { title: request.title, defaultPath: app.getPath('documents'), properties: ['openFile' as const], filters: [{ name: request.filterName, extensions: request.extensions }] }
+      const options = {
+        title: request.title,
+        defaultPath: app.getPath('documents'),
+        properties: ['openFile' as const],
+        filters: [{ name: request.filterName, extensions: request.extensions }]
+      }
       const win = window()
       const result = win ? await dialog.showOpenDialog(win, options) : await dialog.showOpenDialog(options)
       return result.canceled || !result.filePaths[0] ? null : result.filePaths[0]

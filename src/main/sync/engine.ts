@@ -69,7 +69,8 @@ class Meter {
   itemFailed(id: string, error: unknown): void {
     this.failedCount++
     const code = error instanceof ApiError ? error.code : 'sync_failed'
-    if (this.failedItems.length < LISTED_FAILURES) this.failedItems.push({ id: clip(id, 200), code: clip(code, 80), message: messageOf(error) })
+    if (this.failedItems.length < LISTED_FAILURES)
+      this.failedItems.push({ id: clip(id, 200), code: clip(code, 80), message: messageOf(error) })
   }
 
   add(count: number, phase: string, force = false): void {
@@ -80,7 +81,14 @@ class Meter {
     const seconds = Math.max((t - this.started) / 1000, 0.001)
     const rate = this.done / seconds
     const left = this.total === null ? null : Math.max(0, this.total - this.done)
-    this.report({ resource: this.resource, done: this.done, total: this.total, rate, etaSeconds: left === null || rate === 0 ? null : left / rate, phase })
+    this.report({
+      resource: this.resource,
+      done: this.done,
+      total: this.total,
+      rate,
+      etaSeconds: left === null || rate === 0 ? null : left / rate,
+      phase
+    })
   }
 }
 
@@ -115,7 +123,13 @@ export async function runSync(options: SyncOptions): Promise<SyncSummary> {
    * page to start from is worked out from the server's page size, so a size that changed between
    * runs re-reads a few rows rather than skipping any. A completed walk starts from the top next time.
    */
-  async function fullWalk<T>(resource: Resource, scope: string, meter: Meter, list: ListSpec<T>, toRow: (item: T) => Row): Promise<boolean> {
+  async function fullWalk<T>(
+    resource: Resource,
+    scope: string,
+    meter: Meter,
+    list: ListSpec<T>,
+    toRow: (item: T) => Row
+  ): Promise<boolean> {
     const checkpointName = `${resource}:full`
     const saved = store.checkpoint(profileId, checkpointName, scope)
     const resumeAt = saved && !saved.completed ? saved.nextOffset : 0
@@ -128,7 +142,13 @@ export async function runSync(options: SyncOptions): Promise<SyncSummary> {
         list,
         startPage,
         (page, isLast) => {
-          if (page.pageNumber === startPage && resumeAt > 0 && page.pageSize > 0 && page.pageSize !== size && Math.floor(resumeAt / page.pageSize) < startPage) {
+          if (
+            page.pageNumber === startPage &&
+            resumeAt > 0 &&
+            page.pageSize > 0 &&
+            page.pageSize !== size &&
+            Math.floor(resumeAt / page.pageSize) < startPage
+          ) {
             realignTo = page.pageSize
             return true
           }
@@ -207,7 +227,8 @@ export async function runSync(options: SyncOptions): Promise<SyncSummary> {
       0,
       (page) => {
         const other = page.content.find((p) => normalizePaymentStatus(p.status) !== 'pending')
-        if (other) throw pagingProblem(pendingList, `the list filtered by status=pending holds a payment that is "${clip(other.status, 40)}"`)
+        if (other)
+          throw pagingProblem(pendingList, `the list filtered by status=pending holds a payment that is "${clip(other.status, 40)}"`)
         store.writePage(profileId, 'payments', page.content.map(toPaymentRow))
         meter.add(page.content.length, 'recheck')
       },
@@ -250,7 +271,8 @@ export async function runSync(options: SyncOptions): Promise<SyncSummary> {
       if (signal?.aborted) throw new Cancelled()
       const result = await meter.request(() => client.listPayments({ paymentId: id }, { ...pageOpts, size: 1, page: 0 }))
       const payment = result.content.find((p) => p.id === id)
-      if (!payment && result.content.length > 0) throw pagingProblem(PAYMENTS, `a lookup of one payment by id answered with ${result.totalElements} other payments`)
+      if (!payment && result.content.length > 0)
+        throw pagingProblem(PAYMENTS, `a lookup of one payment by id answered with ${result.totalElements} other payments`)
       if (payment) store.writePage(profileId, 'payments', [toPaymentRow(payment)])
       meter.add(payment ? 1 : 0, 'recheck')
     }
@@ -260,7 +282,13 @@ export async function runSync(options: SyncOptions): Promise<SyncSummary> {
    * Runs one item on its own: a failure is recorded with the item named, and the others go on.
    * Cancelling, a refused key or a server that does not page as assumed still end the resource.
    */
-  async function item(meter: Meter, resource: SyncResource, kind: keyof typeof ITEM_LABEL, id: string, run: () => Promise<void>): Promise<void> {
+  async function item(
+    meter: Meter,
+    resource: SyncResource,
+    kind: keyof typeof ITEM_LABEL,
+    id: string,
+    run: () => Promise<void>
+  ): Promise<void> {
     const tracked: TrackedKind | null = kind === 'bulk_file' || kind === 'transfer' || kind === 'plan' ? kind : null
     try {
       await run()
@@ -294,7 +322,13 @@ export async function runSync(options: SyncOptions): Promise<SyncSummary> {
           key: (t) => t.reference
         }
         const completed = await fullWalk('transfers', bulkFileId, meter, list, (t) => transferRow(t, bulkFileId))
-        if (!completed) throw new ApiError({ kind: 'unexpected', code: 'incomplete', endpoint: list.endpoint, message: 'the list ended before its last page' })
+        if (!completed)
+          throw new ApiError({
+            kind: 'unexpected',
+            code: 'incomplete',
+            endpoint: list.endpoint,
+            message: 'the list ended before its last page'
+          })
         store.bulkFileSynced(profileId, bulkFileId, store.checkpoint(profileId, 'transfers:full', bulkFileId)?.totalElements ?? 0)
       })
     }
@@ -347,7 +381,11 @@ export async function runSync(options: SyncOptions): Promise<SyncSummary> {
     }
     for (const currency of ['NGN', 'GHS'] as const) {
       const banks = await meter.request(() => client.listBanks(currency, signal))
-      store.replaceBanks(profileId, currency, banks.map((b) => bankRow(b, currency)))
+      store.replaceBanks(
+        profileId,
+        currency,
+        banks.map((b) => bankRow(b, currency))
+      )
       meter.add(banks.length, currency)
     }
   }

@@ -44,7 +44,11 @@ export function syncHandlers(ctx: HostContext): HandlerMap {
             timeZone: profile.timeZone,
             ...(resources ? { resources } : {}),
             signal: job.signal,
-            onProgress: (p) => job.progress({ phase: p.phase, step: p.resource, done: p.done, total: p.total, rate: p.rate, etaSeconds: p.etaSeconds }, p.phase === 'done')
+            onProgress: (p) =>
+              job.progress(
+                { phase: p.phase, step: p.resource, done: p.done, total: p.total, rate: p.rate, etaSeconds: p.etaSeconds },
+                p.phase === 'done'
+              )
           })
           ctx.log.info(describeSync(profile.name, summary))
           return { kind: 'sync' as const, summary }

@@ -56,7 +56,14 @@ export interface AmountDateFilters {
 }
 
 /** Those filters as a query: only what is set, text trimmed, the picker's range as two days. */
-export function filterQuery(f: AmountDateFilters): { text?: string; currency?: string; minAmount?: string; maxAmount?: string; from?: string; to?: string } {
+export function filterQuery(f: AmountDateFilters): {
+  text?: string
+  currency?: string
+  minAmount?: string
+  maxAmount?: string
+  from?: string
+  to?: string
+} {
   const q: ReturnType<typeof filterQuery> = {}
   if (f.text.trim()) q.text = f.text.trim()
   if (f.currency) q.currency = f.currency

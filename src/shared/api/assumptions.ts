@@ -11,7 +11,15 @@ export interface Assumption {
 
 /** Query parameter names the client sends (spec: "names of these query parameters: not shown"). */
 export const QUERY_PARAMS = {
-  payments: { page: 'page', size: 'size', paymentId: 'reference', reference: 'query', status: 'status', channel: 'channel', provider: 'provider' },
+  payments: {
+    page: 'page',
+    size: 'size',
+    paymentId: 'reference',
+    reference: 'query',
+    status: 'status',
+    channel: 'channel',
+    provider: 'provider'
+  },
   subscriptions: { customerId: 'customerId', email: 'email', page: 'page', size: 'size' },
   bulkTransfers: { page: 'page', size: 'size' }
 } as const
@@ -119,7 +127,7 @@ export const ASSUMPTIONS: readonly Assumption[] = [
   {
     id: 'payments-query',
     summary:
-      'GET /payments query names: `page`, `size`, `reference` (the payment id), `query` (the caller\'s reference), `status`, `channel`, `provider`.'
+      "GET /payments query names: `page`, `size`, `reference` (the payment id), `query` (the caller's reference), `status`, `channel`, `provider`."
   },
   { id: 'subscriptions-query', summary: 'GET /subscriptions query names: `customerId`, `email`, `page`, `size`.' },
   { id: 'bulk-transfers-query', summary: 'GET /transfers/bulk/{id}/transfers query names: `page`, `size`.' },
@@ -152,7 +160,8 @@ export const ASSUMPTIONS: readonly Assumption[] = [
   },
   {
     id: 'pricing-options',
-    summary: 'The bulk plan `pricingOptions` cell holds CURRENCY:AMOUNT pairs joined by `;`, e.g. `NGN:5000.00;GHS:45.00` (amounts in major units).'
+    summary:
+      'The bulk plan `pricingOptions` cell holds CURRENCY:AMOUNT pairs joined by `;`, e.g. `NGN:5000.00;GHS:45.00` (amounts in major units).'
   },
   {
     id: 'bulk-file-limits',
@@ -165,11 +174,13 @@ export const ASSUMPTIONS: readonly Assumption[] = [
   },
   {
     id: 'bank-metadata',
-    summary: 'NGN bank `metadata` carries the NIP code as `nipCode` and the CBN code as `cbnCode` (snake_case and NIBSS/sort-code spellings are also read).'
+    summary:
+      'NGN bank `metadata` carries the NIP code as `nipCode` and the CBN code as `cbnCode` (snake_case and NIBSS/sort-code spellings are also read).'
   },
   {
     id: 'virtual-account-lifecycle',
-    summary: 'Virtual accounts may spell the field `lifeCycle` or `lifecycle`; both are read. The state after expiry is not documented: the Sandbox reports `expired`.'
+    summary:
+      'Virtual accounts may spell the field `lifeCycle` or `lifecycle`; both are read. The state after expiry is not documented: the Sandbox reports `expired`.'
   },
   {
     id: 'funds-simulator',
@@ -178,15 +189,18 @@ export const ASSUMPTIONS: readonly Assumption[] = [
   },
   {
     id: 'plan-cancel-status',
-    summary: 'Cancelling a plan may return a status outside the documented enum (a sample returns `cancelled`); plan statuses are compared case-insensitively and unknown ones kept.'
+    summary:
+      'Cancelling a plan may return a status outside the documented enum (a sample returns `cancelled`); plan statuses are compared case-insensitively and unknown ones kept.'
   },
   {
     id: 'bulk-plan-response',
-    summary: 'POST /bulk-plans answers `{}` or `{ "status": "success", "failedRequests": [...] }`; both are accepted, and `skipErrors` is sent as a form field when set.'
+    summary:
+      'POST /bulk-plans answers `{}` or `{ "status": "success", "failedRequests": [...] }`; both are accepted, and `skipErrors` is sent as a form field when set.'
   },
   {
     id: 'subscriptions-shape',
-    summary: 'GET /subscriptions returns a JSON array of page wrappers; their contents are joined and paging follows the first wrapper. A bare page wrapper is accepted too.'
+    summary:
+      'GET /subscriptions returns a JSON array of page wrappers; their contents are joined and paging follows the first wrapper. A bare page wrapper is accepted too.'
   },
   {
     id: 'error-codes',

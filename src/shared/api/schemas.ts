@@ -18,7 +18,10 @@ export const virtualAccountSchema = z
     lifecycle: optionalText,
     expiresAt: optionalText
   })
-  .transform((account): typeof account & { lifeCycle: string | null } => ({ ...account, lifeCycle: account.lifeCycle ?? account.lifecycle ?? null }))
+  .transform((account): typeof account & { lifeCycle: string | null } => ({
+    ...account,
+    lifeCycle: account.lifeCycle ?? account.lifecycle ?? null
+  }))
 
 export const paymentSchema = z.looseObject({
   id: text,

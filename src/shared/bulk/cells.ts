@@ -12,7 +12,10 @@ const EXPONENT = /^[+-]?\d+(?:\.\d+)?e[+-]?\d+$/i
  * symbols or a decimal comma ("₦1,234.50" → "1234.50", "1.234,50" → "1234.50"), or null.
  */
 export function plainAmount(cell: string): string | null {
-  let text = cell.replace(/GH₵|[₦₵$€£¥₹₩₽¢]/g, '').replace(/\b[A-Za-z]{3}\b/g, '').replace(/[\s\u00a0\u202f']/g, '')
+  let text = cell
+    .replace(/GH₵|[₦₵$€£¥₹₩₽¢]/g, '')
+    .replace(/\b[A-Za-z]{3}\b/g, '')
+    .replace(/[\s\u00a0\u202f']/g, '')
   if (text === '' || /[^\d.,]/.test(text)) return null
   const lastDot = text.lastIndexOf('.')
   const lastComma = text.lastIndexOf(',')
@@ -79,7 +82,14 @@ function exponentOf(currency: string): number {
  * why not. `currency` is the row's currency when it is valid; without it the amount is checked
  * for form only.
  */
-export function checkAmount(cell: string, currency: string | null, row: number, column: string, problems: ProblemList, what = 'Amount'): number | null {
+export function checkAmount(
+  cell: string,
+  currency: string | null,
+  row: number,
+  column: string,
+  problems: ProblemList,
+  what = 'Amount'
+): number | null {
   if (currency !== null) {
     const minor = simpleMinor(cell, exponentOf(currency))
     if (minor > 0) return minor
@@ -92,11 +102,31 @@ export function checkAmount(cell: string, currency: string | null, row: number, 
     const plain = plainAmount(cell)
     const negative = /^\s*-|-\s*$|^\s*\(.*\)\s*$/.test(cell)
     if (negative) problems.error(row, column, 'amount_not_positive', `${what} ${shown(cell)} is negative; it must be greater than zero.`)
-    else if (EXPONENT.test(cell)) problems.error(row, column, 'amount_not_a_number', `${what} ${shown(cell)} is in scientific notation, as a spreadsheet shows large numbers; type the full number.`)
-    else if (plain !== null && SYMBOLS.test(cell)) problems.error(row, column, 'amount_has_currency', `${what} ${shown(cell)} holds a currency symbol or code; write the number alone (${plain}) and the currency in its own column.`)
-    else if (plain !== null && /[,]/.test(cell) && !/\./.test(cell) && /,\d{1,2}$/.test(cell)) problems.error(row, column, 'amount_has_separators', `${what} ${shown(cell)} uses a decimal comma; write ${plain}.`)
-    else if (plain !== null) problems.error(row, column, 'amount_has_separators', `${what} ${shown(cell)} has thousands separators; write ${plain}.`)
-    else problems.error(row, column, 'amount_not_a_number', `${what} ${shown(cell)} is not a number; write digits with an optional decimal point, e.g. 2500.00.`)
+    else if (EXPONENT.test(cell))
+      problems.error(
+        row,
+        column,
+        'amount_not_a_number',
+        `${what} ${shown(cell)} is in scientific notation, as a spreadsheet shows large numbers; type the full number.`
+      )
+    else if (plain !== null && SYMBOLS.test(cell))
+      problems.error(
+        row,
+        column,
+        'amount_has_currency',
+        `${what} ${shown(cell)} holds a currency symbol or code; write the number alone (${plain}) and the currency in its own column.`
+      )
+    else if (plain !== null && /[,]/.test(cell) && !/\./.test(cell) && /,\d{1,2}$/.test(cell))
+      problems.error(row, column, 'amount_has_separators', `${what} ${shown(cell)} uses a decimal comma; write ${plain}.`)
+    else if (plain !== null)
+      problems.error(row, column, 'amount_has_separators', `${what} ${shown(cell)} has thousands separators; write ${plain}.`)
+    else
+      problems.error(
+        row,
+        column,
+        'amount_not_a_number',
+        `${what} ${shown(cell)} is not a number; write digits with an optional decimal point, e.g. 2500.00.`
+      )
     return null
   }
   if (currency === null) {
@@ -108,8 +138,10 @@ export function checkAmount(cell: string, currency: string | null, row: number, 
     minor = parseMajor(cell, currency)
   } catch (error) {
     if (!(error instanceof MoneyError)) throw error
-    if (error.code === 'too_many_decimals') problems.error(row, column, 'amount_too_many_decimals', `${what} ${shown(cell)} ${error.message.replace(/^\S+ /, '')}`)
-    else if (error.code === 'amount_too_large') problems.error(row, column, 'amount_too_large', `${what} ${shown(cell)} is too large to be held exactly.`)
+    if (error.code === 'too_many_decimals')
+      problems.error(row, column, 'amount_too_many_decimals', `${what} ${shown(cell)} ${error.message.replace(/^\S+ /, '')}`)
+    else if (error.code === 'amount_too_large')
+      problems.error(row, column, 'amount_too_large', `${what} ${shown(cell)} is too large to be held exactly.`)
     return null
   }
   if (minor <= 0) {
@@ -123,14 +155,22 @@ export function checkAmount(cell: string, currency: string | null, row: number, 
  * Checks a currency cell: an upper-case ISO 4217 code, and one of `allowed` when given. Returns
  * the code, or null after reporting the problem.
  */
-export function checkCurrency(cell: string, allowed: readonly string[] | null, row: number, column: string, problems: ProblemList, purpose = ''): string | null {
+export function checkCurrency(
+  cell: string,
+  allowed: readonly string[] | null,
+  row: number,
+  column: string,
+  problems: ProblemList,
+  purpose = ''
+): string | null {
   if (cell === '') {
     problems.error(row, column, 'currency_missing', 'Currency is missing; write its ISO code, e.g. NGN.')
     return null
   }
   if (!/^[A-Z]{3}$/.test(cell)) {
     const upper = cell.toUpperCase()
-    if (/^[A-Z]{3}$/.test(upper) && isKnownCurrency(upper)) problems.error(row, column, 'currency_not_iso', `Currency ${shown(cell)} must be written in capitals: ${upper}.`)
+    if (/^[A-Z]{3}$/.test(upper) && isKnownCurrency(upper))
+      problems.error(row, column, 'currency_not_iso', `Currency ${shown(cell)} must be written in capitals: ${upper}.`)
     else problems.error(row, column, 'currency_not_iso', `Currency ${shown(cell)} is not an ISO 4217 code such as NGN or GHS.`)
     return null
   }
@@ -152,7 +192,15 @@ const FORMULA_START = /^[=+\-@\uFF1D\uFF0B\uFF0D\uFF20]/
  * run as a formula is written with a leading apostrophe by the export: a warning for free text
  * (a name, a narration), an error for a `reference`, whose value must reach the provider as typed.
  */
-export function checkText(cell: string, row: number, column: string, codePrefix: string, label: string, problems: ProblemList, reference = false): boolean {
+export function checkText(
+  cell: string,
+  row: number,
+  column: string,
+  codePrefix: string,
+  label: string,
+  problems: ProblemList,
+  reference = false
+): boolean {
   const max = BULK_TRANSFER_RULES.maxText
   if (cell === '') {
     problems.error(row, column, `${codePrefix}_missing`, `${label} is missing.`)
@@ -168,9 +216,19 @@ export function checkText(cell: string, row: number, column: string, codePrefix:
   }
   if (!FORMULA_START.test(cell[0] as string)) return true
   if (reference) {
-    problems.error(row, column, 'formula_start', `${label} ${shown(cell)} starts with "${cell[0]}", which a spreadsheet runs as a formula; start it with a letter or digit.`)
+    problems.error(
+      row,
+      column,
+      'formula_start',
+      `${label} ${shown(cell)} starts with "${cell[0]}", which a spreadsheet runs as a formula; start it with a letter or digit.`
+    )
     return false
   }
-  problems.warning(row, column, 'formula_start', `${label} ${shown(cell)} starts with "${cell[0]}", which a spreadsheet runs as a formula; the export writes it with a leading apostrophe.`)
+  problems.warning(
+    row,
+    column,
+    'formula_start',
+    `${label} ${shown(cell)} starts with "${cell[0]}", which a spreadsheet runs as a formula; the export writes it with a leading apostrophe.`
+  )
   return true
 }

@@ -28,7 +28,11 @@ const DELIMITER_NAMES: Record<string, string> = { ',': 'comma', ';': 'semicolon'
 
 /** A header as people write it: case, spaces, underscores, dashes and dots do not matter ("Bank Code" is bank_code). */
 export function headerKey(header: string): string {
-  return header.replace(/^\uFEFF/, '').trim().toLowerCase().replace(/[\s_.-]+/g, '')
+  return header
+    .replace(/^\uFEFF/, '')
+    .trim()
+    .toLowerCase()
+    .replace(/[\s_.-]+/g, '')
 }
 
 /** The first line of the text, for guessing the separator (a header never holds a quoted line break in practice). */
@@ -54,8 +58,23 @@ export function detectDelimiter(text: string, columns: readonly string[]): strin
 }
 
 /** Space, tab, no-break space and the like: what trim() removes, tested without building a string. */
-const isSpace = (c: number): boolean => (c > 32 && c < 127 ? false : c === 32 || c === 9 || c === 160 || c === 0xfeff || (c >= 10 && c <= 13) || c === 0x2028 || c === 0x2029 || (c >= 0x2000 && c <= 0x200a) || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0x1680)
-const trimmed = (cell: string): string => (cell.length > 0 && (isSpace(cell.charCodeAt(0)) || isSpace(cell.charCodeAt(cell.length - 1))) ? cell.trim() : cell)
+const isSpace = (c: number): boolean =>
+  c > 32 && c < 127
+    ? false
+    : c === 32 ||
+      c === 9 ||
+      c === 160 ||
+      c === 0xfeff ||
+      (c >= 10 && c <= 13) ||
+      c === 0x2028 ||
+      c === 0x2029 ||
+      (c >= 0x2000 && c <= 0x200a) ||
+      c === 0x202f ||
+      c === 0x205f ||
+      c === 0x3000 ||
+      c === 0x1680
+const trimmed = (cell: string): string =>
+  cell.length > 0 && (isSpace(cell.charCodeAt(0)) || isSpace(cell.charCodeAt(cell.length - 1))) ? cell.trim() : cell
 const isBlank = (record: readonly string[]): boolean => {
   for (const cell of record) if (trimmed(cell) !== '') return false
   return true
@@ -77,11 +96,21 @@ export function readBulkCsv(kind: BulkKind, input: string, problems: ProblemList
   const table = emptyTable(kind)
   const text = input.charCodeAt(0) === 0xfeff ? input.slice(1) : input
   if (text.length > BULK_FILE_LIMITS.maxBytes) {
-    problems.error(null, null, 'file_too_large', `The file is larger than ${BULK_FILE_LIMITS.maxBytes / 1024 / 1024} MiB; split it into smaller files.`)
+    problems.error(
+      null,
+      null,
+      'file_too_large',
+      `The file is larger than ${BULK_FILE_LIMITS.maxBytes / 1024 / 1024} MiB; split it into smaller files.`
+    )
     return table
   }
   if (text.trim() === '') {
-    problems.error(null, null, 'file_empty', 'The file is empty: it needs a header row with the columns ' + columns.join(', ') + ' and at least one data row.')
+    problems.error(
+      null,
+      null,
+      'file_empty',
+      'The file is empty: it needs a header row with the columns ' + columns.join(', ') + ' and at least one data row.'
+    )
     return table
   }
   table.delimiter = detectDelimiter(text, columns)
@@ -90,7 +119,12 @@ export function readBulkCsv(kind: BulkKind, input: string, problems: ProblemList
   for (const error of parsed.errors) {
     if (error.type === 'Quotes') {
       const row = typeof error.row === 'number' ? error.row + 1 : null
-      problems.error(row, null, 'quote_not_closed', `A quoted cell starting on row ${row ?? '?'} is never closed, so every line after it is read into that cell. Close the quote or remove it.`)
+      problems.error(
+        row,
+        null,
+        'quote_not_closed',
+        `A quoted cell starting on row ${row ?? '?'} is never closed, so every line after it is read into that cell. Close the quote or remove it.`
+      )
     }
   }
 
@@ -109,7 +143,12 @@ export function readBulkCsv(kind: BulkKind, input: string, problems: ProblemList
     }
     if (table.present[spec]) {
       target.push(-1)
-      problems.error(1, columns[spec] as string, 'duplicate_column', `The column ${columns[spec]} appears more than once in the header (again as ${shown(cell)} in column ${index + 1}); keep one.`)
+      problems.error(
+        1,
+        columns[spec] as string,
+        'duplicate_column',
+        `The column ${columns[spec]} appears more than once in the header (again as ${shown(cell)} in column ${index + 1}); keep one.`
+      )
       return
     }
     table.present[spec] = true
@@ -129,11 +168,23 @@ export function readBulkCsv(kind: BulkKind, input: string, problems: ProblemList
     return table
   }
   columns.forEach((column, index) => {
-    if (!table.present[index]) problems.error(1, column, 'missing_column', `The header has no ${column} column; add it (the columns are ${columns.join(', ')}).`)
+    if (!table.present[index])
+      problems.error(1, column, 'missing_column', `The header has no ${column} column; add it (the columns are ${columns.join(', ')}).`)
   })
-  for (const name of unknown) problems.warning(1, null, 'unknown_column', `The column ${shown(name)} is not one of ${columns.join(', ')}; it is left out of the export.`)
+  for (const name of unknown)
+    problems.warning(
+      1,
+      null,
+      'unknown_column',
+      `The column ${shown(name)} is not one of ${columns.join(', ')}; it is left out of the export.`
+    )
   if (table.delimiter !== ',') {
-    problems.warning(null, null, 'not_comma_separated', `The file separates cells with a ${DELIMITER_NAMES[table.delimiter]}; the export writes commas, as the provider expects.`)
+    problems.warning(
+      null,
+      null,
+      'not_comma_separated',
+      `The file separates cells with a ${DELIMITER_NAMES[table.delimiter]}; the export writes commas, as the provider expects.`
+    )
   }
 
   const inOrder = target.length === columns.length && target.every((spec, c) => spec === c)
@@ -147,10 +198,23 @@ export function readBulkCsv(kind: BulkKind, input: string, problems: ProblemList
       continue
     }
     if (record.length > header.length && !isBlank(record.slice(header.length))) {
-      problems.error(row, null, 'extra_cells', `Row ${row} has ${record.length} cells but the header has ${header.length}: is there an unquoted comma or separator inside a value?`)
+      problems.error(
+        row,
+        null,
+        'extra_cells',
+        `Row ${row} has ${record.length} cells but the header has ${header.length}: is there an unquoted comma or separator inside a value?`
+      )
     } else if (record.length < header.length) {
-      const lost = header.slice(record.length).map((h) => h.trim()).filter(Boolean)
-      problems.error(row, null, 'missing_cells', `Row ${row} has ${record.length} cells but the header has ${header.length}; ${lost.join(', ')} ${lost.length === 1 ? 'is' : 'are'} missing.`)
+      const lost = header
+        .slice(record.length)
+        .map((h) => h.trim())
+        .filter(Boolean)
+      problems.error(
+        row,
+        null,
+        'missing_cells',
+        `Row ${row} has ${record.length} cells but the header has ${header.length}; ${lost.join(', ')} ${lost.length === 1 ? 'is' : 'are'} missing.`
+      )
     }
     let cells: string[]
     if (inOrder && record.length === columns.length) {
@@ -174,7 +238,12 @@ export function readBulkCsv(kind: BulkKind, input: string, problems: ProblemList
   }
   if (table.rows.length === 0) problems.error(null, null, 'no_rows', 'The file has a header but no data rows.')
   if (table.rows.length > BULK_FILE_LIMITS.maxRows) {
-    problems.error(null, null, 'too_many_rows', `The file has ${table.rows.length.toLocaleString('en')} data rows; at most ${BULK_FILE_LIMITS.maxRows.toLocaleString('en')} go in one file. Split it.`)
+    problems.error(
+      null,
+      null,
+      'too_many_rows',
+      `The file has ${table.rows.length.toLocaleString('en')} data rows; at most ${BULK_FILE_LIMITS.maxRows.toLocaleString('en')} go in one file. Split it.`
+    )
   }
   return table
 }
@@ -182,7 +251,12 @@ export function readBulkCsv(kind: BulkKind, input: string, problems: ProblemList
 /** Decodes a file's bytes and reads them into the spec's columns; an empty table when they are too large or not CSV text (the problems say why). */
 export function readBulkBytes(kind: BulkKind, bytes: Uint8Array, problems: ProblemList): BulkTable {
   if (bytes.length > BULK_FILE_LIMITS.maxBytes) {
-    problems.error(null, null, 'file_too_large', `The file has ${bytes.length.toLocaleString('en')} bytes; at most ${BULK_FILE_LIMITS.maxBytes / 1024 / 1024} MiB go in one file. Split it.`)
+    problems.error(
+      null,
+      null,
+      'file_too_large',
+      `The file has ${bytes.length.toLocaleString('en')} bytes; at most ${BULK_FILE_LIMITS.maxBytes / 1024 / 1024} MiB go in one file. Split it.`
+    )
     return emptyTable(kind)
   }
   const text = decodeCsvBytes(bytes, problems)

@@ -106,7 +106,13 @@ export interface TransferPass {
 }
 
 /** `expectedRows`: about how many rows the pass will see, so its tables are made once at the right size. */
-export const newTransferPass = (expectedRows = 0): TransferPass => ({ payouts: new PayoutIndex(expectedRows), warnedNoBanks: new Set(), validCurrencies: new Set(), recentBanks: { a: '', la: undefined, b: '', lb: undefined }, lastValidCurrency: null })
+export const newTransferPass = (expectedRows = 0): TransferPass => ({
+  payouts: new PayoutIndex(expectedRows),
+  warnedNoBanks: new Set(),
+  validCurrencies: new Set(),
+  recentBanks: { a: '', la: undefined, b: '', lb: undefined },
+  lastValidCurrency: null
+})
 
 const DIGITS = /^\d+$/
 
@@ -125,7 +131,8 @@ function digitsHash(text: string): number {
 /** Checks an account number; returns its digitsHash when it is valid (for the same-payee check), else -1 after reporting why. */
 function checkAccountNumber(cell: string, currency: string | null, row: number, problems: ProblemList): number {
   const column = 'account_number'
-  const length = currency === 'NGN' ? BULK_TRANSFER_RULES.accountDigits.NGN : currency === 'GHS' ? BULK_TRANSFER_RULES.accountDigits.GHS : null
+  const length =
+    currency === 'NGN' ? BULK_TRANSFER_RULES.accountDigits.NGN : currency === 'GHS' ? BULK_TRANSFER_RULES.accountDigits.GHS : null
   const hash = digitsHash(cell)
   if (hash !== -1 && (!length || (cell.length >= length.min && cell.length <= length.max))) return hash
   if (cell === '') {
@@ -133,11 +140,21 @@ function checkAccountNumber(cell: string, currency: string | null, row: number, 
     return -1
   }
   if (/^\d+(?:\.\d+)?e\+?\d+$/i.test(cell)) {
-    problems.error(row, column, 'account_number_scientific', `Account number ${shown(cell)} was turned into scientific notation by a spreadsheet and its digits are lost; type it again, formatted as text.`)
+    problems.error(
+      row,
+      column,
+      'account_number_scientific',
+      `Account number ${shown(cell)} was turned into scientific notation by a spreadsheet and its digits are lost; type it again, formatted as text.`
+    )
     return -1
   }
   if (/^\d+\.0+$/.test(cell)) {
-    problems.error(row, column, 'account_number_decimal', `Account number ${shown(cell)} has a decimal part: a spreadsheet stored it as a number. Write ${cell.replace(/\.0+$/, '')}, formatted as text.`)
+    problems.error(
+      row,
+      column,
+      'account_number_decimal',
+      `Account number ${shown(cell)} has a decimal part: a spreadsheet stored it as a number. Write ${cell.replace(/\.0+$/, '')}, formatted as text.`
+    )
     return -1
   }
   if (hash === -1) {
@@ -149,16 +166,33 @@ function checkAccountNumber(cell: string, currency: string | null, row: number, 
     const expected = length.min === length.max ? `${length.min}` : `${length.min} to ${length.max}`
     if (cell.length < length.min && length.min - cell.length <= 2) {
       const padded = cell.padStart(length.min, '0')
-      problems.error(row, column, 'account_number_leading_zero', `Account number ${shown(cell)} has ${cell.length} digits; ${currency} account numbers have ${expected}. A spreadsheet may have dropped leading zeros (${padded}?); format the column as text.`)
+      problems.error(
+        row,
+        column,
+        'account_number_leading_zero',
+        `Account number ${shown(cell)} has ${cell.length} digits; ${currency} account numbers have ${expected}. A spreadsheet may have dropped leading zeros (${padded}?); format the column as text.`
+      )
     } else {
-      problems.error(row, column, 'account_number_length', `Account number ${shown(cell)} has ${cell.length} digits; ${currency} account numbers have ${expected}${currency === 'NGN' ? ' (NUBAN)' : ''}.`)
+      problems.error(
+        row,
+        column,
+        'account_number_length',
+        `Account number ${shown(cell)} has ${cell.length} digits; ${currency} account numbers have ${expected}${currency === 'NGN' ? ' (NUBAN)' : ''}.`
+      )
     }
     return -1
   }
   return hash
 }
 
-function checkBankCode(cell: string, currency: string | null, row: number, banks: BankDirectory | null, pass: TransferPass, problems: ProblemList): boolean {
+function checkBankCode(
+  cell: string,
+  currency: string | null,
+  row: number,
+  banks: BankDirectory | null,
+  pass: TransferPass,
+  problems: ProblemList
+): boolean {
   const column = 'bank_code'
   if (cell === '') {
     problems.error(row, column, 'bank_code_missing', 'Bank code is missing; pick the bank from the list.')
@@ -176,7 +210,12 @@ function checkBankCode(cell: string, currency: string | null, row: number, banks
   if (!list || list.size === 0) {
     if (!pass.warnedNoBanks.has(currency)) {
       pass.warnedNoBanks.add(currency)
-      problems.warning(row, column, 'bank_list_missing', `No ${currency} bank list is cached, so ${currency} bank codes were not checked. Sync banks, then check again.`)
+      problems.warning(
+        row,
+        column,
+        'bank_list_missing',
+        `No ${currency} bank list is cached, so ${currency} bank codes were not checked. Sync banks, then check again.`
+      )
     }
     return true
   }
@@ -184,11 +223,21 @@ function checkBankCode(cell: string, currency: string | null, row: number, banks
   for (const padded of [`0${cell}`, `00${cell}`]) {
     const name = /^\d+$/.test(cell) ? list.get(padded) : undefined
     if (name !== undefined) {
-      problems.error(row, column, 'bank_code_leading_zero', `Bank code ${shown(cell)} is not a ${currency} bank, but ${padded} (${name}) is: a spreadsheet may have dropped the leading zero.`)
+      problems.error(
+        row,
+        column,
+        'bank_code_leading_zero',
+        `Bank code ${shown(cell)} is not a ${currency} bank, but ${padded} (${name}) is: a spreadsheet may have dropped the leading zero.`
+      )
       return false
     }
   }
-  problems.error(row, column, 'bank_code_unknown', `Bank code ${shown(cell)} is not in the cached ${currency} bank list (${list.size} banks); pick the bank from the list.`)
+  problems.error(
+    row,
+    column,
+    'bank_code_unknown',
+    `Bank code ${shown(cell)} is not in the cached ${currency} bank list (${list.size} banks); pick the bank from the list.`
+  )
   return false
 }
 
@@ -197,7 +246,13 @@ function checkBankCode(cell: string, currency: string | null, row: number, banks
  * number used in every problem. Returns the amount in minor units when the amount and the currency
  * are both valid (for totals), else -1.
  */
-export function checkTransferRow(cells: readonly string[], row: number, banks: BankDirectory | null, pass: TransferPass, problems: ProblemList): number {
+export function checkTransferRow(
+  cells: readonly string[],
+  row: number,
+  banks: BankDirectory | null,
+  pass: TransferPass,
+  problems: ProblemList
+): number {
   const amountCell = cells[0] ?? ''
   const currencyCell = cells[1] ?? ''
   const bankCode = cells[2] ?? ''
@@ -206,7 +261,9 @@ export function checkTransferRow(cells: readonly string[], row: number, banks: B
   // The same currency as the row before is valid without a look-up (a string comparison, no hashing).
   let currency: string | null = currencyCell
   if (currencyCell !== pass.lastValidCurrency) {
-    currency = pass.validCurrencies.has(currencyCell) ? currencyCell : checkCurrency(currencyCell, BULK_TRANSFER_RULES.currencies, row, 'currency', problems, ' for payouts')
+    currency = pass.validCurrencies.has(currencyCell)
+      ? currencyCell
+      : checkCurrency(currencyCell, BULK_TRANSFER_RULES.currencies, row, 'currency', problems, ' for payouts')
     if (currency !== null) {
       pass.validCurrencies.add(currency)
       pass.lastValidCurrency = currency
@@ -215,8 +272,15 @@ export function checkTransferRow(cells: readonly string[], row: number, banks: B
   const minor = checkAmount(amountCell, currency, row, 'amount', problems)
   const bankOk = checkBankCode(bankCode, currency, row, banks, pass, problems)
   if (branchCode !== '') {
-    if (!DIGITS.test(branchCode)) problems.error(row, 'branch_code', 'branch_code_not_digits', `Branch code ${shown(branchCode)} must be digits only (or left empty).`)
-    else if (branchCode.length > BULK_TRANSFER_RULES.maxBranchCode) problems.error(row, 'branch_code', 'branch_code_too_long', `Branch code ${shown(branchCode)} has ${branchCode.length} digits; at most ${BULK_TRANSFER_RULES.maxBranchCode}.`)
+    if (!DIGITS.test(branchCode))
+      problems.error(row, 'branch_code', 'branch_code_not_digits', `Branch code ${shown(branchCode)} must be digits only (or left empty).`)
+    else if (branchCode.length > BULK_TRANSFER_RULES.maxBranchCode)
+      problems.error(
+        row,
+        'branch_code',
+        'branch_code_too_long',
+        `Branch code ${shown(branchCode)} has ${branchCode.length} digits; at most ${BULK_TRANSFER_RULES.maxBranchCode}.`
+      )
   }
   const accountHash = checkAccountNumber(accountNumber, currency, row, problems)
   checkText(cells[5] ?? '', row, 'account_name', 'account_name', 'Account name', problems)
@@ -224,7 +288,13 @@ export function checkTransferRow(cells: readonly string[], row: number, banks: B
   if (minor === null || currency === null) return -1
   if (bankOk && accountHash !== -1) {
     const earlier = pass.payouts.earlier(cells, accountHash, minor, row)
-    if (earlier !== null) problems.warning(row, 'account_number', 'duplicate_transfer', `Same account, bank and amount as row ${earlier}: is this payee paid twice?`)
+    if (earlier !== null)
+      problems.warning(
+        row,
+        'account_number',
+        'duplicate_transfer',
+        `Same account, bank and amount as row ${earlier}: is this payee paid twice?`
+      )
   }
   return minor
 }

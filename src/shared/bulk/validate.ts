@@ -36,7 +36,10 @@ export interface BulkReport {
 type RowCheck = (cells: readonly string[], row: number, problems: ProblemList) => number
 
 /** Where each kind's currency is among its cells (the totals are per currency). */
-export const CURRENCY_CELL: Record<BulkKind, number> = { transfers: BULK_COLUMNS.transfers.indexOf('currency'), plans: BULK_COLUMNS.plans.indexOf('currency') }
+export const CURRENCY_CELL: Record<BulkKind, number> = {
+  transfers: BULK_COLUMNS.transfers.indexOf('currency'),
+  plans: BULK_COLUMNS.plans.indexOf('currency')
+}
 
 /** A fresh pass of `kind`'s row rules: cross-row checks (repeats, duplicates) see only rows given to this pass (about `expectedRows` of them). */
 export function rowChecker(kind: BulkKind, context: BulkContext, expectedRows = 0): RowCheck {
@@ -73,7 +76,12 @@ export class BulkTally {
   totals(): CurrencyTotal[] {
     return [...this.sums]
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-      .map(([currency, sum]) => ({ currency, rows: sum.rows, minor: sum.minor, amount: Number.isSafeInteger(sum.minor) ? toMajorString(sum.minor, currency) : 'too large' }))
+      .map(([currency, sum]) => ({
+        currency,
+        rows: sum.rows,
+        minor: sum.minor,
+        amount: Number.isSafeInteger(sum.minor) ? toMajorString(sum.minor, currency) : 'too large'
+      }))
   }
 }
 
@@ -81,7 +89,13 @@ export class BulkTally {
  * Checks the table's rows in slices of `sliceRows`, yielding the number of rows done after each
  * slice, so a window can keep drawing between slices; the host and CLI simply run it to the end.
  */
-export function* checkRows(table: Pick<BulkTable, 'kind' | 'rows' | 'sourceRows'>, context: BulkContext, problems: ProblemList, tally: BulkTally, sliceRows = 5_000): Generator<number, void> {
+export function* checkRows(
+  table: Pick<BulkTable, 'kind' | 'rows' | 'sourceRows'>,
+  context: BulkContext,
+  problems: ProblemList,
+  tally: BulkTally,
+  sliceRows = 5_000
+): Generator<number, void> {
   const check = rowChecker(table.kind, context, table.rows.length)
   const currencyAt = CURRENCY_CELL[table.kind]
   const { rows, sourceRows } = table
@@ -99,7 +113,13 @@ export function* checkRows(table: Pick<BulkTable, 'kind' | 'rows' | 'sourceRows'
 
 /** The report from what a pass found. */
 export function bulkReport(kind: BulkKind, rows: number, problems: ProblemList, tally: BulkTally): BulkReport {
-  if (tally.overflow) problems.error(null, 'amount', 'total_too_large', `The ${tally.overflow} amounts add up to more than can be held exactly; split the file.`)
+  if (tally.overflow)
+    problems.error(
+      null,
+      'amount',
+      'total_too_large',
+      `The ${tally.overflow} amounts add up to more than can be held exactly; split the file.`
+    )
   const sorted = sortProblems(problems.items, BULK_COLUMNS[kind])
   return {
     kind,

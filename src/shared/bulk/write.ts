@@ -33,7 +33,13 @@ export function statusCsv(kind: BulkKind, rows: readonly (readonly string[])[], 
   const header = [...BULK_COLUMNS[kind], 'status', 'reference', 'servicereference', 'message']
   const lines = rows.map((row, i): CsvCell[] => {
     const status = statuses[i] ?? null
-    return [...row.map((cell) => text(cell)), text(status?.status ?? 'not found'), text(status?.reference ?? null), text(status?.serviceReference ?? null), text(status?.message ?? null)]
+    return [
+      ...row.map((cell) => text(cell)),
+      text(status?.status ?? 'not found'),
+      text(status?.reference ?? null),
+      text(status?.serviceReference ?? null),
+      text(status?.message ?? null)
+    ]
   })
   return toExcelCsv(header, lines)
 }

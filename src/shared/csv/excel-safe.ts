@@ -26,8 +26,10 @@ export type CsvCell =
 export const text = (value: string | null | undefined): CsvCell => (value === null || value === undefined ? null : { kind: 'text', value })
 export const amount = (minor: number | null | undefined, currency: string): CsvCell =>
   minor === null || minor === undefined ? null : { kind: 'amount', minor, currency }
-export const identifier = (value: string | null | undefined): CsvCell => (value === null || value === undefined ? null : { kind: 'identifier', value })
-export const integer = (value: number | null | undefined): CsvCell => (value === null || value === undefined ? null : { kind: 'integer', value })
+export const identifier = (value: string | null | undefined): CsvCell =>
+  value === null || value === undefined ? null : { kind: 'identifier', value }
+export const integer = (value: number | null | undefined): CsvCell =>
+  value === null || value === undefined ? null : { kind: 'integer', value }
 
 /** A formula trigger at the start, or after leading whitespace or NUL characters (Excel skips those). */
 const FORMULA_START = /^[\s\0]*[=+\-@\uFF1D\uFF0B\uFF0D\uFF20]|^[\t\r\n\0]/

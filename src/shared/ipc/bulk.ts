@@ -70,7 +70,12 @@ export interface SavedFile {
 const kind = z.enum(BULK_KINDS)
 /** The builder's rows as a CSV in the provider's layout (src/shared/bulk/write.ts), at most the file limit. */
 const csv = z.string().min(1).max(BULK_FILE_LIMITS.maxBytes)
-const fileName = z.string().trim().min(1).max(120).regex(/^[^/\\:*?"<>|\0]+$/, 'a file name, without folders')
+const fileName = z
+  .string()
+  .trim()
+  .min(1)
+  .max(120)
+  .regex(/^[^/\\:*?"<>|\0]+$/, 'a file name, without folders')
 const sendId = z.number().int().min(1)
 /** Largest CSV dropped on a builder, as base64. */
 const MAX_DROPPED_BASE64 = Math.ceil(BULK_FILE_LIMITS.maxBytes / 3) * 4
@@ -80,9 +85,20 @@ export const bulkCalls = {
   /** Main's open dialog, then the file read into rows; null when the dialog was closed. */
   'bulk:open': call<OpenedBulkFile | null>()(z.strictObject({ kind })),
   /** A CSV dropped on the builder: its name and bytes (base64). */
-  'bulk:openDropped': call<OpenedBulkFile>()(z.strictObject({ kind, name: z.string().trim().min(1).max(255), base64: z.string().max(MAX_DROPPED_BASE64) })),
+  'bulk:openDropped': call<OpenedBulkFile>()(
+    z.strictObject({ kind, name: z.string().trim().min(1).max(255), base64: z.string().max(MAX_DROPPED_BASE64) })
+  ),
   /** Rows `from` … `from + count` of an opened file, as plain CSV text in the spec's column order (no header). */
-  'bulk:rows': call<string>()(z.strictObject({ token: z.string().max(64).regex(/^[0-9a-f-]{36}$/), from: z.number().int().min(0), count: z.number().int().min(1).max(MAX_ROWS_PER_READ) })),
+  'bulk:rows': call<string>()(
+    z.strictObject({
+      token: z
+        .string()
+        .max(64)
+        .regex(/^[0-9a-f-]{36}$/),
+      from: z.number().int().min(0),
+      count: z.number().int().min(1).max(MAX_ROWS_PER_READ)
+    })
+  ),
   /** The host's check of the whole file, with the profile's cached banks and plans (what is checked before anything is sent). */
   'bulk:check': call<BulkReport>()(z.strictObject({ kind, csv })),
   /**
@@ -98,7 +114,9 @@ export const bulkCalls = {
    * fetches its transfers. On the built-in Sandbox, `submit` hands the file to the Sandbox as the
    * provider's dashboard would, and follows the id it gives.
    */
-  'bulk:follow': call<SentFile>()(z.union([z.strictObject({ sendId, bulkFileId: id }), z.strictObject({ sendId, submit: z.literal(true) })])),
+  'bulk:follow': call<SentFile>()(
+    z.union([z.strictObject({ sendId, bulkFileId: id }), z.strictObject({ sendId, submit: z.literal(true) })])
+  ),
   'bulk:status': call<SentFileStatus>()(z.strictObject({ sendId })),
   /** The sent rows with each row's provider status (Excel-safe), or a retry file of only the failed rows (provider layout). */
   'bulk:saveStatus': call<SavedFile | null>()(z.strictObject({ sendId, variant: z.enum(['status', 'retry']) }))

@@ -23,7 +23,18 @@ export type { StatementPreview, AuditVerification } from './reconcile'
  * Every call, named `domain:action`. Argument schemas are strict: unknown fields, wrong
  * types and oversized strings are rejected before a service sees them.
  */
-export const calls = mergeParts('call', [appCalls, profileCalls, syncCalls, searchCalls, exportCalls, recordCalls, accountCalls, jobCalls, reconCalls, bulkCalls])
+export const calls = mergeParts('call', [
+  appCalls,
+  profileCalls,
+  syncCalls,
+  searchCalls,
+  exportCalls,
+  recordCalls,
+  accountCalls,
+  jobCalls,
+  reconCalls,
+  bulkCalls
+])
 
 /** Events the host (through main) pushes to the renderer, with the payload schema checked before sending. */
 export const events = mergeParts('event', [appEvents, jobEvents, profileEvents])
@@ -46,9 +57,8 @@ export const eventChannel = (name: EventName): string => `${CHANNEL_PREFIX}event
 
 type DomainOf<N> = N extends `${infer D}:${string}` ? D : never
 type ActionOf<N, D extends string> = N extends `${D}:${infer A}` ? A : never
-type Method<N extends CallName> = undefined extends CallArg<N>
-  ? () => Promise<CallResult<CallValue<N>>>
-  : (arg: CallArg<N>) => Promise<CallResult<CallValue<N>>>
+type Method<N extends CallName> =
+  undefined extends CallArg<N> ? () => Promise<CallResult<CallValue<N>>> : (arg: CallArg<N>) => Promise<CallResult<CallValue<N>>>
 
 /**
  * What the renderer sees as `window.api`: `api.<domain>.<action>(arg)` for each call

@@ -25,7 +25,10 @@ type UnionToIntersection<U> = (U extends unknown ? (part: U) => void : never) ex
  * Merges the domains' parts into one table. A name two parts both define is a programming error
  * caught when the module loads, never a silent override.
  */
-export function mergeParts<P extends Readonly<Record<string, unknown>>>(what: 'call' | 'event', parts: readonly P[]): UnionToIntersection<P> {
+export function mergeParts<P extends Readonly<Record<string, unknown>>>(
+  what: 'call' | 'event',
+  parts: readonly P[]
+): UnionToIntersection<P> {
   const merged: Record<string, unknown> = {}
   for (const part of parts) {
     for (const [name, spec] of Object.entries(part)) {

@@ -34,7 +34,12 @@ export const jobResultSchema = z.discriminatedUnion('kind', [
     problems: z.number().int().min(0),
     sameRows: z.number().int().min(0)
   }),
-  z.strictObject({ kind: z.literal('recon-run'), sessionId: text(80), items: z.number().int().min(0), counts: z.record(z.enum(OUTCOMES), z.number().int().min(0)) })
+  z.strictObject({
+    kind: z.literal('recon-run'),
+    sessionId: text(80),
+    items: z.number().int().min(0),
+    counts: z.record(z.enum(OUTCOMES), z.number().int().min(0))
+  })
 ])
 export type JobResult = z.infer<typeof jobResultSchema>
 

@@ -1,6 +1,16 @@
 // The reconciliation domain of the IPC contract: statements in, sessions, runs as jobs, decisions, close and reopen, reports, audit verification.
 import { z } from 'zod'
-import { OUTCOMES, RECON_SOURCES, type ImportedFileInfo, type ImportQuestion, type ParseProblem, type ReconItem, type ReconSummary, type SessionInfo, type StatementMapping } from '../reconcile'
+import {
+  OUTCOMES,
+  RECON_SOURCES,
+  type ImportedFileInfo,
+  type ImportQuestion,
+  type ParseProblem,
+  type ReconItem,
+  type ReconSummary,
+  type SessionInfo,
+  type StatementMapping
+} from '../reconcile'
 import { call, id, noArgs } from './define'
 import type { JobInfo } from './jobs'
 
@@ -22,13 +32,23 @@ export const mappingSchema = z.strictObject({
     .optional(),
   dateOrder: z.enum(['ymd', 'dmy', 'mdy']).nullable().optional(),
   decimalMark: z.enum(['.', ',']).nullable().optional(),
-  defaultCurrency: z.string().max(3).regex(/^[A-Za-z]{3}$/).transform((c) => c.toUpperCase()).nullable().optional(),
+  defaultCurrency: z
+    .string()
+    .max(3)
+    .regex(/^[A-Za-z]{3}$/)
+    .transform((c) => c.toUpperCase())
+    .nullable()
+    .optional(),
   encoding: z.string().max(40).nullable().optional(),
   separator: z.enum([',', ';', '\t', '|']).nullable().optional()
 })
 
 export const settingsSchema = z.strictObject({
-  amountTolerance: z.string().max(20).regex(/^\d{1,12}(\.\d{1,4})?$/).optional(),
+  amountTolerance: z
+    .string()
+    .max(20)
+    .regex(/^\d{1,12}(\.\d{1,4})?$/)
+    .optional(),
   daysBefore: z.number().int().min(0).max(366).optional(),
   daysAfter: z.number().int().min(0).max(366).optional(),
   netOfFees: z.boolean().optional(),
@@ -36,9 +56,15 @@ export const settingsSchema = z.strictObject({
   groupSearchLimit: z.number().int().min(2).max(40).optional()
 })
 
-const day = z.string().max(10).regex(/^\d{4}-\d{2}-\d{2}$/)
+const day = z
+  .string()
+  .max(10)
+  .regex(/^\d{4}-\d{2}-\d{2}$/)
 /** Names a statement held in the host between preview and import. */
-const token = z.string().max(64).regex(/^[0-9a-f-]{36}$/)
+const token = z
+  .string()
+  .max(64)
+  .regex(/^[0-9a-f-]{36}$/)
 const itemKey = z.string().min(1).max(20_000)
 const ids = z.array(z.string().min(1).max(200)).max(1000)
 
@@ -49,7 +75,11 @@ const MAX_DROPPED_BASE64 = Math.ceil(MAX_DROPPED_BYTES / 3) * 4
 /** What the review filters items by (see ItemFilter). */
 const itemFilter = {
   outcome: z.enum(OUTCOMES).optional(),
-  currency: z.string().max(3).regex(/^[A-Za-z]{3}$/).optional(),
+  currency: z
+    .string()
+    .max(3)
+    .regex(/^[A-Za-z]{3}$/)
+    .optional(),
   from: day.optional(),
   to: day.optional(),
   minAmount: z.string().trim().max(30).optional(),
@@ -66,7 +96,16 @@ export const decisionSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('note'), itemKey, note: z.string().max(2000) }),
   z.strictObject({ kind: z.literal('reason'), itemKey, code: z.string().trim().max(60) }),
   z.strictObject({ kind: z.literal('resolve'), itemKey, resolved: z.boolean() }),
-  z.strictObject({ kind: z.literal('adjust'), currency: z.string().max(3).regex(/^[A-Za-z]{3}$/), amount: z.string().trim().min(1).max(30), reason: z.string().trim().min(1).max(500), itemKey: itemKey.optional() }),
+  z.strictObject({
+    kind: z.literal('adjust'),
+    currency: z
+      .string()
+      .max(3)
+      .regex(/^[A-Za-z]{3}$/),
+    amount: z.string().trim().min(1).max(30),
+    reason: z.string().trim().min(1).max(500),
+    itemKey: itemKey.optional()
+  }),
   z.strictObject({ kind: z.literal('undo') })
 ])
 
@@ -85,7 +124,15 @@ export interface StatementPreview {
   numberForm: string | null
   dateForm: string | null
   rowCount: number
-  rows: { line: number; date: string; amountMinor: number; currency: string; reference: string | null; description: string | null; counterparty: string | null }[]
+  rows: {
+    line: number
+    date: string
+    amountMinor: number
+    currency: string
+    reference: string | null
+    description: string | null
+    counterparty: string | null
+  }[]
   problems: ParseProblem[]
   problemCount: number
   skipped: { line: number; reason: string }[]
@@ -111,7 +158,13 @@ export const reconCalls = {
    * A statement dropped on the window: its name and bytes (base64) come from the renderer, which the
    * user's drop gave them; previewed like a chosen file. Larger files go through the open dialog.
    */
-  'recon:openDropped': call<StatementPreview>()(z.strictObject({ name: z.string().trim().min(1).max(255), base64: z.string().max(MAX_DROPPED_BASE64), mapping: mappingSchema.optional() })),
+  'recon:openDropped': call<StatementPreview>()(
+    z.strictObject({
+      name: z.string().trim().min(1).max(255),
+      base64: z.string().max(MAX_DROPPED_BASE64),
+      mapping: mappingSchema.optional()
+    })
+  ),
   /** The built-in Sandbox's sample bank statement for its own payments, previewed like a chosen file (see `ledgerline sandbox statement`). */
   'recon:sample': call<StatementPreview>()(noArgs),
   /** Reads the same file again with another mapping or answers to its questions. */
@@ -149,21 +202,32 @@ export const reconCalls = {
   /** Runs the matching as a cancellable job with progress; the result replaces the session's last one. */
   'recon:run': call<JobInfo>()(z.strictObject({ sessionId: id })),
   'recon:items': call<{ total: number; items: ReconItem[] }>()(
-    z.strictObject({ sessionId: id, ...itemFilter, offset: z.number().int().min(0).max(100_000_000).optional(), limit: z.number().int().min(1).max(1000).optional() })
+    z.strictObject({
+      sessionId: id,
+      ...itemFilter,
+      offset: z.number().int().min(0).max(100_000_000).optional(),
+      limit: z.number().int().min(1).max(1000).optional()
+    })
   ),
   /** How many undecided suggestions the filter shows scoring at least minScore, and their totals: said before accepting them all. */
-  'recon:acceptAllPreview': call<{ count: number; totals: { currency: string; fileMinor: number; providerMinor: number }[] }>()(z.strictObject({ sessionId: id, ...itemFilter, minScore })),
+  'recon:acceptAllPreview': call<{ count: number; totals: { currency: string; fileMinor: number; providerMinor: number }[] }>()(
+    z.strictObject({ sessionId: id, ...itemFilter, minScore })
+  ),
   /** Accepts them, each as its own decision and audit event. */
   'recon:acceptAll': call<{ accepted: number; session: SessionInfo }>()(z.strictObject({ sessionId: id, ...itemFilter, minScore })),
   /**
    * One decision, kept as an audit event. A note, reason, resolve, accept or adjustment is applied in
    * place (the changed item comes back); anything else runs the session again (item: null).
    */
-  'recon:decide': call<{ session: SessionInfo; item: ReconItem | null; inPlace: boolean }>()(z.strictObject({ sessionId: id, decision: decisionSchema })),
+  'recon:decide': call<{ session: SessionInfo; item: ReconItem | null; inPlace: boolean }>()(
+    z.strictObject({ sessionId: id, decision: decisionSchema })
+  ),
   /** Asks, in a native dialog from main with the session's summary, whether to close; a closed session is read-only. */
   'recon:close': call<SessionInfo>()(z.strictObject({ sessionId: id })),
   'recon:reopen': call<SessionInfo>()(z.strictObject({ sessionId: id, reason: z.string().trim().min(1).max(500) })),
-  'recon:events': call<{ seq: number; at: string; user: string; kind: string; payload: Record<string, unknown>; hash: string }[]>()(z.strictObject({ sessionId: id })),
+  'recon:events': call<{ seq: number; at: string; user: string; kind: string; payload: Record<string, unknown>; hash: string }[]>()(
+    z.strictObject({ sessionId: id })
+  ),
   'recon:summary': call<ReconSummary>()(z.strictObject({ sessionId: id })),
   /** Asks where to save, then writes the reconciled items CSV, the summary CSV or the XLSX workbook. */
   'recon:export': call<{ file: string | null }>()(z.strictObject({ sessionId: id, format: z.enum(['items-csv', 'summary-csv', 'xlsx']) })),

@@ -10,7 +10,11 @@ const searchFilters = {
   text: z.string().max(500).optional(),
   status: z.string().max(40).optional(),
   channel: z.string().max(40).optional(),
-  currency: z.string().length(3).regex(/^[A-Za-z]{3}$/).optional(),
+  currency: z
+    .string()
+    .length(3)
+    .regex(/^[A-Za-z]{3}$/)
+    .optional(),
   minAmount: z.string().max(30).optional(),
   maxAmount: z.string().max(30).optional(),
   from: z.string().max(40).optional(),
@@ -89,11 +93,22 @@ export const recordCalls = {
   'records:bulkFiles': call<BulkFileChoice[]>()(noArgs),
   /** Sends a pending payment's next step (PIN or OTP); in a live profile main confirms first. */
   'records:authorize': call<ActionOutcome>()(
-    z.strictObject({ paymentId: id, pin: z.string().max(6).regex(/^\d{4,6}$/).optional(), otp: z.string().max(8).regex(/^\d{4,8}$/).optional() })
+    z.strictObject({
+      paymentId: id,
+      pin: z
+        .string()
+        .max(6)
+        .regex(/^\d{4,6}$/)
+        .optional(),
+      otp: z
+        .string()
+        .max(8)
+        .regex(/^\d{4,8}$/)
+        .optional()
+    })
   ),
   /** Cancels a plan with the provider; in a live profile main confirms first. */
   'records:cancelPlan': call<ActionOutcome>()(z.strictObject({ planId: id })),
   /** Test mode only: pays into a test virtual account through the funds simulator (the amount defaults to the account's). */
   'records:fund': call<ActionOutcome>()(z.strictObject({ accountId: id, amount: z.string().trim().max(30).optional() }))
 } as const
-

@@ -35,7 +35,10 @@ const resourceOutcome = z.strictObject({
   requests: z.number().int().min(0),
   skipped: z.number().int().min(0),
   error: z.strictObject({ code: text(80), message: text(2000) }).optional(),
-  failedItems: z.array(z.strictObject({ id: text(200), code: text(80), message: text(2000) })).max(20).optional()
+  failedItems: z
+    .array(z.strictObject({ id: text(200), code: text(80), message: text(2000) }))
+    .max(20)
+    .optional()
 })
 
 /** What a finished sync job reports (SyncSummary in src/shared/sync.ts), checked before it leaves the host. */
@@ -48,11 +51,15 @@ export const syncSummarySchema = z.strictObject({
 
 export const syncCalls = {
   /** Starts the sync job for the profile in use (one at a time per profile); progress comes as job events. */
-  'sync:start': call<JobInfo>()(z.strictObject({ resources: z.array(z.enum(SYNC_RESOURCES)).min(1).max(SYNC_RESOURCES.length).optional() })),
+  'sync:start': call<JobInfo>()(
+    z.strictObject({ resources: z.array(z.enum(SYNC_RESOURCES)).min(1).max(SYNC_RESOURCES.length).optional() })
+  ),
   'sync:status': call<SyncStatus>()(noArgs),
   'sync:track': call<SyncStatus>()(z.strictObject({ kind: z.enum(FOLLOW_KINDS), value: z.string().trim().min(1).max(200) })),
   /** Follows a list (pasted or read from a file) at once; blank entries and repeats are left out. */
-  'sync:trackMany': call<SyncStatus>()(z.strictObject({ kind: z.enum(FOLLOW_KINDS), values: z.array(z.string().max(200)).min(1).max(5_000) })),
+  'sync:trackMany': call<SyncStatus>()(
+    z.strictObject({ kind: z.enum(FOLLOW_KINDS), values: z.array(z.string().max(200)).min(1).max(5_000) })
+  ),
   /** Stops following an item; what was fetched for it stays cached. */
   'sync:untrack': call<SyncStatus>()(z.strictObject({ kind: z.enum(FOLLOW_KINDS), value: z.string().trim().min(1).max(200) }))
 } as const

@@ -22,7 +22,10 @@ export class MoneyError extends Error {
 /** The currency's ISO 4217 exponent; throws `unknown_currency` for anything not in the table. */
 export function currencyExponent(currency: string): number {
   if (typeof currency !== 'string' || !isKnownCurrency(currency)) {
-    throw new MoneyError('unknown_currency', `Unknown currency code "${String(currency).slice(0, 12)}" (expected an ISO 4217 code such as NGN).`)
+    throw new MoneyError(
+      'unknown_currency',
+      `Unknown currency code "${String(currency).slice(0, 12)}" (expected an ISO 4217 code such as NGN).`
+    )
   }
   return CURRENCY_EXPONENTS[currency] as number
 }
@@ -57,10 +60,7 @@ export function parseMajor(value: number | string, currency: string): number {
   const [, sign, whole = '', fraction = ''] = match
   const significant = fraction.replace(/0+$/, '')
   if (significant.length > exponent) {
-    throw new MoneyError(
-      'too_many_decimals',
-      `${text} has ${significant.length} decimal place(s) but ${currency} allows ${exponent}.`
-    )
+    throw new MoneyError('too_many_decimals', `${text} has ${significant.length} decimal place(s) but ${currency} allows ${exponent}.`)
   }
   const digits = (whole + significant.padEnd(exponent, '0')).replace(/^0+(?=\d)/, '')
   const minor = Number(digits)
@@ -90,7 +90,12 @@ export function formatMoney(money: Money, locale?: string): string {
   const key = `${locale ?? ''}|${money.currency}`
   let format = formatters.get(key)
   if (!format) {
-    format = new Intl.NumberFormat(locale, { style: 'currency', currency: money.currency, minimumFractionDigits: exponent, maximumFractionDigits: exponent })
+    format = new Intl.NumberFormat(locale, {
+      style: 'currency',
+      currency: money.currency,
+      minimumFractionDigits: exponent,
+      maximumFractionDigits: exponent
+    })
     formatters.set(key, format)
   }
   // Intl.NumberFormat treats a string as an exact decimal.

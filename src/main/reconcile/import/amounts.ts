@@ -3,7 +3,20 @@ import { currencyExponent, isKnownCurrency, parseMajor } from '../../../shared/m
 import type { DecimalMark } from '../../../shared/reconcile'
 
 /** Symbols that name one currency without doubt; "$" and "¥" do not, so they are only stripped. */
-const SYMBOLS: Record<string, string> = { '₦': 'NGN', '₵': 'GHS', 'GH₵': 'GHS', '€': 'EUR', '£': 'GBP', KSh: 'KES', KShs: 'KES', Ksh: 'KES', 'US$': 'USD', 'R$': 'BRL', '₹': 'INR', '₩': 'KRW' }
+const SYMBOLS: Record<string, string> = {
+  '₦': 'NGN',
+  '₵': 'GHS',
+  'GH₵': 'GHS',
+  '€': 'EUR',
+  '£': 'GBP',
+  KSh: 'KES',
+  KShs: 'KES',
+  Ksh: 'KES',
+  US$: 'USD',
+  R$: 'BRL',
+  '₹': 'INR',
+  '₩': 'KRW'
+}
 /** Longest first, so "GH₵" is found before "₵". */
 const SYMBOLS_LONGEST_FIRST = Object.entries(SYMBOLS).sort((a, b) => b[0].length - a[0].length)
 const LOOSE_SYMBOLS = ['$', '¥', '￥']
@@ -162,7 +175,9 @@ const LAKH_CURRENCIES = new Set(['INR', 'PKR', 'NPR', 'BDT', 'LKR'])
 function lakhGroups(groups: readonly string[]): boolean {
   const first = (groups[0] as string).length
   const last = groups.length - 1
-  return first >= 1 && first <= 2 && (groups[last] as string).length === 3 && groups.every((g, i) => i === 0 || i === last || g.length === 2)
+  return (
+    first >= 1 && first <= 2 && (groups[last] as string).length === 3 && groups.every((g, i) => i === 0 || i === last || g.length === 2)
+  )
 }
 
 const GROUPS_DOT = /[ '.]/

@@ -3,8 +3,30 @@ import { DateTime } from 'luxon'
 import type { DateOrder } from '../../../shared/reconcile'
 
 const MONTHS: Record<string, number> = {
-  jan: 1, feb: 2, mar: 3, apr: 4, may: 5, jun: 6, jul: 7, aug: 8, sep: 9, sept: 9, oct: 10, nov: 11, dec: 12,
-  january: 1, february: 2, march: 3, april: 4, june: 6, july: 7, august: 8, september: 9, october: 10, november: 11, december: 12
+  jan: 1,
+  feb: 2,
+  mar: 3,
+  apr: 4,
+  may: 5,
+  jun: 6,
+  jul: 7,
+  aug: 8,
+  sep: 9,
+  sept: 9,
+  oct: 10,
+  nov: 11,
+  dec: 12,
+  january: 1,
+  february: 2,
+  march: 3,
+  april: 4,
+  june: 6,
+  july: 7,
+  august: 8,
+  september: 9,
+  october: 10,
+  november: 11,
+  december: 12
 }
 
 /** A time of day after the date: "14:05", "14:05:09", "2:05 PM", "T14:05:09Z", "14:05:09.123+01:00". */
@@ -173,7 +195,23 @@ export function dayNumber(day: string): number {
   let y = y0 * 1000 + y1 * 100 + y2 * 10 + y3
   const m = m0 * 10 + m1
   const d = d0 * 10 + d1
-  const digits = y0 >= 0 && y0 <= 9 && y1 >= 0 && y1 <= 9 && y2 >= 0 && y2 <= 9 && y3 >= 0 && y3 <= 9 && m0 >= 0 && m0 <= 9 && m1 >= 0 && m1 <= 9 && d0 >= 0 && d0 <= 9 && d1 >= 0 && d1 <= 9
+  const digits =
+    y0 >= 0 &&
+    y0 <= 9 &&
+    y1 >= 0 &&
+    y1 <= 9 &&
+    y2 >= 0 &&
+    y2 <= 9 &&
+    y3 >= 0 &&
+    y3 <= 9 &&
+    m0 >= 0 &&
+    m0 <= 9 &&
+    m1 >= 0 &&
+    m1 <= 9 &&
+    d0 >= 0 &&
+    d0 <= 9 &&
+    d1 >= 0 &&
+    d1 <= 9
   if (!(digits && m >= 1 && m <= 12 && d >= 0)) {
     return Math.round(Date.UTC(Number(day.slice(0, 4)), Number(day.slice(5, 7)) - 1, Number(day.slice(8, 10))) / 86_400_000)
   }

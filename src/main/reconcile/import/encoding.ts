@@ -3,7 +3,17 @@ import chardet from 'chardet'
 import iconv from 'iconv-lite'
 
 /** Encodings chardet may name that are all read as Windows-1252 (its superset for Western text, and what Excel writes). */
-const LATIN = new Set(['iso-8859-1', 'iso-8859-2', 'iso-8859-9', 'iso-8859-15', 'windows-1250', 'windows-1252', 'windows-1254', 'windows-1257', 'ascii'])
+const LATIN = new Set([
+  'iso-8859-1',
+  'iso-8859-2',
+  'iso-8859-9',
+  'iso-8859-15',
+  'windows-1250',
+  'windows-1252',
+  'windows-1254',
+  'windows-1257',
+  'ascii'
+])
 
 export interface Decoded {
   text: string
@@ -20,12 +30,16 @@ export class EncodingError extends Error {
 export function decodeStatement(bytes: Uint8Array, given?: string | null): Decoded {
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
   if (given) {
-    if (!iconv.encodingExists(given)) throw new EncodingError(`The encoding "${given}" is not one Ledgerline can read (try utf-8, utf-16le, windows-1252).`)
+    if (!iconv.encodingExists(given))
+      throw new EncodingError(`The encoding "${given}" is not one Ledgerline can read (try utf-8, utf-16le, windows-1252).`)
     return { text: stripBom(iconv.decode(buffer, given)), encoding: given.toLowerCase(), how: 'given' }
   }
-  if (buffer[0] === 0xef && buffer[1] === 0xbb && buffer[2] === 0xbf) return { text: iconv.decode(buffer.subarray(3), 'utf-8'), encoding: 'utf-8', how: 'bom' }
-  if (buffer[0] === 0xff && buffer[1] === 0xfe) return { text: iconv.decode(buffer.subarray(2), 'utf-16le'), encoding: 'utf-16le', how: 'bom' }
-  if (buffer[0] === 0xfe && buffer[1] === 0xff) return { text: iconv.decode(buffer.subarray(2), 'utf-16be'), encoding: 'utf-16be', how: 'bom' }
+  if (buffer[0] === 0xef && buffer[1] === 0xbb && buffer[2] === 0xbf)
+    return { text: iconv.decode(buffer.subarray(3), 'utf-8'), encoding: 'utf-8', how: 'bom' }
+  if (buffer[0] === 0xff && buffer[1] === 0xfe)
+    return { text: iconv.decode(buffer.subarray(2), 'utf-16le'), encoding: 'utf-16le', how: 'bom' }
+  if (buffer[0] === 0xfe && buffer[1] === 0xff)
+    return { text: iconv.decode(buffer.subarray(2), 'utf-16be'), encoding: 'utf-16be', how: 'bom' }
   const utf16 = utf16ByZeros(buffer)
   if (utf16) return { text: iconv.decode(buffer, utf16), encoding: utf16, how: 'zero bytes' }
   try {

@@ -90,7 +90,8 @@ class IdSet {
     this.used = new Uint8Array(used.length * 2)
     this.lanes = new Int32Array(this.used.length * 3)
     this.count = 0
-    for (let i = 0; i < used.length; i++) if (used[i]) this.add(lanes[i * 3] as number, lanes[i * 3 + 1] as number, lanes[i * 3 + 2] as number)
+    for (let i = 0; i < used.length; i++)
+      if (used[i]) this.add(lanes[i * 3] as number, lanes[i * 3 + 1] as number, lanes[i * 3 + 2] as number)
   }
 }
 
@@ -102,7 +103,14 @@ class IdSet {
  * built. Not for secrets: ids only need to be stable and not collide (a million rows: about 1 in
  * 10^16), and hash at a million rows a second. Also sets LANES.
  */
-export function rowContentId(currency: string, day: string, minor: number, reference: string | null, description: string | null, counterparty: string | null): string {
+export function rowContentId(
+  currency: string,
+  day: string,
+  minor: number,
+  reference: string | null,
+  description: string | null,
+  counterparty: string | null
+): string {
   HASH.a = 0x6a09e667 | 0
   HASH.b = 0x3c6ef372 | 0
   HASH.c = 0x510e527f | 0
@@ -159,9 +167,17 @@ function base64url(lanes: Int32Array): string {
   return String.fromCharCode(...codes)
 }
 
-export const EMPTY_MAPPING: StatementMapping = { columns: {}, dateOrder: null, decimalMark: null, defaultCurrency: null, encoding: null, separator: null }
+export const EMPTY_MAPPING: StatementMapping = {
+  columns: {},
+  dateOrder: null,
+  decimalMark: null,
+  defaultCurrency: null,
+  encoding: null,
+  separator: null
+}
 
-const TOTALS = /\b(total|totals|sub-?total|closing balance|opening balance|balance b\/?f|balance c\/?f|brought forward|carried forward|end of statement|balance as at)\b/i
+const TOTALS =
+  /\b(total|totals|sub-?total|closing balance|opening balance|balance b\/?f|balance c\/?f|brought forward|carried forward|end of statement|balance as at)\b/i
 
 export async function parseStatement(bytes: Uint8Array, name: string, given: Partial<StatementMapping> = {}): Promise<ParsedStatement> {
   const sha256 = createHash('sha256').update(bytes).digest('hex')
@@ -193,11 +209,15 @@ export function parseGrid(grid: Grid, facts: FileFacts, mapping: StatementMappin
   const questions: ImportQuestion[] = []
   const headerIndex = findHeaderRow(grid.rows, Object.values(mapping.columns))
   const width = Math.max(0, ...grid.rows.slice(0, 200).map((r) => r.length))
-  const header = headerIndex === null ? Array.from({ length: width }, (_, i) => `Column ${i + 1}`) : (grid.rows[headerIndex] as string[]).map((h, i) => h.trim() || `Column ${i + 1}`)
+  const header =
+    headerIndex === null
+      ? Array.from({ length: width }, (_, i) => `Column ${i + 1}`)
+      : (grid.rows[headerIndex] as string[]).map((h, i) => h.trim() || `Column ${i + 1}`)
   const first = headerIndex === null ? 0 : headerIndex + 1
   // A bank's header block often says the account's currency ("Currency,NGN", "Account currency: GHS"): the default for rows that name none.
   if (!mapping.defaultCurrency && headerIndex !== null) mapping.defaultCurrency = currencyNamedAbove(grid.rows.slice(0, headerIndex))
-  for (let i = 0; i < first; i++) skipped.push({ line: grid.lines[i] as number, reason: i === headerIndex ? 'header row' : 'above the header row' })
+  for (let i = 0; i < first; i++)
+    skipped.push({ line: grid.lines[i] as number, reason: i === headerIndex ? 'header row' : 'above the header row' })
   const dataRows = grid.rows.slice(first)
   const dataLines = grid.lines.slice(first)
 
@@ -219,21 +239,38 @@ export function parseGrid(grid: Grid, facts: FileFacts, mapping: StatementMappin
   })
 
   // Columns: what was given wins; the rest is guessed.
-  const indexOf = (column: string | undefined): number => (column === undefined ? -1 : header.findIndex((h) => normaliseHeader(h) === normaliseHeader(column)))
+  const indexOf = (column: string | undefined): number =>
+    column === undefined ? -1 : header.findIndex((h) => normaliseHeader(h) === normaliseHeader(column))
   for (const [field, column] of Object.entries(mapping.columns) as [MappedField, string][]) {
-    if (indexOf(column) < 0) questions.push({ field: 'columns', message: `The mapping names the column "${column}" for ${field}, but the file has no such column (it has: ${header.join(', ')}).`, choices: header })
+    if (indexOf(column) < 0)
+      questions.push({
+        field: 'columns',
+        message: `The mapping names the column "${column}" for ${field}, but the file has no such column (it has: ${header.join(', ')}).`,
+        choices: header
+      })
   }
   const given = Object.keys(mapping.columns).length > 0
   if (!given) mapping.columns = guessColumns(header, dataRows.slice(0, 200))
-  const col = Object.fromEntries((Object.entries(mapping.columns) as [MappedField, string][]).map(([f, c]) => [f, indexOf(c)])) as Partial<Record<MappedField, number>>
-  if (col.date === undefined || col.date < 0) questions.push({ field: 'columns', message: 'No date column was found; say which column holds the date.', choices: header })
+  const col = Object.fromEntries((Object.entries(mapping.columns) as [MappedField, string][]).map(([f, c]) => [f, indexOf(c)])) as Partial<
+    Record<MappedField, number>
+  >
+  if (col.date === undefined || col.date < 0)
+    questions.push({ field: 'columns', message: 'No date column was found; say which column holds the date.', choices: header })
   if ([col.amount, col.debit, col.credit].every((i) => i === undefined || i < 0)) {
-    questions.push({ field: 'columns', message: 'No amount column (or debit and credit columns) was found; say which column holds the amount.', choices: header })
+    questions.push({
+      field: 'columns',
+      message: 'No amount column (or debit and credit columns) was found; say which column holds the amount.',
+      choices: header
+    })
   }
   if (questions.length > 0) return result([], null, null)
   // An amount header may name the currency ("Amount (NGN)"): the default for rows that name none.
   if (!mapping.defaultCurrency) {
-    const named = new Set((['amount', 'debit', 'credit'] as const).map((f) => (col[f] ?? -1) >= 0 ? currencyOfHeader(header[col[f] as number] as string) : null).filter((c) => c !== null))
+    const named = new Set(
+      (['amount', 'debit', 'credit'] as const)
+        .map((f) => ((col[f] ?? -1) >= 0 ? currencyOfHeader(header[col[f] as number] as string) : null))
+        .filter((c) => c !== null)
+    )
     if (named.size === 1) mapping.defaultCurrency = [...named][0] as string
   }
 
@@ -295,7 +332,15 @@ export function parseGrid(grid: Grid, facts: FileFacts, mapping: StatementMappin
         skipped.push({ line, reason: 'totals or balance line' })
         continue
       }
-      problems.push({ line, column: header[col.date as number] as string, code: 'invalid_date', message: dateText === '' ? 'The date is empty.' : `"${dateText}" is not a date Ledgerline reads (YYYY-MM-DD, DD/MM/YYYY, MM/DD/YYYY, DD-MMM-YYYY).` })
+      problems.push({
+        line,
+        column: header[col.date as number] as string,
+        code: 'invalid_date',
+        message:
+          dateText === ''
+            ? 'The date is empty.'
+            : `"${dateText}" is not a date Ledgerline reads (YYYY-MM-DD, DD/MM/YYYY, MM/DD/YYYY, DD-MMM-YYYY).`
+      })
       continue
     }
     if (!hasAmount) {
@@ -320,10 +365,19 @@ export function parseGrid(grid: Grid, facts: FileFacts, mapping: StatementMappin
   const decimals = decimalTally.choose()
   const decimalMark: DecimalMark | null = mapping.decimalMark ?? decimals.mark ?? (decimals.ambiguous ? null : '.')
   if (decimalMark === null) {
-    questions.push({ field: 'decimalMark', message: 'Amounts like "1,234" read both as thousands and as decimals in a three-decimal currency; say which mark is the decimal point.', choices: ['.', ','] })
+    questions.push({
+      field: 'decimalMark',
+      message:
+        'Amounts like "1,234" read both as thousands and as decimals in a three-decimal currency; say which mark is the decimal point.',
+      choices: ['.', ',']
+    })
   }
   if (missingCurrency) {
-    questions.push({ field: 'defaultCurrency', message: 'The file names no currency for some rows; give the currency they are in.', choices: [] })
+    questions.push({
+      field: 'defaultCurrency',
+      message: 'The file names no currency for some rows; give the currency they are in.',
+      choices: []
+    })
   }
   if (questions.length > 0) return result([], null, null)
 
@@ -341,16 +395,31 @@ export function parseGrid(grid: Grid, facts: FileFacts, mapping: StatementMappin
     for (let k = 0; k < amountFields.length; k++) amounts[k] = readAmountText(text(row, amountColumns[k] as number))
     const currency = rowCurrency(row, amounts) as string
     if (!isKnownCurrency(currency)) {
-      problem(line, currencyColumn ? 'currency' : amountFields[0] as MappedField, 'unknown_currency', `"${currency}" is not an ISO 4217 currency code.`)
+      problem(
+        line,
+        currencyColumn ? 'currency' : (amountFields[0] as MappedField),
+        'unknown_currency',
+        `"${currency}" is not an ISO 4217 currency code.`
+      )
       continue
     }
     const day = dayOf(shape, dateOrder as DateOrder)
     if (day === null) {
-      problem(line, 'date', 'invalid_date', `"${text(row, DATE)}" is not a real day${shape.kind === 'numeric' ? ` when read as ${NUMERIC_FORMS[dateOrder as DateOrder]}` : ''}.`)
+      problem(
+        line,
+        'date',
+        'invalid_date',
+        `"${text(row, DATE)}" is not a real day${shape.kind === 'numeric' ? ` when read as ${NUMERIC_FORMS[dateOrder as DateOrder]}` : ''}.`
+      )
       continue
     }
     if (shape.kind === 'numeric' && !fitsOrder(shape, dateOrder as DateOrder)) {
-      problem(line, 'date', 'date_order_conflict', `"${text(row, DATE)}" cannot be ${NUMERIC_FORMS[dateOrder as DateOrder]}, which the other rows use.`)
+      problem(
+        line,
+        'date',
+        'date_order_conflict',
+        `"${text(row, DATE)}" cannot be ${NUMERIC_FORMS[dateOrder as DateOrder]}, which the other rows use.`
+      )
       continue
     }
     let minor = 0

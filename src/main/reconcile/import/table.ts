@@ -53,7 +53,8 @@ export function readCsvGrid(text: string, separator: string | null): Grid {
     lines.push(here)
   }
   const broken = result.errors.find((e) => e.code === 'MissingQuotes' || e.code === 'InvalidQuotes')
-  if (broken && rows.length === 0) throw new TableError('malformed_csv', `The file could not be read as CSV: ${broken.message} (row ${broken.row ?? '?'}).`)
+  if (broken && rows.length === 0)
+    throw new TableError('malformed_csv', `The file could not be read as CSV: ${broken.message} (row ${broken.row ?? '?'}).`)
   return { rows, lines, separator: chosen, sheet: null }
 }
 

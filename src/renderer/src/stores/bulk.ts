@@ -120,7 +120,13 @@ export const useBulkStore = defineStore('bulk', () => {
       else byRow.set(index, [p])
     }
     b.problems = byRow
-    b.report = { rows: filled, rowsWithErrors: tally.rowsWithErrors, errors: problems.errors, warnings: problems.warnings, totals: tally.totals() }
+    b.report = {
+      rows: filled,
+      rowsWithErrors: tally.rowsWithErrors,
+      errors: problems.errors,
+      warnings: problems.warnings,
+      totals: tally.totals()
+    }
     b.checking = false
     b.checked = rows.length
     b.version++
@@ -350,6 +356,27 @@ export const useBulkStore = defineStore('bulk', () => {
 
   profileScoped(() => void profileChanged())
 
-  return { builders, context, history, status, loadContext, edited, setRows, addRows, deleteRows, setCell, paste, fileOf, open, save, send, loadHistory, loadStatus, follow, rowProblems, profileChanged, saveStatus }
+  return {
+    builders,
+    context,
+    history,
+    status,
+    loadContext,
+    edited,
+    setRows,
+    addRows,
+    deleteRows,
+    setCell,
+    paste,
+    fileOf,
+    open,
+    save,
+    send,
+    loadHistory,
+    loadStatus,
+    follow,
+    rowProblems,
+    profileChanged,
+    saveStatus
+  }
 })
-

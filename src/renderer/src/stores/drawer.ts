@@ -69,15 +69,29 @@ export const useDrawerStore = defineStore('drawer', () => {
     return answer.value
   }
 
-  const authorize = (paymentId: string, step: { pin: string } | { otp: string }) => act(() => window.api.records.authorize({ paymentId, ...step }))
+  const authorize = (paymentId: string, step: { pin: string } | { otp: string }) =>
+    act(() => window.api.records.authorize({ paymentId, ...step }))
   const cancelPlan = (planId: string) => act(() => window.api.records.cancelPlan({ planId }))
   const fund = (accountId: string, amount?: string) => act(() => window.api.records.fund({ accountId, ...(amount ? { amount } : {}) }))
 
   profileScoped(close)
 
   return {
-    current, trail, detail, outcome, open, back, close, load, authorize, cancelPlan, fund,
-    loading: detailCall.loading, error: detailCall.error, acting: actionCall.loading, actionError: actionCall.error,
+    current,
+    trail,
+    detail,
+    outcome,
+    open,
+    back,
+    close,
+    load,
+    authorize,
+    cancelPlan,
+    fund,
+    loading: detailCall.loading,
+    error: detailCall.error,
+    acting: actionCall.loading,
+    actionError: actionCall.error,
     isOpen: computed(() => current.value !== null)
   }
 })

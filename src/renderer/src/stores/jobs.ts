@@ -43,7 +43,11 @@ export const useJobsStore = defineStore('jobs', () => {
     return result.ok ? null : result.error
   }
 
-  const running = computed(() => Object.values(byId.value).filter((j) => j.state === 'running').sort((a, b) => a.startedAt.localeCompare(b.startedAt)))
+  const running = computed(() =>
+    Object.values(byId.value)
+      .filter((j) => j.state === 'running')
+      .sort((a, b) => a.startedAt.localeCompare(b.startedAt))
+  )
 
   return { byId, running, put, load, finished, cancel }
 })

@@ -63,7 +63,11 @@ export const useReconcileStore = defineStore('reconcile', () => {
 
   /** A statement dropped on the window: read here (the drop gave the renderer its bytes), previewed by the host. */
   async function openDropped(file: File): Promise<CallError | null> {
-    if (file.size > MAX_DROPPED_BYTES) return { code: 'file_too_large', message: `${file.name} is ${Math.round(file.size / 1048576)} MB; open statements over ${MAX_DROPPED_BYTES / 1048576} MB with Import statement….` }
+    if (file.size > MAX_DROPPED_BYTES)
+      return {
+        code: 'file_too_large',
+        message: `${file.name} is ${Math.round(file.size / 1048576)} MB; open statements over ${MAX_DROPPED_BYTES / 1048576} MB with Import statement….`
+      }
     return opened(await window.api.recon.openDropped({ name: file.name, base64: await fileToBase64(file) }))
   }
 
@@ -76,7 +80,11 @@ export const useReconcileStore = defineStore('reconcile', () => {
   async function remap(change: MappingChange): Promise<CallError | null> {
     const shown = preview.value
     if (!shown) return null
-    const next = { ...mapping.value, ...change, columns: { ...(mapping.value.columns ?? shown.mapping.columns), ...(change.columns ?? {}) } }
+    const next = {
+      ...mapping.value,
+      ...change,
+      columns: { ...(mapping.value.columns ?? shown.mapping.columns), ...(change.columns ?? {}) }
+    }
     const answer = await window.api.recon.preview({ token: shown.token, mapping: next })
     if (!answer.ok) return answer.error
     mapping.value = next
@@ -91,20 +99,41 @@ export const useReconcileStore = defineStore('reconcile', () => {
   }
 
   /** Stores the previewed statement as an import job (the wizard stays open until its screen moves on). */
-  async function importPreviewed(options: { ifSameFile?: 'use-existing' | 'import-again'; ifSameRows?: 'keep' | 'skip'; saveAs?: string }): Promise<ImportEnd> {
+  async function importPreviewed(options: {
+    ifSameFile?: 'use-existing' | 'import-again'
+    ifSameRows?: 'keep' | 'skip'
+    saveAs?: string
+  }): Promise<ImportEnd> {
     const shown = preview.value
     if (!shown) return { ok: false, message: 'No statement is open.' }
-    const job = await runJob(await window.api.recon.import({ token: shown.token, mapping: { ...mapping.value, columns: { ...shown.mapping.columns, ...(mapping.value.columns ?? {}) } }, ...options }))
+    const job = await runJob(
+      await window.api.recon.import({
+        token: shown.token,
+        mapping: { ...mapping.value, columns: { ...shown.mapping.columns, ...(mapping.value.columns ?? {}) } },
+        ...options
+      })
+    )
     if (!('state' in job)) return { ok: false, message: job.message, error: job }
-    if (job.state !== 'succeeded' || job.result?.kind !== 'recon-import') return { ok: false, message: job.error?.message ?? `The import ${job.state}.` }
+    if (job.state !== 'succeeded' || job.result?.kind !== 'recon-import')
+      return { ok: false, message: job.error?.message ?? `The import ${job.state}.` }
     const result = job.result
     if (result.status === 'questions') return { ok: false, message: 'The statement still has questions to answer.' }
-    if (result.status === 'same-rows' || !result.fileId) return { ok: false, message: `${result.sameRows} of its rows were imported before in another file: choose to keep or skip them.` }
+    if (result.status === 'same-rows' || !result.fileId)
+      return { ok: false, message: `${result.sameRows} of its rows were imported before in another file: choose to keep or skip them.` }
     await load()
     return { ok: true, fileId: result.fileId, rows: result.rows, status: result.status }
   }
 
-  async function create(input: { name: string; source: ReconSource; from: string; to: string; fileIds: string[]; settings: Partial<ReconSettings>; bulkFileIds?: string[]; references?: string[] }): Promise<CallResult<SessionInfo>> {
+  async function create(input: {
+    name: string
+    source: ReconSource
+    from: string
+    to: string
+    fileIds: string[]
+    settings: Partial<ReconSettings>
+    bulkFileIds?: string[]
+    references?: string[]
+  }): Promise<CallResult<SessionInfo>> {
     const answer = await window.api.recon.create(input)
     if (answer.ok) await load()
     return answer
@@ -120,5 +149,21 @@ export const useReconcileStore = defineStore('reconcile', () => {
     return runJob(await window.api.recon.run({ sessionId }))
   }
 
-  return { sessions, files, loading: listCall.loading, error, preview, mapping, load, openFile, openDropped, openSample, remap, importPreviewed, create, run, periodOf }
+  return {
+    sessions,
+    files,
+    loading: listCall.loading,
+    error,
+    preview,
+    mapping,
+    load,
+    openFile,
+    openDropped,
+    openSample,
+    remap,
+    importPreviewed,
+    create,
+    run,
+    periodOf
+  }
 })

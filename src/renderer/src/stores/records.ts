@@ -3,7 +3,15 @@ import { defineStore } from 'pinia'
 import { computed, reactive, ref, shallowRef } from 'vue'
 import type { BulkFileChoice, ExportStarted } from '../../../shared/ipc/contract'
 import type { CallError } from '../../../shared/ipc/result'
-import { RECORD_COLUMNS, type RecordQuery, type RecordResource, type RecordRow, type RecordSort, type RecordTotals, type RowAnchor } from '../../../shared/records'
+import {
+  RECORD_COLUMNS,
+  type RecordQuery,
+  type RecordResource,
+  type RecordRow,
+  type RecordSort,
+  type RecordTotals,
+  type RowAnchor
+} from '../../../shared/records'
 import { SEARCH_RESOURCES, type SearchQuery, type SearchResource } from '../../../shared/search'
 import { useCall } from '../calls'
 import { filterQuery, type AmountDateFilters } from '../format'
@@ -22,7 +30,16 @@ export const BLOCK = 100
 const KEPT_BLOCKS = 60
 const COLUMNS_KEY = 'ledgerline.columns'
 
-const emptyFilters = (): Filters => ({ text: '', status: null, channel: null, currency: null, minAmount: '', maxAmount: '', range: null, bulkFile: null })
+const emptyFilters = (): Filters => ({
+  text: '',
+  status: null,
+  channel: null,
+  currency: null,
+  minAmount: '',
+  maxAmount: '',
+  range: null,
+  bulkFile: null
+})
 
 function savedColumns(): Partial<Record<RecordResource, string[]>> {
   try {
@@ -91,7 +108,13 @@ export const useRecordsStore = defineStore('records', () => {
     const offset = block * BLOCK
     const anchor = anchors.get(offset)
     const total = totals.value?.total
-    const answer = await window.api.records.rows({ query: query(), offset, limit: BLOCK, ...(anchor ? { anchor } : {}), ...(total !== undefined ? { total } : {}) })
+    const answer = await window.api.records.rows({
+      query: query(),
+      offset,
+      limit: BLOCK,
+      ...(anchor ? { anchor } : {}),
+      ...(total !== undefined ? { total } : {})
+    })
     if (mine !== generation) return
     pending.delete(block)
     if (!answer.ok) {
@@ -222,5 +245,26 @@ export const useRecordsStore = defineStore('records', () => {
     version.value++
   })
 
-  return { bulkFiles, loadBulkFiles, showBulkFile, clearFilters, resource, filters, sort, columns, totals, error, version, count, loading, rowAt, refresh, setResource, sortBy, setColumns, exportCsv, canExport: computed(() => (SEARCH_RESOURCES as readonly string[]).includes(resource.value)) }
+  return {
+    bulkFiles,
+    loadBulkFiles,
+    showBulkFile,
+    clearFilters,
+    resource,
+    filters,
+    sort,
+    columns,
+    totals,
+    error,
+    version,
+    count,
+    loading,
+    rowAt,
+    refresh,
+    setResource,
+    sortBy,
+    setColumns,
+    exportCsv,
+    canExport: computed(() => (SEARCH_RESOURCES as readonly string[]).includes(resource.value))
+  }
 })

@@ -64,7 +64,15 @@ export const useReviewStore = defineStore('review', () => {
     const providerMinor = provider.reduce((s, p) => s + p.amountMinor - (session.value?.settings.netOfFees ? Math.abs(p.feesMinor) : 0), 0)
     const fileMinor = file.reduce((s, f) => s + f.amountMinor, 0)
     const currencies = [...new Set([...provider.map((p) => p.currency), ...file.map((f) => f.currency)])]
-    return { provider, file, providerMinor, fileMinor, differenceMinor: fileMinor - providerMinor, currency: currencies.length === 1 ? (currencies[0] as string) : null, currencies }
+    return {
+      provider,
+      file,
+      providerMinor,
+      fileMinor,
+      differenceMinor: fileMinor - providerMinor,
+      currency: currencies.length === 1 ? (currencies[0] as string) : null,
+      currencies
+    }
   })
 
   function pick(item: ReconItem): void {
@@ -192,7 +200,10 @@ export const useReviewStore = defineStore('review', () => {
   }
 
   /** Accepts every undecided suggestion the filters show scoring at least `minScore`, after `confirm` has seen how many and their totals. */
-  async function acceptAllAbove(minScore: number, confirm: (preview: { count: number; totals: { currency: string; fileMinor: number }[] }) => Promise<boolean>): Promise<CallError | number | null> {
+  async function acceptAllAbove(
+    minScore: number,
+    confirm: (preview: { count: number; totals: { currency: string; fileMinor: number }[] }) => Promise<boolean>
+  ): Promise<CallError | number | null> {
     const id = session.value?.id
     if (!id) return null
     const { outcome: _shown, ...filter } = query()
@@ -225,7 +236,10 @@ export const useReviewStore = defineStore('review', () => {
     const ids = new Set([...item.provider.map((p) => p.id), ...item.file.map((f) => f.id)])
     return events.value.filter((e) => {
       if (e.payload['itemKey'] === item.key) return true
-      const named = [...((e.payload['providerIds'] as string[] | undefined) ?? []), ...((e.payload['fileIds'] as string[] | undefined) ?? [])]
+      const named = [
+        ...((e.payload['providerIds'] as string[] | undefined) ?? []),
+        ...((e.payload['fileIds'] as string[] | undefined) ?? [])
+      ]
       return named.some((n) => ids.has(n))
     })
   }
@@ -251,5 +265,38 @@ export const useReviewStore = defineStore('review', () => {
   /** Asks where to save (main's dialog), then writes the session's report in the format chosen. */
   const exportAs = (sessionId: string, format: 'items-csv' | 'summary-csv' | 'xlsx') => window.api.recon.export({ sessionId, format })
 
-  return { session, summary, items, total, page, pages, outcome, filters, filtered, clearFilters, selected, loading, error, events, picked, handMatch, closed, current, load, loadPage, filter, turn, move, decide, pick, matchPicked, acceptAllAbove, loadEvents, historyOf, close, reopen, exportAs }
+  return {
+    session,
+    summary,
+    items,
+    total,
+    page,
+    pages,
+    outcome,
+    filters,
+    filtered,
+    clearFilters,
+    selected,
+    loading,
+    error,
+    events,
+    picked,
+    handMatch,
+    closed,
+    current,
+    load,
+    loadPage,
+    filter,
+    turn,
+    move,
+    decide,
+    pick,
+    matchPicked,
+    acceptAllAbove,
+    loadEvents,
+    historyOf,
+    close,
+    reopen,
+    exportAs
+  }
 })

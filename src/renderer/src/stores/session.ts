@@ -73,5 +73,21 @@ export const useSessionStore = defineStore('session', () => {
     if (result) info.value = result.ok ? result.value : null
   }
 
-  return { profile, profileError, profiles, info, infoError: infoCall.error, infoLoading: infoCall.loading, loadProfile, loadProfiles, select, setTimeZone, setFundsSimulator, add, replaceKey, remove, loadInfo }
+  return {
+    profile,
+    profileError,
+    profiles,
+    info,
+    infoError: infoCall.error,
+    infoLoading: infoCall.loading,
+    loadProfile,
+    loadProfiles,
+    select,
+    setTimeZone,
+    setFundsSimulator,
+    add,
+    replaceKey,
+    remove,
+    loadInfo
+  }
 })
