@@ -1,4 +1,5 @@
-// The reconciliation vocabulary shared by host, CLI and renderer: outcomes, sources, settings, file columns and the result shapes.
+// The reconciliation vocabulary shared by host, CLI and renderer: outcomes, sources, settings, file columns, decisions and the result shapes.
+import { z } from 'zod'
 
 /** Outcomes as they are named in reports and JSON; one per item or group. */
 export const OUTCOMES = [
@@ -35,6 +36,43 @@ export interface ReconSettings {
   ambiguityMargin: number
   /** Most provider records the subset search for one settlement line looks at. */
   groupSearchLimit: number
+}
+
+/** The one check of a session's settings (the IPC contract, the CLI and the host all use it). */
+export const reconSettingsSchema = z.strictObject({
+  amountTolerance: z
+    .string()
+    .max(20)
+    .regex(/^\d{1,12}(\.\d{1,4})?$/),
+  daysBefore: z.number().int().min(0).max(366),
+  daysAfter: z.number().int().min(0).max(366),
+  netOfFees: z.boolean(),
+  ambiguityMargin: z.number().min(0).max(10),
+  groupSearchLimit: z.number().int().min(2).max(40)
+}) satisfies z.ZodType<ReconSettings>
+
+/** Each setting's rule, as the user is told it when a value breaks it. */
+const SETTING_RULES: Record<keyof ReconSettings, string> = {
+  amountTolerance: 'The amount tolerance must be a plain non-negative amount with at most 4 decimals, such as 0 or 1.50',
+  daysBefore: 'daysBefore must be a whole number of days from 0 to 366',
+  daysAfter: 'daysAfter must be a whole number of days from 0 to 366',
+  netOfFees: 'netOfFees must be true or false',
+  ambiguityMargin: 'ambiguityMargin must be a number from 0 to 10',
+  groupSearchLimit: 'groupSearchLimit must be a whole number from 2 to 40'
+}
+
+/** Settings that pass the check, or what is wrong with the first that does not (in words, with the value given). */
+export function checkReconSettings(
+  settings: Record<string, unknown>
+): { ok: true; settings: ReconSettings } | { ok: false; message: string } {
+  const checked = reconSettingsSchema.safeParse(settings)
+  if (checked.success) return { ok: true, settings: checked.data }
+  const issue = checked.error.issues[0] as z.core.$ZodIssue
+  const name = issue.path[0]
+  if (typeof name === 'string' && name in SETTING_RULES) {
+    return { ok: false, message: `${SETTING_RULES[name as keyof ReconSettings]} (got ${JSON.stringify(settings[name]) ?? 'nothing'}).` }
+  }
+  return { ok: false, message: `The settings are not what a session takes: ${issue.message}.` }
 }
 
 export const DEFAULT_SETTINGS: ReconSettings = {
@@ -181,20 +219,43 @@ export interface ItemFilter {
   text?: string | undefined
 }
 
-/** What the user decides about an item; each becomes one audit event. Items are named by their stable key. */
-export type Decision =
-  | { kind: 'accept'; itemKey: string }
-  | { kind: 'reject'; itemKey: string }
-  | { kind: 'match'; providerIds: string[]; fileIds: string[] }
-  | { kind: 'unmatch'; itemKey: string }
-  | { kind: 'note'; itemKey: string; note: string }
-  | { kind: 'reason'; itemKey: string; code: string }
-  | { kind: 'resolve'; itemKey: string; resolved: boolean }
-  | { kind: 'adjust'; currency: string; amount: string; reason: string; itemKey?: string | undefined }
-  /** Takes back the last decision not yet taken back: the event stays in the trail, the fold skips it. */
-  | { kind: 'undo' }
+const itemKey = z.string().min(1).max(20_000)
+const memberIds = z.array(z.string().min(1).max(200)).max(1000)
+const currencyCode = z
+  .string()
+  .max(3)
+  .regex(/^[A-Za-z]{3}$/)
 
-export const DECISION_KINDS = ['accept', 'reject', 'match', 'unmatch', 'note', 'reason', 'resolve', 'adjust', 'undo'] as const
+/** What the user decides about an item; each becomes one audit event. Items are named by their stable key. */
+export const decisionSchema = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('accept'), itemKey }),
+  z.strictObject({ kind: z.literal('reject'), itemKey }),
+  z.strictObject({ kind: z.literal('match'), providerIds: memberIds.min(1), fileIds: memberIds.min(1) }),
+  z.strictObject({ kind: z.literal('unmatch'), itemKey }),
+  z.strictObject({ kind: z.literal('note'), itemKey, note: z.string().max(2000) }),
+  z.strictObject({ kind: z.literal('reason'), itemKey, code: z.string().trim().max(60) }),
+  z.strictObject({ kind: z.literal('resolve'), itemKey, resolved: z.boolean() }),
+  z.strictObject({
+    kind: z.literal('adjust'),
+    currency: currencyCode,
+    amount: z.string().trim().min(1).max(30),
+    reason: z.string().trim().min(1).max(500),
+    itemKey: itemKey.optional()
+  }),
+  /** Takes back the last decision not yet taken back: the event stays in the trail, the fold skips it. */
+  z.strictObject({ kind: z.literal('undo') })
+])
+export type Decision = z.infer<typeof decisionSchema>
+
+/** The stable key of an item, a suggestion or a decision: its members' ids, sorted, so it survives any re-run. */
+export function pairKey(providerIds: readonly string[], fileIds: readonly string[]): string {
+  return `${[...providerIds].sort().join('+')}|${[...fileIds].sort().join('+')}`
+}
+
+/** What the file should show for a provider record: its amount, less its fees when the session nets them (fees always reduce what arrives and add to what leaves). */
+export function expectedAmount(p: { amountMinor: number; feesMinor: number }, netOfFees: boolean): number {
+  return netOfFees ? p.amountMinor - Math.abs(p.feesMinor) : p.amountMinor
+}
 
 export interface SessionInfo {
   id: string

@@ -131,6 +131,12 @@ describe('reconciliation in Chromium', { timeout: 180_000 }, () => {
     await expect.poll(() => page.getByTestId('review-locked').count()).toBe(0)
     await page.getByTestId('action-details').click()
     await expect.poll(() => page.getByTestId('session-history').textContent()).toContain('Bank sent a corrected statement')
+    // The history starts where the session did: its creation (the service writes session_created).
+    const history = page.getByTestId('session-history').locator('.n-timeline-item')
+    expect(await history.first().textContent()).toContain('session_created')
+    expect(await history.allTextContents()).toEqual(
+      expect.arrayContaining([expect.stringContaining('close'), expect.stringContaining('reopen')])
+    )
     await harness.screenshot('reconcile-reopened-history')
     await page.keyboard.press('Escape')
     expect(harness.pageErrors).toEqual([])

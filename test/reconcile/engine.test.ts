@@ -2,9 +2,8 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { toExcelCsv } from '../../src/shared/csv/excel-safe'
-import { DEFAULT_SETTINGS, type Outcome, type ReconSettings } from '../../src/shared/reconcile'
+import { DEFAULT_SETTINGS, pairKey, type Outcome, type ReconSettings } from '../../src/shared/reconcile'
 import {
-  pairKey,
   runMatch,
   runMatchAsync,
   type EngineDecisions,
@@ -13,7 +12,7 @@ import {
   type MatchResult
 } from '../../src/main/reconcile/engine'
 import { ITEM_COLUMNS, itemCells, summarise } from '../../src/main/reconcile/report'
-import { materialise } from '../../src/main/reconcile/service'
+import { materialise } from '../../src/main/reconcile/runs'
 
 let fileSeq = 0
 const P = (id: string, o: Partial<EngineProvider> = {}): EngineProvider => ({

@@ -2,18 +2,22 @@
 import type Database from 'better-sqlite3'
 import { createHash } from 'node:crypto'
 import { userInfo } from 'node:os'
+import type { AuditEntry, AuditEventBody } from '../../shared/reconcile-events'
 
 export const GENESIS = '0'.repeat(64)
 
-export interface AuditEvent {
+/** An event as stored: its session, and its place in the chain. */
+export type AuditEvent = AuditEntry & { sessionId: string; prevHash: string; hash: string }
+
+/** What an event's hash covers (any kind: a stored row is checked before its kind is trusted). */
+interface Hashed {
   sessionId: string
   seq: number
   at: string
   user: string
   kind: string
-  payload: Record<string, unknown>
+  payload: unknown
   prevHash: string
-  hash: string
 }
 
 /** The OS user name: who made a decision, as the computer knows them. */
@@ -35,7 +39,7 @@ export function canonicalJson(value: unknown): string {
   return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`
 }
 
-export function eventHash(event: Omit<AuditEvent, 'hash'>): string {
+export function eventHash(event: Hashed): string {
   const body = canonicalJson({
     session: event.sessionId,
     seq: event.seq,
@@ -58,16 +62,18 @@ interface EventRow {
   hash: string
 }
 
-const fromRow = (r: EventRow): AuditEvent => ({
-  sessionId: r.session_id,
-  seq: r.seq,
-  at: r.at,
-  user: r.user,
-  kind: r.kind,
-  payload: JSON.parse(r.payload) as Record<string, unknown>,
-  prevHash: r.prev_hash,
-  hash: r.hash
-})
+/** A stored row as the event it holds: the payload was written from the kind's type, and the chain shows it was not changed. */
+const fromRow = (r: EventRow): AuditEvent =>
+  ({
+    sessionId: r.session_id,
+    seq: r.seq,
+    at: r.at,
+    user: r.user,
+    kind: r.kind,
+    payload: JSON.parse(r.payload) as unknown,
+    prevHash: r.prev_hash,
+    hash: r.hash
+  }) as AuditEvent
 
 /**
  * Appends one event to a session's chain and moves the session's head, in the caller's transaction
@@ -76,8 +82,7 @@ const fromRow = (r: EventRow): AuditEvent => ({
 export function appendEvent(
   db: Database.Database,
   sessionId: string,
-  kind: string,
-  payload: Record<string, unknown>,
+  body: AuditEventBody,
   now: () => Date = () => new Date(),
   user = osUserName()
 ): AuditEvent {
@@ -85,13 +90,13 @@ export function appendEvent(
     const head = db.prepare('select head_hash as hash, event_count as count from recon_sessions where id = ?').get(sessionId) as
       { hash: string; count: number } | undefined
     if (!head) throw new Error(`No reconciliation session ${sessionId}`)
+    // The payload as it will read back (JSON drops what JSON cannot hold), so the hash covers what is stored.
     const partial = {
       sessionId,
       seq: head.count + 1,
       at: now().toISOString(),
       user,
-      kind,
-      payload: JSON.parse(JSON.stringify(payload)) as Record<string, unknown>,
+      ...({ kind: body.kind, payload: JSON.parse(JSON.stringify(body.payload)) as unknown } as AuditEventBody),
       prevHash: head.hash
     }
     const event: AuditEvent = { ...partial, hash: eventHash(partial) }

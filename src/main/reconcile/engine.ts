@@ -1,6 +1,6 @@
 // The matching engine: decisions first, exact keys over the whole batch, then scored 1:1 suggestions, then 1:N / N:1 groups by sum; deterministic whatever the input order.
 import { parseMajor } from '../../shared/money'
-import type { Outcome, ReconSettings } from '../../shared/reconcile'
+import { expectedAmount, pairKey, type Outcome, type ReconSettings } from '../../shared/reconcile'
 import { dayNumber } from './import/dates'
 import { KeyIndex } from './key-index'
 import { ItemColumns, MatchItems } from './match-items'
@@ -71,16 +71,6 @@ export interface MatchOptions {
 }
 
 export const NO_DECISIONS: EngineDecisions = { pinned: [], dismissed: new Set() }
-
-/** The stable key of an item, a suggestion or a decision: its members' ids, sorted, so it survives any re-run. */
-export function pairKey(providerIds: readonly string[], fileIds: readonly string[]): string {
-  return `${[...providerIds].sort().join('+')}|${[...fileIds].sort().join('+')}`
-}
-
-/** What the file should show for a provider record: its amount, less its fees when the session nets them (fees always reduce what arrives and add to what leaves). */
-export function expectedAmount(p: { amountMinor: number; feesMinor: number }, netOfFees: boolean): number {
-  return netOfFees ? p.amountMinor - Math.abs(p.feesMinor) : p.amountMinor
-}
 
 /** What a status says of the money: 1 moved (successful, expected), 2 none moved (failed, cancelled), 0 not yet known (pending, unknown). */
 function moneyOf(status: string): number {

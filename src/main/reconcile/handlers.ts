@@ -5,6 +5,7 @@ import { basename } from 'node:path'
 import type { StatementPreview } from '../../shared/ipc/contract'
 import { toMajorString } from '../../shared/money'
 import type { ReconSource, ReconSummary, SessionInfo, StatementMapping } from '../../shared/reconcile'
+import type { AuditEventBody } from '../../shared/reconcile-events'
 import { AppError, notConfirmed } from '../errors'
 import { sandboxSeed } from '../sandbox/server'
 import { sampleStatement } from '../sandbox/statement'
@@ -241,7 +242,10 @@ export function reconHandlers(ctx: HostContext): HandlerMap {
     },
     'recon:events': ({ sessionId }) => {
       sessionOfProfile(sessionId)
-      return service.events(sessionId).map((e) => ({ seq: e.seq, at: e.at, user: e.user, kind: e.kind, payload: e.payload, hash: e.hash }))
+      // Kind and payload are taken together: they are one member of the union.
+      return service
+        .events(sessionId)
+        .map((e) => ({ seq: e.seq, at: e.at, user: e.user, hash: e.hash, ...({ kind: e.kind, payload: e.payload } as AuditEventBody) }))
     },
     // The stored totals, kept with each run and decision: a million items are not read to show them.
     'recon:summary': ({ sessionId }) => screenSummary(sessionOfProfile(sessionId)),

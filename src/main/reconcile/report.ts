@@ -5,6 +5,7 @@ import ExcelJS from 'exceljs'
 import { amount, headerLine, identifier, integer, rowLine, text, toExcelCsv, BOM, type CsvCell } from '../../shared/csv/excel-safe'
 import { currencyExponent, toMajorString } from '../../shared/money'
 import {
+  expectedAmount,
   OUTCOMES,
   RULE_VERSION,
   type CurrencySummary,
@@ -16,8 +17,7 @@ import {
 } from '../../shared/reconcile'
 import { writeFileSafely } from '../export/safe-file'
 import type { AuditEvent } from './audit'
-import { expectedAmount } from './engine'
-import type { FoldedDecisions } from './service'
+import type { FoldedDecisions } from './fold'
 
 export const ITEM_COLUMNS = [
   'outcome',

@@ -249,7 +249,7 @@ function placements(db: Database.Database, profileId: string, resource: RecordRe
        where s.profile_id = ? and instr(i.item_key, ?) > 0 order by s.created_at desc limit 50`
     )
     .all(profileId, key) as { id: string; name: string; closed_at: string | null; outcome: string; item_key: string }[]
-  // An item key is the provider ids joined by '+', then '|', then the file's (pairKey in the engine): the record must be one of the ids, not part of one.
+  // An item key is the provider ids joined by '+', then '|', then the file's (pairKey in src/shared/reconcile.ts): the record must be one of the ids, not part of one.
   return rows
     .filter((r) => (r.item_key.split('|')[0] ?? '').split('+').includes(key))
     .map((r) => ({ sessionId: r.id, sessionName: r.name, closed: r.closed_at !== null, outcome: r.outcome, itemKey: r.item_key }))

@@ -1,8 +1,10 @@
 // The reconciliation domain of the IPC contract: statements in, sessions, runs as jobs, decisions, close and reopen, reports, audit verification.
 import { z } from 'zod'
 import {
+  decisionSchema,
   OUTCOMES,
   RECON_SOURCES,
+  reconSettingsSchema,
   type ImportedFileInfo,
   type ImportQuestion,
   type ParseProblem,
@@ -11,6 +13,7 @@ import {
   type SessionInfo,
   type StatementMapping
 } from '../reconcile'
+import type { AuditEntry } from '../reconcile-events'
 import { call, id, noArgs } from './define'
 import type { JobInfo } from './jobs'
 
@@ -43,18 +46,8 @@ export const mappingSchema = z.strictObject({
   separator: z.enum([',', ';', '\t', '|']).nullable().optional()
 })
 
-export const settingsSchema = z.strictObject({
-  amountTolerance: z
-    .string()
-    .max(20)
-    .regex(/^\d{1,12}(\.\d{1,4})?$/)
-    .optional(),
-  daysBefore: z.number().int().min(0).max(366).optional(),
-  daysAfter: z.number().int().min(0).max(366).optional(),
-  netOfFees: z.boolean().optional(),
-  ambiguityMargin: z.number().min(0).max(10).optional(),
-  groupSearchLimit: z.number().int().min(2).max(40).optional()
-})
+/** Settings as a call gives them: any of them, each checked by the one settings rule. */
+export const settingsSchema = reconSettingsSchema.partial()
 
 const day = z
   .string()
@@ -65,7 +58,6 @@ const token = z
   .string()
   .max(64)
   .regex(/^[0-9a-f-]{36}$/)
-const itemKey = z.string().min(1).max(20_000)
 const ids = z.array(z.string().min(1).max(200)).max(1000)
 
 /** Largest statement dropped on the window: 192 MB (as base64, a string V8 holds comfortably); bigger ones are opened from the dialog. */
@@ -87,27 +79,6 @@ const itemFilter = {
   text: z.string().max(200).optional()
 }
 const minScore = z.number().min(0).max(20)
-
-export const decisionSchema = z.discriminatedUnion('kind', [
-  z.strictObject({ kind: z.literal('accept'), itemKey }),
-  z.strictObject({ kind: z.literal('reject'), itemKey }),
-  z.strictObject({ kind: z.literal('match'), providerIds: ids.min(1), fileIds: ids.min(1) }),
-  z.strictObject({ kind: z.literal('unmatch'), itemKey }),
-  z.strictObject({ kind: z.literal('note'), itemKey, note: z.string().max(2000) }),
-  z.strictObject({ kind: z.literal('reason'), itemKey, code: z.string().trim().max(60) }),
-  z.strictObject({ kind: z.literal('resolve'), itemKey, resolved: z.boolean() }),
-  z.strictObject({
-    kind: z.literal('adjust'),
-    currency: z
-      .string()
-      .max(3)
-      .regex(/^[A-Za-z]{3}$/),
-    amount: z.string().trim().min(1).max(30),
-    reason: z.string().trim().min(1).max(500),
-    itemKey: itemKey.optional()
-  }),
-  z.strictObject({ kind: z.literal('undo') })
-])
 
 /** What reading a statement shows before anything is stored: how it was read, its first rows, every problem, open questions. */
 export interface StatementPreview {
@@ -225,9 +196,7 @@ export const reconCalls = {
   /** Asks, in a native dialog from main with the session's summary, whether to close; a closed session is read-only. */
   'recon:close': call<SessionInfo>()(z.strictObject({ sessionId: id })),
   'recon:reopen': call<SessionInfo>()(z.strictObject({ sessionId: id, reason: z.string().trim().min(1).max(500) })),
-  'recon:events': call<{ seq: number; at: string; user: string; kind: string; payload: Record<string, unknown>; hash: string }[]>()(
-    z.strictObject({ sessionId: id })
-  ),
+  'recon:events': call<(AuditEntry & { hash: string })[]>()(z.strictObject({ sessionId: id })),
   'recon:summary': call<ReconSummary>()(z.strictObject({ sessionId: id })),
   /** Asks where to save, then writes the reconciled items CSV, the summary CSV or the XLSX workbook. */
   'recon:export': call<{ file: string | null }>()(z.strictObject({ sessionId: id, format: z.enum(['items-csv', 'summary-csv', 'xlsx']) })),

@@ -3,18 +3,19 @@ import { defineStore } from 'pinia'
 import { computed, ref } from 'vue'
 import type { CallArg } from '../../../shared/ipc/contract'
 import type { CallError, CallResult } from '../../../shared/ipc/result'
-import type { Decision, ItemFilter, Outcome, ReconItem, ReconSummary, SessionInfo } from '../../../shared/reconcile'
+import {
+  expectedAmount,
+  type Decision,
+  type ItemFilter,
+  type Outcome,
+  type ReconItem,
+  type ReconSummary,
+  type SessionInfo
+} from '../../../shared/reconcile'
+import { eventSubjects, SESSION_HISTORY_KINDS, type AuditEntry } from '../../../shared/reconcile-events'
 import { useCall } from '../calls'
 import { filterQuery, type AmountDateFilters } from '../format'
 import { profileScoped } from './profile-scope'
-
-export interface AuditEntry {
-  seq: number
-  at: string
-  user: string
-  kind: string
-  payload: Record<string, unknown>
-}
 
 export const PAGE_SIZE = 50
 
@@ -61,7 +62,7 @@ export const useReviewStore = defineStore('review', () => {
   const handMatch = computed(() => {
     const provider = [...picked.value.values()].flatMap((i) => i.provider)
     const file = [...picked.value.values()].flatMap((i) => i.file)
-    const providerMinor = provider.reduce((s, p) => s + p.amountMinor - (session.value?.settings.netOfFees ? Math.abs(p.feesMinor) : 0), 0)
+    const providerMinor = provider.reduce((s, p) => s + expectedAmount(p, session.value?.settings.netOfFees === true), 0)
     const fileMinor = file.reduce((s, f) => s + f.amountMinor, 0)
     const currencies = [...new Set([...provider.map((p) => p.currency), ...file.map((f) => f.currency)])]
     return {
@@ -235,14 +236,16 @@ export const useReviewStore = defineStore('review', () => {
   function historyOf(item: ReconItem): AuditEntry[] {
     const ids = new Set([...item.provider.map((p) => p.id), ...item.file.map((f) => f.id)])
     return events.value.filter((e) => {
-      if (e.payload['itemKey'] === item.key) return true
-      const named = [
-        ...((e.payload['providerIds'] as string[] | undefined) ?? []),
-        ...((e.payload['fileIds'] as string[] | undefined) ?? [])
-      ]
-      return named.some((n) => ids.has(n))
+      const named = eventSubjects(e)
+      return named.itemKey === item.key || named.ids.some((n) => ids.has(n))
     })
   }
+
+  /** The session's own history: how it was set up, run, adjusted, closed and reopened (its creation, and the last ten since). */
+  const sessionHistory = computed(() => {
+    const [created, ...since] = events.value.filter((e) => SESSION_HISTORY_KINDS.includes(e.kind))
+    return created ? [created, ...since.slice(-10)] : []
+  })
 
   async function close(): Promise<CallError | null> {
     const id = session.value?.id
@@ -295,6 +298,7 @@ export const useReviewStore = defineStore('review', () => {
     acceptAllAbove,
     loadEvents,
     historyOf,
+    sessionHistory,
     close,
     reopen,
     exportAs

@@ -1,0 +1,220 @@
+// Decisions about a session's items, each kept as an audit event: applied in place when it changes only its own item or the totals, else by running the session again.
+import { parseMajor } from '../../shared/money'
+import { pairKey, type Decision, type ItemFilter, type ReconItem, type SessionInfo } from '../../shared/reconcile'
+import { eventSubjects, UNDOABLE_KINDS, type AuditEventBody, type DecidedMembers } from '../../shared/reconcile-events'
+import { AppError } from '../errors'
+import { sessionEvents, type AuditEvent } from './audit'
+import type { ReconContext } from './context'
+import { NO_DECISIONS, runMatch } from './engine'
+import { undoneEvents } from './fold'
+import type { SessionItems } from './items'
+import { Totals } from './report'
+import { engineFileRow, engineProvider, materialise, type Runs } from './runs'
+import type { Sessions } from './sessions'
+
+/** The event a decision is kept as. */
+type DecisionEvent = Extract<AuditEventBody, { kind: Decision['kind'] }>
+
+/** Decisions that change only their own item or the totals: applied in place, without a run. */
+const IN_PLACE = new Set<Decision['kind']>(['note', 'reason', 'resolve', 'accept', 'adjust'])
+
+export class Decisions {
+  constructor(
+    private readonly ctx: ReconContext,
+    private readonly sessions: Sessions,
+    private readonly items: SessionItems,
+    private readonly runs: Runs
+  ) {}
+
+  /**
+   * Keeps one decision as an audit event and shows it in the result. A decision that changes only
+   * its own item (a note, a reason, resolved, an accepted suggestion) or only the totals (an
+   * adjustment) is applied in place, item and totals in the same transaction as the event; any
+   * other (reject, match, unmatch, undo) can change what else matches, so the session is run again.
+   */
+  async decide(sessionId: string, decision: Decision): Promise<{ session: SessionInfo; inPlace: boolean; item: ReconItem | null }> {
+    const session = this.sessions.open(sessionId)
+    const body = this.decisionEvent(session, decision)
+    const applied = this.ctx.db.transaction(() => {
+      const event = this.ctx.record(sessionId, body)
+      return IN_PLACE.has(decision.kind) && session.lastRunAt !== null ? this.applyInPlace(session, body, event) : false
+    })()
+    if (applied !== false) return { session: this.sessions.get(sessionId), inPlace: true, item: applied === true ? null : applied }
+    return { session: (await this.runs.run(sessionId)).session, inPlace: false, item: null }
+  }
+
+  /** Applies a local decision to the stored item and totals: the item as it is now (true: only the totals changed), or false when it cannot be (the settings changed since the run). */
+  private applyInPlace(session: SessionInfo, decision: DecisionEvent, event: AuditEvent): ReconItem | boolean {
+    const stored = this.items.storedSummary(session.id)
+    if (!stored) return false
+    const { settings, totals } = stored
+    if (JSON.stringify(settings) !== JSON.stringify(session.settings)) return false
+    const next = new Totals(settings, totals)
+    if (decision.kind === 'adjust') {
+      next.adjust(decision.payload.currency, decision.payload.amountMinor)
+      this.items.storeTotals(session.id, settings, next.result())
+      return true
+    }
+    const itemKey = eventSubjects(decision).itemKey
+    const found = itemKey === null ? null : this.items.withPosition(session.id, itemKey)
+    if (!found) return false
+    const { item, position } = found
+    const annotation = { note: item.note, reasonCode: item.reasonCode, resolved: item.resolved, by: event.user, at: event.at }
+    let replaced: ReconItem
+    if (decision.kind === 'note') replaced = { ...item, note: decision.payload.note || null, decidedBy: event.user, decidedAt: event.at }
+    else if (decision.kind === 'reason')
+      replaced = { ...item, reasonCode: decision.payload.code || null, decidedBy: event.user, decidedAt: event.at }
+    else if (decision.kind === 'resolve')
+      replaced = { ...item, resolved: decision.payload.resolved, decidedBy: event.user, decidedAt: event.at }
+    else if (decision.kind === 'accept') {
+      // What a run would make of the pinned pair: the engine over just its members (nothing else can take them).
+      const result = runMatch(
+        item.provider.map((p) => engineProvider(p, session)),
+        item.file.map(engineFileRow),
+        settings,
+        {
+          pinned: [{ kind: 'accepted', providerIds: item.provider.map((p) => p.id), fileIds: item.file.map((f) => f.id) }],
+          dismissed: new Set()
+        }
+      )
+      const [made, ...rest] = materialise(result, {
+        engine: NO_DECISIONS,
+        notes: new Map([[item.key, annotation]]),
+        adjustments: [],
+        reopenedAt: null
+      })
+      if (!made || rest.length > 0 || made.decision !== 'accepted' || made.key !== item.key) return false
+      replaced = made
+    } else return false
+    next.add(item, -1)
+    next.add(replaced)
+    this.items.replaceOne(session.id, position, replaced)
+    this.items.storeTotals(session.id, settings, next.result())
+    return replaced
+  }
+
+  /** The event a decision is kept as: checked against the session's last run, with the members it is about. */
+  private decisionEvent(session: SessionInfo, decision: Decision): DecisionEvent {
+    const item = (key: string): ReconItem => {
+      const found = this.items.get(session.id, key)
+      if (!found) throw new AppError('item_not_found', `No item "${key}" in the session's last run; run it again and pick the item anew.`)
+      return found
+    }
+    const members = (it: ReconItem): DecidedMembers => ({
+      providerIds: it.provider.map((p) => p.id),
+      fileIds: it.file.map((f) => f.id),
+      itemKey: it.key
+    })
+    switch (decision.kind) {
+      case 'accept': {
+        const it = item(decision.itemKey)
+        if (it.outcome !== 'suggested')
+          throw new AppError('not_a_suggestion', `Only a suggestion can be accepted; this item is ${it.outcome}.`)
+        return { kind: decision.kind, payload: members(it) }
+      }
+      case 'reject': {
+        const it = item(decision.itemKey)
+        if (it.outcome !== 'suggested')
+          throw new AppError('not_a_suggestion', `Only a suggestion can be rejected; this item is ${it.outcome} (use unmatch for a match).`)
+        return { kind: decision.kind, payload: members(it) }
+      }
+      case 'unmatch': {
+        const it = item(decision.itemKey)
+        if (it.provider.length === 0 || it.file.length === 0 || it.outcome === 'suggested' || it.outcome === 'ambiguous') {
+          throw new AppError('not_matched', `Only a match can be undone; this item is ${it.outcome}.`)
+        }
+        return { kind: decision.kind, payload: members(it) }
+      }
+      case 'match': {
+        if (decision.providerIds.length === 0 || decision.fileIds.length === 0)
+          throw new AppError('invalid_match', 'A match needs at least one provider record and one file line.')
+        if (decision.providerIds.length > 1 && decision.fileIds.length > 1)
+          throw new AppError('invalid_match', 'Match one to one, one to many or many to one; not many to many.')
+        const keys = new Set<string>()
+        const found = new Set<string>()
+        for (const it of this.items.containing(session.id, decision.providerIds, decision.fileIds)) {
+          keys.add(it.key)
+          for (const p of it.provider) if (decision.providerIds.includes(p.id)) found.add(p.id)
+          for (const f of it.file) if (decision.fileIds.includes(f.id)) found.add(f.id)
+        }
+        const missing = [...decision.providerIds, ...decision.fileIds].filter((id) => !found.has(id))
+        if (missing.length > 0) throw new AppError('item_not_found', `Not in the session's last run: ${missing.slice(0, 5).join(', ')}.`)
+        return {
+          kind: 'match',
+          payload: {
+            providerIds: [...decision.providerIds].sort(),
+            fileIds: [...decision.fileIds].sort(),
+            itemKey: pairKey(decision.providerIds, decision.fileIds),
+            replaces: [...keys].sort()
+          }
+        }
+      }
+      case 'note':
+        item(decision.itemKey)
+        return { kind: 'note', payload: { itemKey: decision.itemKey, note: decision.note } }
+      case 'reason':
+        item(decision.itemKey)
+        return { kind: 'reason', payload: { itemKey: decision.itemKey, code: decision.code } }
+      case 'resolve':
+        item(decision.itemKey)
+        return { kind: 'resolve', payload: { itemKey: decision.itemKey, resolved: decision.resolved } }
+      case 'undo': {
+        const events = sessionEvents(this.ctx.db, session.id)
+        const undone = undoneEvents(events)
+        const last = events.filter((e) => UNDOABLE_KINDS.includes(e.kind) && !undone.has(e.seq)).pop()
+        if (!last) throw new AppError('nothing_to_undo', 'There is no decision to undo in this session.')
+        const { itemKey } = eventSubjects(last)
+        return { kind: 'undo', payload: { undoes: last.seq, kind: last.kind, ...(itemKey !== null ? { itemKey } : {}) } }
+      }
+      case 'adjust': {
+        if (decision.itemKey) item(decision.itemKey)
+        let amountMinor: number
+        try {
+          amountMinor = parseMajor(decision.amount, decision.currency.toUpperCase())
+        } catch (error) {
+          throw new AppError('invalid_amount', `Adjustment amount: ${(error as Error).message}`)
+        }
+        if (decision.reason.trim() === '') throw new AppError('reason_required', 'An adjustment needs a reason.')
+        return {
+          kind: 'adjust',
+          payload: {
+            currency: decision.currency.toUpperCase(),
+            amountMinor,
+            amount: decision.amount,
+            reason: decision.reason.trim(),
+            ...(decision.itemKey ? { itemKey: decision.itemKey } : {})
+          }
+        }
+      }
+    }
+  }
+
+  /** What accepting every suggestion above a score would take: how many, and the file's total per currency (shown before the user confirms). */
+  previewAcceptAll(
+    sessionId: string,
+    filter: ItemFilter,
+    minScore: number
+  ): { count: number; totals: { currency: string; fileMinor: number; providerMinor: number }[] } {
+    const byCurrency = new Map<string, { currency: string; fileMinor: number; providerMinor: number }>()
+    const found = this.items.suggestionsAbove(sessionId, filter, minScore)
+    for (const item of found) {
+      const currency = item.file[0]?.currency ?? item.provider[0]?.currency ?? ''
+      const t = byCurrency.get(currency) ?? { currency, fileMinor: 0, providerMinor: 0 }
+      t.fileMinor += item.file.reduce((sum, f) => sum + f.amountMinor, 0)
+      t.providerMinor += item.provider.reduce((sum, p) => sum + p.amountMinor, 0)
+      byCurrency.set(currency, t)
+    }
+    return { count: found.length, totals: [...byCurrency.values()].sort((a, b) => (a.currency < b.currency ? -1 : 1)) }
+  }
+
+  /** Accepts every suggestion above a score that the filter shows, each as its own decision (and audit event), in place. */
+  async acceptAll(sessionId: string, filter: ItemFilter, minScore: number): Promise<{ accepted: number; session: SessionInfo }> {
+    this.sessions.open(sessionId)
+    let accepted = 0
+    for (const item of this.items.suggestionsAbove(sessionId, filter, minScore)) {
+      await this.decide(sessionId, { kind: 'accept', itemKey: item.key })
+      accepted++
+    }
+    return { accepted, session: this.sessions.get(sessionId) }
+  }
+}

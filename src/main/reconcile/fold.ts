@@ -1,0 +1,91 @@
+// A session's audit events folded into what they decide: pinned and dismissed pairs for the engine, each item's note, reason and resolution, and the adjustments.
+import { pairKey, type AdjustmentInfo } from '../../shared/reconcile'
+import type { AuditEntry } from '../../shared/reconcile-events'
+import type { EngineDecisions, PinnedMatch } from './engine'
+
+/** What the events of a session say: decisions for the engine, notes and reasons per item, adjustments. */
+export interface FoldedDecisions {
+  engine: EngineDecisions
+  notes: Map<string, ItemAnnotation>
+  adjustments: AdjustmentInfo[]
+  reopenedAt: string | null
+}
+
+/** What the user said about one item, and who said the last of it when. */
+export interface ItemAnnotation {
+  note: string | null
+  reasonCode: string | null
+  resolved: boolean
+  by: string
+  at: string
+}
+
+/** The events undone, by seq: each undo names the event it takes back. */
+export function undoneEvents(events: readonly AuditEntry[]): Set<number> {
+  const undone = new Set<number>()
+  for (const e of events) if (e.kind === 'undo') undone.add(e.payload.undoes)
+  return undone
+}
+
+/** Folds a session's events, in order, skipping those undone. */
+export function foldEvents(events: readonly AuditEntry[]): FoldedDecisions {
+  const pinned = new Map<string, PinnedMatch>()
+  const dismissed = new Set<string>()
+  const notes: FoldedDecisions['notes'] = new Map()
+  const adjustments: AdjustmentInfo[] = []
+  let reopenedAt: string | null = null
+  const annotate = (
+    key: string,
+    at: string,
+    by: string,
+    change: Partial<Pick<ItemAnnotation, 'note' | 'reasonCode' | 'resolved'>>
+  ): void => {
+    const current = notes.get(key) ?? { note: null, reasonCode: null, resolved: false, by, at }
+    notes.set(key, { ...current, ...change, by, at })
+  }
+  const undone = undoneEvents(events)
+  for (const e of events) {
+    if (undone.has(e.seq)) continue
+    switch (e.kind) {
+      case 'accept':
+      case 'match': {
+        const { providerIds, fileIds } = e.payload
+        const key = pairKey(providerIds, fileIds)
+        pinned.set(key, { kind: e.kind === 'accept' ? 'accepted' : 'manual', providerIds, fileIds })
+        dismissed.delete(key)
+        annotate(key, e.at, e.user, {})
+        break
+      }
+      case 'reject':
+      case 'unmatch': {
+        const key = pairKey(e.payload.providerIds, e.payload.fileIds)
+        pinned.delete(key)
+        dismissed.add(key)
+        break
+      }
+      case 'note':
+        annotate(e.payload.itemKey, e.at, e.user, { note: e.payload.note || null })
+        break
+      case 'reason':
+        annotate(e.payload.itemKey, e.at, e.user, { reasonCode: e.payload.code || null })
+        break
+      case 'resolve':
+        annotate(e.payload.itemKey, e.at, e.user, { resolved: e.payload.resolved === true })
+        break
+      case 'adjust':
+        adjustments.push({
+          currency: e.payload.currency,
+          amountMinor: e.payload.amountMinor,
+          reason: e.payload.reason,
+          itemKey: e.payload.itemKey ?? null,
+          by: e.user,
+          at: e.at
+        })
+        break
+      case 'reopen':
+        reopenedAt ??= e.at
+        break
+    }
+  }
+  return { engine: { pinned: [...pinned.values()], dismissed }, notes, adjustments, reopenedAt }
+}

@@ -1,0 +1,154 @@
+// A session's stored result: its items in order (a page, one, all, or those a filter shows) and the summary totals kept with them.
+import type { ItemFilter, ReconItem, ReconSettings } from '../../shared/reconcile'
+import { AppError } from '../errors'
+import { sessionEvents } from './audit'
+import type { ReconContext } from './context'
+import { foldEvents } from './fold'
+import { filterClause, itemColumns } from './item-filters'
+import { summarise, type SummaryTotals } from './report'
+
+/** What a run keeps of a session's totals: the totals and the settings they were summed under. */
+export interface StoredSummary {
+  settings: ReconSettings
+  totals: SummaryTotals
+}
+
+/** The session's columns the totals are read from. */
+interface TotalsRow {
+  summary: string | null
+  settings: string
+}
+
+export class SessionItems {
+  constructor(private readonly ctx: ReconContext) {}
+
+  /** The items a filter shows, a page at a time, and how many it shows in all. */
+  page(sessionId: string, options: ItemFilter & { offset?: number; limit?: number } = {}): { total: number; items: ReconItem[] } {
+    const { offset, limit, ...filter } = options
+    const asked = Object.entries(filter)
+      .filter(([, v]) => v !== undefined && v !== '')
+      .map(([k]) => k)
+    // Counts and currencies come from the stored totals where they can (a million items are not counted for each page).
+    const row = this.ctx.db.prepare('select last_run_at, summary, settings from recon_sessions where id = ?').get(sessionId) as
+      (TotalsRow & { last_run_at: string | null }) | undefined
+    const totals = row?.last_run_at ? this.totals(sessionId, row) : null
+    const where = filterClause(
+      filter,
+      asked.some((k) => k === 'minAmount' || k === 'maxAmount') ? (totals?.currencies.map((c) => c.currency) ?? []) : []
+    )
+    const args = [sessionId, ...where.args]
+    const counted = !totals
+      ? null
+      : asked.length === 0
+        ? Object.values(totals.counts).reduce((a, b) => a + b, 0)
+        : asked.length === 1 && filter.outcome
+          ? totals.counts[filter.outcome]
+          : null
+    const total =
+      counted ??
+      (this.ctx.db.prepare(`select count(*) as n from recon_items where session_id = ?${where.sql}`).get(...args) as { n: number }).n
+    const rows = this.ctx.db
+      .prepare(`select data from recon_items where session_id = ?${where.sql} order by position limit ? offset ?`)
+      .all(...args, limit ?? 500, offset ?? 0) as { data: string }[]
+    return { total, items: rows.map((r) => JSON.parse(r.data) as ReconItem) }
+  }
+
+  /** The suggestions a filter shows that score at least `minScore` and are not decided yet (groups have no score and are never among them). */
+  suggestionsAbove(sessionId: string, filter: ItemFilter, minScore: number): ReconItem[] {
+    const where = filterClause(
+      { ...filter, outcome: 'suggested' },
+      filter.minAmount || filter.maxAmount ? this.totals(sessionId).currencies.map((c) => c.currency) : []
+    )
+    const rows = this.ctx.db
+      .prepare(`select data from recon_items where session_id = ?${where.sql} order by position`)
+      .all(sessionId, ...where.args) as { data: string }[]
+    return rows.map((r) => JSON.parse(r.data) as ReconItem).filter((i) => i.score !== null && i.score >= minScore && i.decision === null)
+  }
+
+  /** Every stored item in order, one at a time (reports of a million items). */
+  *all(sessionId: string): Generator<ReconItem> {
+    for (const row of this.ctx.db
+      .prepare('select data from recon_items where session_id = ? order by position')
+      .iterate(sessionId) as Iterable<{ data: string }>)
+      yield JSON.parse(row.data) as ReconItem
+  }
+
+  get(sessionId: string, key: string): ReconItem | null {
+    return this.withPosition(sessionId, key)?.item ?? null
+  }
+
+  /** An item and its place in the stored order. */
+  withPosition(sessionId: string, key: string): { item: ReconItem; position: number } | null {
+    const row = this.ctx.db.prepare('select position, data from recon_items where session_id = ? and item_key = ?').get(sessionId, key) as
+      { position: number; data: string } | undefined
+    return row ? { item: JSON.parse(row.data) as ReconItem, position: row.position } : null
+  }
+
+  /** The items holding any of these provider records or file lines. */
+  containing(sessionId: string, providerIds: string[], fileIds: string[]): ReconItem[] {
+    const wanted = new Set([...providerIds, ...fileIds])
+    const out: ReconItem[] = []
+    for (const it of this.all(sessionId))
+      if (it.provider.some((p) => wanted.has(p.id)) || it.file.some((f) => wanted.has(f.id))) out.push(it)
+    return out
+  }
+
+  /** Stores a run's items in place of the last run's. */
+  replaceAll(sessionId: string, items: readonly ReconItem[]): void {
+    this.ctx.db.prepare('delete from recon_items where session_id = ?').run(sessionId)
+    const insert = this.ctx.db.prepare(
+      'insert into recon_items (session_id, position, item_key, outcome, data, currency, day, provider_minor, file_minor, search) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)'
+    )
+    items.forEach((item, position) => {
+      const c = itemColumns(item)
+      insert.run(
+        sessionId,
+        position,
+        item.key,
+        item.outcome,
+        JSON.stringify(item),
+        c.currency,
+        c.day,
+        c.providerMinor,
+        c.fileMinor,
+        c.search
+      )
+    })
+  }
+
+  /** Stores one item as it now is, at its place. */
+  replaceOne(sessionId: string, position: number, item: ReconItem): void {
+    const c = itemColumns(item)
+    this.ctx.db
+      .prepare(
+        'update recon_items set outcome = ?, data = ?, currency = ?, day = ?, provider_minor = ?, file_minor = ?, search = ? where session_id = ? and position = ?'
+      )
+      .run(item.outcome, JSON.stringify(item), c.currency, c.day, c.providerMinor, c.fileMinor, c.search, sessionId, position)
+  }
+
+  /**
+   * The session's summary totals as stored with its last run and kept up to date by each decision;
+   * a session stored before summaries were kept has them worked out once from its items, and kept.
+   */
+  totals(sessionId: string, row?: TotalsRow): SummaryTotals {
+    const stored =
+      row ?? (this.ctx.db.prepare('select summary, settings from recon_sessions where id = ?').get(sessionId) as TotalsRow | undefined)
+    if (!stored) throw new AppError('session_not_found', `No reconciliation session ${sessionId}.`)
+    if (stored.summary) return (JSON.parse(stored.summary) as StoredSummary).totals
+    const settings = JSON.parse(stored.settings) as ReconSettings
+    const totals = summarise(this.all(sessionId), settings, foldEvents(sessionEvents(this.ctx.db, sessionId)).adjustments)
+    this.storeTotals(sessionId, settings, totals)
+    return totals
+  }
+
+  /** The totals and the settings they were summed under, as the last run or decision stored them (null before the first run). */
+  storedSummary(sessionId: string): StoredSummary | null {
+    const stored = this.ctx.db.prepare('select summary from recon_sessions where id = ?').get(sessionId) as { summary: string | null }
+    return stored.summary ? (JSON.parse(stored.summary) as StoredSummary) : null
+  }
+
+  storeTotals(sessionId: string, settings: ReconSettings, totals: SummaryTotals): void {
+    const stored: StoredSummary = { settings, totals }
+    this.ctx.db.prepare('update recon_sessions set summary = ? where id = ?').run(JSON.stringify(stored), sessionId)
+  }
+}

@@ -1,0 +1,252 @@
+// Runs of the match engine over a session: its provider records and statement lines in, the result stored as the session's items and totals.
+import {
+  expectedAmount,
+  pairKey,
+  RULE_VERSION,
+  type FileSide,
+  type Outcome,
+  type ProviderSide,
+  type ReconItem,
+  type SessionInfo
+} from '../../shared/reconcile'
+import { sessionEvents } from './audit'
+import type { ReconContext } from './context'
+import { runMatchAsync, type EngineFileRow, type EngineProvider, type MatchResult } from './engine'
+import { foldEvents, type FoldedDecisions } from './fold'
+import type { SessionItems } from './items'
+import { loadProviderSide, outsideThePeriod } from './provider-side'
+import { keysNamedBy, normaliseReference } from './references'
+import { summarise } from './report'
+import type { Sessions } from './sessions'
+
+export interface RunOutcome {
+  session: SessionInfo
+  counts: Record<Outcome, number>
+  items: number
+  leftOutFailed: number
+  /** Records from just outside the period that no line claims (read because the window reaches past the period). */
+  leftOutOutsidePeriod: number
+  unreadable: number
+  notes: string[]
+}
+
+export interface RunOptions {
+  signal?: AbortSignal
+  onProgress?: (phase: string, done: number, total: number) => void
+}
+
+export class Runs {
+  constructor(
+    private readonly ctx: ReconContext,
+    private readonly sessions: Sessions,
+    private readonly items: SessionItems
+  ) {}
+
+  /** Runs the engine over the session's inputs and decisions (yielding to the event loop as it goes) and stores the result in place of the last one. */
+  async run(sessionId: string, options: RunOptions = {}): Promise<RunOutcome> {
+    const session = this.sessions.open(sessionId)
+    const { result, folded, unreadable, notes } = await this.compute(session, options)
+    const items = materialise(result, folded)
+    const totals = summarise(items, session.settings, folded.adjustments)
+    const counts = totals.counts
+    options.signal?.throwIfAborted()
+    this.ctx.db.transaction(() => {
+      this.items.replaceAll(sessionId, items)
+      this.ctx.db.prepare('update recon_sessions set last_run_at = ? where id = ?').run(this.ctx.now().toISOString(), sessionId)
+      this.items.storeTotals(sessionId, session.settings, totals)
+      this.ctx.record(sessionId, {
+        kind: 'run',
+        payload: {
+          ruleVersion: RULE_VERSION,
+          providerRecords: result.provider.length,
+          fileRows: result.file.length,
+          counts,
+          leftOutFailed: result.leftOutFailed,
+          leftOutOutsidePeriod: result.leftOutOutsidePeriod,
+          unreadable
+        }
+      })
+    })()
+    return {
+      session: this.sessions.get(sessionId),
+      counts,
+      items: items.length,
+      leftOutFailed: result.leftOutFailed,
+      leftOutOutsidePeriod: result.leftOutOutsidePeriod,
+      unreadable,
+      notes
+    }
+  }
+
+  /** The engine's answer for the session as it stands, without storing anything (what a run would store). */
+  async compute(
+    session: SessionInfo,
+    options: RunOptions = {}
+  ): Promise<{ result: MatchResult; folded: FoldedDecisions; unreadable: number; notes: string[] }> {
+    // A line may be dated up to daysAfter past its record, or daysBefore ahead of it: records that far outside the period are read too.
+    const reach = { before: session.settings.daysAfter, after: session.settings.daysBefore }
+    const side = loadProviderSide(this.ctx.db, {
+      profileId: session.profileId,
+      source: session.source,
+      filter: session.filter,
+      from: session.from,
+      to: session.to,
+      timeZone: session.timeZone,
+      reach
+    })
+    const file = this.fileRows(session)
+    const { records, notes } = inFileCurrencies(side.records, file)
+    const folded = foldEvents(sessionEvents(this.ctx.db, session.id))
+    const result = await runMatchAsync(records, file, session.settings, folded.engine, options)
+    return { result, folded, unreadable: side.unreadable, notes: [...side.notes, ...notes] }
+  }
+
+  /** The session's statement rows within its period; a row in two of its files counts once. */
+  private fileRows(session: SessionInfo): EngineFileRow[] {
+    const rows = this.ctx.db
+      .prepare(
+        `select f.id, r.row_id, r.line, r.date, r.amount_minor, r.currency, r.reference, r.description, r.counterparty
+         from recon_session_files s join recon_files f on f.id = s.file_id join recon_file_rows r on r.file_num = f.num
+         where s.session_id = ? and r.date >= ? and r.date <= ? order by f.num, r.line`
+      )
+      .raw(true)
+      .iterate(session.id, session.from, session.to) as Iterable<
+      [string, string, number, string, number, string, string | null, string | null, string | null]
+    >
+    const seen = new Set<string>()
+    const out: EngineFileRow[] = []
+    for (const [fileId, id, line, date, amount, currency, reference, description, counterparty] of rows) {
+      if (seen.has(id)) continue
+      seen.add(id)
+      out.push({ id, fileId, line, date, amountMinor: amount, currency, reference, description, counterparty })
+    }
+    return out
+  }
+}
+
+/**
+ * A statement holds one account's currencies: provider records in other currencies are left out
+ * (and counted in a note), unless the statement names them by reference (then they show as
+ * currency_differs).
+ */
+function inFileCurrencies(records: EngineProvider[], file: EngineFileRow[]): { records: EngineProvider[]; notes: string[] } {
+  if (file.length === 0) return { records, notes: [] }
+  const currencies = new Set(file.map((f) => f.currency))
+  const named = keysNamedBy(file)
+  const left = new Map<string, number>()
+  const kept = records.filter((p) => {
+    if (currencies.has(p.currency)) return true
+    if ([p.reference, p.serviceReference, ...(p.keys ?? [])].some((k) => k && named.has(normaliseReference(k)))) return true
+    // Only the period's own records are counted: those read from just outside it are another period's.
+    if (p.outsidePeriod !== true) left.set(p.currency, (left.get(p.currency) ?? 0) + 1)
+    return false
+  })
+  const notes =
+    left.size === 0
+      ? []
+      : [
+          `left out, in currencies the statements do not hold: ${[...left]
+            .sort()
+            .map(([c, n]) => `${n} ${c}`)
+            .join(', ')}`
+        ]
+  return { records: kept, notes }
+}
+
+/** The engine's result as report items: both sides' key fields, difference, decision and the user's notes. */
+export function materialise(result: MatchResult, folded: FoldedDecisions): ReconItem[] {
+  const { items } = result
+  const out: ReconItem[] = new Array(items.length)
+  for (let k = 0; k < items.length; k++) {
+    let outside: string[] | null = null
+    const provider: ProviderSide[] = items.providers(k).map((i) => {
+      const p = result.provider[i] as MatchResult['provider'][number]
+      if (p.outsidePeriod === true)
+        (outside ??= []).push(`record ${p.id} is dated ${p.day}, outside the period: a line in it settles the record`)
+      return {
+        id: p.id,
+        reference: p.reference,
+        serviceReference: p.serviceReference,
+        date: p.day,
+        amountMinor: p.amountMinor,
+        feesMinor: p.feesMinor,
+        currency: p.currency,
+        status: p.status,
+        channel: p.channel,
+        name: p.text
+      }
+    })
+    const file: FileSide[] = items.files(k).map((i) => {
+      const f = result.file[i] as EngineFileRow
+      return {
+        id: f.id,
+        fileId: f.fileId,
+        line: f.line,
+        date: f.date,
+        reference: f.reference,
+        description: f.description,
+        counterparty: f.counterparty,
+        amountMinor: f.amountMinor,
+        currency: f.currency
+      }
+    })
+    const key = pairKey(
+      provider.map((p) => p.id),
+      file.map((f) => f.id)
+    )
+    const currencies = new Set([...provider.map((p) => p.currency), ...file.map((f) => f.currency)])
+    const differenceMinor =
+      currencies.size === 1
+        ? file.reduce((s, f) => s + f.amountMinor, 0) - provider.reduce((s, p) => s + expectedAmount(p, result.netOfFees), 0)
+        : null
+    const annotation = folded.notes.get(key)
+    out[k] = {
+      key,
+      outcome: items.outcome(k),
+      provider,
+      file,
+      differenceMinor,
+      score: items.score(k),
+      reasons: outside === null ? (items.reasons(k) as string[]) : [...items.reasons(k), ...(outside as string[])],
+      decision: items.decision(k),
+      note: annotation?.note ?? null,
+      reasonCode: annotation?.reasonCode ?? null,
+      resolved: annotation?.resolved ?? false,
+      decidedBy: annotation?.by ?? null,
+      decidedAt: annotation?.at ?? null
+    }
+  }
+  return out
+}
+
+/** A stored item's record as the engine saw it, outside the period again when its day is. */
+export function engineProvider(p: ProviderSide, session: SessionInfo): EngineProvider {
+  return {
+    id: p.id,
+    reference: p.reference,
+    serviceReference: p.serviceReference,
+    day: p.date,
+    amountMinor: p.amountMinor,
+    feesMinor: p.feesMinor,
+    currency: p.currency,
+    status: p.status,
+    channel: p.channel,
+    text: p.name,
+    outsidePeriod: outsideThePeriod(session.source, p.date, session)
+  }
+}
+
+/** A stored item's statement line as the engine saw it. */
+export function engineFileRow(f: FileSide): EngineFileRow {
+  return {
+    id: f.id,
+    fileId: f.fileId,
+    line: f.line,
+    date: f.date,
+    amountMinor: f.amountMinor,
+    currency: f.currency,
+    reference: f.reference,
+    description: f.description,
+    counterparty: f.counterparty
+  }
+}

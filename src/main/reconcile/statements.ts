@@ -1,0 +1,260 @@
+// Imported statements: reading a file (with a saved preset when its headers match), storing its rows, finding rows imported before, and the saved presets.
+import type Database from 'better-sqlite3'
+import { randomUUID } from 'node:crypto'
+import type { ImportedFileInfo, ReconSource, StatementMapping } from '../../shared/reconcile'
+import { AppError } from '../errors'
+import type { ReconContext } from './context'
+import { parseStatement, type ParsedStatement, type StatementRow } from './import/statement'
+import { keysNamedBy, normaliseReference } from './references'
+
+export interface ImportRequest {
+  profileId: string
+  name: string
+  bytes: Uint8Array
+  mapping?: Partial<StatementMapping> | undefined
+  /** When the same file (by SHA-256) was imported before: use that one, or import it again. */
+  ifSameFile?: 'use-existing' | 'import-again' | undefined
+  /** When some rows were imported before in another file: keep them all, or leave those rows out. */
+  ifSameRows?: 'keep' | 'skip' | undefined
+  /** Only read and report; store nothing. */
+  previewOnly?: boolean | undefined
+}
+
+export type ImportOutcome =
+  | { status: 'imported'; file: ImportedFileInfo; parsed: ParsedStatement; presetApplied: string | null; skippedSameRows: number }
+  | { status: 'preview' | 'questions'; parsed: ParsedStatement; presetApplied: string | null }
+  | { status: 'same-file'; parsed: ParsedStatement; existing: ImportedFileInfo; presetApplied: string | null }
+  | { status: 'same-rows'; parsed: ParsedStatement; sameRows: number; presetApplied: string | null }
+
+interface FileRow {
+  id: string
+  name: string
+  sha256: string
+  row_count: number
+  problems: string
+  imported_at: string
+  imported_by: string
+  number_form: string | null
+  date_form: string | null
+  encoding: string | null
+  separator: string | null
+  mapping: string
+}
+
+/** Statement rows per insert statement (10 values each: 5,000, well under SQLite's limit of 32,766). */
+const ROW_BATCH = 500
+
+export class Statements {
+  constructor(private readonly ctx: ReconContext) {}
+
+  /** Reads a statement, applies a saved preset when its headers match, and stores it unless asked only to preview or something needs the user. */
+  async importStatement(request: ImportRequest): Promise<ImportOutcome> {
+    let parsed = await parseStatement(request.bytes, request.name, request.mapping ?? {})
+    let presetApplied: string | null = null
+    if (!request.mapping?.columns || Object.keys(request.mapping.columns).length === 0) {
+      const preset = [parsed.headerSignature, ...parsed.rowSignatures].map((s) => this.presetFor(s)).find((p) => p !== null) ?? null
+      if (preset) {
+        parsed = await parseStatement(request.bytes, request.name, {
+          ...preset.mapping,
+          ...stripEmpty(request.mapping ?? {}),
+          columns: preset.mapping.columns
+        })
+        presetApplied = preset.sourceName
+      }
+    }
+    const existing = this.ctx.db
+      .prepare('select id from recon_files where profile_id = ? and sha256 = ? order by imported_at limit 1')
+      .get(request.profileId, parsed.sha256) as { id: string } | undefined
+    if (existing && request.ifSameFile !== 'import-again' && !request.previewOnly) {
+      return { status: 'same-file', parsed, existing: this.file(existing.id), presetApplied }
+    }
+    if (parsed.questions.length > 0) return { status: 'questions', parsed, presetApplied }
+    if (request.previewOnly) return { status: 'preview', parsed, presetApplied }
+    const known = this.knownRowIds(request.profileId, parsed.rows)
+    if (known.size > 0 && !existing && request.ifSameRows === undefined)
+      return { status: 'same-rows', parsed, sameRows: known.size, presetApplied }
+    const rows = request.ifSameRows === 'skip' ? parsed.rows.filter((r) => !known.has(r.id)) : parsed.rows
+    const id = randomUUID()
+    this.ctx.db.transaction(() => {
+      const num = this.ctx.db.prepare('select coalesce(max(num), 0) + 1 from recon_files').pluck().get() as number
+      this.ctx.db
+        .prepare(
+          `insert into recon_files (id, num, profile_id, name, sha256, size, encoding, separator, sheet, header, header_line, mapping, number_form, date_form, row_count, problems, skipped, imported_at, imported_by)
+           values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+        )
+        .run(
+          id,
+          num,
+          request.profileId,
+          request.name,
+          parsed.sha256,
+          parsed.size,
+          parsed.encoding,
+          parsed.separator,
+          parsed.sheet,
+          JSON.stringify(parsed.header),
+          parsed.headerLine,
+          JSON.stringify(parsed.mapping),
+          parsed.numberForm,
+          parsed.dateForm,
+          rows.length,
+          JSON.stringify(parsed.problems),
+          JSON.stringify(parsed.skipped),
+          this.ctx.now().toISOString(),
+          this.ctx.user()
+        )
+      // Rows go in BATCH at a time: one statement call per batch, not per row (a million rows in seconds).
+      const columns = '(file_num, line, row_id, date, time, amount_minor, currency, reference, description, counterparty)'
+      const statement = (n: number): Database.Statement =>
+        this.ctx.db.prepare(`insert into recon_file_rows ${columns} values ${Array(n).fill('(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`)
+      const full = statement(ROW_BATCH)
+      const values: unknown[] = new Array(ROW_BATCH * 10)
+      for (let start = 0; start < rows.length; start += ROW_BATCH) {
+        const end = Math.min(rows.length, start + ROW_BATCH)
+        if (end - start < ROW_BATCH) values.length = (end - start) * 10
+        for (let k = start, v = 0; k < end; k++) {
+          const r = rows[k] as StatementRow
+          values[v++] = num
+          values[v++] = r.line
+          values[v++] = r.id
+          values[v++] = r.date
+          values[v++] = r.time
+          values[v++] = r.amountMinor
+          values[v++] = r.currency
+          values[v++] = r.reference
+          values[v++] = r.description
+          values[v++] = r.counterparty
+        }
+        ;(end - start === ROW_BATCH ? full : statement(end - start)).run(values)
+      }
+    })()
+    return { status: 'imported', file: this.file(id), parsed, presetApplied, skippedSameRows: parsed.rows.length - rows.length }
+  }
+
+  /**
+   * The currency a statement without one is in: the provider's only currency for this source, or
+   * the one whose references the statement names most often. Null when that does not settle it.
+   */
+  async statementCurrency(
+    profileId: string,
+    source: ReconSource,
+    bytes: Uint8Array,
+    name: string,
+    mapping: Partial<StatementMapping>
+  ): Promise<string | null> {
+    const table =
+      source === 'payouts'
+        ? 'transfers'
+        : source === 'subscriptions'
+          ? 'subscriptions'
+          : source === 'virtual-accounts'
+            ? 'virtual_accounts'
+            : 'payments'
+    const currencies = (
+      this.ctx.db.prepare(`select distinct currency from ${table} where profile_id = ? and currency is not null`).all(profileId) as {
+        currency: string
+      }[]
+    ).map((r) => r.currency)
+    if (currencies.length <= 1) return currencies[0] ?? null
+    if (table !== 'payments' && table !== 'transfers') return null
+    // Read with a placeholder currency: only the references and descriptions are looked at.
+    const keys = keysNamedBy((await parseStatement(bytes, name, { ...mapping, defaultCurrency: 'USD' })).rows)
+    const hits = new Map<string, number>()
+    const rows = this.ctx.db
+      .prepare(`select reference, service_reference, currency from ${table} where profile_id = ?`)
+      .raw(true)
+      .iterate(profileId) as Iterable<[string | null, string | null, string]>
+    for (const [reference, serviceReference, currency] of rows) {
+      if ((reference && keys.has(normaliseReference(reference))) || (serviceReference && keys.has(normaliseReference(serviceReference))))
+        hits.set(currency, (hits.get(currency) ?? 0) + 1)
+    }
+    const ranked = [...hits].sort((a, b) => b[1] - a[1])
+    if (ranked.length === 0 || (ranked.length > 1 && ranked[0]?.[1] === ranked[1]?.[1])) return null
+    return (ranked[0] as [string, number])[0]
+  }
+
+  /** How many of these rows were imported before in another file of the profile. */
+  sameRows(profileId: string, rows: readonly StatementRow[]): number {
+    return this.knownRowIds(profileId, rows).size
+  }
+
+  /** The rows of this file that the profile's other files hold already (one pass over their ids). */
+  private knownRowIds(profileId: string, rows: readonly StatementRow[]): Set<string> {
+    const known = new Set<string>()
+    if (rows.length === 0) return known
+    const stored = this.ctx.db
+      .prepare('select r.row_id from recon_file_rows r join recon_files f on f.num = r.file_num where f.profile_id = ?')
+      .pluck()
+      .iterate(profileId) as Iterable<string>
+    const before = new Set<string>()
+    for (const id of stored) before.add(id)
+    if (before.size === 0) return known
+    for (const r of rows) if (before.has(r.id)) known.add(r.id)
+    return known
+  }
+
+  file(id: string): ImportedFileInfo {
+    const row = this.ctx.db.prepare('select * from recon_files where id = ?').get(id) as FileRow | undefined
+    if (!row) throw new AppError('file_not_found', `No imported statement ${id}.`)
+    return {
+      id: row.id,
+      name: row.name,
+      sha256: row.sha256,
+      rows: row.row_count,
+      problems: (JSON.parse(row.problems) as unknown[]).length,
+      importedAt: row.imported_at,
+      importedBy: row.imported_by,
+      numberForm: row.number_form,
+      dateForm: row.date_form,
+      encoding: row.encoding,
+      separator: row.separator,
+      mapping: JSON.parse(row.mapping) as StatementMapping
+    }
+  }
+
+  files(profileId: string): ImportedFileInfo[] {
+    return (
+      this.ctx.db.prepare('select id from recon_files where profile_id = ? order by imported_at, id').all(profileId) as { id: string }[]
+    ).map((r) => this.file(r.id))
+  }
+
+  /** The first and last day a file's rows are dated (a new session's period by default); null for a file without rows. */
+  fileDays(profileId: string, fileId: string): { from: string; to: string } | null {
+    const row = this.ctx.db
+      .prepare(
+        'select min(r.date) as "from", max(r.date) as "to" from recon_files f join recon_file_rows r on r.file_num = f.num where f.id = ? and f.profile_id = ?'
+      )
+      .get(fileId, profileId) as { from: string | null; to: string | null }
+    return row.from && row.to ? { from: row.from, to: row.to } : null
+  }
+
+  /** Saves a file's mapping for a source: later files with the same headers are read the same way. */
+  savePreset(sourceName: string, headerSignature: string, mapping: StatementMapping): void {
+    const { encoding: _encoding, ...kept } = mapping
+    this.ctx.db
+      .prepare(
+        'insert into recon_presets (header_signature, source_name, mapping, saved_at) values (?, ?, ?, ?) on conflict (header_signature) do update set source_name = excluded.source_name, mapping = excluded.mapping, saved_at = excluded.saved_at'
+      )
+      .run(headerSignature, sourceName, JSON.stringify({ ...kept, encoding: null }), this.ctx.now().toISOString())
+  }
+
+  presetFor(headerSignature: string): { sourceName: string; mapping: StatementMapping } | null {
+    const row = this.ctx.db.prepare('select source_name, mapping from recon_presets where header_signature = ?').get(headerSignature) as
+      { source_name: string; mapping: string } | undefined
+    return row ? { sourceName: row.source_name, mapping: JSON.parse(row.mapping) as StatementMapping } : null
+  }
+
+  /** Refuses a statement that is not there, or was imported under another profile (test and live never mix). */
+  ofProfile(fileId: string, profileId: string): void {
+    const row = this.ctx.db.prepare('select profile_id from recon_files where id = ?').get(fileId) as { profile_id: string } | undefined
+    if (!row) throw new AppError('file_not_found', `No imported statement ${fileId}.`)
+    if (row.profile_id !== profileId)
+      throw new AppError('profile_mismatch', 'That statement was imported under another profile; test and live never mix.')
+  }
+}
+
+function stripEmpty(mapping: Partial<StatementMapping>): Partial<StatementMapping> {
+  return Object.fromEntries(
+    Object.entries(mapping).filter(([k, v]) => k !== 'columns' && v !== null && v !== undefined)
+  ) as Partial<StatementMapping>
+}

@@ -1,0 +1,78 @@
+// A reconciliation session's audit trail: every event kind with its payload, one union that the writer, the fold, the reports and the screens share.
+import type { Outcome, ReconSettings, ReconSource, SessionInfo } from './reconcile'
+
+/** The records and lines a decision was about, and the item they made. */
+export interface DecidedMembers {
+  providerIds: string[]
+  fileIds: string[]
+  itemKey: string
+}
+
+/** Each event kind's payload, as it is hashed and stored. A stored payload never changes shape: a new shape is a new kind. */
+export interface AuditPayloads {
+  session_created: {
+    name: string
+    source: ReconSource
+    filter: SessionInfo['filter']
+    from: string
+    to: string
+    timeZone: string
+    settings: ReconSettings
+    fileIds: string[]
+  }
+  files_added: { fileIds: string[] }
+  settings_changed: { settings: ReconSettings }
+  run: {
+    ruleVersion: string
+    providerRecords: number
+    fileRows: number
+    counts: Record<Outcome, number>
+    leftOutFailed: number
+    leftOutOutsidePeriod: number
+    unreadable: number
+  }
+  accept: DecidedMembers
+  reject: DecidedMembers
+  unmatch: DecidedMembers
+  /** A match by hand; `replaces` names the items its members were in before. */
+  match: DecidedMembers & { replaces: string[] }
+  note: { itemKey: string; note: string }
+  reason: { itemKey: string; code: string }
+  resolve: { itemKey: string; resolved: boolean }
+  /** `amount` as the user typed it, `amountMinor` as it counts. */
+  adjust: { currency: string; amountMinor: number; amount: string; reason: string; itemKey?: string }
+  /** Takes back event `undoes` (of kind `kind`); the event stays in the trail and the fold skips it. */
+  undo: { undoes: number; kind: AuditEventKind; itemKey?: string }
+  close: { counts: Record<Outcome, number> }
+  reopen: { reason: string; closedAt: string | null; closedBy: string | null }
+}
+
+export type AuditEventKind = keyof AuditPayloads
+
+/** What an event says: its kind and that kind's payload. */
+export type AuditEventBody = { [K in AuditEventKind]: { kind: K; payload: AuditPayloads[K] } }[AuditEventKind]
+
+/** An event as the trail holds it: numbered in its session, when and by whom. */
+export type AuditEntry = AuditEventBody & { seq: number; at: string; user: string }
+
+/** Decisions an undo can take back (not runs, closes, reopens or undos themselves). */
+export const UNDOABLE_KINDS: readonly AuditEventKind[] = ['accept', 'reject', 'match', 'unmatch', 'note', 'reason', 'resolve', 'adjust']
+
+/** What the session's history shows: how it was set up, run, adjusted, closed and reopened (decisions show on their items). */
+export const SESSION_HISTORY_KINDS: readonly AuditEventKind[] = [
+  'session_created',
+  'files_added',
+  'settings_changed',
+  'run',
+  'adjust',
+  'close',
+  'reopen'
+]
+
+/** The item an event names by key, and the provider records and file lines it names by id. */
+export function eventSubjects(event: AuditEventBody): { itemKey: string | null; ids: string[] } {
+  const payload = event.payload
+  const itemKey = 'itemKey' in payload && typeof payload.itemKey === 'string' ? payload.itemKey : null
+  const ids = 'providerIds' in payload ? [...payload.providerIds, ...payload.fileIds] : []
+  return { itemKey, ids }
+}
