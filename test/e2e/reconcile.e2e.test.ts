@@ -1,7 +1,7 @@
 // Reconciling in Chromium, renderer → gate → host process: the Sandbox's sample statement through the wizard, review, decisions, close, report, reopen.
 import { readFileSync } from 'node:fs'
 import Papa from 'papaparse'
-import { sandboxSeed } from '../../src/main/sandbox/server'
+import { sandboxSeed } from '../../src/main/sandbox/seed'
 import { sampleStatement } from '../../src/main/sandbox/statement'
 import { parseMajor } from '../../src/shared/money'
 import { systemTimeZone } from '../../src/shared/time'

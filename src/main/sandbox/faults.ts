@@ -1,4 +1,5 @@
 // Fault injection for the Sandbox: queued or random failures, so retries and resilience can be tested for real.
+import { json, type HttpReply } from './http'
 import { stream } from './random'
 
 export const FAULT_KINDS = [
@@ -113,5 +114,19 @@ export class FaultControl {
 
   describe(): FaultSettings & { queued: FaultKind[] } {
     return { ...this.settings, queued: [...this.queue] }
+  }
+}
+
+/** The answer a fault gives instead of the endpoint's, for the faults that answer at all in place of it (null: the others). */
+export function faultReply(fault: FaultKind): HttpReply | null {
+  switch (fault) {
+    case 'rate-limit':
+      return json(429, { error: 'Too Many Requests', message: 'rate_limit_exceeded', status: 429 }, { 'Retry-After': '1' })
+    case 'server-error':
+      return json(500, { error: 'Internal Server Error', message: 'server_error', status: 500 })
+    case 'unavailable':
+      return json(503, { error: 'Service Unavailable', message: 'server_error', status: 503 }, { 'Retry-After': '1' })
+    default:
+      return null
   }
 }
