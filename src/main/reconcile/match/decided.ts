@@ -1,0 +1,20 @@
+// Phase 1 of a match: what the user decided (an accepted suggestion, a match by hand) holds before anything else.
+import { pairKey } from '../../../shared/reconcile'
+import { compareText, type MatchState } from './state'
+
+export function claimDecided(s: MatchState): void {
+  const pinned = [...s.decisions.pinned].sort((a, b) => compareText(pairKey(a.providerIds, a.fileIds), pairKey(b.providerIds, b.fileIds)))
+  if (pinned.length === 0) return
+  const pIndex = new Map(s.provider.map((p, i) => [p.id, i]))
+  const fIndex = new Map(s.file.map((f, i) => [f.id, i]))
+  for (const pin of pinned) {
+    const ps = pin.providerIds.map((id) => pIndex.get(id))
+    const fs = pin.fileIds.map((id) => fIndex.get(id))
+    if (ps.length === 0 || ps.some((i) => i === undefined || s.pClaimed[i] === 1) || fs.some((i) => i === undefined || s.fClaimed[i] === 1))
+      continue
+    s.items.setDecision(
+      s.claimTogether(ps as number[], fs as number[], pin.kind === 'manual' ? 'matched by hand' : 'suggestion accepted'),
+      pin.kind
+    )
+  }
+}

@@ -1,0 +1,211 @@
+// Phase 4 of a match: groups by sum. One line equal to the sum of several open records (a settlement, a bulk payout), or one record paid as several lines; found by whole day-and-channel groups first, then a bounded subset-sum search.
+import type { EngineFileRow, EngineProvider, MatchOptions } from '../engine'
+import { laneKey, pushTo, windowStart } from './lanes'
+import type { MatchState } from './state'
+
+export function* findGroups(s: MatchState, onProgress: MatchOptions['onProgress']): Generator<void> {
+  const { provider, file, settings, openP, openF, pDay, fDay, fAmount, pClaimed, fClaimed, pMoney, pRank, fRank } = s
+  onProgress?.('groups', 0, openF.length)
+  // Open records by currency and direction, in day order.
+  const lanes = new Map<string, number[]>()
+  for (const i of openP) pushTo(lanes, laneKey((provider[i] as EngineProvider).currency, s.expected(i)), i)
+  // Each open record's group (its day and channel) as a small number.
+  const pGroup = new Int32Array(provider.length)
+  const groupIds = new Map<string, number>()
+  for (const i of openP) {
+    const key = `${pDay[i]}|${(provider[i] as EngineProvider).channel ?? ''}`
+    let g = groupIds.get(key)
+    if (g === undefined) groupIds.set(key, (g = groupIds.size))
+    pGroup[i] = g
+  }
+  const pSums = new GroupSums(groupIds.size)
+  const candidates: number[] = []
+  for (const fi of openF) {
+    if (((fRank[fi] as number) & 0xff) === 0xff) yield
+    if (fClaimed[fi]) continue
+    const row = file[fi] as EngineFileRow
+    const day = fDay[fi] as number
+    const lane = lanes.get(laneKey(row.currency, row.amountMinor)) ?? []
+    const sign = Math.sign(row.amountMinor)
+    candidates.length = 0
+    for (let k = windowStart(lane, pDay, day - settings.daysAfter), end = Math.min(lane.length, k + 5_000); k < end; k++) {
+      const pi = lane[k] as number
+      if ((pDay[pi] as number) > day + settings.daysBefore) break
+      // Only money that moved is settled: a pending record is never part of a settlement line.
+      if (!pClaimed[pi] && pMoney[pi] === 1 && Math.sign(s.expected(pi)) === sign && !s.pairDismissed(pi, fi)) candidates.push(pi)
+    }
+    if (candidates.length < 2) continue
+    const found = findGroup(
+      candidates,
+      s.expected,
+      row.amountMinor,
+      s.tol(row.currency),
+      (i) => pGroup[i] as number,
+      pSums,
+      (i) => Math.abs((pDay[i] as number) - day),
+      settings.groupSearchLimit
+    )
+    if (!found) continue
+    const ids = found.members.map((i) => (provider[i] as EngineProvider).id)
+    if (s.isDismissed(ids, [row.id])) continue
+    if (found.ambiguous) {
+      s.claimOne('ambiguous', -1, fi, null, [
+        `the line equals the sum of more than one set of provider records (${found.how})`,
+        'none is picked'
+      ])
+      continue
+    }
+    const members = [...found.members].sort(s.byPRank)
+    const net = settings.netOfFees ? ' net of fees' : ''
+    s.claim('suggested', members, [fi], null, [
+      `sum of ${members.length} provider records${net} equals the line (${found.how})`,
+      `members: ${members.map((i) => (provider[i] as EngineProvider).id).join(', ')}`
+    ])
+  }
+  // N:1: one provider record paid out or in as several lines. Open lines by currency and direction, in day order.
+  const fileLanes = new Map<string, number[]>()
+  let fMinDay = Infinity
+  let fMaxDay = -Infinity
+  for (const i of openF) {
+    if (fClaimed[i]) continue
+    pushTo(fileLanes, laneKey((file[i] as EngineFileRow).currency, (file[i] as EngineFileRow).amountMinor), i)
+    fMinDay = Math.min(fMinDay, fDay[i] as number)
+    fMaxDay = Math.max(fMaxDay, fDay[i] as number)
+  }
+  // A line's group is its day.
+  const fSums = new GroupSums(fMaxDay >= fMinDay ? fMaxDay - fMinDay + 1 : 0)
+  for (const pi of openP) {
+    if (((pRank[pi] as number) & 0xff) === 0xff) yield
+    if (pClaimed[pi]) continue
+    const p = provider[pi] as EngineProvider
+    const lane = fileLanes.get(laneKey(p.currency, s.expected(pi))) ?? []
+    const day = pDay[pi] as number
+    candidates.length = 0
+    for (let k = windowStart(lane, fDay, day - settings.daysBefore), end = Math.min(lane.length, k + 5_000); k < end; k++) {
+      const fi = lane[k] as number
+      if ((fDay[fi] as number) > day + settings.daysAfter) break
+      if (!fClaimed[fi] && !s.pairDismissed(pi, fi)) candidates.push(fi)
+    }
+    if (candidates.length < 2) continue
+    const found = findGroup(
+      candidates,
+      (i) => fAmount[i] as number,
+      s.expected(pi),
+      s.tol(p.currency),
+      (i) => (fDay[i] as number) - fMinDay,
+      fSums,
+      (i) => Math.abs((fDay[i] as number) - day),
+      settings.groupSearchLimit
+    )
+    if (!found) continue
+    const members = [...found.members].sort(s.byFRank)
+    if (
+      s.isDismissed(
+        [p.id],
+        members.map((i) => (file[i] as EngineFileRow).id)
+      )
+    )
+      continue
+    if (found.ambiguous) {
+      s.claimOne('ambiguous', pi, -1, null, [
+        `the record equals the sum of more than one set of file lines (${found.how})`,
+        'none is picked'
+      ])
+      continue
+    }
+    s.claim('suggested', [pi], members, null, [
+      `sum of ${members.length} file lines equals the record (${found.how})`,
+      `lines: ${members.map((i) => (file[i] as EngineFileRow).line).join(', ')}`
+    ])
+  }
+}
+
+/** Sums and counts per group for findGroup, kept across its calls: a call resets only the groups it touched. */
+export class GroupSums {
+  readonly sum: Float64Array
+  readonly count: Int32Array
+  readonly touched: number[] = []
+  /** `groups`: how many groups there are; a group is a number below it. */
+  constructor(groups: number) {
+    this.sum = new Float64Array(groups)
+    this.count = new Int32Array(groups)
+  }
+}
+
+/**
+ * A set of two or more candidates whose amounts sum to `target` (within `tolerance`): first whole
+ * groups sharing a grouping key (same day and channel), then a bounded subset-sum search over the
+ * `limit` candidates nearest in time. Ambiguous when more than one set qualifies. `candidates` come
+ * in rank order, which breaks ties.
+ */
+export function findGroup(
+  candidates: readonly number[],
+  amountOf: (i: number) => number,
+  target: number,
+  tolerance: number,
+  groupOf: (i: number) => number,
+  sums: GroupSums,
+  distanceOf: (i: number) => number,
+  limit: number
+): { members: number[]; ambiguous: boolean; how: string } | null {
+  const fits = (sum: number): boolean => Math.abs(sum - target) <= tolerance
+  const { sum, count, touched } = sums
+  let maxDistance = 0
+  for (const i of candidates) {
+    const g = groupOf(i)
+    if ((count[g] as number) === 0) touched.push(g)
+    count[g] = (count[g] as number) + 1
+    sum[g] = (sum[g] as number) + amountOf(i)
+    maxDistance = Math.max(maxDistance, distanceOf(i))
+  }
+  const whole: number[] = []
+  for (const g of touched) {
+    if ((count[g] as number) >= 2 && fits(sum[g] as number)) whole.push(g)
+    count[g] = 0
+    sum[g] = 0
+  }
+  touched.length = 0
+  if (whole.length === 1)
+    return { members: candidates.filter((i) => groupOf(i) === whole[0]), ambiguous: false, how: 'all records of one day and channel' }
+  if (whole.length > 1) return { members: [], ambiguous: true, how: `${whole.length} day-and-channel groups have that sum` }
+  // The `limit` nearest in time, ties in rank order: the distance that fills the limit, then a stable sort of the few chosen.
+  const perDistance = new Int32Array(maxDistance + 1)
+  for (const i of candidates) perDistance[distanceOf(i)] = (perDistance[distanceOf(i)] as number) + 1
+  let cutoff = 0
+  let below = 0
+  while (cutoff < maxDistance && below + (perDistance[cutoff] as number) < limit) below += perDistance[cutoff++] as number
+  let atCutoff = limit - below
+  const nearest = candidates.filter((i) => {
+    const d = distanceOf(i)
+    return d < cutoff || (d === cutoff && atCutoff-- > 0)
+  })
+  nearest.sort((a, b) => distanceOf(a) - distanceOf(b))
+  const amounts = nearest.map(amountOf)
+  // Search by magnitude, largest first, with the rest's sum as the bound.
+  const order = nearest.map((_, k) => k).sort((a, b) => Math.abs(amounts[b] as number) - Math.abs(amounts[a] as number) || a - b)
+  const values = order.map((k) => Math.abs(amounts[k] as number))
+  const goal = Math.abs(target)
+  const suffix = new Array<number>(values.length + 1).fill(0)
+  for (let k = values.length - 1; k >= 0; k--) suffix[k] = (suffix[k + 1] as number) + (values[k] as number)
+  const solutions: number[][] = []
+  let budget = 200_000
+  const chosen: number[] = []
+  const walk = (k: number, sum: number): void => {
+    if (solutions.length >= 2 || budget-- <= 0) return
+    if (chosen.length >= 2 && Math.abs(sum - goal) <= tolerance) {
+      solutions.push([...chosen])
+      return
+    }
+    if (k >= values.length || sum - tolerance > goal || sum + (suffix[k] as number) + tolerance < goal) return
+    chosen.push(k)
+    walk(k + 1, sum + (values[k] as number))
+    chosen.pop()
+    walk(k + 1, sum)
+  }
+  walk(0, 0)
+  const how = `searched ${nearest.length} of ${candidates.length} candidates`
+  // A search cut short cannot show the set is the only one: nothing is offered.
+  if (solutions.length === 0 || (budget <= 0 && solutions.length < 2)) return null
+  if (solutions.length > 1) return { members: [], ambiguous: true, how }
+  return { members: (solutions[0] as number[]).map((k) => nearest[order[k] as number] as number), ambiguous: false, how }
+}

@@ -1,0 +1,38 @@
+// Phase 5 of a match: whatever is left is on one side only (records of another period, or whose money failed, are left out and counted).
+import type { EngineProvider } from '../engine'
+import { slices } from './slices'
+import type { MatchState } from './state'
+
+const NOT_IN_FILE: readonly string[] = Object.freeze(['not in the file'])
+const PENDING_NOT_IN_FILE: readonly string[] = Object.freeze(['pending at the provider; not in the file'])
+const NO_RECORD_MATCHES: readonly string[] = Object.freeze(['no provider record matches'])
+
+/** The records left out and why: their counts go in the result, not as items. */
+export interface LeftOut {
+  /** Failed or cancelled records nothing in the file points at: no money moved. */
+  failed: number
+  /** Records from just outside the period that no line claims: another period's. */
+  outsidePeriod: number
+}
+
+export function* leaveOver(s: MatchState): Generator<void, LeftOut> {
+  const { provider, pClaimed, fClaimed, pMoney } = s
+  const left: LeftOut = { failed: 0, outsidePeriod: 0 }
+  const leave = (i: number): void => {
+    if (pClaimed[i]) return
+    if (s.outside(i) === 1) {
+      left.outsidePeriod++
+      return
+    }
+    if (pMoney[i] === 2) {
+      left.failed++
+      return
+    }
+    s.emitOne('only_in_provider', i, -1, null, (provider[i] as EngineProvider).status === 'pending' ? PENDING_NOT_IN_FILE : NOT_IN_FILE)
+  }
+  yield* slices(provider.length, (from, to) => {
+    for (let i = from; i < to; i++) leave(i)
+  })
+  for (const i of s.openF) if (!fClaimed[i]) s.emitOne('only_in_file', -1, i, null, NO_RECORD_MATCHES)
+  return left
+}

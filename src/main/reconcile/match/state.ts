@@ -1,0 +1,279 @@
+// One match in progress, shared by its phases: both sides' columns in typed arrays, what is claimed, the items made so far, and how a set of records and lines is judged and claimed.
+import { parseMajor } from '../../../shared/money'
+import { DEFAULT_SETTINGS, expectedAmount, pairKey, type Outcome, type ReconSettings } from '../../../shared/reconcile'
+import type { EngineDecisions, EngineFileRow, EngineProvider } from '../engine'
+import { dayNumber } from '../import/dates'
+import { ItemColumns } from '../match-items'
+import { slices } from './slices'
+
+/** What a status says of the money: 1 moved (successful, expected), 2 none moved (failed, cancelled), 0 not yet known (pending, unknown). */
+export function moneyOf(status: string): number {
+  return status === 'successful' || status === 'expected' ? 1 : status === 'failed' || status === 'cancelled' ? 2 : 0
+}
+
+export const compareText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0)
+
+export class MatchState {
+  /**
+   * One state kept as long as the class. V8 drops the optimised code of a class's methods when the
+   * last object of its shape is collected, so the first match after a full collection (in the host,
+   * between runs) would start in unoptimised code (see KeyIndex.keptForItsShape).
+   */
+  static readonly keptForItsShape = new MatchState([], [], DEFAULT_SETTINGS, { pinned: [], dismissed: new Set() })
+
+  // What the passes read most, in typed arrays: a record's or line's day, amount and currency without
+  // touching its object (a million objects scattered in memory are slow to visit out of order).
+  readonly pDay: Int32Array
+  readonly pAmount: Float64Array
+  readonly pExpected: Float64Array
+  readonly pCurrency: Uint16Array
+  /** moneyOf each record's status. */
+  readonly pMoney: Uint8Array
+  /** Records with further keys (a virtual account's number). */
+  readonly withKeys: number[] = []
+  readonly fDay: Int32Array
+  readonly fAmount: Float64Array
+  readonly fCurrency: Uint16Array
+  readonly pClaimed: Uint8Array
+  readonly fClaimed: Uint8Array
+  readonly items: ItemColumns
+  /**
+   * Each item's lead, what orders the result: its first file line by content (a line's index), else
+   * its first record (−1 − the record's index); noted as the item is made, while its members are at hand.
+   */
+  readonly leads: Int32Array
+  readonly equalReason: string
+
+  /** What is left after the exact keys, in content order, and each one's rank in it (ranks stand in for the order in every tie-break after). */
+  readonly openP: number[] = []
+  readonly openF: number[] = []
+  readonly pRank: Int32Array
+  readonly fRank: Int32Array
+
+  private readonly currencies = new Map<string, number>()
+  // Most rows share one currency: the last one is compared before any look-up.
+  private lastCode = ''
+  private lastId = -1
+  private readonly toleranceCache = new Map<string, number>()
+  /** The common reason pairs are shared, not built per item (a million matches, a handful of texts). */
+  private readonly sharedReasons = new Map<string, Map<string, string[]>>()
+  // The reasons of the last key match made (most items share them): no look-up per item.
+  private matchedVia = ''
+  private matchedReasons: readonly string[] = []
+  /** A rejected pair; most sessions have none, so the key is only built when some exist. */
+  private readonly anyDismissed: boolean
+
+  constructor(
+    readonly provider: readonly EngineProvider[],
+    readonly file: readonly EngineFileRow[],
+    readonly settings: ReconSettings,
+    readonly decisions: EngineDecisions
+  ) {
+    this.pDay = new Int32Array(provider.length)
+    this.pAmount = new Float64Array(provider.length)
+    this.pExpected = new Float64Array(provider.length)
+    this.pCurrency = new Uint16Array(provider.length)
+    this.pMoney = new Uint8Array(provider.length)
+    this.fDay = new Int32Array(file.length)
+    this.fAmount = new Float64Array(file.length)
+    this.fCurrency = new Uint16Array(file.length)
+    this.pClaimed = new Uint8Array(provider.length)
+    this.fClaimed = new Uint8Array(file.length)
+    this.items = new ItemColumns(provider.length, file.length)
+    this.leads = new Int32Array(provider.length + file.length)
+    this.pRank = new Int32Array(provider.length)
+    this.fRank = new Int32Array(file.length)
+    this.equalReason = settings.netOfFees ? 'amount: equal, net of fees' : 'amount: equal'
+    this.anyDismissed = decisions.dismissed.size > 0
+  }
+
+  /** Fills both sides' columns from their objects, a slice at a time. */
+  *load(): Generator<void> {
+    const { provider, file, settings } = this
+    yield* slices(provider.length, (from, to) => {
+      for (let i = from; i < to; i++) {
+        const p = provider[i] as EngineProvider
+        if (p.keys && p.keys.length > 0) this.withKeys.push(i)
+        this.pDay[i] = dayNumber(p.day)
+        this.pAmount[i] = p.amountMinor
+        this.pExpected[i] = expectedAmount(p, settings.netOfFees)
+        this.pCurrency[i] = this.currencyId(p.currency)
+        this.pMoney[i] = moneyOf(p.status)
+      }
+    })
+    yield* slices(file.length, (from, to) => {
+      for (let i = from; i < to; i++) {
+        const f = file[i] as EngineFileRow
+        this.fDay[i] = dayNumber(f.date)
+        this.fAmount[i] = f.amountMinor
+        this.fCurrency[i] = this.currencyId(f.currency)
+      }
+    })
+  }
+
+  private currencyId(code: string): number {
+    if (code === this.lastCode) return this.lastId
+    let id = this.currencies.get(code)
+    if (id === undefined) this.currencies.set(code, (id = this.currencies.size))
+    this.lastCode = code
+    this.lastId = id
+    return id
+  }
+
+  /** 1 for a record from just outside the period (read because the window reaches past it), else 0. */
+  outside(i: number): number {
+    return (this.provider[i] as EngineProvider).outsidePeriod === true ? 1 : 0
+  }
+
+  /** Content order of two provider records: day, amount, id. */
+  readonly pOrder = (a: number, b: number): number =>
+    (this.pDay[a] as number) - (this.pDay[b] as number) ||
+    (this.pAmount[a] as number) - (this.pAmount[b] as number) ||
+    compareText((this.provider[a] as EngineProvider).id, (this.provider[b] as EngineProvider).id)
+
+  /** Content order of two file rows: day, amount, id. */
+  readonly fOrder = (a: number, b: number): number =>
+    (this.fDay[a] as number) - (this.fDay[b] as number) ||
+    (this.fAmount[a] as number) - (this.fAmount[b] as number) ||
+    compareText((this.file[a] as EngineFileRow).id, (this.file[b] as EngineFileRow).id)
+
+  readonly byPRank = (a: number, b: number): number => (this.pRank[a] as number) - (this.pRank[b] as number)
+  readonly byFRank = (a: number, b: number): number => (this.fRank[a] as number) - (this.fRank[b] as number)
+
+  /** What the file should show for record i (net of fees when the session nets them). */
+  readonly expected = (i: number): number => this.pExpected[i] as number
+
+  /** The amount tolerance in a currency's minor units (0 when the currency cannot hold it). */
+  tol(currency: string): number {
+    let t = this.toleranceCache.get(currency)
+    if (t === undefined) {
+      try {
+        t = Math.abs(parseMajor(this.settings.amountTolerance, currency))
+      } catch {
+        t = 0
+      }
+      this.toleranceCache.set(currency, t)
+    }
+    return t
+  }
+
+  isDismissed(ps: readonly string[], fs: readonly string[]): boolean {
+    return this.anyDismissed && this.decisions.dismissed.has(pairKey(ps, fs))
+  }
+
+  /** One record and one line: the ids are only looked at when something was rejected at all. */
+  pairDismissed(p: number, f: number): boolean {
+    return (
+      this.anyDismissed &&
+      this.decisions.dismissed.has(pairKey([(this.provider[p] as EngineProvider).id], [(this.file[f] as EngineFileRow).id]))
+    )
+  }
+
+  /** The outcome of records and rows that belong together (by key, decision or accepted group), and why. */
+  judge(ps: readonly number[], fs: readonly number[]): { outcome: Outcome; reason: string } {
+    const { provider, file, settings } = this
+    const currency = (provider[ps[0] as number] as EngineProvider).currency
+    let oneCurrency = true
+    let fileSum = 0
+    let expectedSum = 0
+    let amountSum = 0
+    let moved = true
+    for (const i of fs) {
+      const f = file[i] as EngineFileRow
+      fileSum += f.amountMinor
+      if (f.currency !== currency) oneCurrency = false
+    }
+    for (const i of ps) {
+      const p = provider[i] as EngineProvider
+      expectedSum += this.expected(i)
+      amountSum += p.amountMinor
+      if (p.currency !== currency) oneCurrency = false
+      if (this.pMoney[i] !== 1) moved = false
+    }
+    const sign = Math.sign(expectedSum) || Math.sign(amountSum)
+    const fileShowsMoney = fileSum !== 0 && Math.sign(fileSum) === sign
+    const difference = fileSum - expectedSum
+    if (!oneCurrency) {
+      const pCur = [...new Set(ps.map((i) => (provider[i] as EngineProvider).currency))]
+      const fCur = [...new Set(fs.map((i) => (file[i] as EngineFileRow).currency))]
+      return { outcome: 'currency_differs', reason: `currency: provider ${pCur.join('/')} against file ${fCur.join('/')}` }
+    }
+    if (!moved && fileShowsMoney) {
+      const notMoved = [...new Set(ps.map((i) => (provider[i] as EngineProvider).status).filter((s) => moneyOf(s) !== 1))]
+      return { outcome: 'status_differs', reason: `status: the provider says ${notMoved.join('/')} but the file shows the money` }
+    }
+    if (moved && !fileShowsMoney)
+      return { outcome: 'status_differs', reason: 'status: the provider says successful but the file shows no money in that direction' }
+    if (difference === 0) return { outcome: 'matched', reason: this.equalReason }
+    if (Math.abs(difference) <= this.tol(currency)) return { outcome: 'matched', reason: 'amount: within the tolerance' }
+    return {
+      outcome: 'amount_differs',
+      reason: `amount: the file differs by ${difference} minor units${settings.netOfFees ? ' (net of fees)' : ''}`
+    }
+  }
+
+  /** How the members were found and the judge's reason, shared between items that say the same. */
+  reasonsOf(via: string, reason: string): string[] {
+    if (reason.startsWith('amount: the file differs')) return [via, reason]
+    let byReason = this.sharedReasons.get(via)
+    if (!byReason) this.sharedReasons.set(via, (byReason = new Map()))
+    let shared = byReason.get(reason)
+    if (!shared) byReason.set(reason, (shared = Object.freeze([via, reason]) as string[]))
+    return shared
+  }
+
+  /** An item of at most one record and one line (−1 for none), made without arrays: most items. */
+  emitOne(outcome: Outcome, p: number, f: number, score: number | null, reasons: readonly string[]): number {
+    const k = this.items.addOne(outcome, p, f, score, reasons)
+    this.leads[k] = f >= 0 ? f : -1 - p
+    return k
+  }
+
+  emit(outcome: Outcome, ps: readonly number[], fs: readonly number[], score: number | null, reasons: readonly string[]): number {
+    const k = this.items.add(outcome, ps, fs, score, reasons)
+    if (fs.length > 0) this.leads[k] = fs.reduce((best, i) => (this.fOrder(i, best) < 0 ? i : best))
+    else this.leads[k] = -1 - ps.reduce((best, i) => (this.pOrder(i, best) < 0 ? i : best))
+    return k
+  }
+
+  claimOne(outcome: Outcome, p: number, f: number, score: number | null, reasons: readonly string[]): number {
+    if (p >= 0) this.pClaimed[p] = 1
+    if (f >= 0) this.fClaimed[f] = 1
+    return this.emitOne(outcome, p, f, score, reasons)
+  }
+
+  claim(outcome: Outcome, ps: readonly number[], fs: readonly number[], score: number | null, reasons: readonly string[]): number {
+    for (const i of ps) this.pClaimed[i] = 1
+    for (const i of fs) this.fClaimed[i] = 1
+    return this.emit(outcome, ps, fs, score, reasons)
+  }
+
+  /** Claims one record and one line that belong together: the common case, the same money, is decided without the sums of judge. */
+  claimPair(p: number, f: number, via: string): number {
+    const target = this.pExpected[p] as number
+    if (target !== 0 && this.fAmount[f] === target && this.fCurrency[f] === this.pCurrency[p] && this.pMoney[p] === 1) {
+      if (via !== this.matchedVia) this.matchedReasons = this.reasonsOf((this.matchedVia = via), this.equalReason)
+      return this.claimOne('matched', p, f, null, this.matchedReasons)
+    }
+    const { outcome, reason } = this.judge([p], [f])
+    return this.claimOne(outcome, p, f, null, this.reasonsOf(via, reason))
+  }
+
+  /** Claims records and lines that belong together (by key, decision or accepted group). */
+  claimTogether(ps: readonly number[], fs: readonly number[], via: string): number {
+    if (ps.length === 1 && fs.length === 1) return this.claimPair(ps[0] as number, fs[0] as number, via)
+    const { outcome, reason } = this.judge(ps, fs)
+    return this.claim(outcome, ps, fs, null, this.reasonsOf(via, reason))
+  }
+
+  /** Ranks what the exact keys left open (records whose money did not fail, and lines), in content order. */
+  rankOpen(): void {
+    const { provider, file, openP, openF } = this
+    for (let i = 0; i < provider.length; i++) if (!this.pClaimed[i] && this.pMoney[i] !== 2) openP.push(i)
+    openP.sort(this.pOrder)
+    for (let i = 0; i < file.length; i++) if (!this.fClaimed[i]) openF.push(i)
+    openF.sort(this.fOrder)
+    openP.forEach((i, r) => (this.pRank[i] = r))
+    openF.forEach((i, r) => (this.fRank[i] = r))
+  }
+}
