@@ -61,6 +61,13 @@ describe('reconciliation with the keyboard only', { timeout: 180_000 }, () => {
 
     await tabTo(page, /^nav-reconcile/)
     await page.keyboard.press('Enter')
+    // ? lists the sessions screen's keys, from the same table that answers them.
+    await page.getByTestId('recon-import').waitFor()
+    await page.keyboard.press('?')
+    await page.getByTestId('shortcuts').waitFor()
+    expect(await page.getByTestId('shortcuts').innerText()).toMatch(/open the session[\s\S]*import a statement[\s\S]*next period/)
+    await page.keyboard.press('Escape')
+    await expect.poll(() => page.getByTestId('shortcuts').count()).toBe(0)
     await tabTo(page, /^recon-sample/)
     await page.keyboard.press('Enter')
     await page.getByTestId('import-wizard').waitFor()
