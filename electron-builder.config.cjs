@@ -1,5 +1,5 @@
 // Installers: AppImage and deb (Linux), NSIS (Windows), dmg (macOS). `npm run dist` builds them for the machine it runs on;
-// it needs the Electron download, so it cannot run on the project's offline build machines (test/unit/packaging.test.ts checks this file).
+// it needs the Electron download, so it cannot run on the project's offline build machines (test/app/packaging.test.ts checks this file).
 module.exports = {
   appId: 'app.ledgerline.desktop',
   // The same name as package.json's productName: Electron's data folder and the CLI's (src/main/app/paths.ts) are one folder.

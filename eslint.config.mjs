@@ -1,4 +1,4 @@
-// Lint rules: typescript-eslint and eslint-plugin-vue recommended sets, plus the layers of the design (test/unit/layers.test.ts shows each one firing); layout is Prettier's (eslint-config-prettier turns off the rules that would fight it).
+// Lint rules: typescript-eslint and eslint-plugin-vue recommended sets, plus the layers of the design (test/meta/layers.test.ts shows each one firing); layout is Prettier's (eslint-config-prettier turns off the rules that would fight it).
 import { builtinModules } from 'node:module'
 import tseslint from 'typescript-eslint'
 import pluginVue from 'eslint-plugin-vue'

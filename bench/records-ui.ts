@@ -1,6 +1,6 @@
 // The record workspace in Chromium with 1,000,000 cached payments against the same screens with 1,000 (baseline): opening the payments table to first rows, frame work while scrolling, Ctrl+K to results, opening a drawer.
 import Database from 'better-sqlite3'
-import { paymentRow } from '../src/main/cache/records'
+import { paymentRow } from '../src/main/cache/api-rows'
 import { CacheStore } from '../src/main/cache/store'
 import type { Payment } from '../src/shared/api/schemas'
 import { rmSync } from 'node:fs'

@@ -2,7 +2,7 @@
 const { join } = require('node:path')
 const { flipFuses, FuseV1Options, FuseVersion } = require('@electron/fuses')
 
-/** The fuses every Ledgerline build ships with (test/unit/packaging.test.ts reads them back from a binary). */
+/** The fuses every Ledgerline build ships with (test/app/packaging.test.ts reads them back from a binary). */
 const LEDGERLINE_FUSES = {
   version: FuseVersion.V1,
   strictlyRequireAllFuses: true,

@@ -35,7 +35,7 @@ Commands:
       Start the local Sandbox simulator of the payments API. Prints one JSON line
       with baseUrl, testKey, liveKey and controlToken (for its /__sandbox/* endpoints),
       then serves until stopped (Ctrl+C). --strict-spec answers with only what
-      api-spec.md shows (no extra fields, 400 for unknown ids).
+      the API description shows (no extra fields, 400 for unknown ids).
   sandbox statement --out FILE [--seed N] [--payments N] [--mode test|live] [--time-zone ZONE] [--json]
       Write a sample NGN bank statement for the Sandbox's own payments (the same --seed
       and --payments as the Sandbox), with differences on purpose: a missing payment, an

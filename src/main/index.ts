@@ -39,7 +39,7 @@ const electronSqliteBinding = app.isPackaged
   ? undefined
   : join(app.getAppPath(), 'node_modules', '.ledgerline-electron', 'better_sqlite3.node')
 
-// The same data folder as the CLI on every OS (test/unit/data-folder.test.ts checks both resolve alike).
+// The same data folder as the CLI on every OS (test/app/packaging.test.ts checks both resolve alike).
 app.setPath('userData', defaultDataDir())
 protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } }])
 

@@ -35,7 +35,7 @@ export function devContentSecurityPolicy(devServerUrl: string): string {
   )
 }
 
-/** webPreferences that must never be weakened; test/unit/security.test.ts pins every one. */
+/** webPreferences that must never be weakened; test/security/window.test.ts pins every one. */
 export function secureWebPreferences(preloadPath: string) {
   return {
     preload: preloadPath,

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type Database from 'better-sqlite3'
 import { openCache } from '../../src/main/cache/open'
-import { paymentRow, planRow, subscriptionRow, transferRow } from '../../src/main/cache/records'
+import { paymentRow, planRow, subscriptionRow, transferRow } from '../../src/main/cache/api-rows'
 import { CacheStore } from '../../src/main/cache/store'
 import type { ApiClient } from '../../src/main/api/client'
 import type { Sandbox } from '../../src/main/sandbox/server'

@@ -1,7 +1,7 @@
 // The record workspace in Chromium: first run, every table down to the last of 100,000 payments, sorting, columns, totals, the drawer, Ctrl+K, the actions (a live one confirmed by main), followed items, and the layout at 1280×720 light and dark.
 import Database from 'better-sqlite3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { paymentRow } from '../../src/main/cache/records'
+import { paymentRow } from '../../src/main/cache/api-rows'
 import { CacheStore } from '../../src/main/cache/store'
 import { ReconService } from '../../src/main/reconcile/service'
 import { DEFAULT_SETTINGS } from '../../src/shared/reconcile'

@@ -2,7 +2,7 @@
 // next run, and no other profile loses a row.
 import { describe, expect, it } from 'vitest'
 import { openCache } from '../../src/main/cache/open'
-import { paymentRow } from '../../src/main/cache/records'
+import { paymentRow } from '../../src/main/cache/api-rows'
 import { CacheStore } from '../../src/main/cache/store'
 import { completeRemoval, deleteProfileData } from '../../src/main/profiles/removal'
 import { ProfileService } from '../../src/main/profiles/service'

@@ -2,7 +2,7 @@
 import type Database from 'better-sqlite3'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { openCache } from '../../src/main/cache/open'
-import { createdVirtualAccountRow, planRow, subscriptionRow, transferRow } from '../../src/main/cache/records'
+import { createdVirtualAccountRow, planRow, subscriptionRow, transferRow } from '../../src/main/cache/api-rows'
 import { CacheStore } from '../../src/main/cache/store'
 import { loadProviderSide } from '../../src/main/reconcile/provider-side'
 import { ReconService } from '../../src/main/reconcile/service'

@@ -4,6 +4,7 @@ export const SERIAL_TESTS = [
   'test/e2e/**/*.test.ts',
   'test/cli/**/*.test.ts',
   'test/host/**/*.test.ts',
+  'test/app/shell.test.ts',
   'test/**/ipc.test.ts',
   'test/sync/kill-resume.test.ts',
   'test/security/confirmations.exploit.test.ts',
@@ -11,8 +12,8 @@ export const SERIAL_TESTS = [
   'test/security/key-checks.exploit.test.ts',
   'test/security/keys.exploit.test.ts',
   'test/security/migrations-race.exploit.test.ts',
-  'test/unit/router.test.ts'
+  'test/ipc/router.test.ts'
 ] as const
 
 /** What a test file that starts a process of its own uses. */
-export const STARTS_PROCESSES = /\b(startTestHost|startRendererHarness|runCli|startCli|spawn|execFile|fork)\(|new Worker\(/
+export const STARTS_PROCESSES = /\b(startTestHost|startRendererHarness|runCli|startCli|nodeHostLauncher|spawn|execFile|fork)\(|new Worker\(/

@@ -3,7 +3,7 @@ import type Database from 'better-sqlite3'
 import type { VirtualAccountSummary } from '../../shared/ipc/contract'
 import { parseMajor, toMajorString } from '../../shared/money'
 import type { ApiClient } from '../api/client'
-import { createdVirtualAccountRow } from '../cache/records'
+import { createdVirtualAccountRow } from '../cache/api-rows'
 import type { CacheStore } from '../cache/store'
 import { AppError } from '../errors'
 

@@ -1,4 +1,4 @@
-// The payments API client: one typed function per endpoint in api-spec.md, plus page iterators for the list calls.
+// The payments API client: one typed function per endpoint of the provider's API (docs/api.md), plus page iterators for the list calls.
 import { z } from 'zod'
 import { QUERY_PARAMS, REQUESTED_PAGE_SIZE } from '../../shared/api/assumptions'
 import {

@@ -1,7 +1,7 @@
 // The cache's write and bookkeeping side: pages upserted with their checkpoint in one transaction, failures, tracked ids.
 import type Database from 'better-sqlite3'
 import { redactSecrets } from '../redact'
-import type { Row } from './records'
+import type { Row } from './api-rows'
 import { FOLLOW_KINDS, type FollowedItem, type FollowKind } from '../../shared/ipc/sync'
 
 export type Resource = 'payments' | 'transfers' | 'plans' | 'subscriptions' | 'virtual_accounts' | 'banks'

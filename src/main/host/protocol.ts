@@ -12,7 +12,7 @@ export interface HostConfig {
   keychainService?: string
   /** false: no request pacing (tests against a Sandbox without rate limits). Default: the provider's documented limits. */
   pacing?: false
-  /** The built-in Sandbox answers in strict-spec mode (only what api-spec.md shows); main sets it from LEDGERLINE_SANDBOX_STRICT_SPEC=1. */
+  /** The built-in Sandbox answers in strict-spec mode (only what the API description shows); main sets it from LEDGERLINE_SANDBOX_STRICT_SPEC=1. */
   sandboxStrictSpec?: boolean
 }
 

@@ -2,7 +2,7 @@
 import { parseMajor } from '../../shared/money'
 import type { ItemFilter, ReconItem } from '../../shared/reconcile'
 import { AppError } from '../errors'
-import { likeText } from '../search/search'
+import { likeText } from '../cache/text-match'
 
 /** The filter columns of one item, as schema v6 stores them (its migration fills older items the same way). */
 export interface ItemColumns {

@@ -1,7 +1,7 @@
 // Ctrl+K: one box over everything cached (references, service references, names, emails, account numbers, plan titles, banks), a few matches per table, newest first.
 import type Database from 'better-sqlite3'
 import { FIND_LIMIT, type FoundGroup, type RecordResource } from '../../shared/records'
-import { likeText, toFtsQuery } from '../search/search'
+import { likeText, toFtsQuery } from '../cache/text-match'
 import { listed, RECORD_LINES, type LineRow } from './detail'
 
 /** Per table: how a match is found (its FTS5 index, or LIKE) and in which order; each is shown as RECORD_LINES says. */

@@ -12,7 +12,9 @@ import {
   type RowsResult
 } from '../../shared/records'
 import { AppError } from '../errors'
-import { cursorOfRow, filterTerms, likeText, orderBy, pastCursor, sortValueColumns, toFtsQuery, type SortKey } from '../search/search'
+import { cursorOfRow, orderBy, pastCursor, sortValueColumns, type SortKey } from '../cache/keyset'
+import { likeText, toFtsQuery } from '../cache/text-match'
+import { filterTerms } from '../search/search'
 
 /** An amount column: its minor units, the value as sent, and its currency, as SQL over `t`. */
 interface MoneySql {

@@ -35,7 +35,7 @@ export interface SandboxOptions {
   /** Largest request body accepted, in bytes. */
   maxBodyBytes?: number
   /**
-   * Answer only with what api-spec.md shows: no invented fields (virtual accounts without amount,
+   * Answer only with what the API description shows (docs/api.md): no invented fields (virtual accounts without amount,
    * currency or expiry; payments without made-up metadata), spec statuses only, and 400 (the spec
    * lists 400 and 401 only) for an id the server does not know. See strict.ts.
    */

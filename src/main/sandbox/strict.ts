@@ -1,4 +1,4 @@
-// The strict-spec Sandbox: responses cut down to exactly the fields and values api-spec.md shows, so tests catch reliance on anything else.
+// The strict-spec Sandbox: responses cut down to exactly the fields and values the API description shows (docs/api.md), so tests catch reliance on anything else.
 type Json = Record<string, unknown>
 
 /** Payment fields the spec lists as shared (2.2). */

@@ -4,6 +4,8 @@ import { normalizePaymentStatus, normalizeStatusWord, normalizeTransferStatus } 
 import { COUNT_LIMIT, MAX_PAGE_SIZE, type SearchItem, type SearchQuery, type SearchResult, type SearchResource } from '../../shared/search'
 import { MoneyError, parseMajor } from '../../shared/money'
 import { dayBoundary } from '../../shared/time'
+import { cursorOfRow, orderBy, pastCursor, sortValueColumns, type SortKey } from '../cache/keyset'
+import { toFtsQuery } from '../cache/text-match'
 import { AppError } from '../errors'
 
 interface ResourceColumns {
@@ -84,24 +86,6 @@ const COLUMNS: Record<SearchResource, ResourceColumns> = {
   }
 }
 
-/**
- * Turns whatever the user typed into a safe FTS5 query: every run of letters or digits becomes a
- * quoted term, all terms must match, and terms of two or more characters match as prefixes (a lone
- * letter would match almost everything). Quotes, operators, brackets and stars are never passed
- * through, so no input can be a syntax error. Returns null when nothing searchable is left.
- */
-export function toFtsQuery(text: string): string | null {
-  const terms = text.normalize('NFKC').match(/[\p{L}\p{N}]+/gu)
-  if (!terms || terms.length === 0) return null
-  return terms
-    .slice(0, 16)
-    .map((term) => (term.length >= 2 ? `"${term.slice(0, 64)}"*` : `"${term}"`))
-    .join(' ')
-}
-
-/** A LIKE pattern for text typed by the user (with `escape '\\'`): lower case, and `%` and `_` are themselves, not wildcards. */
-export const likeText = (text: string): string => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`
-
 /** A date filter's bound: a date alone is that whole day in the business time zone. */
 function dayBound(value: string, end: boolean, field: string, zone: string): number {
   const ms = dayBoundary(value, zone, end)
@@ -116,12 +100,6 @@ function minorBound(value: string, currency: string | undefined, field: string):
   } catch (error) {
     throw new AppError('invalid_filter', `${field}: ${error instanceof MoneyError ? error.message : 'not an amount'}`)
   }
-}
-
-/** One ORDER BY term: an SQL expression and its direction. */
-export interface SortKey {
-  expr: string
-  desc: boolean
 }
 
 export interface CompiledQuery {
@@ -292,73 +270,11 @@ export function compileQuery(profileId: string, query: SearchQuery, timeZone = '
   return { table, columns: c, from, where: where.join(' AND '), params, keys, order, empty }
 }
 
-export function orderBy(keys: readonly SortKey[], reversed: boolean): string {
-  return keys.map((k) => `${k.expr} ${k.desc !== reversed ? 'DESC' : 'ASC'}`).join(', ')
-}
-
-/**
- * Rows strictly after (or, for `before`, strictly before) the row whose sort values are `values`, in
- * the order of `keys`: (k0 beyond v0) OR (k0 = v0 AND k1 beyond v1) OR … Answered from the same
- * indexes as the order, so the 20,000th page costs what the first does.
- */
-function keysetWhere(keys: readonly SortKey[], backwards: boolean): string {
-  const beyond = (k: SortKey, i: number): string => `${k.expr} ${k.desc !== backwards ? '<' : '>'} @k${i}`
-  return `(${keys.map((k, i) => [...keys.slice(0, i).map((p, j) => `${p.expr} = @k${j}`), beyond(k, i)].join(' AND ')).join(' OR ')})`
-}
-
-type CursorValue = bigint | string
-
-/** The sort values selected beside each row (as _k0, _k1 …), from which its cursor is made. */
-export const sortValueColumns = (keys: readonly SortKey[]): string => keys.map((k, i) => `${k.expr} AS _k${i}`).join(', ')
-
-/** The cursor of a row read with sortValueColumns. */
-export const cursorOfRow = (scope: string, keys: readonly SortKey[], row: Record<string, unknown>): string =>
-  encodeCursor(
-    scope,
-    keys.map((_, i) => row[`_k${i}`] as CursorValue)
-  )
-
-/** The WHERE term for rows past a cursor (before it, `backwards`), its sort values put in `params` as @k0, @k1 … */
-export function pastCursor(
-  scope: string,
-  keys: readonly SortKey[],
-  cursor: string,
-  backwards: boolean,
-  params: Record<string, string | number | bigint>
-): string {
-  decodeCursor(scope, cursor, keys.length).forEach((v, i) => (params[`k${i}`] = v))
-  return keysetWhere(keys, backwards)
-}
-
 const rowCursor = (query: SearchQuery, q: CompiledQuery, row: Record<string, unknown>): string =>
   cursorOfRow(cursorScope(query), q.keys, row)
 
 /** What a search's cursors belong to: its resource and sort. */
 const cursorScope = (query: SearchQuery): string => `${query.resource}/${query.sort ?? 'newest'}`
-
-/** A page edge: the table and sort it belongs to (scope), and the sort values of its row (integers as text: seqs are past 2^53). */
-function encodeCursor(scope: string, values: readonly CursorValue[]): string {
-  const body = [scope, ...values.map((v) => (typeof v === 'bigint' ? ['i', v.toString()] : ['s', v]))]
-  return Buffer.from(JSON.stringify(body)).toString('base64url')
-}
-
-function decodeCursor(scope: string, cursor: string, count: number): CursorValue[] {
-  const refuse = (): never => {
-    throw new AppError('invalid_cursor', 'That page link is from another search or no longer valid; start again from the first page.')
-  }
-  let body: unknown
-  try {
-    body = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'))
-  } catch {
-    return refuse()
-  }
-  if (!Array.isArray(body) || body[0] !== scope || body.length !== count + 1) return refuse()
-  return (body.slice(1) as unknown[]).map((v) => {
-    if (Array.isArray(v) && v[0] === 'i' && typeof v[1] === 'string' && /^-?\d{1,19}$/.test(v[1])) return BigInt(v[1])
-    if (Array.isArray(v) && v[0] === 's' && typeof v[1] === 'string') return v[1]
-    return refuse()
-  })
-}
 
 /**
  * A cursor that starts the next page after the row at `offset` (0-based) of this query's order: for

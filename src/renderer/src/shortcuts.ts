@@ -1,6 +1,7 @@
 // A screen's keyboard shortcuts as one table: the keys it answers and the list its shortcuts dialog shows come from the same rows, so they cannot drift apart.
 import { computed, onBeforeUnmount, onMounted, type ComputedRef } from 'vue'
 import { keyBelongsToFocus } from './keys'
+import { pressMatches } from './presses'
 
 export interface Shortcut {
   /** The keys as the dialog shows them, e.g. "j / ↓"; empty for a row that answers more keys of the row above it. */
@@ -17,31 +18,6 @@ export interface Shortcut {
   when?: (event: KeyboardEvent) => boolean
   /** Also while a field, a dropdown or a dialog has the focus (default: no, the key is theirs). */
   inFields?: boolean
-}
-
-interface Press {
-  ctrl: boolean
-  alt: boolean
-  shift: boolean
-  key: string
-}
-
-function parse(keys: string): Press {
-  const parts = keys.split('+')
-  // "Ctrl++" would be Ctrl and "+": the key is whatever follows the last modifier.
-  const mods = new Set(parts.slice(0, -1))
-  return { ctrl: mods.has('Ctrl'), alt: mods.has('Alt'), shift: mods.has('Shift'), key: parts[parts.length - 1] || '+' }
-}
-
-/**
- * Whether a key press is this one. With Ctrl or Alt the key is compared without case and Shift must be as written;
- * a plain key is compared as typed ("?" is Shift and "/" on most layouts, "A" is Shift and "a").
- */
-export function pressMatches(press: string, event: KeyboardEvent): boolean {
-  const p = parse(press)
-  if (p.ctrl !== (event.ctrlKey || event.metaKey) || p.alt !== event.altKey) return false
-  if (p.ctrl || p.alt) return p.shift === event.shiftKey && p.key.toLowerCase() === event.key.toLowerCase()
-  return p.key === event.key
 }
 
 /**

@@ -1,4 +1,4 @@
-// Every assumption Ledgerline makes about what api-spec.md leaves "not shown", in one place; the README lists them.
+// Every assumption Ledgerline makes about what the provider's API description leaves "not shown" (docs/api.md), in one place; the README lists them.
 
 /**
  * One named assumption. `summary` is copied verbatim into the README (a test checks it), and

@@ -8,7 +8,7 @@ export type Severity = 'error' | 'warning'
 export interface BulkProblem {
   /** The row number a spreadsheet shows (the header is row 1); null for a problem of the whole file. */
   row: number | null
-  /** The spec's column name (api-spec.md 2.9); null when the problem is not in one column. */
+  /** The provider's column name (docs/api.md, Bulk files); null when the problem is not in one column. */
   column: string | null
   /** Stable machine code, e.g. `account_number_length`; never reworded. */
   code: string

@@ -4,7 +4,7 @@ import { BULK_FILE_LIMITS } from '../api/assumptions'
 import { decodeCsvBytes } from './decode'
 import { ProblemList, shown, type BulkKind } from './problems'
 
-/** The columns of each file kind, in the spec's order (api-spec.md 2.9); the export writes exactly these. */
+/** The columns of each file kind, in the provider's order (docs/api.md, Bulk files); the export writes exactly these. */
 export const BULK_COLUMNS: Record<BulkKind, readonly string[]> = {
   transfers: ['amount', 'currency', 'bank_code', 'branch_code', 'account_number', 'account_name', 'narration'],
   plans: ['title', 'frequency', 'amount', 'currency', 'internalReference', 'pricingOptions']

@@ -1,49 +1,8 @@
-// The search, records and export domains of the IPC contract: offline search of the cache, the record workspace's tables, drawer, Ctrl+K and actions, and Excel-safe CSV export as a job.
+// The records domain of the IPC contract: the record workspace's tables, totals, drawer, Ctrl+K, followed bulk files and the actions on a record.
 import { z } from 'zod'
-import { MAX_PAGE_SIZE, SEARCH_RESOURCES, SEARCH_SORTS, type SearchResult } from '../search'
 import { RECORD_RESOURCES, type FoundGroup, type RecordDetail, type RecordResource, type RecordTotals, type RowsResult } from '../records'
 import { call, id, noArgs } from './define'
-import type { JobInfo } from './jobs'
-
-const searchFilters = {
-  resource: z.enum(SEARCH_RESOURCES),
-  text: z.string().max(500).optional(),
-  status: z.string().max(40).optional(),
-  channel: z.string().max(40).optional(),
-  currency: z
-    .string()
-    .length(3)
-    .regex(/^[A-Za-z]{3}$/)
-    .optional(),
-  minAmount: z.string().max(30).optional(),
-  maxAmount: z.string().max(30).optional(),
-  from: z.string().max(40).optional(),
-  to: z.string().max(40).optional(),
-  sort: z.enum(SEARCH_SORTS).optional(),
-  bulkFile: z.string().max(200).optional()
-}
-
-export interface ExportStarted {
-  /** null when the user closed the save dialog. */
-  job: JobInfo | null
-}
-
-export const searchCalls = {
-  'search:query': call<SearchResult>()(
-    z.strictObject({
-      ...searchFilters,
-      page: z.number().int().min(0).max(10_000_000).optional(),
-      pageSize: z.number().int().min(1).max(MAX_PAGE_SIZE).optional(),
-      after: z.string().min(1).max(2_000).optional(),
-      before: z.string().min(1).max(2_000).optional()
-    })
-  )
-} as const
-
-export const exportCalls = {
-  /** Asks where to save in a native dialog, then writes the file in an export job. */
-  'export:csv': call<ExportStarted>()(z.strictObject(searchFilters))
-} as const
+import { searchFilters } from './search'
 
 /** The search's filters over any of the workspace's tables, sorted by a column. */
 const recordQuery = z.strictObject({

@@ -16,7 +16,7 @@ export interface EndpointRequest {
   params: string[]
   /** The POST body (empty for a GET). */
   body: Buffer
-  /** Answer only with what api-spec.md shows (see SandboxOptions.strictSpec). */
+  /** Answer only with what the API description shows (see SandboxOptions.strictSpec). */
   strictSpec: boolean
   /** The body as a JSON object, or the 400 to answer. */
   json(): Json | HttpReply

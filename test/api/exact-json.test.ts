@@ -1,7 +1,7 @@
 // Reading API responses without rounding: money keeps its text, over-long numbers are never squeezed through a double.
 import { describe, expect, it } from 'vitest'
 import { parseJsonExact } from '../../src/main/api/exact-json'
-import { paymentRow } from '../../src/main/cache/records'
+import { paymentRow } from '../../src/main/cache/api-rows'
 import { paymentSchema } from '../../src/shared/api/schemas'
 
 describe('parseJsonExact', () => {

@@ -1,9 +1,15 @@
 // A shortcut table's presses: Ctrl (or Cmd) and Alt must be as written, Shift too where they are; a plain key is compared as typed.
 import { describe, expect, it } from 'vitest'
-import { pressMatches } from '../../src/renderer/src/shortcuts'
+import { pressMatches, type KeyPress } from '../../src/renderer/src/presses'
 
-const press = (key: string, mods: Partial<Pick<KeyboardEvent, 'ctrlKey' | 'metaKey' | 'altKey' | 'shiftKey'>> = {}): KeyboardEvent =>
-  ({ key, ctrlKey: false, metaKey: false, altKey: false, shiftKey: false, ...mods }) as KeyboardEvent
+const press = (key: string, mods: Partial<Omit<KeyPress, 'key'>> = {}): KeyPress => ({
+  key,
+  ctrlKey: false,
+  metaKey: false,
+  altKey: false,
+  shiftKey: false,
+  ...mods
+})
 
 describe('shortcut presses', () => {
   it('compares a plain key as typed, whatever Shift made of it', () => {
