@@ -54,8 +54,6 @@ export interface EngineDecisions {
   dismissed: ReadonlySet<string>
 }
 
-export type { MatchItem } from './match-items'
-
 export interface MatchResult {
   provider: readonly EngineProvider[]
   file: readonly EngineFileRow[]

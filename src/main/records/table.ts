@@ -195,8 +195,6 @@ const TABLES: Record<RecordResource, TableSql> = {
   }
 }
 
-export const tableSql = (resource: RecordResource): TableSql => TABLES[resource]
-
 /** A window is read by keyset from a known row when it is at most this far past it; further, by OFFSET from the nearer end. */
 const KEYSET_REACH = 5_000
 export const MAX_WINDOW = 500
