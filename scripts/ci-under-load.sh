@@ -19,7 +19,9 @@ for run in $(seq "$runs"); do
   start=$(date +%s)
   "$@" </dev/null >"$log" 2>&1
   rc=$?
-  echo "run $run of $runs: exit $rc after $(($(date +%s) - start)) s; $(grep -E '^[0-9]+ passed, [0-9]+ failed' "$log" | tail -1) (log: $log)"
+  # CI's own totals line, else Vitest's (colours taken out).
+  totals=$(sed 's/\x1b\[[0-9;]*m//g' "$log" | grep -E '^[0-9]+ passed, [0-9]+ failed|^ *Tests ' | tail -1 | sed 's/^ *//')
+  echo "run $run of $runs: exit $rc after $(($(date +%s) - start)) s; $totals (log: $log)"
   [ $rc -eq 0 ] || exit $rc
 done
 echo "$runs run(s) in a row passed with $cores busy core(s)"
