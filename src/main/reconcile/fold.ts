@@ -1,6 +1,8 @@
 // A session's audit events folded into what they decide: pinned and dismissed pairs for the engine, each item's note, reason and resolution, and the adjustments.
 import { pairKey, type AdjustmentInfo } from '../../shared/reconcile'
+import type Database from 'better-sqlite3'
 import type { AuditEntry } from '../../shared/reconcile-events'
+import { sessionEvents } from './audit'
 import type { EngineDecisions, PinnedMatch } from './engine'
 
 /** What the events of a session say: decisions for the engine, notes and reasons per item, adjustments. */
@@ -88,4 +90,9 @@ export function foldEvents(events: readonly AuditEntry[]): FoldedDecisions {
     }
   }
   return { engine: { pinned: [...pinned.values()], dismissed }, notes, adjustments, reopenedAt }
+}
+
+/** What a stored session's events decide. */
+export function foldSession(db: Database.Database, sessionId: string): FoldedDecisions {
+  return foldEvents(sessionEvents(db, sessionId))
 }

@@ -1,9 +1,8 @@
 // A session's stored result: its items in order (a page, one, all, or those a filter shows) and the summary totals kept with them.
 import type { ItemFilter, ReconItem, ReconSettings } from '../../shared/reconcile'
 import { AppError } from '../errors'
-import { sessionEvents } from './audit'
 import type { ReconContext } from './context'
-import { foldEvents } from './fold'
+import { foldSession } from './fold'
 import { filterClause, itemColumns } from './item-filters'
 import { summarise, type SummaryTotals } from './report'
 
@@ -136,7 +135,7 @@ export class SessionItems {
     if (!stored) throw new AppError('session_not_found', `No reconciliation session ${sessionId}.`)
     if (stored.summary) return (JSON.parse(stored.summary) as StoredSummary).totals
     const settings = JSON.parse(stored.settings) as ReconSettings
-    const totals = summarise(this.all(sessionId), settings, foldEvents(sessionEvents(this.ctx.db, sessionId)).adjustments)
+    const totals = summarise(this.all(sessionId), settings, foldSession(this.ctx.db, sessionId).adjustments)
     this.storeTotals(sessionId, settings, totals)
     return totals
   }

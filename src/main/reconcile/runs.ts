@@ -9,10 +9,9 @@ import {
   type ReconItem,
   type SessionInfo
 } from '../../shared/reconcile'
-import { sessionEvents } from './audit'
 import type { ReconContext } from './context'
 import { runMatchAsync, type EngineFileRow, type EngineProvider, type MatchResult } from './engine'
-import { foldEvents, type FoldedDecisions } from './fold'
+import { foldSession, type FoldedDecisions } from './fold'
 import type { SessionItems } from './items'
 import { loadProviderSide, outsideThePeriod } from './provider-side'
 import { keysNamedBy, normaliseReference } from './references'
@@ -96,7 +95,7 @@ export class Runs {
     })
     const file = this.fileRows(session)
     const { records, notes } = inFileCurrencies(side.records, file)
-    const folded = foldEvents(sessionEvents(this.ctx.db, session.id))
+    const folded = foldSession(this.ctx.db, session.id)
     const result = await runMatchAsync(records, file, session.settings, folded.engine, options)
     return { result, folded, unreadable: side.unreadable, notes: [...side.notes, ...notes] }
   }

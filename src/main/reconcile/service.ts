@@ -11,10 +11,10 @@ import type {
   SessionInfo,
   StatementMapping
 } from '../../shared/reconcile'
-import { sessionEvents, type AuditEvent } from './audit'
+import type { AuditEvent } from './audit'
 import { ReconContext } from './context'
 import { Decisions } from './decisions'
-import { foldEvents, type FoldedDecisions } from './fold'
+import { foldSession, type FoldedDecisions } from './fold'
 import { SessionItems } from './items'
 import type { ReportInput, SummaryTotals } from './report'
 import { Runs, type RunOptions, type RunOutcome } from './runs'
@@ -117,7 +117,7 @@ export class ReconService {
   }
   /** What the session's audit events decide (see fold.ts). */
   fold(sessionId: string): FoldedDecisions {
-    return foldEvents(sessionEvents(this.ctx.db, sessionId))
+    return foldSession(this.ctx.db, sessionId)
   }
 
   // ---- decisions

@@ -194,13 +194,8 @@ export class Sessions {
 
   /** What the reports of a session are written from: its stored items (read as they are written), decisions and events. */
   reportInput(sessionId: string, profile: { name: string; mode: string }): ReportInput {
-    return {
-      session: this.get(sessionId),
-      profile,
-      items: () => this.items.all(sessionId),
-      folded: foldEvents(sessionEvents(this.ctx.db, sessionId)),
-      events: this.events(sessionId)
-    }
+    const events = this.events(sessionId)
+    return { session: this.get(sessionId), profile, items: () => this.items.all(sessionId), folded: foldEvents(events), events }
   }
 
   close(sessionId: string): SessionInfo {
