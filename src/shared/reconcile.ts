@@ -8,13 +8,26 @@ export const OUTCOMES = [
   'currency_differs',
   'status_differs',
   'only_in_provider',
+  'pending_at_provider',
   'only_in_file',
+  'not_read',
   'duplicate_in_file',
   'duplicate_in_provider',
   'suggested',
   'ambiguous'
 ] as const
 export type Outcome = (typeof OUTCOMES)[number]
+
+/**
+ * Outcomes that need nobody: the money agrees, or it is not due yet (a payment still pending at the
+ * provider with no line is an outstanding item of the reconciliation, counted and totalled apart).
+ */
+const SETTLED_OUTCOMES: ReadonlySet<Outcome> = new Set<Outcome>(['matched', 'pending_at_provider'])
+
+/** Whether an item is an exception the user must review (until it is resolved). */
+export function isException(outcome: Outcome): boolean {
+  return !SETTLED_OUTCOMES.has(outcome)
+}
 
 /** What the provider side of a session is made of. */
 export const RECON_SOURCES = ['payments', 'payouts', 'subscriptions', 'virtual-accounts'] as const

@@ -6,6 +6,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { latestVersion, MIGRATIONS } from '../../src/main/cache/migrations'
 import { openCache } from '../../src/main/cache/open'
+import { openDatabase } from '../../src/main/cache/sqlite'
 import { CacheStore } from '../../src/main/cache/store'
 import { itemColumns } from '../../src/main/reconcile/item-filters'
 import { ReconService } from '../../src/main/reconcile/service'
@@ -26,7 +27,8 @@ const SHIPPED: Record<string, string> = {
   'v5-reconciliation.ts': '5c0e013fac46c0470ebb34fc1890583c64b4caeccc4459f6f5cb081a8c40f2c8',
   'v6-reconciliation-item-filters.ts': '6af027b9a59426f531c2f9026b0a12734eb21dd0e8fe44edc1862f429949849b',
   'v7-bulk-files-sent.ts': '42afeb2abc29f418faae400a943e2d2344d588eea7b4616b264ed70422d5a0dc',
-  'v8-record-relations.ts': '44fbeff7d43c88fa4644ff460a0013ff3620f5feb4e28c70f1fab7ef160fece4'
+  'v8-record-relations.ts': '44fbeff7d43c88fa4644ff460a0013ff3620f5feb4e28c70f1fab7ef160fece4',
+  'v9-statement-proof-and-money-returned.ts': 'c16b8ca7c07d406dcfdc4f95a6452f1d2991048a7eb87c2505398f1552111690'
 }
 
 const sha256 = (file: string): string => createHash('sha256').update(readFileSync(file, 'utf8').replace(/\r\n/g, '\n')).digest('hex')
@@ -149,6 +151,24 @@ describe('frozen migrations', () => {
       expect(new ReconService(db).items('session-1', { text: 'adaeze' }).items.map((i) => i.key)).toEqual(['pay-1|f1'])
       expect(new ReconService(db).items('session-1', { text: 'sms alert' }).items.map((i) => i.key)).toEqual(['|f2'])
     }
+    db.close()
+  })
+
+  it('names payments the provider sent as reversed or refunded (stored as unknown before version 9)', () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'ledgerline-fixture-')), 'cache.sqlite')
+    copyFileSync(join(FIXTURES, 'v8.sqlite'), file)
+    const before = openDatabase(file)
+    before.exec(`
+      UPDATE payments SET status = 'unknown', status_raw = 'REVERSED' WHERE id = 'pay-1' AND profile_id = 'p-live';
+      UPDATE payments SET status = 'unknown', status_raw = ' refunded' WHERE id = 'pay-3' AND profile_id = 'p-live';
+    `)
+    before.close()
+    const db = openCache(file)
+    expect(db.prepare("select id, status from payments where profile_id = 'p-live' order by seq").all()).toEqual([
+      { id: 'pay-1', status: 'reversed' },
+      { id: 'pay-2', status: 'unknown' },
+      { id: 'pay-3', status: 'refunded' }
+    ])
     db.close()
   })
 })

@@ -99,7 +99,7 @@ describe('matching scenarios', () => {
       'f-currency': 'currency_differs',
       'p-status': 'status_differs',
       'f-status': 'status_differs',
-      'p-pending': 'only_in_provider',
+      'p-pending': 'pending_at_provider',
       'p-only': 'only_in_provider',
       'p-dupfile': 'matched',
       'f-dupfile1': 'matched',
@@ -119,6 +119,31 @@ describe('matching scenarios', () => {
     expect(suggestion?.reasons.join('; ')).toMatch(/amount equal \+3; date 1 day\(s\) after the provider's \+2; text 100% alike \+4/)
     // The bank charge stays a file item with its sign.
     expect(materialise(result, folded).find((i) => i.outcome === 'only_in_file')?.file[0]?.amountMinor).toBe(-5_250)
+  })
+
+  it('keeps money not due apart: pending with no line is pending_at_provider, reversed and refunded with no line are left out like failed ones', () => {
+    const result = runMatch(
+      [
+        P('p-pending', { reference: 'PEND-0001', status: 'pending' }),
+        P('p-reversed', { reference: 'REV-00001', status: 'reversed' }),
+        P('p-refunded', { reference: 'REF-00002', status: 'refunded' }),
+        P('p-reversed-paid', { reference: 'REV-00003', status: 'reversed' })
+      ],
+      [F({ id: 'f-reversed-paid', reference: 'REV-00003' })],
+      settings()
+    )
+    expect(Object.fromEntries(outcomes(result))).toEqual({
+      'p-pending': 'pending_at_provider',
+      'p-reversed-paid': 'status_differs',
+      'f-reversed-paid': 'status_differs'
+    })
+    expect(result.leftOutFailed).toBe(2)
+    const items = materialise(result, folded)
+    expect(items.find((i) => i.outcome === 'status_differs')?.reasons.join('; ')).toMatch(/reversed/)
+    // Money not due yet is counted and totalled, but is no exception to review.
+    const totals = summarise(items, settings(), [])
+    expect(totals.counts.pending_at_provider).toBe(1)
+    expect(totals.exceptions).toBe(1)
   })
 
   it('never matches on amount and date alone', () => {

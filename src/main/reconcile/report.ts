@@ -6,6 +6,7 @@ import { amount, headerLine, identifier, integer, rowLine, text, toExcelCsv, BOM
 import { currencyExponent, toMajorString } from '../../shared/money'
 import {
   expectedAmount,
+  isException,
   OUTCOMES,
   RULE_VERSION,
   type CurrencySummary,
@@ -149,7 +150,7 @@ export class Totals {
 
   add(item: ReconItem, sign: 1 | -1 = 1): void {
     this.counts[item.outcome] += sign
-    if (item.outcome !== 'matched' && !item.resolved) this.exceptions += sign
+    if (isException(item.outcome) && !item.resolved) this.exceptions += sign
     const touched = new Set<string>()
     for (const p of item.provider) {
       const c = this.of(p.currency)

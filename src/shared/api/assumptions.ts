@@ -73,7 +73,7 @@ export const PLAN_FREQUENCIES = {
   annually: 'ANNUAL'
 } as const
 
-export type NormalizedPaymentStatus = 'successful' | 'pending' | 'failed' | 'cancelled' | 'unknown'
+export type NormalizedPaymentStatus = 'successful' | 'pending' | 'failed' | 'cancelled' | 'reversed' | 'refunded' | 'unknown'
 export type NormalizedTransferStatus = 'successful' | 'pending' | 'failed' | 'unknown'
 
 const PAYMENT_STATUS: Readonly<Record<string, NormalizedPaymentStatus>> = {
@@ -84,7 +84,10 @@ const PAYMENT_STATUS: Readonly<Record<string, NormalizedPaymentStatus>> = {
   provider_processed: 'pending',
   failed: 'failed',
   cancelled: 'cancelled',
-  canceled: 'cancelled'
+  canceled: 'cancelled',
+  // Seen in practice: the money came in and went back to the payer (no money is kept).
+  reversed: 'reversed',
+  refunded: 'refunded'
 }
 
 const TRANSFER_STATUS: Readonly<Record<string, NormalizedTransferStatus>> = {
@@ -146,7 +149,7 @@ export const ASSUMPTIONS: readonly Assumption[] = [
   {
     id: 'payment-status',
     summary:
-      'Payment statuses are matched case-insensitively: `success`/`successful` → successful, `pending` and `provider_processed` → pending (not final), `failed`, `cancelled`; anything else is kept raw, shown as unknown, and not checked again by sync.'
+      'Payment statuses are matched case-insensitively: `success`/`successful` → successful, `pending` and `provider_processed` → pending (not final), `failed`, `cancelled`, `reversed` and `refunded` (the money went back: reconciliation leaves them out like failed ones unless a statement line shows the money); anything else is kept raw, shown as unknown, and not checked again by sync.'
   },
   {
     id: 'transfer-status',

@@ -4,7 +4,7 @@ import { slices } from './slices'
 import type { MatchState } from './state'
 
 const NOT_IN_FILE: readonly string[] = Object.freeze(['not in the file'])
-const PENDING_NOT_IN_FILE: readonly string[] = Object.freeze(['pending at the provider; not in the file'])
+const PENDING_NOT_IN_FILE: readonly string[] = Object.freeze(['still pending at the provider, so not due at the bank yet'])
 const NO_RECORD_MATCHES: readonly string[] = Object.freeze(['no provider record matches'])
 
 /** The records left out and why: their counts go in the result, not as items. */
@@ -28,7 +28,8 @@ export function* leaveOver(s: MatchState): Generator<void, LeftOut> {
       left.failed++
       return
     }
-    s.emitOne('only_in_provider', i, -1, null, (provider[i] as EngineProvider).status === 'pending' ? PENDING_NOT_IN_FILE : NOT_IN_FILE)
+    if ((provider[i] as EngineProvider).status === 'pending') s.emitOne('pending_at_provider', i, -1, null, PENDING_NOT_IN_FILE)
+    else s.emitOne('only_in_provider', i, -1, null, NOT_IN_FILE)
   }
   yield* slices(provider.length, (from, to) => {
     for (let i = from; i < to; i++) leave(i)

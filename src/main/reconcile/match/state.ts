@@ -6,9 +6,12 @@ import { dayNumber } from '../import/dates'
 import { ItemColumns } from '../match-items'
 import { slices } from './slices'
 
-/** What a status says of the money: 1 moved (successful, expected), 2 none moved (failed, cancelled), 0 not yet known (pending, unknown). */
+/** Statuses that say no money stayed: it never moved (failed, cancelled) or went back (reversed, refunded). */
+const NO_MONEY = new Set(['failed', 'cancelled', 'reversed', 'refunded'])
+
+/** What a status says of the money: 1 moved (successful, expected), 2 none moved or none kept (failed, cancelled, reversed, refunded), 0 not yet known (pending, unknown). */
 export function moneyOf(status: string): number {
-  return status === 'successful' || status === 'expected' ? 1 : status === 'failed' || status === 'cancelled' ? 2 : 0
+  return status === 'successful' || status === 'expected' ? 1 : NO_MONEY.has(status) ? 2 : 0
 }
 
 export const compareText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0)

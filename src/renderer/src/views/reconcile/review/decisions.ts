@@ -1,6 +1,6 @@
 // The review's decisions about the selected item, each sent as it is made and answered on screen: shared by its keys and its buttons.
 import { useDialog, useMessage } from 'naive-ui'
-import type { Decision } from '../../../../../shared/reconcile'
+import { isException, type Decision } from '../../../../../shared/reconcile'
 import { money } from '../../../format'
 import { useNotify } from '../../../notify'
 import { useReviewStore } from '../../../stores/review'
@@ -32,7 +32,7 @@ export function useDecisions() {
   }
   function toggleResolved(): void {
     const item = review.current
-    if (item && item.outcome !== 'matched')
+    if (item && isException(item.outcome))
       void send({ kind: 'resolve', itemKey: item.key, resolved: !item.resolved }, item.resolved ? 'Marked unresolved.' : 'Marked resolved.')
   }
   function undo(): void {
