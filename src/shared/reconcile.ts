@@ -178,8 +178,10 @@ export interface ReconItem {
   outcome: Outcome
   provider: ProviderSide[]
   file: FileSide[]
-  /** File side less the provider side (net when the session nets fees), per currency when both sides share it; null otherwise. */
+  /** File side less the provider side (net of fees when the item was read so), per currency when both sides share it; null otherwise. */
   differenceMinor: number | null
+  /** The provider side was read net of its fees (the file shows what reached the bank); absent in items stored before, which follow the session's setting. */
+  netOfFees?: boolean
   score: number | null
   reasons: string[]
   decision: DecisionState
@@ -265,7 +267,7 @@ export function pairKey(providerIds: readonly string[], fileIds: readonly string
   return `${[...providerIds].sort().join('+')}|${[...fileIds].sort().join('+')}`
 }
 
-/** What the file should show for a provider record: its amount, less its fees when the session nets them (fees always reduce what arrives and add to what leaves). */
+/** What the file should show for a provider record: its amount, less its fees when read net of them (fees always reduce what arrives and add to what leaves). */
 export function expectedAmount(p: { amountMinor: number; feesMinor: number }, netOfFees: boolean): number {
   return netOfFees ? p.amountMinor - Math.abs(p.feesMinor) : p.amountMinor
 }

@@ -2,7 +2,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { toExcelCsv } from '../../src/shared/csv/excel-safe'
-import { DEFAULT_SETTINGS, pairKey, type Outcome, type ReconSettings } from '../../src/shared/reconcile'
+import { DEFAULT_SETTINGS, pairKey, type Outcome, type ReconItem, type ReconSettings } from '../../src/shared/reconcile'
 import {
   runMatch,
   runMatchAsync,
@@ -146,13 +146,27 @@ describe('matching scenarios', () => {
     expect(totals.exceptions).toBe(1)
   })
 
-  it('never matches on amount and date alone', () => {
-    const result = runMatch(
-      [P('p', { text: 'Chidi Eze', amountMinor: 25_000 })],
-      [F({ id: 'f', amountMinor: 25_000, description: 'POS PURCHASE SHOPRITE' })],
-      settings()
-    )
-    expect(Object.fromEntries(outcomes(result))).toEqual({ p: 'only_in_provider', f: 'only_in_file' })
+  it('offers the one candidate of exactly the amount inside the window as a low suggestion, and never when a second qualifies', () => {
+    const line = F({ id: 'f', amountMinor: 25_000, description: 'POS PURCHASE SHOPRITE', date: '2026-10-11' })
+    const result = runMatch([P('p', { text: 'Chidi Eze', amountMinor: 25_000 })], [line], settings())
+    expect(Object.fromEntries(outcomes(result))).toEqual({ p: 'suggested', f: 'suggested' })
+    const item = [...result.items][0]
+    expect(item?.score).toBeLessThan(3)
+    expect(item?.reasons).toEqual(['amount and date only, no reference or name in common', 'amount equal', "date 1 day(s) after the provider's"])
+    // Net of fees counts as exactly the amount too.
+    const net = runMatch([P('p', { amountMinor: 25_500, feesMinor: 500 })], [line], settings())
+    expect([...net.items][0]?.reasons[1]).toBe('amount equal net of fees (NGN 5.00)')
+    // A second record of that amount in the window: nothing is offered.
+    const two = runMatch([P('p', { amountMinor: 25_000 }), P('q', { amountMinor: 25_000, day: '2026-10-12' })], [line], settings())
+    expect(Object.fromEntries(outcomes(two))).toEqual({ p: 'only_in_provider', q: 'only_in_provider', f: 'only_in_file' })
+    // A second line for the one record: nothing either.
+    const lines = runMatch([P('p', { amountMinor: 25_000 })], [line, F({ id: 'g', amountMinor: 25_000 })], settings())
+    expect([...lines.items].some((i) => i.outcome === 'suggested')).toBe(false)
+    // Not the exact amount (within a tolerance) or outside the window: never.
+    const off = runMatch([P('p', { amountMinor: 25_050 })], [line], settings({ amountTolerance: '1' }))
+    expect([...off.items].some((i) => i.outcome === 'suggested')).toBe(false)
+    const far = runMatch([P('p', { amountMinor: 25_000, day: '2026-10-01' })], [line], settings())
+    expect([...far.items].some((i) => i.outcome === 'suggested')).toBe(false)
   })
 
   it('keeps two different provider references apart even when they read alike', () => {
@@ -178,11 +192,46 @@ describe('matching scenarios', () => {
     const result = runMatch(provider, file, settings({ netOfFees: true }))
     const group = [...result.items].find((i) => i.outcome === 'suggested')
     expect(group?.p.map((i) => result.provider[i]?.id).sort()).toEqual(['m1', 'm2', 'm3'])
-    expect(group?.reasons.join(' ')).toMatch(
-      /sum of 3 provider records net of fees equals the line \(all records of one day and channel\).*members: (m\d, ){2}m\d$/
-    )
-    // Without netting the same line matches nothing.
-    expect([...runMatch(provider, file, settings()).items].find((i) => i.outcome === 'suggested')).toBeUndefined()
+    expect(group?.reasons).toEqual(['the line is the sum of 3 provider records, net of fees NGN 52.50 (all records of one day and channel)'])
+    // With no setting the same group is found, read net of fees per group, and its difference is nil.
+    const unset = runMatch(provider, file, settings())
+    const found = materialise(unset, folded).find((i) => i.outcome === 'suggested')
+    expect(found?.provider.map((p) => p.id).sort()).toEqual(['m1', 'm2', 'm3'])
+    expect(found?.netOfFees).toBe(true)
+    expect(found?.differenceMinor).toBe(0)
+    // A line of the gross sum is read gross: its reason says nothing of fees.
+    const gross = runMatch(provider, [F({ id: 'gross', amountMinor: 350_000, description: 'MOMO SETTLEMENT', date: '2026-10-14' })], settings())
+    const grossItem = materialise(gross, folded).find((i) => i.outcome === 'suggested')
+    expect(grossItem?.netOfFees).toBe(false)
+    expect(grossItem?.reasons).toEqual(['the line is the sum of 3 provider records (all records of one day and channel)'])
+  })
+
+  it('matches a line equal to its record less the fees net of fees with no setting, and says so; the setting forces one reading', () => {
+    const provider = [
+      P('net', { reference: 'NET-0001', amountMinor: 100_000, feesMinor: 1_500 }),
+      P('short', { reference: 'SHORT-0002', amountMinor: 200_000, feesMinor: 3_000 }),
+      P('gross', { reference: 'GROSS-0003', amountMinor: 50_000, feesMinor: 750 })
+    ]
+    const file = [
+      F({ id: 'f-net', reference: 'NET-0001', amountMinor: 98_500 }),
+      F({ id: 'f-short', reference: 'SHORT-0002', amountMinor: 187_000 }),
+      F({ id: 'f-gross', reference: 'GROSS-0003', amountMinor: 50_000 })
+    ]
+    const items = materialise(runMatch(provider, file, settings()), folded)
+    const of = (id: string): ReconItem => items.find((i) => i.provider[0]?.id === id) as ReconItem
+    expect(of('net')).toMatchObject({ outcome: 'matched', netOfFees: true, differenceMinor: 0 })
+    expect(of('net').reasons).toEqual(["the line's reference is the provider's reference", "same amount as the provider's net of its fees"])
+    // Off by 100.00 from the net amount: read net (the nearer reading), in the accountant's words.
+    expect(of('short')).toMatchObject({ outcome: 'amount_differs', netOfFees: true, differenceMinor: -10_000 })
+    expect(of('short').reasons[1]).toBe("the file shows NGN 100.00 less than the provider's amount net of fees (NGN 30.00)")
+    expect(of('gross')).toMatchObject({ outcome: 'matched', netOfFees: false, differenceMinor: 0 })
+    // The totals foot item by item, each read as it was matched.
+    const totals = summarise(items, settings(), [])
+    expect(totals.currencies[0]?.unexplainedMinor).toBe(0)
+    expect(totals.currencies[0]?.outcomes.amount_differs.differenceMinor).toBe(-10_000)
+    // Forced net: the gross line now differs by its fee.
+    const forced = materialise(runMatch(provider, file, settings({ netOfFees: true })), folded)
+    expect(forced.find((i) => i.provider[0]?.id === 'gross')).toMatchObject({ outcome: 'amount_differs', differenceMinor: 750 })
   })
 
   it('lets a line on the period’s first day settle a record from just before it, and leaves out records outside the period that no line claims', () => {

@@ -451,7 +451,7 @@ describe('a reconciliation session', () => {
     await writeXlsx(join(dir, 'report.xlsx'), summary, input)
     const items = readFileSync(join(dir, 'items.csv'), 'utf8')
     expect(items.startsWith('\uFEFF"outcome","difference","score"')).toBe(true)
-    expect(items).toMatch(/"matched",0\.00,,"reference: the file's reference is the provider's reference; amount: equal",/)
+    expect(items).toMatch(/"matched",0\.00,,"the line's reference is the provider's reference; same amount",/)
     expect(items.split('\r\n').filter(Boolean)).toHaveLength(6)
     const summaryCsv = readFileSync(join(dir, 'summary.csv'), 'utf8')
     expect(summaryCsv).toMatch(/"foots","difference not accounted for by outcomes","NGN",,,,,0\.00,/)

@@ -9,7 +9,7 @@ import { NO_DECISIONS, runMatch } from './engine'
 import { undoneEvents } from './fold'
 import type { SessionItems } from './items'
 import { Totals } from './report'
-import { engineFileRow, engineProvider, materialise, type Runs } from './runs'
+import { engineFileRow, engineProvider, fileNamesOf, materialise, type Runs } from './runs'
 import type { Sessions } from './sessions'
 
 /** The event a decision is kept as. */
@@ -75,7 +75,8 @@ export class Decisions {
         {
           pinned: [{ kind: 'accepted', providerIds: item.provider.map((p) => p.id), fileIds: item.file.map((f) => f.id) }],
           dismissed: new Set()
-        }
+        },
+        { fileNames: fileNamesOf(session) }
       )
       const [made, ...rest] = materialise(result, {
         engine: NO_DECISIONS,

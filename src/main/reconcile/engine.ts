@@ -67,6 +67,8 @@ export interface MatchResult {
 }
 
 export interface MatchOptions {
+  /** Each statement's file name by its id: reasons name lines as "line 14 of statement.csv". */
+  fileNames?: ReadonlyMap<string, string>
   signal?: AbortSignal
   onProgress?: (phase: string, done: number, total: number) => void
 }
@@ -126,7 +128,7 @@ function* matchSteps(
   options: MatchOptions
 ): Generator<void, MatchResult> {
   const { onProgress } = options
-  const s = new MatchState(provider, file, settings, decisions)
+  const s = new MatchState(provider, file, settings, decisions, options.fileNames)
   yield* s.load()
   // 1. What the user decided holds first.
   claimDecided(s)

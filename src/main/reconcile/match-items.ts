@@ -24,6 +24,8 @@ export class ItemColumns {
   count = 0
   readonly outcome: Uint8Array
   readonly decision: Uint8Array
+  /** 1 when the item's records were read net of their fees (the file shows what reached the bank). */
+  readonly net: Uint8Array
   /** NaN for no score. */
   readonly score: Float64Array
   readonly reasons: (readonly string[])[]
@@ -38,6 +40,7 @@ export class ItemColumns {
     this.outcome = new Uint8Array(most)
     this.reasons = new Array<readonly string[]>(most)
     this.decision = new Uint8Array(most)
+    this.net = new Uint8Array(most)
     this.score = new Float64Array(most)
     this.pEnd = new Int32Array(most)
     this.fEnd = new Int32Array(most)
@@ -137,6 +140,11 @@ export class MatchItems implements Iterable<MatchItem> {
 
   reasons(k: number): readonly string[] {
     return this.columns.reasons[this.order[k] as number] as readonly string[]
+  }
+
+  /** Whether item k's records were read net of their fees. */
+  net(k: number): boolean {
+    return this.columns.net[this.order[k] as number] === 1
   }
 
   decision(k: number): MatchItem['decision'] {

@@ -154,7 +154,7 @@ export class Totals {
     const touched = new Set<string>()
     for (const p of item.provider) {
       const c = this.of(p.currency)
-      const value = sign * expectedAmount(p, this.settings.netOfFees)
+      const value = sign * expectedAmount(p, item.netOfFees ?? this.settings.netOfFees)
       c.providerTotalMinor += value
       c.outcomes[item.outcome].providerMinor += value
       touched.add(p.currency)

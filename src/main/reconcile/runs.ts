@@ -96,7 +96,7 @@ export class Runs {
     const file = this.fileRows(session)
     const { records, notes } = inFileCurrencies(side.records, file)
     const folded = foldSession(this.ctx.db, session.id)
-    const result = await runMatchAsync(records, file, session.settings, folded.engine, options)
+    const result = await runMatchAsync(records, file, session.settings, folded.engine, { ...options, fileNames: fileNamesOf(session) })
     return { result, folded, unreadable: side.unreadable, notes: [...side.notes, ...notes] }
   }
 
@@ -194,9 +194,10 @@ export function materialise(result: MatchResult, folded: FoldedDecisions): Recon
       file.map((f) => f.id)
     )
     const currencies = new Set([...provider.map((p) => p.currency), ...file.map((f) => f.currency)])
+    const net = items.net(k)
     const differenceMinor =
       currencies.size === 1
-        ? file.reduce((s, f) => s + f.amountMinor, 0) - provider.reduce((s, p) => s + expectedAmount(p, result.netOfFees), 0)
+        ? file.reduce((s, f) => s + f.amountMinor, 0) - provider.reduce((s, p) => s + expectedAmount(p, net), 0)
         : null
     const annotation = folded.notes.get(key)
     out[k] = {
@@ -205,6 +206,7 @@ export function materialise(result: MatchResult, folded: FoldedDecisions): Recon
       provider,
       file,
       differenceMinor,
+      netOfFees: net,
       score: items.score(k),
       reasons: outside === null ? (items.reasons(k) as string[]) : [...items.reasons(k), ...(outside as string[])],
       decision: items.decision(k),
@@ -216,6 +218,11 @@ export function materialise(result: MatchResult, folded: FoldedDecisions): Recon
     }
   }
   return out
+}
+
+/** The session's statements' names by id, for reasons that name a line. */
+export function fileNamesOf(session: SessionInfo): Map<string, string> {
+  return new Map(session.files.map((f) => [f.id, f.name]))
 }
 
 /** A stored item's record as the engine saw it, outside the period again when its day is. */

@@ -142,3 +142,14 @@ export function sumByCurrency(items: Iterable<Money>): Map<string, number> {
   }
   return totals
 }
+
+/**
+ * An amount as an accountant writes it in a sentence, the same on every machine: the code, then the
+ * major units grouped by thousands ("NGN 1,409,040.84", "-GHS 5.00", "JPY 1,200").
+ */
+export function moneyText(minor: number, currency: string): string {
+  const major = toMajorString(Math.abs(minor), currency)
+  const [whole, fraction] = major.split('.') as [string, string | undefined]
+  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',')
+  return `${minor < 0 ? '-' : ''}${currency} ${grouped}${fraction === undefined ? '' : `.${fraction}`}`
+}

@@ -1,4 +1,5 @@
 // Phase 4 of a match: groups by sum. One line equal to the sum of several open records (a settlement, a bulk payout), or one record paid as several lines; found by whole day-and-channel groups first, then a bounded subset-sum search.
+import { moneyText } from '../../../shared/money'
 import type { EngineFileRow, EngineProvider, MatchOptions } from '../engine'
 import { laneKey, pushTo, windowStart } from './lanes'
 import type { MatchState } from './state'
@@ -35,16 +36,24 @@ export function* findGroups(s: MatchState, onProgress: MatchOptions['onProgress'
       if (!pClaimed[pi] && pMoney[pi] === 1 && Math.sign(s.expected(pi)) === sign && !s.pairDismissed(pi, fi)) candidates.push(pi)
     }
     if (candidates.length < 2) continue
-    const found = findGroup(
-      candidates,
-      s.expected,
-      row.amountMinor,
-      s.tol(row.currency),
-      (i) => pGroup[i] as number,
-      pSums,
-      (i) => Math.abs((pDay[i] as number) - day),
-      settings.groupSearchLimit
-    )
+    const search = (amountOf: (i: number) => number): ReturnType<typeof findGroup> =>
+      findGroup(
+        candidates,
+        amountOf,
+        row.amountMinor,
+        s.tol(row.currency),
+        (i) => pGroup[i] as number,
+        pSums,
+        (i) => Math.abs((pDay[i] as number) - day),
+        settings.groupSearchLimit
+      )
+    // As the records are, then (unless the session says how to read them) net of fees: a settlement arrives net.
+    let found = search(s.expected)
+    let net = !s.bothReadings
+    if (!found && s.bothReadings && candidates.some((i) => s.hasNetReading(i))) {
+      found = search(s.net)
+      net = found !== null
+    }
     if (!found) continue
     const ids = found.members.map((i) => (provider[i] as EngineProvider).id)
     if (s.isDismissed(ids, [row.id])) continue
@@ -56,11 +65,9 @@ export function* findGroups(s: MatchState, onProgress: MatchOptions['onProgress'
       continue
     }
     const members = [...found.members].sort(s.byPRank)
-    const net = settings.netOfFees ? ' net of fees' : ''
-    s.claim('suggested', members, [fi], null, [
-      `sum of ${members.length} provider records${net} equals the line (${found.how})`,
-      `members: ${members.map((i) => (provider[i] as EngineProvider).id).join(', ')}`
-    ])
+    const fees = members.reduce((sum, i) => sum + (s.pAmount[i] as number) - s.net(i), 0)
+    const read = net ? `, net of fees ${moneyText(Math.abs(fees), row.currency)}` : ''
+    s.marked(s.claim('suggested', members, [fi], null, [`the line is the sum of ${members.length} provider records${read} (${found.how})`]), net)
   }
   // N:1: one provider record paid out or in as several lines. Open lines by currency and direction, in day order.
   const fileLanes = new Map<string, number[]>()
@@ -87,16 +94,23 @@ export function* findGroups(s: MatchState, onProgress: MatchOptions['onProgress'
       if (!fClaimed[fi] && !s.pairDismissed(pi, fi)) candidates.push(fi)
     }
     if (candidates.length < 2) continue
-    const found = findGroup(
-      candidates,
-      (i) => fAmount[i] as number,
-      s.expected(pi),
-      s.tol(p.currency),
-      (i) => (fDay[i] as number) - fMinDay,
-      fSums,
-      (i) => Math.abs((fDay[i] as number) - day),
-      settings.groupSearchLimit
-    )
+    const search = (target: number): ReturnType<typeof findGroup> =>
+      findGroup(
+        candidates,
+        (i) => fAmount[i] as number,
+        target,
+        s.tol(p.currency),
+        (i) => (fDay[i] as number) - fMinDay,
+        fSums,
+        (i) => Math.abs((fDay[i] as number) - day),
+        settings.groupSearchLimit
+      )
+    let found = search(s.expected(pi))
+    let net = !s.bothReadings
+    if (!found && s.hasNetReading(pi)) {
+      found = search(s.net(pi))
+      net = found !== null
+    }
     if (!found) continue
     const members = [...found.members].sort(s.byFRank)
     if (
@@ -113,10 +127,13 @@ export function* findGroups(s: MatchState, onProgress: MatchOptions['onProgress'
       ])
       continue
     }
-    s.claim('suggested', [pi], members, null, [
-      `sum of ${members.length} file lines equals the record (${found.how})`,
-      `lines: ${members.map((i) => (file[i] as EngineFileRow).line).join(', ')}`
-    ])
+    const read = net ? `, net of fees ${moneyText(Math.abs((s.pAmount[pi] as number) - s.net(pi)), p.currency)}` : ''
+    s.marked(
+      s.claim('suggested', [pi], members, null, [
+        `the record ${s.recordName(pi)} was paid in ${members.length} lines${read}: ${s.linesName(members)} (${found.how})`
+      ]),
+      net
+    )
   }
 }
 
@@ -167,7 +184,7 @@ export function findGroup(
   touched.length = 0
   if (whole.length === 1)
     return { members: candidates.filter((i) => groupOf(i) === whole[0]), ambiguous: false, how: 'all records of one day and channel' }
-  if (whole.length > 1) return { members: [], ambiguous: true, how: `${whole.length} day-and-channel groups have that sum` }
+  if (whole.length > 1) return { members: [], ambiguous: true, how: `${whole.length} days and channels each add up to it` }
   // The `limit` nearest in time, ties in rank order: the distance that fills the limit, then a stable sort of the few chosen.
   const perDistance = new Int32Array(maxDistance + 1)
   for (const i of candidates) perDistance[distanceOf(i)] = (perDistance[distanceOf(i)] as number) + 1
@@ -203,7 +220,7 @@ export function findGroup(
     walk(k + 1, sum)
   }
   walk(0, 0)
-  const how = `searched ${nearest.length} of ${candidates.length} candidates`
+  const how = `found among the ${nearest.length} nearest in time of ${candidates.length} candidates`
   // A search cut short cannot show the set is the only one: nothing is offered.
   if (solutions.length === 0 || (budget <= 0 && solutions.length < 2)) return null
   if (solutions.length > 1) return { members: [], ambiguous: true, how }

@@ -8,13 +8,13 @@ import type { MatchState } from './state'
 
 /** Why an exact key matched, by how it was found: the file's reference column or its description, and the provider's field. */
 const KEY_REASONS = [
-  "reference: the file's reference is the provider's reference",
-  "reference: the file's reference is the provider's service reference",
-  "reference: the file's reference is the provider's own key (account number or id)",
+  "the line's reference is the provider's reference",
+  "the line's reference is the provider's service reference",
+  "the line's reference is the provider's account number",
   '',
-  "reference: the description names the provider's reference",
-  "reference: the description names the provider's service reference",
-  "reference: the description names the provider's own key (account number or id)"
+  "the line's description names the provider's reference",
+  "the line's description names the provider's service reference",
+  "the line's description names the provider's account number"
 ]
 
 /** A key two different references share is trusted for neither (see matchKeys). */
@@ -70,7 +70,7 @@ export function* matchKeys(s: MatchState, onProgress: MatchOptions['onProgress']
       if (pClaimed[dup] || s.outside(dup) === 1) continue
       pClaimed[dup] = 1
       s.emitOne('duplicate_in_provider', dup, -1, null, [
-        `the provider has reference "${(provider[keep] as EngineProvider).reference}" more than once; the first is ${(provider[keep] as EngineProvider).id}`
+        `the provider has reference "${(provider[keep] as EngineProvider).reference}" more than once; the one dated ${(provider[keep] as EngineProvider).day} is the one lines are matched to`
       ])
     }
   }
@@ -142,14 +142,13 @@ export function* matchKeys(s: MatchState, onProgress: MatchOptions['onProgress']
     const gap = (f: number): number => Math.abs((file[f] as EngineFileRow).amountMinor - target)
     hits.sort((a, b) => distance(a) - distance(b) || gap(a) - gap(b) || s.fOrder(a, b))
     const [first, ...rest] = hits as [number, ...number[]]
-    const id = (provider[p] as EngineProvider).id
     if (pClaimed[p]) {
       // Matched by a decision already: every line naming it again is a duplicate.
       for (const f of hits) {
         fClaimed[f] = 1
         s.emitOne('duplicate_in_file', -1, f, null, [
           KEY_REASONS[hitHow[f] as number] as string,
-          `the provider record ${id} is already matched`
+          `the provider's ${s.recordName(p)} is already matched by a decision`
         ])
       }
       return
@@ -159,7 +158,7 @@ export function* matchKeys(s: MatchState, onProgress: MatchOptions['onProgress']
       fClaimed[f] = 1
       s.emitOne('duplicate_in_file', -1, f, null, [
         KEY_REASONS[hitHow[f] as number] as string,
-        `the file has this reference again: line ${(file[first] as EngineFileRow).line} is matched to ${id}`
+        `the file has this reference again: ${s.lineName(first)} is matched to the provider's ${s.recordName(p)}`
       ])
     }
   }
@@ -167,6 +166,6 @@ export function* matchKeys(s: MatchState, onProgress: MatchOptions['onProgress']
   groupsByDescription.sort((a, b) => s.fOrder(a.f, b.f))
   for (const g of groupsByDescription) {
     if (fClaimed[g.f] || g.ps.some((i) => pClaimed[i])) continue
-    s.claimTogether(g.ps, [g.f], `reference: the description names ${g.ps.length} provider references (${g.keys.join(', ')})`)
+    s.claimTogether(g.ps, [g.f], `the line's description names ${g.ps.length} provider references (${g.ps.map((i) => s.recordName(i)).join(', ')})`)
   }
 }

@@ -1,9 +1,10 @@
 // One match in progress, shared by its phases: both sides' columns in typed arrays, what is claimed, the items made so far, and how a set of records and lines is judged and claimed.
-import { parseMajor } from '../../../shared/money'
+import { moneyText, parseMajor } from '../../../shared/money'
 import { DEFAULT_SETTINGS, expectedAmount, pairKey, type Outcome, type ReconSettings } from '../../../shared/reconcile'
 import type { EngineDecisions, EngineFileRow, EngineProvider } from '../engine'
 import { dayNumber } from '../import/dates'
 import { ItemColumns } from '../match-items'
+import { pushTo } from './lanes'
 import { slices } from './slices'
 
 /** Statuses that say no money stayed: it never moved (failed, cancelled) or went back (reversed, refunded). */
@@ -12,6 +13,25 @@ const NO_MONEY = new Set(['failed', 'cancelled', 'reversed', 'refunded'])
 /** What a status says of the money: 1 moved (successful, expected), 2 none moved or none kept (failed, cancelled, reversed, refunded), 0 not yet known (pending, unknown). */
 export function moneyOf(status: string): number {
   return status === 'successful' || status === 'expected' ? 1 : NO_MONEY.has(status) ? 2 : 0
+}
+
+/** What the judge made of records and lines together. */
+export interface Judgement {
+  outcome: Outcome
+  reason: string
+  /** The records were read net of their fees. */
+  net: boolean
+}
+
+/** The reason of a 1:1 match read net of fees (the fee itself is in the item's provider columns). */
+export const NET_EQUAL = "same amount as the provider's net of its fees"
+
+/** Reasons many items share: kept once, not per item. */
+const SHARED_REASONS = new Set(['same amount', NET_EQUAL])
+
+/** Why records and lines match net of fees: the whole fee for a group, shared wording for one record. */
+function netReason(fees: number, currency: string): string {
+  return `same amount net of fees ${moneyText(Math.abs(fees), currency)}`
 }
 
 export const compareText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0)
@@ -29,6 +49,10 @@ export class MatchState {
   readonly pDay: Int32Array
   readonly pAmount: Float64Array
   readonly pExpected: Float64Array
+  /** Each record's amount less its fees: what reaches the bank when the provider settles net. */
+  readonly pNet: Float64Array
+  /** Whether records may also be read net of fees (per pair and group), not only as the session says. */
+  readonly bothReadings: boolean
   readonly pCurrency: Uint16Array
   /** moneyOf each record's status. */
   readonly pMoney: Uint8Array
@@ -70,11 +94,15 @@ export class MatchState {
     readonly provider: readonly EngineProvider[],
     readonly file: readonly EngineFileRow[],
     readonly settings: ReconSettings,
-    readonly decisions: EngineDecisions
+    readonly decisions: EngineDecisions,
+    /** Each statement's file name by its id, for reasons that name a line. */
+    readonly fileNames: ReadonlyMap<string, string> = new Map()
   ) {
     this.pDay = new Int32Array(provider.length)
     this.pAmount = new Float64Array(provider.length)
     this.pExpected = new Float64Array(provider.length)
+    this.pNet = new Float64Array(provider.length)
+    this.bothReadings = !settings.netOfFees
     this.pCurrency = new Uint16Array(provider.length)
     this.pMoney = new Uint8Array(provider.length)
     this.fDay = new Int32Array(file.length)
@@ -86,7 +114,7 @@ export class MatchState {
     this.leads = new Int32Array(provider.length + file.length)
     this.pRank = new Int32Array(provider.length)
     this.fRank = new Int32Array(file.length)
-    this.equalReason = settings.netOfFees ? 'amount: equal, net of fees' : 'amount: equal'
+    this.equalReason = settings.netOfFees ? NET_EQUAL : 'same amount'
     this.anyDismissed = decisions.dismissed.size > 0
   }
 
@@ -100,6 +128,7 @@ export class MatchState {
         this.pDay[i] = dayNumber(p.day)
         this.pAmount[i] = p.amountMinor
         this.pExpected[i] = expectedAmount(p, settings.netOfFees)
+        this.pNet[i] = expectedAmount(p, true)
         this.pCurrency[i] = this.currencyId(p.currency)
         this.pMoney[i] = moneyOf(p.status)
       }
@@ -146,6 +175,40 @@ export class MatchState {
   /** What the file should show for record i (net of fees when the session nets them). */
   readonly expected = (i: number): number => this.pExpected[i] as number
 
+  /** Record i net of its fees. */
+  readonly net = (i: number): number => this.pNet[i] as number
+
+  /** Whether record i reads differently net of fees, and the session lets it be read so. */
+  hasNetReading(i: number): boolean {
+    return this.bothReadings && this.pNet[i] !== this.pAmount[i]
+  }
+
+  /** A record by what the user knows it by: its reference, else its service reference. */
+  recordName(i: number): string {
+    const p = this.provider[i] as EngineProvider
+    const name = p.reference ?? p.serviceReference
+    return name ? `"${name}"` : `the ${p.day} record of ${moneyText(p.amountMinor, p.currency)} with no reference`
+  }
+
+  /** A statement line as the user finds it: "line 14 of statement.csv". */
+  lineName(f: number): string {
+    const row = this.file[f] as EngineFileRow
+    return `line ${row.line} of ${this.fileNames.get(row.fileId) ?? 'the file'}`
+  }
+
+  /** Several lines of one file as "lines 3, 4 and 9 of statement.csv"; of several files, each named. */
+  linesName(fs: readonly number[]): string {
+    const byFile = new Map<string, number[]>()
+    for (const f of fs) pushTo(byFile, (this.file[f] as EngineFileRow).fileId, (this.file[f] as EngineFileRow).line)
+    return [...byFile]
+      .map(([fileId, lines]) => {
+        const sorted = lines.sort((a, b) => a - b)
+        const list = sorted.length === 1 ? `line ${sorted[0]}` : `lines ${sorted.slice(0, -1).join(', ')} and ${sorted[sorted.length - 1]}`
+        return `${list} of ${this.fileNames.get(fileId) ?? 'the file'}`
+      })
+      .join('; ')
+  }
+
   /** The amount tolerance in a currency's minor units (0 when the currency cannot hold it). */
   tol(currency: string): number {
     let t = this.toleranceCache.get(currency)
@@ -172,13 +235,14 @@ export class MatchState {
     )
   }
 
-  /** The outcome of records and rows that belong together (by key, decision or accepted group), and why. */
-  judge(ps: readonly number[], fs: readonly number[]): { outcome: Outcome; reason: string } {
-    const { provider, file, settings } = this
+  /** The outcome of records and rows that belong together (by key, decision or accepted group), why, and whether the records were read net of fees. */
+  judge(ps: readonly number[], fs: readonly number[]): Judgement {
+    const { provider, file } = this
     const currency = (provider[ps[0] as number] as EngineProvider).currency
     let oneCurrency = true
     let fileSum = 0
     let expectedSum = 0
+    let netSum = 0
     let amountSum = 0
     let moved = true
     for (const i of fs) {
@@ -189,35 +253,56 @@ export class MatchState {
     for (const i of ps) {
       const p = provider[i] as EngineProvider
       expectedSum += this.expected(i)
+      netSum += this.net(i)
       amountSum += p.amountMinor
       if (p.currency !== currency) oneCurrency = false
       if (this.pMoney[i] !== 1) moved = false
     }
+    const forcedNet = !this.bothReadings
     const sign = Math.sign(expectedSum) || Math.sign(amountSum)
     const fileShowsMoney = fileSum !== 0 && Math.sign(fileSum) === sign
-    const difference = fileSum - expectedSum
     if (!oneCurrency) {
       const pCur = [...new Set(ps.map((i) => (provider[i] as EngineProvider).currency))]
       const fCur = [...new Set(fs.map((i) => (file[i] as EngineFileRow).currency))]
-      return { outcome: 'currency_differs', reason: `currency: provider ${pCur.join('/')} against file ${fCur.join('/')}` }
+      return {
+        outcome: 'currency_differs',
+        reason: `the provider's ${ps.length === 1 ? 'record is' : 'records are'} in ${pCur.join('/')}, the file's ${fs.length === 1 ? 'line' : 'lines'} in ${fCur.join('/')}`,
+        net: forcedNet
+      }
     }
     if (!moved && fileShowsMoney) {
       const notMoved = [...new Set(ps.map((i) => (provider[i] as EngineProvider).status).filter((s) => moneyOf(s) !== 1))]
-      return { outcome: 'status_differs', reason: `status: the provider says ${notMoved.join('/')} but the file shows the money` }
+      return { outcome: 'status_differs', reason: `the provider says ${notMoved.join('/')}, but the file shows the money`, net: forcedNet }
     }
     if (moved && !fileShowsMoney)
-      return { outcome: 'status_differs', reason: 'status: the provider says successful but the file shows no money in that direction' }
-    if (difference === 0) return { outcome: 'matched', reason: this.equalReason }
-    if (Math.abs(difference) <= this.tol(currency)) return { outcome: 'matched', reason: 'amount: within the tolerance' }
+      return {
+        outcome: 'status_differs',
+        reason: "the provider says successful, but the file shows no money in that direction",
+        net: forcedNet
+      }
+    const tolerance = this.tol(currency)
+    const gross = fileSum - expectedSum
+    const fees = amountSum - netSum
+    // Read net of fees too (unless the session says how to read every record): a settlement arrives net.
+    const netDifference = this.bothReadings && netSum !== amountSum ? fileSum - netSum : null
+    if (gross === 0) return { outcome: 'matched', reason: this.equalReason, net: forcedNet }
+    if (netDifference === 0) return { outcome: 'matched', reason: ps.length === 1 ? NET_EQUAL : netReason(fees, currency), net: true }
+    const useNet = netDifference !== null && Math.abs(netDifference) < Math.abs(gross)
+    const difference = useNet ? (netDifference as number) : gross
+    const net = useNet || forcedNet
+    const against = net ? `the provider's amount net of fees (${moneyText(Math.abs(fees), currency)})` : "the provider's amount"
+    if (Math.abs(difference) <= tolerance)
+      return { outcome: 'matched', reason: `within the tolerance: ${moneyText(Math.abs(difference), currency)} apart from ${against}`, net }
     return {
       outcome: 'amount_differs',
-      reason: `amount: the file differs by ${difference} minor units${settings.netOfFees ? ' (net of fees)' : ''}`
+      reason: `the file shows ${moneyText(Math.abs(difference), currency)} ${difference < 0 ? 'less' : 'more'} than ${against}`,
+      net
     }
   }
 
   /** How the members were found and the judge's reason, shared between items that say the same. */
   reasonsOf(via: string, reason: string): string[] {
-    if (reason.startsWith('amount: the file differs')) return [via, reason]
+    if (!SHARED_REASONS.has(reason)) return [via, reason]
     let byReason = this.sharedReasons.get(via)
     if (!byReason) this.sharedReasons.set(via, (byReason = new Map()))
     let shared = byReason.get(reason)
@@ -256,17 +341,26 @@ export class MatchState {
     const target = this.pExpected[p] as number
     if (target !== 0 && this.fAmount[f] === target && this.fCurrency[f] === this.pCurrency[p] && this.pMoney[p] === 1) {
       if (via !== this.matchedVia) this.matchedReasons = this.reasonsOf((this.matchedVia = via), this.equalReason)
-      return this.claimOne('matched', p, f, null, this.matchedReasons)
+      return this.marked(this.claimOne('matched', p, f, null, this.matchedReasons), !this.bothReadings)
     }
-    const { outcome, reason } = this.judge([p], [f])
-    return this.claimOne(outcome, p, f, null, this.reasonsOf(via, reason))
+    // The line is what reached the bank: the record less its fees.
+    if (this.hasNetReading(p) && this.fAmount[f] === this.pNet[p] && this.fCurrency[f] === this.pCurrency[p] && this.pMoney[p] === 1)
+      return this.marked(this.claimOne('matched', p, f, null, this.reasonsOf(via, NET_EQUAL)), true)
+    const { outcome, reason, net } = this.judge([p], [f])
+    return this.marked(this.claimOne(outcome, p, f, null, this.reasonsOf(via, reason)), net)
   }
 
   /** Claims records and lines that belong together (by key, decision or accepted group). */
   claimTogether(ps: readonly number[], fs: readonly number[], via: string): number {
     if (ps.length === 1 && fs.length === 1) return this.claimPair(ps[0] as number, fs[0] as number, via)
-    const { outcome, reason } = this.judge(ps, fs)
-    return this.claim(outcome, ps, fs, null, this.reasonsOf(via, reason))
+    const { outcome, reason, net } = this.judge(ps, fs)
+    return this.marked(this.claim(outcome, ps, fs, null, this.reasonsOf(via, reason)), net)
+  }
+
+  /** Notes that item k's records were read net of their fees (when `net`); returns k. */
+  marked(k: number, net: boolean): number {
+    if (net) this.items.net[k] = 1
+    return k
   }
 
   /** Ranks what the exact keys left open (records whose money did not fail, and lines), in content order. */
