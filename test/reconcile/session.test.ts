@@ -468,6 +468,9 @@ describe('a reconciliation session', () => {
     expect(typeof cell('provider_amount').value).toBe('number')
     expect(cell('provider_amount').numFmt).toBe('#,##0.00')
     expect(typeof cell('item_key').value).toBe('string')
+    // Each line is named as the user finds it: the file and its line number.
+    expect(cell('file_name').value).toBe('oct.csv')
+    expect(cell('file_line').value).toMatch(/^\d+$/)
     expect(cell('item_key').numFmt).toBe('@')
   })
 })

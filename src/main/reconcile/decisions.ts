@@ -8,8 +8,8 @@ import type { ReconContext } from './context'
 import { NO_DECISIONS, runMatch } from './engine'
 import { undoneEvents } from './fold'
 import type { SessionItems } from './items'
-import { Totals } from './report'
-import { engineFileRow, engineProvider, fileNamesOf, materialise, type Runs } from './runs'
+import { fileNamesOf, Totals } from './report'
+import { engineFileRow, engineProvider, materialise, type Runs } from './runs'
 import type { Sessions } from './sessions'
 
 /** The event a decision is kept as. */

@@ -42,6 +42,8 @@ export const ITEM_COLUMNS = [
   'provider_fees',
   'provider_net',
   'file_row_ids',
+  'file_name',
+  'file_line',
   'file_reference',
   'file_description',
   'file_counterparty',
@@ -58,8 +60,13 @@ const join = (values: (string | null)[]): string | null => {
 const single = <T>(values: T[]): T | null => (new Set(values).size === 1 ? (values[0] as T) : null)
 const sum = (values: number[]): number => values.reduce((s, v) => s + v, 0)
 
-/** One report row per item or group; a group's members are joined with " + " and its amounts summed. */
-export function itemCells(item: ReconItem): CsvCell[] {
+/** The session's statements' names by id: reasons and reports name a line as "line 14 of statement.csv". */
+export function fileNamesOf(session: SessionInfo): Map<string, string> {
+  return new Map(session.files.map((f) => [f.id, f.name]))
+}
+
+/** One report row per item or group; a group's members are joined with " + " and its amounts summed. `fileNames`: each statement's name by its id. */
+export function itemCells(item: ReconItem, fileNames: ReadonlyMap<string, string> = new Map()): CsvCell[] {
   const pCurrency = single(item.provider.map((p) => p.currency))
   const fCurrency = single(item.file.map((f) => f.currency))
   const common = pCurrency ?? fCurrency
@@ -89,6 +96,8 @@ export function itemCells(item: ReconItem): CsvCell[] {
     hasP ? money(pCurrency ? sum(item.provider.map((p) => p.feesMinor)) : null, pCurrency) : null,
     hasP ? money(pCurrency ? sum(item.provider.map((p) => expectedAmount(p, true))) : null, pCurrency) : null,
     identifier(join(item.file.map((f) => f.id))),
+    text(join([...new Set(item.file.map((f) => fileNames.get(f.fileId) ?? null))])),
+    text(join(item.file.map((f) => String(f.line)))),
     identifier(join(item.file.map((f) => f.reference))),
     text(join(item.file.map((f) => f.description))),
     text(join([...new Set(item.file.map((f) => f.counterparty))])),
@@ -364,9 +373,10 @@ const ITEMS_PER_WRITE = 5_000
 export async function writeItemsCsv(file: string, input: ReportInput): Promise<number> {
   return writeFileSafely(file, (fd) => {
     let count = 0
+    const names = fileNamesOf(input.session)
     let chunk = BOM + headerLine(ITEM_COLUMNS)
     for (const item of input.items()) {
-      chunk += rowLine(itemCells(item), ITEM_COLUMNS.length)
+      chunk += rowLine(itemCells(item, names), ITEM_COLUMNS.length)
       if (++count % ITEMS_PER_WRITE === 0) {
         writeSync(fd, chunk)
         chunk = ''
@@ -406,7 +416,8 @@ async function writeWorkbook(stream: Writable, summary: ReconSummary, input: Rep
   summarySheet.commit()
   const itemsSheet = workbook.addWorksheet('Items')
   itemsSheet.addRow([...ITEM_COLUMNS]).commit()
-  for (const item of input.items()) put(itemsSheet, itemCells(item))
+  const names = fileNamesOf(input.session)
+  for (const item of input.items()) put(itemsSheet, itemCells(item, names))
   itemsSheet.commit()
   await workbook.commit()
 }

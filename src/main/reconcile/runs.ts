@@ -15,7 +15,7 @@ import { foldSession, type FoldedDecisions } from './fold'
 import type { SessionItems } from './items'
 import { loadProviderSide, outsideThePeriod } from './provider-side'
 import { keysNamedBy, normaliseReference } from './references'
-import { summarise } from './report'
+import { fileNamesOf, summarise } from './report'
 import type { Sessions } from './sessions'
 
 export interface RunOutcome {
@@ -161,7 +161,9 @@ export function materialise(result: MatchResult, folded: FoldedDecisions): Recon
     const provider: ProviderSide[] = items.providers(k).map((i) => {
       const p = result.provider[i] as MatchResult['provider'][number]
       if (p.outsidePeriod === true)
-        (outside ??= []).push(`record ${p.id} is dated ${p.day}, outside the period: a line in it settles the record`)
+        (outside ??= []).push(
+          `the provider's record ${p.reference ?? p.serviceReference ?? 'with no reference'} is dated ${p.day}, outside the period: a line in the period settles it`
+        )
       return {
         id: p.id,
         reference: p.reference,
@@ -218,11 +220,6 @@ export function materialise(result: MatchResult, folded: FoldedDecisions): Recon
     }
   }
   return out
-}
-
-/** The session's statements' names by id, for reasons that name a line. */
-export function fileNamesOf(session: SessionInfo): Map<string, string> {
-  return new Map(session.files.map((f) => [f.id, f.name]))
 }
 
 /** A stored item's record as the engine saw it, outside the period again when its day is. */
