@@ -356,7 +356,7 @@ describe('a reconciliation session', () => {
     const settled = service.items(session.id).items.find((i) => i.provider.some((p) => p.id === 'id-0'))
     expect(settled).toMatchObject({
       outcome: 'matched',
-      reasons: expect.arrayContaining(['record id-0 is dated 2026-09-30, outside the period: a line in it settles the record'])
+      reasons: expect.arrayContaining(["the provider's record PAY-0 is dated 2026-09-30, outside the period: a line in the period settles it"])
     })
     expect(service.items(session.id).items.some((i) => i.provider.some((p) => p.id === 'id-9' || p.id === 'id-n'))).toBe(false)
     // Accepting the suggestion in place keeps the reason, as a run does.
