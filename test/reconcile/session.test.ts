@@ -365,7 +365,7 @@ describe('a reconciliation session', () => {
       .items.find((i) => i.provider.some((p) => p.id === 'id-8')) as ReconItem
     expect(await service.decide(session.id, { kind: 'accept', itemKey: suggestion.key })).toMatchObject({ inPlace: true })
     const inPlace = service.item(session.id, suggestion.key)
-    expect(inPlace?.reasons.at(-1)).toBe('record id-8 is dated 2026-09-29, outside the period: a line in it settles the record')
+    expect(inPlace?.reasons.at(-1)).toBe("the provider's record PAY-8 is dated 2026-09-29, outside the period: a line in the period settles it")
     await service.run(session.id)
     expect(service.item(session.id, suggestion.key)).toEqual(inPlace)
   })
