@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs'
 import { basename, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { mappingSchema } from '../shared/ipc/reconcile'
-import { toMajorString } from '../shared/money'
+import { moneyText, toMajorString } from '../shared/money'
 import { isTimeZone } from '../shared/time'
 import { RECON_SOURCES, type ReconSettings, type ReconSource, type StatementMapping } from '../shared/reconcile'
 import { verifyAudit } from '../main/reconcile/audit'
@@ -281,7 +281,8 @@ export async function reconcileCommand(args: string[]): Promise<number> {
     await writeItemsCsv(resolve(values.out), input)
     if (values.summary) await writeSummaryCsv(resolve(values.summary), summary, input)
     if (values.xlsx) await writeXlsx(resolve(values.xlsx), summary, input)
-    const exceptions = summary.exceptions + outcome.parsed.problems.length
+    // Lines not read are items of the session (not_read): counted among its exceptions until read by hand or left out.
+    const exceptions = summary.exceptions
     if (values.json)
       process.stdout.write(
         `${JSON.stringify({ ...summary, fileProblems: outcome.parsed.problems.length, leftOutFailed: run.leftOutFailed, leftOutOutsidePeriod: run.leftOutOutsidePeriod, unreadable: run.unreadable, notes: run.notes })}\n`
@@ -292,9 +293,12 @@ export async function reconcileCommand(args: string[]): Promise<number> {
       )
       for (const [outcomeName, count] of Object.entries(summary.counts))
         if (count > 0) process.stdout.write(`  ${outcomeName.padEnd(22)} ${count.toLocaleString('en-US')}\n`)
+      // Never "accounted for" while a line is not read: what it holds is not known.
+      const notRead = summary.notReadOpen
       for (const c of summary.currencies) {
+        const accounted = c.unexplainedMinor !== 0 ? 'NO' : notRead > 0 ? `NO: ${notRead.toLocaleString('en-US')} line(s) not read` : 'yes'
         process.stdout.write(
-          `  ${c.currency}: provider ${toMajorString(c.providerTotalMinor, c.currency)}, file ${toMajorString(c.fileTotalMinor, c.currency)}, difference ${toMajorString(c.fileTotalMinor - c.providerTotalMinor, c.currency)} (all accounted for by outcomes: ${c.unexplainedMinor === 0 ? 'yes' : 'NO'})\n`
+          `  ${c.currency}: provider ${moneyText(c.providerTotalMinor, c.currency)}, file ${moneyText(c.fileTotalMinor, c.currency)}, difference ${moneyText(c.fileTotalMinor - c.providerTotalMinor, c.currency)} (accounted for by outcomes: ${accounted})\n`
         )
       }
       if (run.leftOutFailed)

@@ -43,6 +43,19 @@ export interface AuditPayloads {
   adjust: { currency: string; amountMinor: number; amount: string; reason: string; itemKey?: string }
   /** Takes back event `undoes` (of kind `kind`); the event stays in the trail and the fold skips it. */
   undo: { undoes: number; kind: AuditEventKind; itemKey?: string }
+  /** A line not read, read by hand: `lineId` is the line's id in the session, `amount` as typed, `amountMinor` as it counts. */
+  fix: {
+    itemKey: string
+    lineId: string
+    fileId: string
+    line: number
+    date: string
+    amount: string
+    amountMinor: number
+    currency: string
+  }
+  /** A line not read, left out on purpose. */
+  exclude: { itemKey: string; fileId: string; line: number; reason: string }
   close: { counts: Record<Outcome, number> }
   reopen: { reason: string; closedAt: string | null; closedBy: string | null }
 }
@@ -56,7 +69,18 @@ export type AuditEventBody = { [K in AuditEventKind]: { kind: K; payload: AuditP
 export type AuditEntry = AuditEventBody & { seq: number; at: string; user: string }
 
 /** Decisions an undo can take back (not runs, closes, reopens or undos themselves). */
-export const UNDOABLE_KINDS: readonly AuditEventKind[] = ['accept', 'reject', 'match', 'unmatch', 'note', 'reason', 'resolve', 'adjust']
+export const UNDOABLE_KINDS: readonly AuditEventKind[] = [
+  'accept',
+  'reject',
+  'match',
+  'unmatch',
+  'note',
+  'reason',
+  'resolve',
+  'adjust',
+  'fix',
+  'exclude'
+]
 
 /** What the session's history shows: how it was set up, run, adjusted, closed and reopened (decisions show on their items). */
 export const SESSION_HISTORY_KINDS: readonly AuditEventKind[] = [

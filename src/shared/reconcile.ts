@@ -135,6 +135,19 @@ export interface ParseProblem {
   column: string | null
   code: string
   message: string
+  /** The line as the file has it (its cells joined by the separator); absent in files imported before it was kept. */
+  text?: string
+  /** What could be read of the line all the same: a line not read is still part of the session. */
+  read?: PartlyRead
+}
+
+/** What could be read of a line that could not be read in full; null where that part could not be read. */
+export interface PartlyRead {
+  date: string | null
+  amountMinor: number | null
+  currency: string | null
+  reference: string | null
+  description: string | null
 }
 
 /** A question the import cannot settle from the values; answered in the mapping (dateOrder, decimalMark, defaultCurrency). */
@@ -168,6 +181,15 @@ export interface FileSide {
   counterparty: string | null
   amountMinor: number
   currency: string
+  /** A line that could not be read in full: its text as the file has it, why, and whether the user has since read it by hand. */
+  notRead?: NotReadLine
+}
+
+export interface NotReadLine {
+  text: string
+  reason: string
+  /** Corrected by hand (an audit event): the line's date, amount and currency are the user's. */
+  fixed: boolean
 }
 
 export type DecisionState = 'accepted' | 'manual' | null
@@ -214,8 +236,10 @@ export interface ReconSummary {
   files: { id: string; name: string; sha256: string; rows: number }[]
   counts: Record<Outcome, number>
   currencies: CurrencySummary[]
-  /** Items that still need the user: everything but matched (and resolved ones). */
+  /** Items that still need the user: everything but matched and pending at the provider (and resolved ones). */
   exceptions: number
+  /** Lines not read and still open: while any is, the difference is not accounted for. */
+  notReadOpen: number
   closedAt: string | null
   closedBy: string | null
 }
@@ -258,7 +282,17 @@ export const decisionSchema = z.discriminatedUnion('kind', [
     itemKey: itemKey.optional()
   }),
   /** Takes back the last decision not yet taken back: the event stays in the trail, the fold skips it. */
-  z.strictObject({ kind: z.literal('undo') })
+  z.strictObject({ kind: z.literal('undo') }),
+  /** A line not read, read by hand: its day, its signed amount as typed and its currency. */
+  z.strictObject({
+    kind: z.literal('fix'),
+    itemKey,
+    date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
+    amount: z.string().trim().min(1).max(30),
+    currency: currencyCode
+  }),
+  /** A line not read, left out of the reconciliation on purpose, with the reason. */
+  z.strictObject({ kind: z.literal('exclude'), itemKey, reason: z.string().trim().min(1).max(500) })
 ])
 export type Decision = z.infer<typeof decisionSchema>
 

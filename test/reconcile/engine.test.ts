@@ -152,7 +152,11 @@ describe('matching scenarios', () => {
     expect(Object.fromEntries(outcomes(result))).toEqual({ p: 'suggested', f: 'suggested' })
     const item = [...result.items][0]
     expect(item?.score).toBeLessThan(3)
-    expect(item?.reasons).toEqual(['amount and date only, no reference or name in common', 'amount equal', "date 1 day(s) after the provider's"])
+    expect(item?.reasons).toEqual([
+      'amount and date only, no reference or name in common',
+      'amount equal',
+      "date 1 day(s) after the provider's"
+    ])
     // Net of fees counts as exactly the amount too.
     const net = runMatch([P('p', { amountMinor: 25_500, feesMinor: 500 })], [line], settings())
     expect([...net.items][0]?.reasons[1]).toBe('amount equal net of fees (NGN 5.00)')
@@ -192,7 +196,9 @@ describe('matching scenarios', () => {
     const result = runMatch(provider, file, settings({ netOfFees: true }))
     const group = [...result.items].find((i) => i.outcome === 'suggested')
     expect(group?.p.map((i) => result.provider[i]?.id).sort()).toEqual(['m1', 'm2', 'm3'])
-    expect(group?.reasons).toEqual(['the line is the sum of 3 provider records, net of fees NGN 52.50 (all records of one day and channel)'])
+    expect(group?.reasons).toEqual([
+      'the line is the sum of 3 provider records, net of fees NGN 52.50 (all records of one day and channel)'
+    ])
     // With no setting the same group is found, read net of fees per group, and its difference is nil.
     const unset = runMatch(provider, file, settings())
     const found = materialise(unset, folded).find((i) => i.outcome === 'suggested')
@@ -200,7 +206,11 @@ describe('matching scenarios', () => {
     expect(found?.netOfFees).toBe(true)
     expect(found?.differenceMinor).toBe(0)
     // A line of the gross sum is read gross: its reason says nothing of fees.
-    const gross = runMatch(provider, [F({ id: 'gross', amountMinor: 350_000, description: 'MOMO SETTLEMENT', date: '2026-10-14' })], settings())
+    const gross = runMatch(
+      provider,
+      [F({ id: 'gross', amountMinor: 350_000, description: 'MOMO SETTLEMENT', date: '2026-10-14' })],
+      settings()
+    )
     const grossItem = materialise(gross, folded).find((i) => i.outcome === 'suggested')
     expect(grossItem?.netOfFees).toBe(false)
     expect(grossItem?.reasons).toEqual(['the line is the sum of 3 provider records (all records of one day and channel)'])
@@ -262,7 +272,7 @@ describe('matching scenarios', () => {
       materialise(result, folded)
         .find((i) => i.provider.some((p) => p.id === 'sep-30'))
         ?.reasons.at(-1)
-    ).toBe('record sep-30 is dated 2026-09-30, outside the period: a line in it settles the record')
+    ).toBe("the provider's record R-0930 is dated 2026-09-30, outside the period: a line in the period settles it")
     // An in-period record with a reference the outside one shares keeps it; the outside one is no duplicate of this period.
     const shared = runMatch(
       [P('old', { reference: 'X-1', day: '2026-09-28', outsidePeriod: true }), P('new', { reference: 'X-1', day: '2026-10-02' })],

@@ -126,7 +126,15 @@ describe('reading a statement', () => {
     expect(indicator.mapping.columns.indicator).toBe('DR/CR')
     expect(indicator.rows.map((r) => r.amountMinor)).toEqual([-500, 700])
     expect(indicator.problems).toEqual([
-      { line: 4, column: 'DR/CR', code: 'invalid_indicator', message: expect.stringMatching(/"X" is neither debit/) }
+      {
+        line: 4,
+        column: 'DR/CR',
+        code: 'invalid_indicator',
+        message: expect.stringMatching(/"X" is neither debit/),
+        // The line is kept as the file has it, with what could be read: not its amount, whose direction is not known.
+        text: '2026-10-03,7.00,X,odd',
+        read: { date: '2026-10-03', amountMinor: null, currency: 'NGN', reference: null, description: 'odd' }
+      }
     ])
     // An indicator column is found by its values when its header is in no list (a German bank's "Soll/Haben" of DR/CR, or S/H).
     const byValues = await parseStatement(

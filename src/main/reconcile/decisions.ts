@@ -1,22 +1,34 @@
 // Decisions about a session's items, each kept as an audit event: applied in place when it changes only its own item or the totals, else by running the session again.
-import { parseMajor } from '../../shared/money'
+import { isKnownCurrency, parseMajor } from '../../shared/money'
 import { pairKey, type Decision, type ItemFilter, type ReconItem, type SessionInfo } from '../../shared/reconcile'
 import { eventSubjects, UNDOABLE_KINDS, type AuditEventBody, type DecidedMembers } from '../../shared/reconcile-events'
 import { AppError } from '../errors'
 import { sessionEvents, type AuditEvent } from './audit'
 import type { ReconContext } from './context'
-import { NO_DECISIONS, runMatch } from './engine'
+import { runMatch } from './engine'
 import { undoneEvents } from './fold'
 import type { SessionItems } from './items'
 import { fileNamesOf, Totals } from './report'
 import { engineFileRow, engineProvider, materialise, type Runs } from './runs'
 import type { Sessions } from './sessions'
 
+/** The line of a not_read item, as fix and exclude name it; refuses any other item. */
+function notReadLine(item: ReconItem): { id: string; fileId: string; line: number; name: string } {
+  const line = item.file[0]
+  if (item.outcome !== 'not_read' || !line?.notRead)
+    throw new AppError(
+      'not_a_line_not_read',
+      `Only a line that could not be read can be read by hand or left out; this item is ${item.outcome}.`
+    )
+  if (line.notRead.fixed) throw new AppError('line_fixed', `Line ${line.line} was read by hand already; undo that first.`)
+  return { id: line.id, fileId: line.fileId, line: line.line, name: `line ${line.line}` }
+}
+
 /** The event a decision is kept as. */
 type DecisionEvent = Extract<AuditEventBody, { kind: Decision['kind'] }>
 
 /** Decisions that change only their own item or the totals: applied in place, without a run. */
-const IN_PLACE = new Set<Decision['kind']>(['note', 'reason', 'resolve', 'accept', 'adjust'])
+const IN_PLACE = new Set<Decision['kind']>(['note', 'reason', 'resolve', 'accept', 'adjust', 'exclude'])
 
 export class Decisions {
   constructor(
@@ -66,6 +78,15 @@ export class Decisions {
       replaced = { ...item, reasonCode: decision.payload.code || null, decidedBy: event.user, decidedAt: event.at }
     else if (decision.kind === 'resolve')
       replaced = { ...item, resolved: decision.payload.resolved, decidedBy: event.user, decidedAt: event.at }
+    else if (decision.kind === 'exclude')
+      replaced = {
+        ...item,
+        resolved: true,
+        reasonCode: 'excluded',
+        note: decision.payload.reason,
+        decidedBy: event.user,
+        decidedAt: event.at
+      }
     else if (decision.kind === 'accept') {
       // What a run would make of the pinned pair: the engine over just its members (nothing else can take them).
       const result = runMatch(
@@ -78,12 +99,7 @@ export class Decisions {
         },
         { fileNames: fileNamesOf(session) }
       )
-      const [made, ...rest] = materialise(result, {
-        engine: NO_DECISIONS,
-        notes: new Map([[item.key, annotation]]),
-        adjustments: [],
-        reopenedAt: null
-      })
+      const [made, ...rest] = materialise(result, { notes: new Map([[item.key, annotation]]) })
       if (!made || rest.length > 0 || made.decision !== 'accepted' || made.key !== item.key) return false
       replaced = made
     } else return false
@@ -166,6 +182,38 @@ export class Decisions {
         if (!last) throw new AppError('nothing_to_undo', 'There is no decision to undo in this session.')
         const { itemKey } = eventSubjects(last)
         return { kind: 'undo', payload: { undoes: last.seq, kind: last.kind, ...(itemKey !== null ? { itemKey } : {}) } }
+      }
+      case 'fix': {
+        const line = notReadLine(item(decision.itemKey))
+        let amountMinor: number
+        try {
+          amountMinor = parseMajor(decision.amount, decision.currency.toUpperCase())
+        } catch (error) {
+          throw new AppError('invalid_amount', `The amount of ${line.name}: ${(error as Error).message}`)
+        }
+        if (!isKnownCurrency(decision.currency.toUpperCase()))
+          throw new AppError('invalid_currency', `"${decision.currency}" is not an ISO 4217 currency code.`)
+        return {
+          kind: 'fix',
+          payload: {
+            itemKey: decision.itemKey,
+            lineId: line.id,
+            fileId: line.fileId,
+            line: line.line,
+            date: decision.date,
+            amount: decision.amount,
+            amountMinor,
+            currency: decision.currency.toUpperCase()
+          }
+        }
+      }
+      case 'exclude': {
+        const line = notReadLine(item(decision.itemKey))
+        if (decision.reason.trim() === '') throw new AppError('reason_required', `Leaving ${line.name} out needs a reason.`)
+        return {
+          kind: 'exclude',
+          payload: { itemKey: decision.itemKey, fileId: line.fileId, line: line.line, reason: decision.reason.trim() }
+        }
       }
       case 'adjust': {
         if (decision.itemKey) item(decision.itemKey)

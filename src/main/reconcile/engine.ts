@@ -1,5 +1,5 @@
 // The matching engine: decisions first, exact keys over the whole batch, then scored 1:1 suggestions, then 1:N / N:1 groups by sum; deterministic whatever the input order. Each phase is a module of ./match over one MatchState.
-import type { ReconSettings } from '../../shared/reconcile'
+import type { NotReadLine, ReconSettings } from '../../shared/reconcile'
 import { MatchItems } from './match-items'
 import { claimDecided } from './match/decided'
 import { findGroups } from './match/groups'
@@ -40,6 +40,8 @@ export interface EngineFileRow {
   reference: string | null
   description: string | null
   counterparty: string | null
+  /** A line that could not be read in full (its date and amount are what could be read, else placeholders), or one read by hand since. */
+  notRead?: NotReadLine
 }
 
 export interface PinnedMatch {

@@ -11,6 +11,17 @@ export interface FoldedDecisions {
   notes: Map<string, ItemAnnotation>
   adjustments: AdjustmentInfo[]
   reopenedAt: string | null
+  /** Lines not read that the user read by hand, by line id. */
+  fixedLines: Map<string, FixedLine>
+}
+
+/** A line read by hand: what the user says it holds. */
+export interface FixedLine {
+  date: string
+  amountMinor: number
+  currency: string
+  by: string
+  at: string
 }
 
 /** What the user said about one item, and who said the last of it when. */
@@ -35,6 +46,7 @@ export function foldEvents(events: readonly AuditEntry[]): FoldedDecisions {
   const dismissed = new Set<string>()
   const notes: FoldedDecisions['notes'] = new Map()
   const adjustments: AdjustmentInfo[] = []
+  const fixedLines: FoldedDecisions['fixedLines'] = new Map()
   let reopenedAt: string | null = null
   const annotate = (
     key: string,
@@ -87,9 +99,21 @@ export function foldEvents(events: readonly AuditEntry[]): FoldedDecisions {
       case 'reopen':
         reopenedAt ??= e.at
         break
+      case 'fix':
+        fixedLines.set(e.payload.lineId, {
+          date: e.payload.date,
+          amountMinor: e.payload.amountMinor,
+          currency: e.payload.currency,
+          by: e.user,
+          at: e.at
+        })
+        break
+      case 'exclude':
+        annotate(e.payload.itemKey, e.at, e.user, { resolved: true, reasonCode: 'excluded', note: e.payload.reason })
+        break
     }
   }
-  return { engine: { pinned: [...pinned.values()], dismissed }, notes, adjustments, reopenedAt }
+  return { engine: { pinned: [...pinned.values()], dismissed }, notes, adjustments, reopenedAt, fixedLines }
 }
 
 /** What a stored session's events decide. */

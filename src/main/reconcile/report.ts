@@ -113,6 +113,8 @@ export interface SummaryTotals {
   counts: Record<Outcome, number>
   currencies: CurrencySummary[]
   exceptions: number
+  /** Lines not read that are still open (neither read by hand nor left out): while any is, nothing is accounted for. */
+  notReadOpen: number
 }
 
 /**
@@ -124,6 +126,7 @@ export class Totals {
   private readonly counts = Object.fromEntries(OUTCOMES.map((o) => [o, 0])) as Record<Outcome, number>
   private readonly byCurrency = new Map<string, CurrencySummary>()
   private exceptions = 0
+  private notReadOpen = 0
 
   constructor(
     private readonly settings: ReconSettings,
@@ -132,6 +135,7 @@ export class Totals {
     if (!from) return
     Object.assign(this.counts, from.counts)
     this.exceptions = from.exceptions
+    this.notReadOpen = from.notReadOpen ?? 0
     for (const c of from.currencies)
       this.byCurrency.set(c.currency, {
         ...c,
@@ -160,6 +164,7 @@ export class Totals {
   add(item: ReconItem, sign: 1 | -1 = 1): void {
     this.counts[item.outcome] += sign
     if (isException(item.outcome) && !item.resolved) this.exceptions += sign
+    if (item.outcome === 'not_read' && !item.resolved) this.notReadOpen += sign
     const touched = new Set<string>()
     for (const p of item.provider) {
       const c = this.of(p.currency)
@@ -197,7 +202,7 @@ export class Totals {
     const currencies = [...this.byCurrency.values()]
       .filter((c) => c.adjustmentsMinor !== 0 || OUTCOMES.some((o) => c.outcomes[o].count !== 0))
       .sort((a, b) => (a.currency < b.currency ? -1 : a.currency > b.currency ? 1 : 0))
-    return { counts: { ...this.counts }, currencies, exceptions: this.exceptions }
+    return { counts: { ...this.counts }, currencies, exceptions: this.exceptions, notReadOpen: this.notReadOpen }
   }
 }
 
@@ -223,7 +228,7 @@ export function buildSummary(input: ReportInput): ReconSummary {
 
 /** A session's summary from totals already at hand (the stored ones the screen shows): no item, decision or event is read. */
 export function summaryOf(session: SessionInfo, profile: ReportInput['profile'], totals: SummaryTotals): ReconSummary {
-  const { counts, currencies, exceptions } = totals
+  const { counts, currencies, exceptions, notReadOpen } = totals
   return {
     sessionId: session.id,
     ruleVersion: RULE_VERSION,
@@ -235,6 +240,7 @@ export function summaryOf(session: SessionInfo, profile: ReportInput['profile'],
     counts,
     currencies,
     exceptions,
+    notReadOpen: notReadOpen ?? 0,
     closedAt: session.closedAt,
     closedBy: session.closedBy
   }
@@ -283,7 +289,18 @@ export function summaryRows(summary: ReconSummary, input: ReportInput): CsvCell[
     fact('session', 'closed_at', summary.closedAt ?? 'open'),
     fact('session', 'closed_by', summary.closedBy),
     fact('session', 'rule_version', summary.ruleVersion),
-    fact('session', 'exceptions_open', String(summary.exceptions))
+    fact('session', 'exceptions_open', String(summary.exceptions)),
+    fact('session', 'lines_not_read_open', String(summary.notReadOpen)),
+    // Never "accounted for" while a line is not read, or any currency's difference is not explained by its outcomes.
+    fact(
+      'session',
+      'difference_accounted_for',
+      summary.notReadOpen > 0
+        ? `no: ${summary.notReadOpen} line(s) not read`
+        : summary.currencies.some((c) => c.unexplainedMinor !== 0)
+          ? 'no'
+          : 'yes'
+    )
   ]
   for (const [name, value] of Object.entries(summary.settings)) rows.push(fact('setting', name, String(value)))
   for (const f of summary.files)

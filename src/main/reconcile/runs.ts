@@ -5,6 +5,8 @@ import {
   RULE_VERSION,
   type FileSide,
   type Outcome,
+  type ParseProblem,
+  type StatementMapping,
   type ProviderSide,
   type ReconItem,
   type SessionInfo
@@ -93,11 +95,56 @@ export class Runs {
       timeZone: session.timeZone,
       reach
     })
-    const file = this.fileRows(session)
-    const { records, notes } = inFileCurrencies(side.records, file)
     const folded = foldSession(this.ctx.db, session.id)
+    const file = [...this.fileRows(session), ...this.linesNotRead(session, folded.fixedLines)]
+    const { records, notes } = inFileCurrencies(side.records, file)
     const result = await runMatchAsync(records, file, session.settings, folded.engine, { ...options, fileNames: fileNamesOf(session) })
     return { result, folded, unreadable: side.unreadable, notes: [...side.notes, ...notes] }
+  }
+
+  /**
+   * The lines of the session's files that could not be read in full (within the period, or of no
+   * day that could be read): each stays part of the session, as it could be read, or as the user
+   * read it by hand.
+   */
+  private linesNotRead(session: SessionInfo, fixed: FoldedDecisions['fixedLines']): EngineFileRow[] {
+    const files = this.ctx.db
+      .prepare(
+        `select f.id, f.problems, f.mapping, (select r.currency from recon_file_rows r where r.file_num = f.num limit 1) as currency
+         from recon_session_files s join recon_files f on f.id = s.file_id where s.session_id = ? order by f.num`
+      )
+      .all(session.id) as { id: string; problems: string; mapping: string; currency: string | null }[]
+    const out: EngineFileRow[] = []
+    for (const file of files) {
+      const problems = JSON.parse(file.problems) as ParseProblem[]
+      if (problems.length === 0) continue
+      // A line whose currency could not be read is taken to be in the statement's.
+      const fallback = file.currency ?? (JSON.parse(file.mapping) as StatementMapping).defaultCurrency ?? 'XXX'
+      const seen = new Set<number>()
+      for (const p of problems) {
+        if (seen.has(p.line)) continue
+        seen.add(p.line)
+        const id = `line:${file.id}:${p.line}`
+        const read = p.read ?? { date: null, amountMinor: null, currency: null, reference: null, description: null }
+        const byHand = fixed.get(id)
+        const date = byHand?.date ?? read.date
+        if (date !== null && (date < session.from || date > session.to)) continue
+        const reason = `${p.message}${p.column ? ` (column "${p.column}")` : ''}`
+        out.push({
+          id,
+          fileId: file.id,
+          line: p.line,
+          date: date ?? session.from,
+          amountMinor: byHand?.amountMinor ?? read.amountMinor ?? 0,
+          currency: byHand?.currency ?? read.currency ?? fallback,
+          reference: read.reference,
+          description: read.description,
+          counterparty: null,
+          notRead: { text: p.text ?? '', reason, fixed: byHand !== undefined }
+        })
+      }
+    }
+    return out
   }
 
   /** The session's statement rows within its period; a row in two of its files counts once. */
@@ -152,8 +199,10 @@ function inFileCurrencies(records: EngineProvider[], file: EngineFileRow[]): { r
   return { records: kept, notes }
 }
 
+const NONE: readonly FileSide[] = Object.freeze([])
+
 /** The engine's result as report items: both sides' key fields, difference, decision and the user's notes. */
-export function materialise(result: MatchResult, folded: FoldedDecisions): ReconItem[] {
+export function materialise(result: MatchResult, folded: Pick<FoldedDecisions, 'notes'>): ReconItem[] {
   const { items } = result
   const out: ReconItem[] = new Array(items.length)
   for (let k = 0; k < items.length; k++) {
@@ -188,7 +237,8 @@ export function materialise(result: MatchResult, folded: FoldedDecisions): Recon
         description: f.description,
         counterparty: f.counterparty,
         amountMinor: f.amountMinor,
-        currency: f.currency
+        currency: f.currency,
+        ...(f.notRead ? { notRead: f.notRead } : {})
       }
     })
     const key = pairKey(
@@ -197,8 +247,9 @@ export function materialise(result: MatchResult, folded: FoldedDecisions): Recon
     )
     const currencies = new Set([...provider.map((p) => p.currency), ...file.map((f) => f.currency)])
     const net = items.net(k)
+    const fixedBy = file.length === 1 && !file[0]?.notRead ? NONE : file.filter((f) => f.notRead?.fixed)
     const differenceMinor =
-      currencies.size === 1
+      currencies.size === 1 && items.outcome(k) !== 'not_read'
         ? file.reduce((s, f) => s + f.amountMinor, 0) - provider.reduce((s, p) => s + expectedAmount(p, net), 0)
         : null
     const annotation = folded.notes.get(key)
@@ -210,7 +261,15 @@ export function materialise(result: MatchResult, folded: FoldedDecisions): Recon
       differenceMinor,
       netOfFees: net,
       score: items.score(k),
-      reasons: outside === null ? (items.reasons(k) as string[]) : [...items.reasons(k), ...(outside as string[])],
+      // Most items share their reasons' array: a new one only for the few with more to say.
+      reasons:
+        outside === null && fixedBy.length === 0
+          ? (items.reasons(k) as string[])
+          : [
+              ...items.reasons(k),
+              ...(outside ?? []),
+              ...fixedBy.map((f) => `line ${f.line} was read by hand: the file has "${f.notRead?.text}" (${f.notRead?.reason})`)
+            ],
       decision: items.decision(k),
       note: annotation?.note ?? null,
       reasonCode: annotation?.reasonCode ?? null,
@@ -250,6 +309,7 @@ export function engineFileRow(f: FileSide): EngineFileRow {
     currency: f.currency,
     reference: f.reference,
     description: f.description,
-    counterparty: f.counterparty
+    counterparty: f.counterparty,
+    ...(f.notRead ? { notRead: f.notRead } : {})
   }
 }

@@ -1,7 +1,15 @@
 // One statement file → exact rows: encoding, table, header, mapping, number form and date order settled by every row; each bad row's problem on its line and column.
 import { createHash } from 'node:crypto'
 import { isKnownCurrency } from '../../../shared/money'
-import type { DateOrder, DecimalMark, ImportQuestion, MappedField, ParseProblem, StatementMapping } from '../../../shared/reconcile'
+import type {
+  DateOrder,
+  DecimalMark,
+  ImportQuestion,
+  MappedField,
+  ParseProblem,
+  PartlyRead,
+  StatementMapping
+} from '../../../shared/reconcile'
 import { AmountFormatError, DecimalTally, describeNumberForm, parseAmountBody, readAmountText, type AmountText } from './amounts'
 import { DateOrderTally, dayOf, fitsOrder, NUMERIC_FORMS, readDateShape, type DateShape } from './dates'
 import { decodeStatement } from './encoding'
@@ -310,6 +318,8 @@ export function parseGrid(grid: Grid, facts: FileFacts, mapping: StatementMappin
     return mapping.defaultCurrency
   }
   let missingCurrency = false
+  // Lines that could not be read: [index of their problem, index of their row], read in part once the number form is known.
+  const unread: [number, number][] = []
   const amounts: (AmountText | null)[] = amountFields.map(() => null)
   for (let i = 0; i < dataRows.length; i++) {
     const row = dataRows[i] as string[]
@@ -332,6 +342,7 @@ export function parseGrid(grid: Grid, facts: FileFacts, mapping: StatementMappin
         skipped.push({ line, reason: 'totals or balance line' })
         continue
       }
+      unread.push([problems.length, i])
       problems.push({
         line,
         column: header[col.date as number] as string,
@@ -385,10 +396,14 @@ export function parseGrid(grid: Grid, facts: FileFacts, mapping: StatementMappin
   const rows: StatementRow[] = []
   const seen = new IdSet()
   const repeats = new Map<string, number>()
+  /** Row i's problem: its line, the column, and what is wrong. */
+  let rowIndex = 0
   const problem = (line: number, field: MappedField, code: string, message: string): void => {
+    unread.push([problems.length, rowIndex])
     problems.push({ line, column: header[col[field] as number] ?? null, code, message })
   }
   for (const i of candidates) {
+    rowIndex = i
     const row = dataRows[i] as string[]
     const line = dataLines[i] as number
     const shape = shapeOf(text(row, DATE)) as DateShape
@@ -477,7 +492,58 @@ export function parseGrid(grid: Grid, facts: FileFacts, mapping: StatementMappin
   }
   mapping.dateOrder = dateOrder
   mapping.decimalMark = decimalMark
+  // Every line not read keeps its text and whatever of it could be read: it stays part of the session.
+  const separator = grid.separator ?? ','
+  for (const [k, i] of unread) {
+    const row = dataRows[i] as string[]
+    const read: PartlyRead = {
+      date: null,
+      amountMinor: null,
+      currency: null,
+      reference: text(row, REFERENCE) || null,
+      description: text(row, DESCRIPTION) || null
+    }
+    const shape = shapeOf(text(row, DATE))
+    if (shape) read.date = dayOf(shape, dateOrder as DateOrder)
+    for (let f = 0; f < amountFields.length; f++) amounts[f] = readAmountText(text(row, amountColumns[f] as number))
+    const currency = rowCurrency(row, amounts)
+    if (currency !== null && isKnownCurrency(currency)) {
+      read.currency = currency
+      // An amount whose direction could not be read is not read either.
+      if ((problems[k] as ParseProblem).code !== 'invalid_indicator')
+        read.amountMinor = readSignedAmount(amountFields, amounts, decimalMark as DecimalMark, currency)
+    }
+    problems[k] = { ...(problems[k] as ParseProblem), text: row.join(separator), read }
+  }
   return result(rows, describeNumberForm(decimalMark as DecimalMark, decimalTally.spaces), dateTally.describe(dateOrder as DateOrder))
+}
+
+/** The signed amount of a row's amount cells (debit negative, credit positive), or null when any cannot be read. */
+function readSignedAmount(
+  fields: readonly ('amount' | 'debit' | 'credit')[],
+  amounts: readonly (AmountText | null)[],
+  decimalMark: DecimalMark,
+  currency: string
+): number | null {
+  let minor = 0
+  let any = false
+  for (let k = 0; k < fields.length; k++) {
+    const t = amounts[k]
+    if (!t) continue
+    let value: number
+    try {
+      value = parseAmountBody(t.body, decimalMark, currency)
+    } catch {
+      return null
+    }
+    any = true
+    if (t.negative) value = -value
+    if (t.side === 'debit') value = -Math.abs(value)
+    if (t.side === 'credit') value = Math.abs(value)
+    const f = fields[k]
+    minor += f === 'debit' ? -Math.abs(value) : f === 'credit' ? Math.abs(value) : value
+  }
+  return any && Number.isSafeInteger(minor) ? minor : null
 }
 
 /** The currency a header block names: a "Currency" label with a known ISO code beside it or after a colon. */

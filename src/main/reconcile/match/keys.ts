@@ -163,9 +163,26 @@ export function* matchKeys(s: MatchState, onProgress: MatchOptions['onProgress']
     }
   }
   for (const p of [...contested.keys()].sort((a, b) => a - b)) settleContested(p, contested.get(p) as number[])
+  // A line not read stays an item, with the records whose references it names (those no read line has taken).
+  for (const fi of s.notRead) {
+    const row = file[fi] as EngineFileRow
+    const named = new Set<number>()
+    for (const token of referenceTokens(`${row.reference ?? ''} ${row.notRead?.text ?? ''}`)) {
+      const k = keyed.find(token)
+      if (k !== MISSING && k !== COLLIDED && !pClaimed[k >> 2]) named.add(k >> 2)
+    }
+    const ps = [...named].sort(s.pOrder)
+    const reasons = [`${s.lineName(fi)} could not be read: ${row.notRead?.reason ?? ''}`]
+    if (ps.length > 0) reasons.push(`it names the provider's ${ps.map((i) => s.recordName(i)).join(', ')}`)
+    s.claim('not_read', ps, [fi], null, reasons)
+  }
   groupsByDescription.sort((a, b) => s.fOrder(a.f, b.f))
   for (const g of groupsByDescription) {
     if (fClaimed[g.f] || g.ps.some((i) => pClaimed[i])) continue
-    s.claimTogether(g.ps, [g.f], `the line's description names ${g.ps.length} provider references (${g.ps.map((i) => s.recordName(i)).join(', ')})`)
+    s.claimTogether(
+      g.ps,
+      [g.f],
+      `the line's description names ${g.ps.length} provider references (${g.ps.map((i) => s.recordName(i)).join(', ')})`
+    )
   }
 }

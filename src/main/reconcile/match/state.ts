@@ -58,6 +58,8 @@ export class MatchState {
   readonly pMoney: Uint8Array
   /** Records with further keys (a virtual account's number). */
   readonly withKeys: number[] = []
+  /** Lines not read (and not read by hand since): each is an item of its own, with any record it names. */
+  readonly notRead: number[] = []
   readonly fDay: Int32Array
   readonly fAmount: Float64Array
   readonly fCurrency: Uint16Array
@@ -139,6 +141,10 @@ export class MatchState {
         this.fDay[i] = dayNumber(f.date)
         this.fAmount[i] = f.amountMinor
         this.fCurrency[i] = this.currencyId(f.currency)
+        if (f.notRead && !f.notRead.fixed) {
+          this.fClaimed[i] = 1
+          this.notRead.push(i)
+        }
       }
     })
   }
@@ -277,7 +283,7 @@ export class MatchState {
     if (moved && !fileShowsMoney)
       return {
         outcome: 'status_differs',
-        reason: "the provider says successful, but the file shows no money in that direction",
+        reason: 'the provider says successful, but the file shows no money in that direction',
         net: forcedNet
       }
     const tolerance = this.tol(currency)

@@ -1,0 +1,141 @@
+// Nothing read is lost: a statement line that cannot be read stays in the session as a not_read item, with the provider record it names beside it, until the user reads it by hand or leaves it out with a reason.
+import type Database from 'better-sqlite3'
+import { beforeEach, describe, expect, it } from 'vitest'
+import { paymentRow } from '../../src/main/cache/api-rows'
+import { openCache } from '../../src/main/cache/open'
+import { CacheStore } from '../../src/main/cache/store'
+import { buildSummary } from '../../src/main/reconcile/report'
+import { ReconService } from '../../src/main/reconcile/service'
+
+let db: Database.Database
+let service: ReconService
+
+/** Five lines, day first; line 5 (the fourth row) has a month-first date the other rows rule out. */
+const STATEMENT = [
+  'Date,Reference,Description,Debit,Credit',
+  '28/10/2026,PAY-0001,Card,,"1,000.00"',
+  '29/10/2026,PAY-0002,Card,,"2,500.00"',
+  '30/10/2026,PAY-0003,Card,,400.00',
+  '10/30/2026,PAY-0004,Card,,"1,409,040.84"',
+  '31/10/2026,PAY-0005,Card,,600.00'
+].join('\n')
+
+beforeEach(() => {
+  db = openCache(':memory:')
+  db.prepare("insert into profiles (id, name, base_url, mode, created_at) values ('test', 'Acme test', null, 'test', '2026-01-01')").run()
+  const payment = (n: number, amount: number, day: string) =>
+    paymentRow({
+      id: `id-${n}`,
+      reference: `PAY-000${n}`,
+      amount,
+      currency: 'NGN',
+      status: 'successful',
+      channel: 'card',
+      totalFees: 0,
+      createdAt: `${day}T10:00:00Z`
+    })
+  new CacheStore(db).writePage('test', 'payments', [
+    payment(1, 1000, '2026-10-28'),
+    payment(2, 2500, '2026-10-29'),
+    payment(3, 400, '2026-10-30'),
+    payment(4, 1409040.84, '2026-10-30'),
+    payment(5, 600, '2026-10-31')
+  ])
+  let clock = Date.UTC(2026, 10, 1, 9)
+  service = new ReconService(db, { now: () => new Date((clock += 1000)), user: 'ada' })
+})
+
+async function session() {
+  const imported = await service.importStatement({
+    profileId: 'test',
+    name: 'statement.csv',
+    bytes: Buffer.from(STATEMENT),
+    mapping: { defaultCurrency: 'NGN' }
+  })
+  if (imported.status !== 'imported') throw new Error(imported.status)
+  const s = service.createSession({
+    profileId: 'test',
+    name: 'October',
+    source: 'payments',
+    from: '2026-10-28',
+    to: '2026-10-31',
+    timeZone: 'UTC',
+    fileIds: [imported.file.id]
+  })
+  await service.run(s.id)
+  return s
+}
+
+const summaryOf = (id: string) => buildSummary(service.reportInput(id, { name: 'Acme test', mode: 'test' }))
+
+describe('a line that cannot be read', () => {
+  it('is a not_read item with its line, text and reason, the payment it names beside it, and an exception', async () => {
+    const s = await session()
+    const items = service.items(s.id).items
+    const notRead = items.find((i) => i.outcome === 'not_read')
+    expect(notRead?.file).toEqual([
+      expect.objectContaining({
+        line: 5,
+        amountMinor: 140_904_084,
+        notRead: {
+          text: '10/30/2026,PAY-0004,Card,,"1,409,040.84"'.replace(/"/g, ''),
+          reason: expect.stringMatching(/10\/30\/2026.*DD\/MM\/YYYY.*\(column "Date"\)/),
+          fixed: false
+        }
+      })
+    ])
+    expect(notRead?.provider.map((p) => p.reference)).toEqual(['PAY-0004'])
+    expect(notRead?.reasons[0]).toMatch(/^line 5 of statement\.csv could not be read: /)
+    expect(notRead?.reasons[1]).toBe(`it names the provider's "PAY-0004"`)
+    // Never reported as missing from the file.
+    expect(items.some((i) => i.outcome === 'only_in_provider')).toBe(false)
+    const summary = summaryOf(s.id)
+    expect(summary.counts).toMatchObject({ matched: 4, not_read: 1 })
+    expect(summary.exceptions).toBe(1)
+  })
+
+  it('is read by hand as an audit event, after which the line matches its payment', async () => {
+    const s = await session()
+    const key = service.items(s.id).items.find((i) => i.outcome === 'not_read')?.key as string
+    await service.decide(s.id, { kind: 'fix', itemKey: key, date: '2026-10-30', amount: '1409040.84', currency: 'NGN' })
+    const items = service.items(s.id).items
+    expect(items.every((i) => i.outcome === 'matched')).toBe(true)
+    const fixed = items.find((i) => i.provider[0]?.reference === 'PAY-0004')
+    expect(fixed?.file[0]?.notRead?.fixed).toBe(true)
+    expect(fixed?.reasons.at(-1)).toMatch(/^line 5 was read by hand: the file has "10\/30\/2026/)
+    expect(summaryOf(s.id).exceptions).toBe(0)
+    // The correction is in the trail, and undone the line is not read again.
+    expect(service.events(s.id).map((e) => e.kind)).toContain('fix')
+    await service.decide(s.id, { kind: 'undo' })
+    expect(service.items(s.id).items.some((i) => i.outcome === 'not_read')).toBe(true)
+  })
+
+  it('is left out only with a reason, and then no longer an exception', async () => {
+    const s = await session()
+    const key = service.items(s.id).items.find((i) => i.outcome === 'not_read')?.key as string
+    await expect(service.decide(s.id, { kind: 'exclude', itemKey: key, reason: '   ' })).rejects.toThrow()
+    await service.decide(s.id, { kind: 'exclude', itemKey: key, reason: 'Posted in error and reversed by the bank on 2 November' })
+    const item = service.items(s.id).items.find((i) => i.outcome === 'not_read')
+    expect(item).toMatchObject({ resolved: true, reasonCode: 'excluded', note: 'Posted in error and reversed by the bank on 2 November' })
+    expect(summaryOf(s.id).exceptions).toBe(0)
+    // Any other item cannot be read by hand.
+    const matched = service.items(s.id).items.find((i) => i.outcome === 'matched')?.key as string
+    await expect(service.decide(s.id, { kind: 'fix', itemKey: matched, date: '2026-10-30', amount: '1', currency: 'NGN' })).rejects.toThrow(
+      /Only a line that could not be read/
+    )
+  })
+})
+
+describe('the summary of a session with a line not read', () => {
+  it('never says the difference is accounted for, and the CSV says which line is open', async () => {
+    const s = await session()
+    const input = service.reportInput(s.id, { name: 'Acme test', mode: 'test' })
+    const { summaryRows } = await import('../../src/main/reconcile/report')
+    const facts = Object.fromEntries(
+      summaryRows(buildSummary(input), input)
+        .filter((r) => r[0]?.kind === 'text' && r[0].value === 'session' && r[8] !== null)
+        .map((r) => [(r[1] as { value: string }).value, (r[8] as { value: string }).value])
+    )
+    expect(facts).toMatchObject({ lines_not_read_open: '1', difference_accounted_for: 'no: 1 line(s) not read' })
+  })
+})
