@@ -356,7 +356,9 @@ describe('a reconciliation session', () => {
     const settled = service.items(session.id).items.find((i) => i.provider.some((p) => p.id === 'id-0'))
     expect(settled).toMatchObject({
       outcome: 'matched',
-      reasons: expect.arrayContaining(["the provider's record PAY-0 is dated 2026-09-30, outside the period: a line in the period settles it"])
+      reasons: expect.arrayContaining([
+        "the provider's record PAY-0 is dated 2026-09-30, outside the period: a line in the period settles it"
+      ])
     })
     expect(service.items(session.id).items.some((i) => i.provider.some((p) => p.id === 'id-9' || p.id === 'id-n'))).toBe(false)
     // Accepting the suggestion in place keeps the reason, as a run does.
@@ -365,7 +367,9 @@ describe('a reconciliation session', () => {
       .items.find((i) => i.provider.some((p) => p.id === 'id-8')) as ReconItem
     expect(await service.decide(session.id, { kind: 'accept', itemKey: suggestion.key })).toMatchObject({ inPlace: true })
     const inPlace = service.item(session.id, suggestion.key)
-    expect(inPlace?.reasons.at(-1)).toBe("the provider's record PAY-8 is dated 2026-09-29, outside the period: a line in the period settles it")
+    expect(inPlace?.reasons.at(-1)).toBe(
+      "the provider's record PAY-8 is dated 2026-09-29, outside the period: a line in the period settles it"
+    )
     await service.run(session.id)
     expect(service.item(session.id, suggestion.key)).toEqual(inPlace)
   })

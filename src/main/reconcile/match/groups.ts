@@ -67,7 +67,10 @@ export function* findGroups(s: MatchState, onProgress: MatchOptions['onProgress'
     const members = [...found.members].sort(s.byPRank)
     const fees = members.reduce((sum, i) => sum + (s.pAmount[i] as number) - s.net(i), 0)
     const read = net ? `, net of fees ${moneyText(Math.abs(fees), row.currency)}` : ''
-    s.marked(s.claim('suggested', members, [fi], null, [`the line is the sum of ${members.length} provider records${read} (${found.how})`]), net)
+    s.marked(
+      s.claim('suggested', members, [fi], null, [`the line is the sum of ${members.length} provider records${read} (${found.how})`]),
+      net
+    )
   }
   // N:1: one provider record paid out or in as several lines. Open lines by currency and direction, in day order.
   const fileLanes = new Map<string, number[]>()
