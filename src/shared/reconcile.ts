@@ -190,6 +190,9 @@ export interface NotReadLine {
   reason: string
   /** Corrected by hand (an audit event): the line's date, amount and currency are the user's. */
   fixed: boolean
+  /** Whether the line's day and amount were read from the file (else they stand in: the period's first day, zero). */
+  dateRead: boolean
+  amountRead: boolean
 }
 
 export type DecisionState = 'accepted' | 'manual' | null

@@ -285,4 +285,41 @@ describe('reconciliation in Chromium', { timeout: 180_000 }, () => {
     await page.getByText(/invoice\.pdf is not a statement Ledgerline reads/).waitFor()
     expect(harness.pageErrors).toEqual([])
   })
+
+  it('keeps a line it cannot read as an item of the session, which is left out only with a reason', async () => {
+    const { page } = harness
+    await page.goto(`${harness.baseUrl}#/reconcile`)
+    await page.getByTestId('recon-drop').waitFor()
+    const dataTransfer = await page.evaluateHandle(() => {
+      const g = globalThis as unknown as {
+        DataTransfer: new () => { items: { add(f: unknown): void } }
+        File: new (parts: string[], name: string) => unknown
+      }
+      const dt = new g.DataTransfer()
+      // Day first, but the second line is written month first: it cannot be read.
+      const text =
+        'Date,Reference,Amount,Currency\n13/10/2026,XYZ-0000001,1000.00,NGN\n10/30/2026,XYZ-0000002,12.00,NGN\n14/10/2026,XYZ-0000003,5.00,NGN\n'
+      dt.items.add(new g.File([text], 'one-bad-line.csv'))
+      return dt
+    })
+    await page.getByTestId('recon-drop').dispatchEvent('drop', { dataTransfer })
+    await page.getByTestId('import-wizard').waitFor()
+    expect(await page.getByTestId('wizard-problem-count').textContent()).toMatch(/1 row\(s\) could not be read.*line not read/)
+    await page.getByTestId('wizard-import').click()
+    await page.getByTestId('new-create').click()
+    await page.getByTestId('review').waitFor()
+    await expect.poll(() => page.getByTestId('summary-bar').textContent(), { timeout: 60_000 }).toContain('Line not read 1')
+    const row = page.locator('tr', { hasText: 'not read: 10/30/2026' })
+    await row.click()
+    await page.keyboard.press('l')
+    await page.getByTestId('not-read-dialog').waitFor()
+    expect(await page.getByTestId('not-read-text').textContent()).toBe('10/30/2026,XYZ-0000002,12.00,NGN')
+    await harness.screenshot('reconcile-line-not-read')
+    await page.getByTestId('not-read-exclude').click()
+    await page.getByTestId('not-read-reason').locator('input').fill('Test line the bank printed by mistake')
+    await page.getByTestId('not-read-save').click()
+    await expect.poll(() => row.textContent()).toMatch(/resolved/)
+    await expect.poll(() => row.textContent()).toMatch(/excluded: Test line the bank printed by mistake/)
+    expect(harness.pageErrors).toEqual([])
+  })
 })

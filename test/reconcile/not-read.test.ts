@@ -80,7 +80,10 @@ describe('a line that cannot be read', () => {
         notRead: {
           text: '10/30/2026,PAY-0004,Card,,"1,409,040.84"'.replace(/"/g, ''),
           reason: expect.stringMatching(/10\/30\/2026.*DD\/MM\/YYYY.*\(column "Date"\)/),
-          fixed: false
+          fixed: false,
+          // The amount was read; the day was not (the item stands on the period's first day).
+          dateRead: false,
+          amountRead: true
         }
       })
     ])

@@ -140,7 +140,13 @@ export class Runs {
           reference: read.reference,
           description: read.description,
           counterparty: null,
-          notRead: { text: p.text ?? '', reason, fixed: byHand !== undefined }
+          notRead: {
+            text: p.text ?? '',
+            reason,
+            fixed: byHand !== undefined,
+            dateRead: read.date !== null,
+            amountRead: read.amountMinor !== null
+          }
         })
       }
     }
@@ -246,7 +252,8 @@ export function materialise(result: MatchResult, folded: Pick<FoldedDecisions, '
       file.map((f) => f.id)
     )
     const currencies = new Set([...provider.map((p) => p.currency), ...file.map((f) => f.currency)])
-    const net = items.net(k)
+    // Read net of fees when the engine matched it so, or when the session reads every record so.
+    const net = result.netOfFees || items.net(k)
     const fixedBy = file.length === 1 && !file[0]?.notRead ? NONE : file.filter((f) => f.notRead?.fixed)
     const differenceMinor =
       currencies.size === 1 && items.outcome(k) !== 'not_read'
