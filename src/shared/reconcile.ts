@@ -107,7 +107,8 @@ export const MAPPED_FIELDS = [
   'indicator',
   'currency',
   'description',
-  'counterparty'
+  'counterparty',
+  'balance'
 ] as const
 export type MappedField = (typeof MAPPED_FIELDS)[number]
 
@@ -155,6 +156,38 @@ export interface ImportQuestion {
   field: 'dateOrder' | 'decimalMark' | 'defaultCurrency' | 'columns'
   message: string
   choices: string[]
+}
+
+/** Where a statement's running balance does not follow from the line before: the balance expected, the one found, and the gap (a line missing or doubled). */
+export interface BalanceBreak {
+  line: number
+  expectedMinor: number
+  foundMinor: number
+  gapMinor: number
+}
+
+/** What a statement says of itself, checked: its account and currency, opening and closing balances, running balance breaks and lines not read. */
+export interface StatementProof {
+  account: string | null
+  /** The statement's one currency; null when its lines are in several (its balances are then not checked). */
+  currency: string | null
+  openingMinor: number | null
+  /** Where the opening balance comes from: a line of the statement that says it, or the first running balance less its line. */
+  openingFrom: 'statement' | 'running balance' | null
+  closingMinor: number | null
+  closingFrom: 'statement' | 'running balance' | null
+  /** Lines read, and lines with a running balance. */
+  linesRead: number
+  runningBalances: number
+  /** Listed newest first (read oldest first for the checks). */
+  newestFirst: boolean
+  breaks: BalanceBreak[]
+  /** closing − (opening + every line): 0 when the statement ties; null without both balances. */
+  tieGapMinor: number | null
+  /** Balances exist and tie, no break, and every line was read (as imported: a session also counts lines read by hand or left out). */
+  complete: boolean
+  /** The check in a sentence: "ties: opening NGN 1,000.00 + lines = closing NGN 2,000.00", "no balances to check", … */
+  verdict: string
 }
 
 /** One side's key fields in a result item. */

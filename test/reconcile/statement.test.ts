@@ -35,7 +35,8 @@ describe('reading a statement', () => {
       reference: 'Reference',
       debit: 'Debit',
       credit: 'Credit',
-      description: 'Narration'
+      description: 'Narration',
+      balance: 'Balance'
     })
     expect(s.rows.map((r) => [r.line, r.date, r.amountMinor, r.reference])).toEqual([
       [7, '2026-10-03', 150000, 'pay-ref-0001'],
@@ -43,6 +44,9 @@ describe('reading a statement', () => {
       [9, '2026-10-15', -5250, null]
     ])
     expect(s.skipped.map((k) => k.line)).toEqual([1, 2, 3, 5, 6, 10, 11])
+    expect(s.skipped.find((k) => k.line === 6)?.reason).toBe('opening balance line')
+    // The statement proves itself: the opening line, every running balance, the account from the header block.
+    expect(s.proof).toMatchObject({ account: '0011223344', openingMinor: 1_000_000, closingMinor: 1_369_800, breaks: [], complete: true })
     expect(s.numberForm).toBe('1,234.56')
     expect(s.dateForm).toBe('DD/MM/YYYY')
     expect(s.problems).toEqual([])

@@ -188,6 +188,7 @@ export function sampleStatement(seed: SeedOptions, options: SampleStatementOptio
   lines.sort((a, b) => a.ms - b.ms)
 
   const dayFirst = DateTime.fromISO(day).toFormat('dd/MM/yyyy')
+  const opening = 1_000_000_00
   const header = [
     'SANDBOX TEST BANK PLC',
     'Statement of account',
@@ -195,11 +196,12 @@ export function sampleStatement(seed: SeedOptions, options: SampleStatementOptio
     'Account number,0123456789',
     `Currency,${CURRENCY}`,
     `Period,${dayFirst} to ${dayFirst}`,
+    `Opening balance,"${printed(opening)}"`,
     ''
   ]
-  // The bank header block above is seven lines; the column header is the eighth, the first row the ninth.
+  // The bank header block above is eight lines; the column header is the ninth, the first row the tenth.
   const firstRowLine = header.length + 2
-  let balance = 1_000_000_00
+  let balance = opening
   const rows = lines.map((l, k) => {
     balance += l.credit - l.debit
     if (l.note) differences.push({ ...l.note, line: firstRowLine + k })

@@ -30,7 +30,8 @@ export const mappingSchema = z.strictObject({
       indicator: header.optional(),
       currency: header.optional(),
       description: header.optional(),
-      counterparty: header.optional()
+      counterparty: header.optional(),
+      balance: header.optional()
     })
     .optional(),
   dateOrder: z.enum(['ymd', 'dmy', 'mdy']).nullable().optional(),

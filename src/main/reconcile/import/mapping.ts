@@ -183,6 +183,19 @@ export const HEADER_SYNONYMS: Record<MappedField, string[]> = {
     'concepto',
     'omschrijving'
   ],
+  // The balance after each line (a bank's running balance); "available" balances count holds, so they come last.
+  balance: [
+    'running balance',
+    'balance',
+    'ledger balance',
+    'book balance',
+    'closing balance',
+    'balance after',
+    'solde',
+    'saldo',
+    'kontostand',
+    'available balance'
+  ],
   counterparty: [
     'counterparty',
     'payee',
@@ -208,18 +221,7 @@ export const INDICATOR_DEBIT = /^(d|dr|debit|db|out|withdrawal|-|s|soll|débit|a
 export const INDICATOR_CREDIT = /^(c|cr|credit|in|deposit|\+|h|haben|crédit|bij|abono)$/i
 
 /** Headers that are recognised so they are never taken as an amount or a reference. */
-const IGNORED = [
-  'balance',
-  'running balance',
-  'closing balance',
-  'available balance',
-  'ledger balance',
-  'cheque no',
-  'check number',
-  'serial',
-  's/n',
-  'sn'
-]
+const IGNORED = ['cheque no', 'check number', 'serial', 's/n', 'sn']
 
 export function normaliseHeader(header: string): string {
   return header
@@ -252,8 +254,8 @@ function codeAfterWords(normalised: string): { words: string; code: string } | n
 export function fieldOfHeader(header: string): MappedField | 'ignored' | null {
   const h = headerWords(header)
   if (h === '') return null
-  if (IGNORED.includes(h) || h.endsWith(' balance')) return 'ignored'
   for (const [field, words] of Object.entries(HEADER_SYNONYMS) as [MappedField, string[]][]) if (words.includes(h)) return field
+  if (IGNORED.includes(h) || h.endsWith(' balance')) return 'ignored'
   return null
 }
 

@@ -8,8 +8,10 @@ import type {
   MappedField,
   ParseProblem,
   PartlyRead,
-  StatementMapping
+  StatementMapping,
+  StatementProof
 } from '../../../shared/reconcile'
+import { CLOSING_BALANCE, OPENING_BALANCE, proveStatement, type ProofLine } from './balances'
 import { AmountFormatError, DecimalTally, describeNumberForm, parseAmountBody, readAmountText, type AmountText } from './amounts'
 import { DateOrderTally, dayOf, fitsOrder, NUMERIC_FORMS, readDateShape, type DateShape } from './dates'
 import { decodeStatement } from './encoding'
@@ -55,6 +57,8 @@ export interface ParsedStatement {
   skipped: { line: number; reason: string }[]
   /** What must be answered before the file can be used; rows is empty while any is open. */
   questions: ImportQuestion[]
+  /** What the statement says of itself (balances, breaks, lines not read), checked; null while questions are open. */
+  proof: StatementProof | null
 }
 
 /** Murmur3's final mix: every input bit reaches every output bit. */
@@ -224,12 +228,27 @@ export function parseGrid(grid: Grid, facts: FileFacts, mapping: StatementMappin
   const first = headerIndex === null ? 0 : headerIndex + 1
   // A bank's header block often says the account's currency ("Currency,NGN", "Account currency: GHS"): the default for rows that name none.
   if (!mapping.defaultCurrency && headerIndex !== null) mapping.defaultCurrency = currencyNamedAbove(grid.rows.slice(0, headerIndex))
-  for (let i = 0; i < first; i++)
-    skipped.push({ line: grid.lines[i] as number, reason: i === headerIndex ? 'header row' : 'above the header row' })
+  for (let i = 0; i < first; i++) {
+    const words = i === headerIndex ? '' : (grid.rows[i] as string[]).join(' ')
+    const reason =
+      i === headerIndex
+        ? 'header row'
+        : OPENING_BALANCE.test(words)
+          ? 'opening balance (above the header row)'
+          : CLOSING_BALANCE.test(words)
+            ? 'closing balance (above the header row)'
+            : 'above the header row'
+    skipped.push({ line: grid.lines[i] as number, reason })
+  }
   const dataRows = grid.rows.slice(first)
   const dataLines = grid.lines.slice(first)
 
-  const result = (rows: StatementRow[], numberForm: string | null, dateForm: string | null): ParsedStatement => ({
+  const result = (
+    rows: StatementRow[],
+    numberForm: string | null,
+    dateForm: string | null,
+    proof: StatementProof | null = null
+  ): ParsedStatement => ({
     ...facts,
     separator: grid.separator,
     sheet: grid.sheet,
@@ -243,7 +262,8 @@ export function parseGrid(grid: Grid, facts: FileFacts, mapping: StatementMappin
     rows,
     problems,
     skipped,
-    questions
+    questions,
+    proof
   })
 
   // Columns: what was given wins; the rest is guessed.
@@ -320,6 +340,18 @@ export function parseGrid(grid: Grid, facts: FileFacts, mapping: StatementMappin
   let missingCurrency = false
   // Lines that could not be read: [index of their problem, index of their row], read in part once the number form is known.
   const unread: [number, number][] = []
+  // Balances the statement states: above the header, or on a line of their own ("Balance b/f", "Closing balance").
+  const BALANCE = at('balance')
+  const stated = balancesAbove(grid.rows.slice(0, first))
+  /** Notes row i as an opening or closing balance line (its balance: the balance column, else its last amount); true when it is one. */
+  const statedBalance = (i: number, row: readonly string[], words: string): boolean => {
+    const kind = OPENING_BALANCE.test(words) ? 'opening' : CLOSING_BALANCE.test(words) ? 'closing' : null
+    if (kind === null) return false
+    const value = (BALANCE >= 0 ? text(row, BALANCE) : '') || lastAmountCell(row)
+    if (value !== null) stated[kind] = value
+    skipped.push({ line: dataLines[i] as number, reason: `${kind} balance line` })
+    return true
+  }
   const amounts: (AmountText | null)[] = amountFields.map(() => null)
   for (let i = 0; i < dataRows.length; i++) {
     const row = dataRows[i] as string[]
@@ -334,6 +366,7 @@ export function parseGrid(grid: Grid, facts: FileFacts, mapping: StatementMappin
     }
     if (!shape) {
       const words = row.join(' ')
+      if (statedBalance(i, row, words)) continue
       if (dateText === '' && (TOTALS.test(words) || !hasAmount || row.filter((c) => c.trim() !== '').length <= 1)) {
         skipped.push({ line, reason: TOTALS.test(words) ? 'totals or balance line' : 'no date and no amount' })
         continue
@@ -354,8 +387,12 @@ export function parseGrid(grid: Grid, facts: FileFacts, mapping: StatementMappin
       })
       continue
     }
+    // A dated "Balance b/f" line is a balance, never a transaction (its description says so).
+    if (DESCRIPTION >= 0 && statedBalance(i, row, text(row, DESCRIPTION))) continue
     if (!hasAmount) {
-      skipped.push({ line, reason: TOTALS.test(row.join(' ')) ? 'totals or balance line' : 'no amount' })
+      const words = row.join(' ')
+      if (statedBalance(i, row, words)) continue
+      skipped.push({ line, reason: TOTALS.test(words) ? 'totals or balance line' : 'no amount' })
       continue
     }
     dateTally.add(shape)
@@ -394,6 +431,9 @@ export function parseGrid(grid: Grid, facts: FileFacts, mapping: StatementMappin
 
   // Pass 2: exact rows, each cell read again (cheaper than keeping a million half-read rows).
   const rows: StatementRow[] = []
+  // What the statement's proof reads of each line (kept only when the statement has balances to check).
+  const proofLines: ProofLine[] = []
+  const proving = BALANCE >= 0 || stated.opening !== null || stated.closing !== null
   const seen = new IdSet()
   const repeats = new Map<string, number>()
   /** Row i's problem: its line, the column, and what is wrong. */
@@ -489,6 +529,13 @@ export function parseGrid(grid: Grid, facts: FileFacts, mapping: StatementMappin
     }
     const id = occurrence > 0 ? `${base}#${occurrence}` : base
     rows.push({ id, line, date: day, time: shape.time, amountMinor: minor, currency, reference, description, counterparty })
+    if (proving)
+      proofLines.push({
+        line,
+        day,
+        amountMinor: minor,
+        balanceMinor: BALANCE >= 0 ? readBalance(text(row, BALANCE), decimalMark as DecimalMark, currency) : null
+      })
   }
   mapping.dateOrder = dateOrder
   mapping.decimalMark = decimalMark
@@ -514,8 +561,89 @@ export function parseGrid(grid: Grid, facts: FileFacts, mapping: StatementMappin
         read.amountMinor = readSignedAmount(amountFields, amounts, decimalMark as DecimalMark, currency)
     }
     problems[k] = { ...(problems[k] as ParseProblem), text: row.join(separator), read }
+    if (proving)
+      proofLines.push({
+        line: dataLines[i] as number,
+        day: read.date,
+        amountMinor: read.amountMinor,
+        balanceMinor: BALANCE >= 0 && read.currency ? readBalance(text(row, BALANCE), decimalMark as DecimalMark, read.currency) : null
+      })
   }
-  return result(rows, describeNumberForm(decimalMark as DecimalMark, decimalTally.spaces), dateTally.describe(dateOrder as DateOrder))
+  // The statement's proof: one currency, its stated balances, every line in file order.
+  const currencies = new Set<string>()
+  for (const r of rows) {
+    currencies.add(r.currency)
+    if (currencies.size > 1) break
+  }
+  for (const p of problems) if (p.read?.currency) currencies.add(p.read.currency)
+  const proofCurrency = currencies.size === 1 ? ([...currencies][0] as string) : currencies.size === 0 ? mapping.defaultCurrency : null
+  const proofDecimalMark = decimalMark as DecimalMark
+  const statedMinor = (value: string | null): number | null =>
+    value === null || proofCurrency === null ? null : readBalance(value, proofDecimalMark, proofCurrency)
+  proofLines.sort((a, b) => a.line - b.line)
+  const proof = proveStatement({
+    lines: proving ? proofLines : [],
+    opening: statedMinor(stated.opening),
+    closing: statedMinor(stated.closing),
+    account: stated.account,
+    currency: proofCurrency,
+    linesRead: rows.length,
+    notRead: new Set(problems.map((p) => p.line)).size
+  })
+  return result(
+    rows,
+    describeNumberForm(decimalMark as DecimalMark, decimalTally.spaces),
+    dateTally.describe(dateOrder as DateOrder),
+    proof
+  )
+}
+
+/** A balance as the statement writes it ("1,234.56", "-50.00", "1,234.56 DR" overdrawn), in minor units; null when it reads as none. */
+function readBalance(cell: string, decimalMark: DecimalMark, currency: string): number | null {
+  const t = readAmountText(cell)
+  if (!t) return null
+  try {
+    const value = parseAmountBody(t.body, decimalMark, currency)
+    return t.side === 'debit' || t.negative ? -Math.abs(value) : value
+  } catch {
+    return null
+  }
+}
+
+/** The last cell of a row that reads as an amount (a balance line's balance when there is no balance column). */
+function lastAmountCell(row: readonly string[]): string | null {
+  for (let k = row.length - 1; k >= 0; k--) {
+    const cell = (row[k] ?? '').trim()
+    if (cell !== '' && readAmountText(cell) && /\d/.test(cell) && !readDateShape(cell)) return cell
+  }
+  return null
+}
+
+/** What a header block states: an opening or closing balance, and the account ("Account number,0123456789", "Opening balance: 1,000.00"). */
+function balancesAbove(rows: readonly (readonly string[])[]): { opening: string | null; closing: string | null; account: string | null } {
+  const found: { opening: string | null; closing: string | null; account: string | null } = { opening: null, closing: null, account: null }
+  const ACCOUNT = /^(?:account\s*(?:number|no\.?|#)?|acct\.?\s*(?:no\.?)?|iban)\s*[:=]?\s*(.*)$/i
+  for (const row of rows) {
+    const cells = row.map((c) => c.trim()).filter((c) => c !== '')
+    for (let i = 0; i < cells.length; i++) {
+      const cell = cells[i] as string
+      // The value: after a colon in the cell, else the next cell.
+      const value = (): string | null => {
+        const colon = /[:=]\s*(.+)$/.exec(cell)?.[1]?.trim()
+        return colon || cells[i + 1] || null
+      }
+      if (OPENING_BALANCE.test(cell)) found.opening ??= value()
+      else if (CLOSING_BALANCE.test(cell)) found.closing ??= value()
+      else {
+        const account = ACCOUNT.exec(cell)
+        if (account && !/name/i.test(cell)) {
+          const v = account[1]?.trim() || cells[i + 1] || ''
+          if (/\d{4}/.test(v)) found.account ??= v
+        }
+      }
+    }
+  }
+  return found
 }
 
 /** The signed amount of a row's amount cells (debit negative, credit positive), or null when any cannot be read. */
