@@ -301,6 +301,17 @@ export async function reconcileCommand(args: string[]): Promise<number> {
           `  ${c.currency}: provider ${moneyText(c.providerTotalMinor, c.currency)}, file ${moneyText(c.fileTotalMinor, c.currency)}, difference ${moneyText(c.fileTotalMinor - c.providerTotalMinor, c.currency)} (accounted for by outcomes: ${accounted})\n`
         )
       }
+      for (const s of summary.statements) {
+        process.stdout.write(
+          `  statement ${s.file}${s.account ? ` (account ${s.account})` : ''}: ${s.complete ? 'complete' : 'NOT complete'}, ${s.verdict}\n`
+        )
+        for (const b of s.balanceBreaks)
+          process.stdout.write(
+            `    line ${b.line}: running balance ${b.found} where ${b.expected} was expected (gap ${b.gap}: a line missing or doubled)\n`
+          )
+        for (const l of s.notRead.slice(0, 20)) process.stdout.write(`    line ${l.line} not read: ${l.reason}\n`)
+        if (s.notRead.length > 20) process.stdout.write(`    … and ${s.notRead.length - 20} more line(s) not read\n`)
+      }
       if (run.leftOutFailed)
         process.stdout.write(
           `  ${run.leftOutFailed} failed or cancelled provider record(s) with nothing in the file were left out (no money moved)\n`

@@ -270,6 +270,8 @@ export interface ReconSummary {
   period: { from: string; to: string; timeZone: string }
   settings: ReconSettings
   files: { id: string; name: string; sha256: string; rows: number }[]
+  /** Each statement's own proof: its balances, breaks and lines not read. */
+  statements: StatementCheck[]
   counts: Record<Outcome, number>
   currencies: CurrencySummary[]
   /** Items that still need the user: everything but matched and pending at the provider (and resolved ones). */
@@ -374,6 +376,33 @@ export interface ImportedFileInfo {
   encoding: string | null
   separator: string | null
   mapping: StatementMapping
+  /** What the statement says of itself, checked at import; null for files imported before it was kept. */
+  proof: StatementProof | null
+}
+
+/** A line not read, as the summary lists it. */
+export interface LineNotRead {
+  line: number
+  text: string
+  reason: string
+}
+
+/** One statement of a session, proved: amounts as decimal strings in its currency (as --json and the reports give them). */
+export interface StatementCheck {
+  fileId: string
+  file: string
+  account: string | null
+  currency: string | null
+  opening: string | null
+  closing: string | null
+  linesRead: number
+  /** Lines not read and still open in the session (neither read by hand nor left out). */
+  notRead: LineNotRead[]
+  balanceBreaks: { line: number; expected: string; found: string; gap: string }[]
+  /** Balances exist and tie, no break, and no line of it is still not read. */
+  complete: boolean
+  /** The check in a sentence. */
+  verdict: string
 }
 
 export interface AdjustmentInfo {

@@ -142,3 +142,61 @@ describe('the summary of a session with a line not read', () => {
     expect(facts).toMatchObject({ lines_not_read_open: '1', difference_accounted_for: 'no: 1 line(s) not read' })
   })
 })
+
+describe("a session's statements", () => {
+  it('lists each statement with its balances, breaks and open lines not read, complete only when all is checked', async () => {
+    const s = await session()
+    const [statement] = summaryOf(s.id).statements
+    // The five-line statement states no balance: nothing to check, so it is not complete.
+    expect(statement).toMatchObject({
+      file: 'statement.csv',
+      currency: 'NGN',
+      opening: null,
+      closing: null,
+      linesRead: 4,
+      notRead: [{ line: 5, text: '10/30/2026,PAY-0004,Card,,1,409,040.84', reason: expect.stringMatching(/10\/30\/2026/) }],
+      balanceBreaks: [],
+      complete: false,
+      verdict: 'no balances to check; 1 line(s) not read'
+    })
+    const key = service.items(s.id).items.find((i) => i.outcome === 'not_read')?.key as string
+    await service.decide(s.id, { kind: 'exclude', itemKey: key, reason: 'Reversed by the bank' })
+    expect(summaryOf(s.id).statements[0]).toMatchObject({ notRead: [], verdict: 'no balances to check', complete: false })
+  })
+
+  it('is complete when its balances tie and every line is read, and names the break when one does not', async () => {
+    const rows = [
+      'Date,Reference,Description,Debit,Credit,Balance',
+      'Opening balance,,,,,"1,000.00"',
+      '28/10/2026,PAY-0001,Card,,"1,000.00","2,000.00"',
+      '29/10/2026,PAY-0002,Card,,"2,500.00","4,500.00"',
+      '31/10/2026,PAY-0005,Card,,600.00,"5,500.00"',
+      'Closing balance,,,,,"5,500.00"'
+    ]
+    const imported = await service.importStatement({
+      profileId: 'test',
+      name: 'with-balances.csv',
+      bytes: Buffer.from(rows.join('\n')),
+      mapping: { defaultCurrency: 'NGN' }
+    })
+    if (imported.status !== 'imported') throw new Error(imported.status)
+    const s = service.createSession({
+      profileId: 'test',
+      name: 'B',
+      source: 'payments',
+      from: '2026-10-28',
+      to: '2026-10-31',
+      timeZone: 'UTC',
+      fileIds: [imported.file.id]
+    })
+    await service.run(s.id)
+    const [statement] = summaryOf(s.id).statements
+    expect(statement).toMatchObject({
+      opening: '1000.00',
+      closing: '5500.00',
+      balanceBreaks: [{ line: 5, expected: '5100.00', found: '5500.00', gap: '400.00' }],
+      complete: false
+    })
+    expect(statement?.verdict).toMatch(/^does not tie/)
+  })
+})

@@ -3,18 +3,21 @@ import { createWriteStream, writeSync } from 'node:fs'
 import type { Writable } from 'node:stream'
 import ExcelJS from 'exceljs'
 import { amount, headerLine, identifier, integer, rowLine, text, toExcelCsv, BOM, type CsvCell } from '../../shared/csv/excel-safe'
-import { currencyExponent, toMajorString } from '../../shared/money'
+import { currencyExponent, moneyText, parseMajor, toMajorString } from '../../shared/money'
 import {
   expectedAmount,
   isException,
   OUTCOMES,
   RULE_VERSION,
   type CurrencySummary,
+  type ImportedFileInfo,
+  type LineNotRead,
   type Outcome,
   type ReconItem,
   type ReconSettings,
   type ReconSummary,
-  type SessionInfo
+  type SessionInfo,
+  type StatementCheck
 } from '../../shared/reconcile'
 import { writeFileSafely } from '../export/safe-file'
 import type { AuditEvent } from './audit'
@@ -115,6 +118,8 @@ export interface SummaryTotals {
   exceptions: number
   /** Lines not read that are still open (neither read by hand nor left out): while any is, nothing is accounted for. */
   notReadOpen: number
+  /** Those lines by statement (file id). */
+  notReadLines: Record<string, LineNotRead[]>
 }
 
 /**
@@ -127,6 +132,7 @@ export class Totals {
   private readonly byCurrency = new Map<string, CurrencySummary>()
   private exceptions = 0
   private notReadOpen = 0
+  private notReadLines: Record<string, LineNotRead[]> = {}
 
   constructor(
     private readonly settings: ReconSettings,
@@ -136,6 +142,7 @@ export class Totals {
     Object.assign(this.counts, from.counts)
     this.exceptions = from.exceptions
     this.notReadOpen = from.notReadOpen ?? 0
+    this.notReadLines = Object.fromEntries(Object.entries(from.notReadLines ?? {}).map(([k, v]) => [k, [...v]]))
     for (const c of from.currencies)
       this.byCurrency.set(c.currency, {
         ...c,
@@ -164,7 +171,15 @@ export class Totals {
   add(item: ReconItem, sign: 1 | -1 = 1): void {
     this.counts[item.outcome] += sign
     if (isException(item.outcome) && !item.resolved) this.exceptions += sign
-    if (item.outcome === 'not_read' && !item.resolved) this.notReadOpen += sign
+    if (item.outcome === 'not_read' && !item.resolved) {
+      this.notReadOpen += sign
+      for (const f of item.file) {
+        if (!f.notRead || f.notRead.fixed) continue
+        const list = (this.notReadLines[f.fileId] ??= [])
+        if (sign === 1) list.push({ line: f.line, text: f.notRead.text, reason: f.notRead.reason })
+        else this.notReadLines[f.fileId] = list.filter((l) => l.line !== f.line)
+      }
+    }
     const touched = new Set<string>()
     for (const p of item.provider) {
       const c = this.of(p.currency)
@@ -202,7 +217,14 @@ export class Totals {
     const currencies = [...this.byCurrency.values()]
       .filter((c) => c.adjustmentsMinor !== 0 || OUTCOMES.some((o) => c.outcomes[o].count !== 0))
       .sort((a, b) => (a.currency < b.currency ? -1 : a.currency > b.currency ? 1 : 0))
-    return { counts: { ...this.counts }, currencies, exceptions: this.exceptions, notReadOpen: this.notReadOpen }
+    for (const list of Object.values(this.notReadLines)) list.sort((a, b) => a.line - b.line)
+    return {
+      counts: { ...this.counts },
+      currencies,
+      exceptions: this.exceptions,
+      notReadOpen: this.notReadOpen,
+      notReadLines: this.notReadLines
+    }
   }
 }
 
@@ -228,7 +250,7 @@ export function buildSummary(input: ReportInput): ReconSummary {
 
 /** A session's summary from totals already at hand (the stored ones the screen shows): no item, decision or event is read. */
 export function summaryOf(session: SessionInfo, profile: ReportInput['profile'], totals: SummaryTotals): ReconSummary {
-  const { counts, currencies, exceptions, notReadOpen } = totals
+  const { counts, currencies, exceptions, notReadOpen, notReadLines } = totals
   return {
     sessionId: session.id,
     ruleVersion: RULE_VERSION,
@@ -237,12 +259,40 @@ export function summaryOf(session: SessionInfo, profile: ReportInput['profile'],
     period: { from: session.from, to: session.to, timeZone: session.timeZone },
     settings: session.settings,
     files: session.files.map((f) => ({ id: f.id, name: f.name, sha256: f.sha256, rows: f.rows })),
+    statements: session.files.map((f) => statementCheck(f, notReadLines?.[f.id] ?? [])),
     counts,
     currencies,
     exceptions,
     notReadOpen: notReadOpen ?? 0,
     closedAt: session.closedAt,
     closedBy: session.closedBy
+  }
+}
+
+/** A statement's proof as the session stands: its lines read by hand or left out no longer count against it. */
+export function statementCheck(file: ImportedFileInfo, notRead: LineNotRead[]): StatementCheck {
+  const proof = file.proof
+  const currency = proof?.currency ?? null
+  const major = (minor: number | null): string | null => (minor === null || currency === null ? null : toMajorString(minor, currency))
+  const ties = proof !== null && proof.tieGapMinor === 0 && proof.breaks.length === 0
+  const said = proof === null ? 'no balances to check' : proof.verdict.replace(/; \d+ line\(s\) not read$/, '')
+  return {
+    fileId: file.id,
+    file: file.name,
+    account: proof?.account ?? null,
+    currency,
+    opening: major(proof?.openingMinor ?? null),
+    closing: major(proof?.closingMinor ?? null),
+    linesRead: proof?.linesRead ?? file.rows,
+    notRead,
+    balanceBreaks: (proof?.breaks ?? []).map((b) => ({
+      line: b.line,
+      expected: major(b.expectedMinor) as string,
+      found: major(b.foundMinor) as string,
+      gap: major(b.gapMinor) as string
+    })),
+    complete: ties && notRead.length === 0,
+    verdict: notRead.length > 0 ? `${said}; ${notRead.length} line(s) not read` : said
   }
 }
 
@@ -305,6 +355,36 @@ export function summaryRows(summary: ReconSummary, input: ReportInput): CsvCell[
   for (const [name, value] of Object.entries(summary.settings)) rows.push(fact('setting', name, String(value)))
   for (const f of summary.files)
     rows.push([text('file'), text(f.name), null, null, integer(f.rows), null, null, null, identifier(f.sha256)])
+  // Each statement's own proof: its balances, whether it ties, where its running balance breaks, the lines not read.
+  for (const s of summary.statements) {
+    const money = (value: string | null): CsvCell =>
+      value === null || s.currency === null ? null : amount(parseMajor(value, s.currency), s.currency)
+    const row = (section: string, name: string, difference: CsvCell, value: string | null, id = false): CsvCell[] => [
+      text(section),
+      text(name),
+      text(s.currency),
+      null,
+      null,
+      null,
+      null,
+      difference,
+      id ? identifier(value) : text(value)
+    ]
+    rows.push(row('statement', s.file, null, `${s.complete ? 'complete' : 'not complete'}: ${s.verdict}`))
+    if (s.account !== null) rows.push(row('statement_account', s.file, null, s.account, true))
+    rows.push(row('statement_opening_balance', s.file, money(s.opening), s.opening === null ? 'not stated' : null))
+    rows.push(row('statement_closing_balance', s.file, money(s.closing), s.closing === null ? 'not stated' : null))
+    for (const b of s.balanceBreaks)
+      rows.push(
+        row(
+          'balance_break',
+          `line ${b.line} of ${s.file}`,
+          money(b.gap),
+          `running balance ${moneyText(parseMajor(b.found, s.currency as string), s.currency as string)} where ${moneyText(parseMajor(b.expected, s.currency as string), s.currency as string)} was expected`
+        )
+      )
+    for (const l of s.notRead) rows.push(row('line_not_read', `line ${l.line} of ${s.file}`, null, `${l.reason}: ${l.text}`))
+  }
   for (const c of summary.currencies) {
     for (const o of OUTCOMES) {
       const b = c.outcomes[o]

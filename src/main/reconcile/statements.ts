@@ -1,7 +1,7 @@
 // Imported statements: reading a file (with a saved preset when its headers match), storing its rows, finding rows imported before, and the saved presets.
 import type Database from 'better-sqlite3'
 import { randomUUID } from 'node:crypto'
-import type { ImportedFileInfo, ReconSource, StatementMapping } from '../../shared/reconcile'
+import type { ImportedFileInfo, ReconSource, StatementMapping, StatementProof } from '../../shared/reconcile'
 import { AppError } from '../errors'
 import type { ReconContext } from './context'
 import { parseStatement, type ParsedStatement, type StatementRow } from './import/statement'
@@ -39,6 +39,7 @@ interface FileRow {
   encoding: string | null
   separator: string | null
   mapping: string
+  proof: string | null
 }
 
 /** Statement rows per insert statement (10 values each: 5,000, well under SQLite's limit of 32,766). */
@@ -79,8 +80,8 @@ export class Statements {
       const num = this.ctx.db.prepare('select coalesce(max(num), 0) + 1 from recon_files').pluck().get() as number
       this.ctx.db
         .prepare(
-          `insert into recon_files (id, num, profile_id, name, sha256, size, encoding, separator, sheet, header, header_line, mapping, number_form, date_form, row_count, problems, skipped, imported_at, imported_by)
-           values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+          `insert into recon_files (id, num, profile_id, name, sha256, size, encoding, separator, sheet, header, header_line, mapping, number_form, date_form, row_count, problems, skipped, proof, imported_at, imported_by)
+           values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
         )
         .run(
           id,
@@ -100,6 +101,7 @@ export class Statements {
           rows.length,
           JSON.stringify(parsed.problems),
           JSON.stringify(parsed.skipped),
+          parsed.proof === null ? null : JSON.stringify(parsed.proof),
           this.ctx.now().toISOString(),
           this.ctx.user()
         )
@@ -208,7 +210,8 @@ export class Statements {
       dateForm: row.date_form,
       encoding: row.encoding,
       separator: row.separator,
-      mapping: JSON.parse(row.mapping) as StatementMapping
+      mapping: JSON.parse(row.mapping) as StatementMapping,
+      proof: row.proof === null ? null : (JSON.parse(row.proof) as StatementProof)
     }
   }
 
