@@ -1,5 +1,6 @@
 // The reconciliation vocabulary shared by host, CLI and renderer: outcomes, sources, settings, file columns, decisions and the result shapes.
 import { z } from 'zod'
+import { toMajorString } from './money'
 
 /** Outcomes as they are named in reports and JSON; one per item or group. */
 export const OUTCOMES = [
@@ -412,4 +413,34 @@ export interface AdjustmentInfo {
   itemKey: string | null
   by: string
   at: string
+}
+
+/** A statement's proof as the session stands: its lines read by hand or left out no longer count against it. */
+export function statementCheck(
+  file: { fileId: string; file: string; rows: number; proof: StatementProof | null },
+  notRead: LineNotRead[]
+): StatementCheck {
+  const proof = file.proof
+  const currency = proof?.currency ?? null
+  const major = (minor: number | null): string | null => (minor === null || currency === null ? null : toMajorString(minor, currency))
+  const ties = proof !== null && proof.tieGapMinor === 0 && proof.breaks.length === 0
+  const said = proof === null ? 'no balances to check' : proof.verdict.replace(/; \d+ line\(s\) not read$/, '')
+  return {
+    fileId: file.fileId,
+    file: file.file,
+    account: proof?.account ?? null,
+    currency,
+    opening: major(proof?.openingMinor ?? null),
+    closing: major(proof?.closingMinor ?? null),
+    linesRead: proof?.linesRead ?? file.rows,
+    notRead,
+    balanceBreaks: (proof?.breaks ?? []).map((b) => ({
+      line: b.line,
+      expected: major(b.expectedMinor) as string,
+      found: major(b.foundMinor) as string,
+      gap: major(b.gapMinor) as string
+    })),
+    complete: ties && notRead.length === 0,
+    verdict: notRead.length > 0 ? `${said}; ${notRead.length} line(s) not read` : said
+  }
 }

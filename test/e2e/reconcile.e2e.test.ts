@@ -37,6 +37,11 @@ describe('reconciliation in Chromium', { timeout: 180_000 }, () => {
     expect(await page.getByTestId('wizard-date-form').textContent()).toMatch(/DD\/MM\/YYYY/)
     expect(await page.getByTestId('map-credit').textContent()).toContain('Credit')
     expect(await page.getByTestId('wizard-rows').locator('tbody tr').count()).toBe(8)
+    // The statement proves itself before anything is stored: its opening balance, every line and its closing balance tie.
+    expect(await page.getByTestId('statement-complete').textContent()).toBe('Statement complete')
+    expect(await page.getByTestId('statement-verdict').textContent()).toMatch(
+      /^ties: opening NGN 1,000,000\.00 \+ lines NGN [\d,]+\.\d\d = closing NGN/
+    )
     await harness.screenshot('reconcile-wizard')
     await page.getByTestId('wizard-preset').locator('input').fill('Sandbox Test Bank')
     await page.getByTestId('wizard-import').click()
@@ -53,6 +58,7 @@ describe('reconciliation in Chromium', { timeout: 180_000 }, () => {
     expect(summary).toContain('Amount differs 1')
     expect(summary).toContain('Duplicate in the file 1')
     expect(await page.getByTestId('unexplained-NGN').textContent()).toMatch(/unexplained ₦0\.00|unexplained NGN\s?0\.00/)
+    expect(await page.getByTestId('summary-bar').getByTestId('statement-complete').textContent()).toBe('Statement complete')
     await harness.screenshot('reconcile-review')
     expect(harness.pageErrors).toEqual([])
   })
@@ -309,6 +315,9 @@ describe('reconciliation in Chromium', { timeout: 180_000 }, () => {
     await page.getByTestId('new-create').click()
     await page.getByTestId('review').waitFor()
     await expect.poll(() => page.getByTestId('summary-bar').textContent(), { timeout: 60_000 }).toContain('Line not read 1')
+    // Never accounted for while the line is open; the statement (no balances) is not complete either.
+    expect(await page.getByTestId('unexplained-NGN').textContent()).toMatch(/not accounted for: 1 line\(s\) not read/)
+    expect(await page.getByTestId('statement-verdict').textContent()).toBe('no balances to check; 1 line(s) not read')
     const row = page.locator('tr', { hasText: 'not read: 10/30/2026' })
     await row.click()
     await page.keyboard.press('l')
@@ -320,6 +329,7 @@ describe('reconciliation in Chromium', { timeout: 180_000 }, () => {
     await page.getByTestId('not-read-save').click()
     await expect.poll(() => row.textContent()).toMatch(/resolved/)
     await expect.poll(() => row.textContent()).toMatch(/excluded: Test line the bank printed by mistake/)
+    await expect.poll(() => page.getByTestId('unexplained-NGN').textContent()).not.toMatch(/not accounted for/)
     expect(harness.pageErrors).toEqual([])
   })
 })

@@ -303,6 +303,7 @@ function toPreview(
     problemCount: parsed.problems.length,
     skipped: parsed.skipped.slice(0, PREVIEW_PROBLEMS),
     questions: parsed.questions,
+    proof: parsed.proof,
     presetApplied,
     sameFile,
     sameRows

@@ -10,14 +10,13 @@ import {
   OUTCOMES,
   RULE_VERSION,
   type CurrencySummary,
-  type ImportedFileInfo,
   type LineNotRead,
   type Outcome,
   type ReconItem,
   type ReconSettings,
   type ReconSummary,
-  type SessionInfo,
-  type StatementCheck
+  statementCheck,
+  type SessionInfo
 } from '../../shared/reconcile'
 import { writeFileSafely } from '../export/safe-file'
 import type { AuditEvent } from './audit'
@@ -259,40 +258,15 @@ export function summaryOf(session: SessionInfo, profile: ReportInput['profile'],
     period: { from: session.from, to: session.to, timeZone: session.timeZone },
     settings: session.settings,
     files: session.files.map((f) => ({ id: f.id, name: f.name, sha256: f.sha256, rows: f.rows })),
-    statements: session.files.map((f) => statementCheck(f, notReadLines?.[f.id] ?? [])),
+    statements: session.files.map((f) =>
+      statementCheck({ fileId: f.id, file: f.name, rows: f.rows, proof: f.proof }, notReadLines?.[f.id] ?? [])
+    ),
     counts,
     currencies,
     exceptions,
     notReadOpen: notReadOpen ?? 0,
     closedAt: session.closedAt,
     closedBy: session.closedBy
-  }
-}
-
-/** A statement's proof as the session stands: its lines read by hand or left out no longer count against it. */
-export function statementCheck(file: ImportedFileInfo, notRead: LineNotRead[]): StatementCheck {
-  const proof = file.proof
-  const currency = proof?.currency ?? null
-  const major = (minor: number | null): string | null => (minor === null || currency === null ? null : toMajorString(minor, currency))
-  const ties = proof !== null && proof.tieGapMinor === 0 && proof.breaks.length === 0
-  const said = proof === null ? 'no balances to check' : proof.verdict.replace(/; \d+ line\(s\) not read$/, '')
-  return {
-    fileId: file.id,
-    file: file.name,
-    account: proof?.account ?? null,
-    currency,
-    opening: major(proof?.openingMinor ?? null),
-    closing: major(proof?.closingMinor ?? null),
-    linesRead: proof?.linesRead ?? file.rows,
-    notRead,
-    balanceBreaks: (proof?.breaks ?? []).map((b) => ({
-      line: b.line,
-      expected: major(b.expectedMinor) as string,
-      found: major(b.foundMinor) as string,
-      gap: major(b.gapMinor) as string
-    })),
-    complete: ties && notRead.length === 0,
-    verdict: notRead.length > 0 ? `${said}; ${notRead.length} line(s) not read` : said
   }
 }
 

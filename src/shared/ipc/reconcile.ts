@@ -11,7 +11,8 @@ import {
   type ReconItem,
   type ReconSummary,
   type SessionInfo,
-  type StatementMapping
+  type StatementMapping,
+  type StatementProof
 } from '../reconcile'
 import type { AuditEntry } from '../reconcile-events'
 import { call, id, noArgs } from './define'
@@ -109,6 +110,8 @@ export interface StatementPreview {
   problemCount: number
   skipped: { line: number; reason: string }[]
   questions: ImportQuestion[]
+  /** What the statement says of itself, checked: balances, breaks, lines not read (null while questions are open). */
+  proof: StatementProof | null
   presetApplied: string | null
   /** Set when this exact file (same SHA-256) was imported before. */
   sameFile: ImportedFileInfo | null
