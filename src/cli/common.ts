@@ -1,5 +1,5 @@
 // What every CLI command shares: usage errors, options, opening the cache beside its log, and choosing the profile.
-import { mkdirSync } from 'node:fs'
+import { accessSync, constants, existsSync, mkdirSync, statSync, type Stats } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import type Database from 'better-sqlite3'
 import { defaultDataDir, CACHE_FILE_NAME } from '../main/app/paths'
@@ -49,8 +49,20 @@ export interface Opened {
   close(): Promise<void>
 }
 
-export function openData(dbOption: string | undefined): Opened {
+/**
+ * Opens the cache. Only commands that fill one (`fills`: sync, profile add, import, reconcile)
+ * create it, and say so on stderr; every other command refuses a cache that is not there (a
+ * mistyped --db), creating nothing.
+ */
+export function openData(dbOption: string | undefined, use: 'reads' | 'fills'): Opened {
   const file = resolve(dbOption ?? join(defaultDataDir(), CACHE_FILE_NAME))
+  if (!existsSync(file)) {
+    if (use === 'reads')
+      throw new UsageError(
+        `there is no cache at ${file}; check --db, or fill one first with sync, profile add, import or reconcile (nothing was created)`
+      )
+    process.stderr.write(`ledgerline: created a new cache at ${file}\n`)
+  }
   mkdirSync(dirname(file), { recursive: true })
   const db = openCache(file)
   const log = createFileLogger(join(dirname(file), 'logs', LOG_FILE_NAME))
@@ -64,6 +76,30 @@ export function openData(dbOption: string | undefined): Opened {
       db.close()
     }
   }
+}
+
+/**
+ * An output file's path, checked before any work is done: its folder must exist and be writable,
+ * and it must not be a folder itself. Returns the absolute path.
+ */
+export function outputPath(option: string, value: string): string {
+  const file = resolve(value)
+  const folder = dirname(file)
+  let stat: Stats
+  try {
+    stat = statSync(folder)
+  } catch {
+    throw new UsageError(`--${option}: the folder ${folder} does not exist; create it first (nothing was done)`)
+  }
+  if (!stat.isDirectory()) throw new UsageError(`--${option}: ${folder} is not a folder (nothing was done)`)
+  try {
+    accessSync(folder, constants.W_OK)
+  } catch {
+    throw new UsageError(`--${option}: the folder ${folder} cannot be written to (nothing was done)`)
+  }
+  if (existsSync(file) && statSync(file).isDirectory())
+    throw new UsageError(`--${option}: ${file} is a folder; give a file name (nothing was done)`)
+  return file
 }
 
 export function apiKeyFromEnv(): string | undefined {

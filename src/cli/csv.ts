@@ -55,7 +55,7 @@ export async function csvCommand(args: string[]): Promise<number> {
   }
 
   const useCache = values.remote || values.profile !== undefined || values.db !== undefined || values['base-url'] !== undefined
-  const data: Opened | null = useCache ? openData(values.db) : null
+  const data: Opened | null = useCache ? openData(values.db, 'reads') : null
   try {
     const profile = data ? chooseProfile(data, values) : null
     const context: BulkContext = data && profile ? bulkContext(data.db, profile.id) : {}

@@ -1,6 +1,6 @@
 // The headless `ledgerline` CLI over the same services the app uses; every failure is one line and a non-zero exit.
 import { writeSync } from 'node:fs'
-import { join, resolve } from 'node:path'
+import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { defaultDataDir, CACHE_FILE_NAME } from '../main/app/paths'
 import { CacheStore } from '../main/cache/store'
@@ -23,10 +23,11 @@ import { formatInZone, systemTimeZone } from '../shared/time'
 import { FOLLOW_KIND_NAMES } from '../shared/ipc/sync'
 import { SEARCH_RESOURCES, SEARCH_SORTS, type SearchQuery, type SearchResource, type SearchSort } from '../shared/search'
 import { SYNC_RESOURCES, type SyncProgress, type SyncResource } from '../shared/sync'
-import { apiKeyFromEnv, chooseProfile, COMMON, FILTER_OPTIONS, openData, positiveInt, UsageError } from './common'
+import { apiKeyFromEnv, chooseProfile, COMMON, FILTER_OPTIONS, openData, outputPath, positiveInt, UsageError } from './common'
 import { readSecret } from './prompt'
 import { csvCommand } from './csv'
 import { auditCommand, importCommand, reconcileCommand } from './reconcile'
+import { acceptAllCommand, closeCommand, decideCommand, reopenCommand } from './session'
 
 const USAGE = `Usage: ledgerline <command> [options]
 
@@ -75,6 +76,14 @@ Commands:
       profile, bank codes and plan references are checked against its cache; --remote
       also has the API validate a transfer file. Exit 0: no errors; 1: errors; 2: the
       file cannot be read.
+  decide --session ID --item KEY (accept|reject|unmatch|resolve|unresolve|note TEXT|exclude REASON) [--reason CODE] [--json]
+      Decide about one item of a session (KEY as in the report's item_key column); exclude
+      leaves out a line that could not be read. Each decision is kept in the audit trail.
+  accept-all --session ID --min-score N [--yes] [--json]
+      Accept every undecided suggestion scoring N or more; prints how many and their total,
+      and asks first unless --yes.
+  close --session ID                   Close a session: read-only until reopened.
+  reopen --session ID --reason TEXT    Open a closed session again; the reason is kept.
   audit verify [--session ID] [--json]
       Check every reconciliation decision's hash chain; exit 1 when anything was changed.
   help
@@ -131,7 +140,7 @@ async function profileCommand(args: string[]): Promise<number> {
     allowPositionals: true,
     strict: true
   })
-  const data = openData(values.db)
+  const data = openData(values.db, action === 'add' ? 'fills' : 'reads')
   try {
     switch (action) {
       case 'add': {
@@ -200,7 +209,7 @@ async function syncCommand(args: string[]): Promise<number> {
   for (const r of resources)
     if (!(SYNC_RESOURCES as readonly string[]).includes(r))
       throw new UsageError(`unknown resource "${r}" (use ${SYNC_RESOURCES.join(', ')})`)
-  const data = openData(values.db)
+  const data = openData(values.db, 'fills')
   // --no-pacing: for servers without rate limits, such as a local Sandbox started with --no-rate-limits.
   const clients = new ClientPool({ secrets: createOsKeychainStore(), ...(values['no-pacing'] ? { pacing: false as const } : {}) })
   const controller = new AbortController()
@@ -210,11 +219,15 @@ async function syncCommand(args: string[]): Promise<number> {
   try {
     let profile: Profile
     let key: string | undefined
+    /** A profile made by --base-url for this run alone (none was there before): removed again when the key is refused. */
+    let madeForThisRun = false
     if (values.profile) profile = data.profiles.get(values.profile)
     else {
       key = apiKeyFromEnv()
       if (!key) throw new UsageError('with --base-url, put the key in LEDGERLINE_API_KEY')
+      const before = new Set(data.profiles.list().map((p) => p.id))
       profile = data.profiles.adHoc(values['base-url'] as string, key)
+      madeForThisRun = !before.has(profile.id)
     }
     const store = new CacheStore(data.db)
     for (const id of values['track-bulk-file'] ?? []) store.track(profile.id, 'bulk_file', id)
@@ -232,10 +245,24 @@ async function syncCommand(args: string[]): Promise<number> {
       onProgress: (p) => {
         const now = Date.now()
         if (now - lastLine < 1000 && p.phase !== 'done') return
+        // A resource that ended with nothing written has nothing to report (the summary lists it).
+        if (p.phase === 'done' && p.done === 0) return
         lastLine = now
         process.stderr.write(`${describeProgress(p)}\n`)
       }
     })
+    if (summary.keyRefused) {
+      const refused = summary.keyRefused
+      data.log.error(`cli: sync of "${profile.name}": the key was refused: ${refused.code}`)
+      if (madeForThisRun) {
+        await data.profiles.beginRemoval(profile.id)
+        await completeRemoval(data.profiles, data.db, profile.id)
+      }
+      process.stderr.write(
+        `ledgerline: the server refused the key of ${values.profile ? `profile "${profile.name}"` : `${profile.baseUrl} (from LEDGERLINE_API_KEY)`} (${refused.code}); nothing was synced after that. Check the key${values.profile ? ` (ledgerline profile add to store a new one)` : ''}.\n`
+      )
+      return 2
+    }
     data.log.info(`cli: ${describeSync(profile.name, summary)}`)
     for (const [resource, outcome] of Object.entries(summary.resources))
       if (outcome.error) data.log.error(`cli: sync ${resource}: ${outcome.error.code}: ${outcome.error.message}`)
@@ -275,7 +302,7 @@ async function syncCommand(args: string[]): Promise<number> {
 
 async function followingCommand(args: string[]): Promise<number> {
   const { values } = parseArgs({ args, options: { ...COMMON }, strict: true, allowPositionals: false })
-  const data = openData(values.db)
+  const data = openData(values.db, 'reads')
   try {
     const profile = chooseProfile(data, values)
     const store = new CacheStore(data.db)
@@ -313,7 +340,7 @@ async function unfollowCommand(args: string[]): Promise<number> {
     ...(values.plan ?? []).map((value) => ({ kind: 'plan' as const, value }))
   ]
   if (wanted.length === 0) throw new UsageError('unfollow needs --bulk-file ID, --transfer REF or --plan ID')
-  const data = openData(values.db)
+  const data = openData(values.db, 'reads')
   try {
     const profile = chooseProfile(data, values)
     const store = new CacheStore(data.db)
@@ -350,7 +377,7 @@ async function searchCommand(args: string[]): Promise<number> {
     strict: true,
     allowPositionals: true
   })
-  const data = openData(values.db)
+  const data = openData(values.db, 'reads')
   try {
     const profile = chooseProfile(data, values)
     if (values.after && values.before) throw new UsageError('give --after or --before, not both')
@@ -396,10 +423,11 @@ async function exportCommand(args: string[]): Promise<number> {
   })
   if (!values.resource) throw new UsageError(`export needs --resource (${SEARCH_RESOURCES.join(', ')})`)
   if (!values.out) throw new UsageError('export needs --out FILE')
-  const data = openData(values.db)
+  const out = outputPath('out', values.out)
+  const data = openData(values.db, 'reads')
   try {
     const profile = chooseProfile(data, values)
-    const result = await exportCsv({ file: data.file }, profile, queryFrom(values, values.resource, positionals), resolve(values.out))
+    const result = await exportCsv({ file: data.file }, profile, queryFrom(values, values.resource, positionals), out)
     process.stdout.write(
       values.json
         ? `${JSON.stringify(result)}\n`
@@ -431,7 +459,7 @@ async function sandboxStatementCommand(args: string[]): Promise<number> {
   const timeZone = values['time-zone'] ?? systemTimeZone()
   const seed = sandboxSeed({ seed: positiveInt('seed', values.seed, 1), payments: positiveInt('payments', values.payments, 5_000) })
   const statement = sampleStatement(seed, { timeZone, mode })
-  const out = resolve(values.out)
+  const out = outputPath('out', values.out)
   await writeFileSafely(out, (fd) => {
     writeSync(fd, statement.csv)
   })
@@ -446,8 +474,8 @@ async function sandboxStatementCommand(args: string[]): Promise<number> {
       (d) =>
         `  ${(d.line === null ? 'not on it' : `line ${d.line}`).padEnd(10)} ${d.kind.padEnd(12)} ${d.references.length > 3 ? `${d.references.slice(0, 3).join(', ')} and ${d.references.length - 3} more` : d.references.join(', ') || '-'}: ${d.expected}`
     ),
-    'Reconcile it against a Sandbox profile synced from the same seed (credits are net of fees):',
-    `  ledgerline reconcile --source payments --against ${values.out} --net-of-fees --out report.csv`
+    'Reconcile it against a Sandbox profile synced from the same seed (credits are net of fees, which the matching finds itself):',
+    `  ledgerline reconcile --source payments --against ${values.out} --out report.csv`
   ]
   process.stdout.write(`${lines.join('\n')}\n`)
   return 0
@@ -511,6 +539,14 @@ export async function main(argv: string[]): Promise<number> {
         return await reconcileCommand(rest)
       case 'audit':
         return await auditCommand(rest)
+      case 'decide':
+        return await decideCommand(rest)
+      case 'accept-all':
+        return await acceptAllCommand(rest)
+      case 'close':
+        return await closeCommand(rest)
+      case 'reopen':
+        return await reopenCommand(rest)
       case 'csv':
         return await csvCommand(rest)
       case undefined:

@@ -10,7 +10,7 @@ import { verifyAudit } from '../main/reconcile/audit'
 import type { ParsedStatement } from '../main/reconcile/import/statement'
 import { buildSummary, writeItemsCsv, writeSummaryCsv, writeXlsx } from '../main/reconcile/report'
 import { ReconService, type ImportOutcome } from '../main/reconcile/service'
-import { chooseProfile, COMMON, openData, positiveInt, UsageError } from './common'
+import { chooseProfile, COMMON, openData, outputPath, positiveInt, UsageError } from './common'
 
 function readMapping(path: string | undefined): Partial<StatementMapping> {
   if (!path) return {}
@@ -90,7 +90,7 @@ export async function importCommand(args: string[]): Promise<number> {
   const mapping = readMapping(values.mapping)
   if (values.currency) mapping.defaultCurrency = values.currency.toUpperCase()
   const bytes = readStatement(path)
-  const data = openData(values.db)
+  const data = openData(values.db, 'fills')
   try {
     const profile = chooseProfile(data, values)
     const service = new ReconService(data.db)
@@ -191,6 +191,10 @@ export async function reconcileCommand(args: string[]): Promise<number> {
   if (!RECON_SOURCES.includes(source)) throw new UsageError(`--source must be one of ${RECON_SOURCES.join(', ')}`)
   if (!values.against) throw new UsageError('reconcile needs --against STATEMENT')
   if (!values.out) throw new UsageError('reconcile needs --out REPORT.csv')
+  // Every output is checked before the statement is read or a session stored.
+  const out = outputPath('out', values.out)
+  const summaryFile = values.summary === undefined ? undefined : outputPath('summary', values.summary)
+  const xlsxFile = values.xlsx === undefined ? undefined : outputPath('xlsx', values.xlsx)
   for (const [name, value] of [
     ['from', values.from],
     ['to', values.to]
@@ -211,7 +215,7 @@ export async function reconcileCommand(args: string[]): Promise<number> {
   const mapping = readMapping(values.mapping)
   if (values.currency) mapping.defaultCurrency = values.currency.toUpperCase()
   const bytes = readStatement(values.against)
-  const data = openData(values.db)
+  const data = openData(values.db, 'fills')
   try {
     const profile = chooseProfile(data, values)
     const service = new ReconService(data.db)
@@ -278,9 +282,9 @@ export async function reconcileCommand(args: string[]): Promise<number> {
     })
     const input = service.reportInput(session.id, { name: profile.name, mode: profile.mode })
     const summary = buildSummary(input)
-    await writeItemsCsv(resolve(values.out), input)
-    if (values.summary) await writeSummaryCsv(resolve(values.summary), summary, input)
-    if (values.xlsx) await writeXlsx(resolve(values.xlsx), summary, input)
+    await writeItemsCsv(out, input)
+    if (summaryFile) await writeSummaryCsv(summaryFile, summary, input)
+    if (xlsxFile) await writeXlsx(xlsxFile, summary, input)
     // Lines not read are items of the session (not_read): counted among its exceptions until read by hand or left out.
     const exceptions = summary.exceptions
     if (values.json)
@@ -322,7 +326,7 @@ export async function reconcileCommand(args: string[]): Promise<number> {
         )
       for (const note of run.notes) process.stdout.write(`  note: ${note}\n`)
       process.stdout.write(
-        `Report: ${resolve(values.out)}${values.summary ? `, summary: ${resolve(values.summary)}` : ''}${values.xlsx ? `, workbook: ${resolve(values.xlsx)}` : ''} (session ${session.id})\n`
+        `Report: ${out}${summaryFile ? `, summary: ${summaryFile}` : ''}${xlsxFile ? `, workbook: ${xlsxFile}` : ''} (session ${session.id})\n`
       )
     }
     return exceptions === 0 ? 0 : 1
@@ -340,7 +344,7 @@ export async function auditCommand(args: string[]): Promise<number> {
     strict: true,
     allowPositionals: false
   })
-  const data = openData(values.db)
+  const data = openData(values.db, 'reads')
   try {
     const report = verifyAudit(data.db, values.session)
     if (values.json) process.stdout.write(`${JSON.stringify(report)}\n`)

@@ -36,4 +36,6 @@ export interface SyncSummary {
   cancelled: boolean
   durationMs: number
   resources: Partial<Record<SyncResource, ResourceOutcome>>
+  /** The server refused the key (401): the run stopped there, the resources after it were not tried. */
+  keyRefused?: { resource: SyncResource; code: string; message: string }
 }

@@ -133,6 +133,23 @@ describe('ledgerline profile, sync, search, export', { timeout: 120_000 }, () =>
     expect(noMode.stderr).toMatch(/--mode test\|live/)
   })
 
+  it('stops a sync at once when the key is refused, says so in one line naming the profile, and leaves no --base-url profile behind', async () => {
+    const profiles = async (): Promise<string[]> =>
+      (JSON.parse((await cli(['profile', 'list', '--json'])).stdout) as { name: string }[]).map((p) => p.name)
+    const before = await profiles()
+    const refused = await cli(['sync', '--base-url', sandbox.baseUrl.replace('127.0.0.1', 'localhost'), '--no-pacing'], {
+      LEDGERLINE_API_KEY: 'sk_test_thisKeyIsNotKnownToTheServer00'
+    })
+    expect(refused.code).toBe(2)
+    expect(refused.stdout).toBe('')
+    expect(refused.stderr.trim().split('\n')).toEqual([
+      expect.stringMatching(
+        /^ledgerline: the server refused the key of http:\/\/localhost:\d+\/v1 \(from LEDGERLINE_API_KEY\) \(\w+\); nothing was synced after that/
+      )
+    ])
+    expect(await profiles()).toEqual(before)
+  })
+
   it('never writes the key to the database, its journal, the log, an export or any output', () => {
     const key = sandbox.keys.test
     const files = (readdirSync(dir, { recursive: true }) as string[]).map((f) => join(dir, f)).filter((f) => statSync(f).isFile())

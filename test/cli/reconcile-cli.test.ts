@@ -1,12 +1,13 @@
 // The real CLI reconciles a bank statement it has never seen against payments synced from the Sandbox, without a mapping file; exit codes like diff; audit verify.
 import Database from 'better-sqlite3'
 import ExcelJS from 'exceljs'
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import Papa from 'papaparse'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { toMajorString } from '../../src/shared/money'
+import { openCache } from '../../src/main/cache/open'
 import { startSandbox, type Sandbox } from '../../src/main/sandbox/server'
 import { runCli } from '../support/cli'
 
@@ -144,13 +145,13 @@ describe('ledgerline reconcile', { timeout: 120_000 }, () => {
 
   it('takes the days in the business time zone --time-zone names: a payment at 23:30 UTC is the next day in Lagos', async () => {
     const zoned = join(dir, 'zoned.sqlite')
-    await runCli(['profile', 'list', '--db', zoned])
+    openCache(zoned).close()
     addPayment(zoned, { reference: 'INV-78', currency: 'NGN', createdAt: '2026-10-12T23:30:00Z', timeZone: 'UTC' })
     writeFileSync(join(dir, 'lagos.csv'), 'Date;Ref;Amount;Currency\n13.10.2026;inv-78;12,50;NGN\n')
     // In the profile's UTC the payment is on the 12th: outside the statement's day, read because the line may trail it, and said so.
     const utc = await runCli(['reconcile', '--db', zoned, '--against', join(dir, 'lagos.csv'), '--out', join(dir, 'utc.csv')])
     expect(utc).toMatchObject({ code: 0, stdout: expect.stringMatching(/2026-10-13 to 2026-10-13 in UTC[\s\S]*matched +1/) })
-    expect(readFileSync(join(dir, 'utc.csv'), 'utf8')).toContain('record id-1 is dated 2026-10-12, outside the period')
+    expect(readFileSync(join(dir, 'utc.csv'), 'utf8')).toContain("the provider's record INV-78 is dated 2026-10-12, outside the period")
     const lagos = await runCli([
       'reconcile',
       '--db',
@@ -222,6 +223,43 @@ describe('ledgerline reconcile', { timeout: 120_000 }, () => {
       join(dir, 'x.csv')
     ])
     expect(badMapping).toMatchObject({ code: 2, stderr: expect.stringMatching(/--mapping .*mapping\.json: dateOrder: /) })
+    // An output whose folder is missing is refused before anything is read or stored.
+    const sessions = (): number => {
+      const db = new Database(small, { readonly: true })
+      const n = (db.prepare('select count(*) as n from recon_sessions').get() as { n: number }).n
+      db.close()
+      return n
+    }
+    const before = sessions()
+    for (const option of ['--out', '--summary', '--xlsx']) {
+      const args = ['reconcile', '--db', small, '--against', join(dir, 'ok.csv'), '--out', join(dir, 'x.csv')]
+      const noFolder = await runCli(
+        option === '--out' ? [...args.slice(0, -2), '--out', join(dir, 'gone', 'x.csv')] : [...args, option, join(dir, 'gone', 'x')]
+      )
+      expect(noFolder).toMatchObject({
+        code: 2,
+        stderr: expect.stringMatching(
+          new RegExp(`^ledgerline: ${option}: the folder .*gone does not exist; create it first \\(nothing was done\\)\n$`)
+        )
+      })
+    }
+    expect(sessions()).toBe(before)
+    // Commands that only read refuse a cache that is not there, and create nothing.
+    const typo = join(dir, 'typo.sqlite')
+    for (const args of [
+      ['audit', 'verify'],
+      ['search'],
+      ['following'],
+      ['decide', '--session', 's', '--item', 'k', 'accept'],
+      ['close', '--session', 's']
+    ]) {
+      const refused = await runCli([...args, '--db', typo])
+      expect(refused, args.join(' ')).toMatchObject({
+        code: 2,
+        stderr: expect.stringMatching(/^ledgerline: there is no cache at .*typo\.sqlite; check --db/)
+      })
+    }
+    expect(existsSync(typo)).toBe(false)
     const missing = await runCli(['reconcile', '--db', small, '--against', join(dir, 'nope.csv'), '--out', join(dir, 'x.csv')])
     expect(missing).toMatchObject({ code: 2, stderr: 'ledgerline: cannot read ' + join(dir, 'nope.csv') + ': no such file\n' })
     writeFileSync(join(dir, 'mapping.json'), '{"dateOrder":"mdy"}')

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { sandboxSeed } from '../../src/main/sandbox/seed'
 import { startSandbox, type Sandbox } from '../../src/main/sandbox/server'
 import { sampleStatement, type SampleDifference } from '../../src/main/sandbox/statement'
+import type { ReconSummary } from '../../src/shared/reconcile'
 import { runCli } from '../support/cli'
 
 let sandbox: Sandbox
@@ -44,13 +45,30 @@ describe('ledgerline sandbox statement', { timeout: 120_000 }, () => {
     ])
 
     const run = await runCli(
-      ['reconcile', '--db', db, '--source', 'payments', '--against', out, '--net-of-fees', '--out', join(dir, 'report.csv'), '--json'],
+      // No flags: the engine finds that the credits are net of fees itself.
+      ['reconcile', '--db', db, '--source', 'payments', '--against', out, '--out', join(dir, 'report.csv'), '--json'],
       { TZ: ZONE }
     )
     expect(run.stderr).toBe('')
     expect(run.code).toBe(1)
-    const summary = JSON.parse(run.stdout) as { counts: Record<string, number>; period: { from: string; to: string } }
+    const summary = JSON.parse(run.stdout) as ReconSummary
     expect(summary.period).toMatchObject({ from: told.day, to: told.day, timeZone: ZONE })
+    // Exactly its six differences to review; pending payments are kept apart, reversed ones left out.
+    expect(summary.exceptions).toBe(6)
+    expect(summary.counts.pending_at_provider).toBeGreaterThan(0)
+    // The statement proves itself: its opening balance, every running balance and its closing balance tie.
+    expect(summary.statements).toEqual([
+      expect.objectContaining({
+        file: 'statement.csv',
+        account: '0123456789',
+        currency: 'NGN',
+        opening: '1000000.00',
+        linesRead: told.lines,
+        notRead: [],
+        balanceBreaks: [],
+        complete: true
+      })
+    ])
     const report = Papa.parse<Record<string, string>>(readFileSync(join(dir, 'report.csv'), 'utf8').replace(/^\uFEFF/, ''), {
       header: true,
       skipEmptyLines: true
@@ -82,6 +100,26 @@ describe('ledgerline sandbox statement', { timeout: 120_000 }, () => {
     expect(summary.counts['ambiguous'] ?? 0).toBe(0)
     expect(summary.counts['currency_differs'] ?? 0).toBe(0)
     expect(matchedLines).toBe(fileLines - 1 /* short */ - 1 /* no reference */ - 1 /* settlement */ - 1 /* twice */ - 1 /* charge */)
+
+    // The CLI finishes the job: the suggestions accepted, the rest resolved with a reason, the session closed.
+    const session = ['--db', db, '--session', summary.sessionId]
+    for (const row of report.filter((r) => r['outcome'] !== 'matched' && r['outcome'] !== 'pending_at_provider')) {
+      const decided =
+        row['outcome'] === 'suggested'
+          ? await runCli(['decide', ...session, '--item', row['item_key'] as string, 'accept'])
+          : await runCli(['decide', ...session, '--item', row['item_key'] as string, 'resolve', '--reason', 'investigated'])
+      expect(decided.code, decided.stderr).toBe(0)
+      expect(decided.stdout).toMatch(/recorded\. .* item\(s\) left to review\.\n$/)
+    }
+    const closed = await runCli(['close', ...session])
+    expect(closed.code, closed.stderr).toBe(0)
+    expect(closed.stdout).toMatch(/read-only until reopened\. 0 item\(s\) left to review\./)
+    const refused = await runCli(['decide', ...session, '--item', report[0]?.['item_key'] as string, 'note', 'too late'])
+    expect(refused.code).toBe(1)
+    expect(refused.stderr).toMatch(/closed/)
+    const noReason = await runCli(['reopen', ...session])
+    expect(noReason).toMatchObject({ code: 2, stderr: expect.stringMatching(/reopen needs --reason TEXT/) })
+    expect((await runCli(['reopen', ...session, '--reason', 'bank corrected a line'])).code).toBe(0)
   })
 
   it('is the same for the same seed, and explains what it cannot do', async () => {

@@ -435,6 +435,8 @@ export async function runSync(options: SyncOptions): Promise<SyncSummary> {
         const message = messageOf(error)
         outcome.error = { code: clip(code, 80), message }
         store.recordFailure(profileId, resource, '', { code, message, status: error instanceof ApiError ? error.status : null })
+        // A refused key is refused for every resource: the run stops here.
+        if (error instanceof ApiError && error.kind === 'auth') summary.keyRefused = { resource, code: outcome.error.code, message }
       }
     }
     if (meter.failedCount > 0) {
@@ -455,7 +457,7 @@ export async function runSync(options: SyncOptions): Promise<SyncSummary> {
     outcome.skipped = Math.max(0, meter.skipped)
     meter.add(0, 'done', true)
     summary.resources[resource] = outcome
-    if (summary.cancelled) break
+    if (summary.cancelled || summary.keyRefused) break
   }
   // "Last synced" moves on when every resource went through; an item that failed on its own is
   // shown with its own last-synced time and error instead of holding the whole profile back.

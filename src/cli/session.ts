@@ -1,0 +1,158 @@
+// CLI commands that finish a reconciliation session: decide about one item, accept every suggestion above a score, close and reopen.
+import { createInterface } from 'node:readline/promises'
+import { parseArgs } from 'node:util'
+import { ReconService } from '../main/reconcile/service'
+import { moneyText } from '../shared/money'
+import type { Decision, ReconItem, SessionInfo } from '../shared/reconcile'
+import { COMMON, openData, UsageError, type Opened } from './common'
+
+const SESSION_OPTIONS = { db: COMMON.db, json: COMMON.json, session: { type: 'string' } } as const
+
+/** The session a command names with --session, in a cache that exists. */
+function openSession(values: { db?: string | undefined; session?: string | undefined }): {
+  data: Opened
+  service: ReconService
+  session: SessionInfo
+} {
+  if (!values.session) throw new UsageError('give the session with --session ID (the reconcile command prints it)')
+  const data = openData(values.db, 'reads')
+  try {
+    const service = new ReconService(data.db)
+    return { data, service, session: service.session(values.session) }
+  } catch (error) {
+    void data.close()
+    throw error
+  }
+}
+
+/** What is left to review, in a line. */
+function left(service: ReconService, sessionId: string): string {
+  const totals = service.totals(sessionId)
+  return `${totals.exceptions.toLocaleString('en-US')} item(s) left to review${totals.notReadOpen > 0 ? `, ${totals.notReadOpen} line(s) not read` : ''}`
+}
+
+/** An item in a line, as the report shows it: outcome, records by reference, lines by number, amounts with currency. */
+function describeItem(item: ReconItem): string {
+  const records = item.provider.map((p) => `${p.reference ?? p.serviceReference ?? 'no reference'} ${moneyText(p.amountMinor, p.currency)}`)
+  const lines = item.file.map((f) => `line ${f.line} ${moneyText(f.amountMinor, f.currency)}`)
+  return `${item.outcome}: ${[...records, ...lines].join(', ') || 'nothing'}${item.resolved ? ' (resolved)' : ''}${item.note ? `; note: ${item.note}` : ''}`
+}
+
+const ACTIONS = ['accept', 'reject', 'resolve', 'unresolve', 'note', 'exclude', 'unmatch'] as const
+
+/** ledgerline decide --session ID --item KEY accept|reject|resolve|unresolve|unmatch|note TEXT|exclude REASON [--reason CODE] */
+export async function decideCommand(args: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    options: { ...SESSION_OPTIONS, item: { type: 'string' }, reason: { type: 'string' } },
+    strict: true,
+    allowPositionals: true
+  })
+  const [action, ...words] = positionals
+  if (!values.item) throw new UsageError("give the item with --item KEY (the report's item_key column)")
+  if (action === undefined && values.reason === undefined)
+    throw new UsageError(`decide needs one of ${ACTIONS.join(', ')} (note and exclude take a text), or --reason CODE`)
+  if (action !== undefined && !(ACTIONS as readonly string[]).includes(action))
+    throw new UsageError(`decide needs one of ${ACTIONS.join(', ')} (got "${action}")`)
+  const text = words.join(' ').trim()
+  if ((action === 'note' || action === 'exclude') && text === '')
+    throw new UsageError(`decide ${action} needs a text: ${action === 'note' ? 'the note' : 'why the line is left out'}`)
+  if (action !== 'note' && action !== 'exclude' && text !== '') throw new UsageError(`decide ${action} takes no text (got "${text}")`)
+  const { data, service, session } = openSession(values)
+  try {
+    const itemKey = values.item
+    if (!service.item(session.id, itemKey))
+      throw new UsageError(`no item "${itemKey}" in session ${session.id}'s last run (copy it from the report's item_key column)`)
+    const decisions: Decision[] = []
+    if (action === 'accept' || action === 'reject' || action === 'unmatch') decisions.push({ kind: action, itemKey })
+    if (action === 'resolve' || action === 'unresolve') decisions.push({ kind: 'resolve', itemKey, resolved: action === 'resolve' })
+    if (action === 'note') decisions.push({ kind: 'note', itemKey, note: text })
+    if (action === 'exclude') decisions.push({ kind: 'exclude', itemKey, reason: text })
+    if (values.reason !== undefined) decisions.push({ kind: 'reason', itemKey, code: values.reason })
+    let item: ReconItem | null = null
+    for (const decision of decisions) item = (await service.decide(session.id, decision)).item
+    const now = item ?? service.item(session.id, itemKey)
+    if (values.json) process.stdout.write(`${JSON.stringify({ item: now, exceptions: service.totals(session.id).exceptions })}\n`)
+    else
+      process.stdout.write(
+        `${decisions.map((d) => d.kind).join(' and ')} recorded. ${now ? describeItem(now) : 'The session was matched again; the item now has another key.'}. ${left(service, session.id)}.\n`
+      )
+    return 0
+  } finally {
+    await data.close()
+  }
+}
+
+/** ledgerline accept-all --session ID --min-score N [--yes] */
+export async function acceptAllCommand(args: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    options: { ...SESSION_OPTIONS, 'min-score': { type: 'string' }, yes: { type: 'boolean' } },
+    strict: true,
+    allowPositionals: false
+  })
+  const raw = values['min-score']
+  if (raw === undefined || !/^\d+(\.\d+)?$/.test(raw))
+    throw new UsageError(`accept-all needs --min-score N, a number such as 8 (got "${raw ?? ''}")`)
+  const minScore = Number(raw)
+  const { data, service, session } = openSession(values)
+  try {
+    const preview = service.previewAcceptAll(session.id, {}, minScore)
+    const totals = preview.totals.map((t) => `${moneyText(t.fileMinor, t.currency)} in the file`).join(' and ')
+    if (preview.count === 0) {
+      process.stdout.write(`No undecided suggestion scores ${minScore} or more.\n`)
+      return 0
+    }
+    const what = `${preview.count.toLocaleString('en-US')} suggestion(s) scoring ${minScore} or more, totalling ${totals}`
+    if (!values.yes) {
+      if (!process.stdin.isTTY) throw new UsageError(`accept-all would accept ${what}; add --yes to accept them without being asked`)
+      const prompt = createInterface({ input: process.stdin, output: process.stderr })
+      const answer = await prompt.question(`Accept ${what}? Each is kept as its own decision. [y/N] `)
+      prompt.close()
+      if (!/^y(es)?$/i.test(answer.trim())) {
+        process.stdout.write('Nothing accepted.\n')
+        return 1
+      }
+    }
+    const { accepted } = await service.acceptAll(session.id, {}, minScore)
+    if (values.json)
+      process.stdout.write(`${JSON.stringify({ accepted, totals: preview.totals, exceptions: service.totals(session.id).exceptions })}\n`)
+    else
+      process.stdout.write(
+        `Accepted ${accepted.toLocaleString('en-US')} suggestion(s), totalling ${totals}. ${left(service, session.id)}.\n`
+      )
+    return 0
+  } finally {
+    await data.close()
+  }
+}
+
+/** ledgerline close --session ID */
+export async function closeCommand(args: string[]): Promise<number> {
+  const { values } = parseArgs({ args, options: SESSION_OPTIONS, strict: true, allowPositionals: false })
+  const { data, service, session } = openSession(values)
+  try {
+    const closed = service.close(session.id)
+    process.stdout.write(
+      `Closed "${closed.name}" (${closed.closedAt} by ${closed.closedBy}): read-only until reopened. ${left(service, session.id)}.\n`
+    )
+    return 0
+  } finally {
+    await data.close()
+  }
+}
+
+/** ledgerline reopen --session ID --reason TEXT */
+export async function reopenCommand(args: string[]): Promise<number> {
+  const { values } = parseArgs({ args, options: { ...SESSION_OPTIONS, reason: { type: 'string' } }, strict: true, allowPositionals: false })
+  if (!values.reason?.trim())
+    throw new UsageError('reopen needs --reason TEXT: why the closed session is opened again (it is kept in its history)')
+  const { data, service, session } = openSession(values)
+  try {
+    const reopened = service.reopen(session.id, values.reason.trim())
+    process.stdout.write(`Reopened "${reopened.name}"; the reason is in its history.\n`)
+    return 0
+  } finally {
+    await data.close()
+  }
+}
