@@ -326,7 +326,10 @@ export const decisionSchema = z.discriminatedUnion('kind', [
   z.strictObject({
     kind: z.literal('fix'),
     itemKey,
-    date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
+    date: z
+      .string()
+      .max(10)
+      .regex(/^\d{4}-\d{2}-\d{2}$/),
     amount: z.string().trim().min(1).max(30),
     currency: currencyCode
   }),
