@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs'
 import { basename, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { mappingSchema } from '../shared/ipc/reconcile'
+import { bankReconciliations } from '../shared/bank-reconciliation'
 import { moneyText } from '../shared/money'
 import { isTimeZone } from '../shared/time'
 import { RECON_SOURCES, type ReconSettings, type ReconSource, type StatementMapping } from '../shared/reconcile'
@@ -304,6 +305,13 @@ export async function reconcileCommand(args: string[]): Promise<number> {
         process.stdout.write(
           `  ${c.currency}: provider ${moneyText(c.providerTotalMinor, c.currency)}, file ${moneyText(c.fileTotalMinor, c.currency)}, difference ${moneyText(c.fileTotalMinor - c.providerTotalMinor, c.currency)} (accounted for by outcomes: ${accounted})\n`
         )
+      }
+      for (const rec of bankReconciliations(summary)) {
+        process.stdout.write(`  Bank reconciliation, ${rec.currency}:\n`)
+        for (const line of rec.lines)
+          process.stdout.write(
+            `    ${`${line.label}${line.count === null ? '' : ` (${line.count.toLocaleString('en-US')})`}`.padEnd(78)} ${line.amountMinor === null ? 'not stated' : moneyText(line.amountMinor, rec.currency)}\n`
+          )
       }
       for (const s of summary.statements) {
         process.stdout.write(

@@ -59,6 +59,16 @@ describe('reconciliation in Chromium', { timeout: 180_000 }, () => {
     expect(summary).toContain('Duplicate in the file 1')
     expect(await page.getByTestId('unexplained-NGN').textContent()).toMatch(/unexplained ₦0\.00|unexplained NGN\s?0\.00/)
     expect(await page.getByTestId('summary-bar').getByTestId('statement-complete').textContent()).toBe('Statement complete')
+    // b shows the bank reconciliation statement: from the opening balance to the closing balance, nothing left.
+    await page.evaluate('(document.activeElement && document.activeElement.blur && document.activeElement.blur())')
+    await page.keyboard.press('b')
+    const rec = page.getByTestId('bank-rec-NGN')
+    await rec.waitFor()
+    expect(await rec.innerText()).toMatch(
+      /Statement opening balance\s+(NGN\s?|₦)1,000,000\.00[\s\S]*Pending at the provider: not yet due at the bank \(\d+\)[\s\S]*Difference left\s+(NGN\s?|₦)0\.00/
+    )
+    await harness.screenshot('reconcile-bank-reconciliation')
+    await page.keyboard.press('b')
     await harness.screenshot('reconcile-review')
     expect(harness.pageErrors).toEqual([])
   })

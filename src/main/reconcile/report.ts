@@ -19,6 +19,7 @@ import {
   type SessionInfo
 } from '../../shared/reconcile'
 import { writeFileSafely } from '../export/safe-file'
+import { bankReconciliations } from '../../shared/bank-reconciliation'
 import type { AuditEvent } from './audit'
 import type { FoldedDecisions } from './fold'
 
@@ -411,6 +412,22 @@ export function summaryRows(summary: ReconSummary, input: ReportInput): CsvCell[
         null
       ])
   }
+  // The bank reconciliation statement, per currency: opening, the provider's records, each class of reconciling item, closing, the difference left.
+  for (const rec of bankReconciliations(summary))
+    for (const line of rec.lines)
+      rows.push([
+        text('bank_reconciliation'),
+        text(line.label),
+        text(rec.currency),
+        null,
+        line.count === null ? null : integer(line.count),
+        null,
+        null,
+        line.amountMinor === null ? null : amount(line.amountMinor, rec.currency),
+        text(
+          line.amountMinor === null ? 'not stated' : line.kind === 'difference' ? (line.amountMinor === 0 ? 'nothing left' : 'LEFT') : null
+        )
+      ])
   for (const a of input.folded.adjustments)
     rows.push([
       text('adjustment'),
