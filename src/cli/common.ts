@@ -9,6 +9,9 @@ import { ProfileService, type Profile } from '../main/profiles/service'
 import { registerSecret } from '../main/redact'
 import { createOsKeychainStore } from '../main/secrets/secret-store'
 
+/** Said after a plain CSV is written: it is not for Excel. */
+export const PLAIN_NOTE = ' (plain CSV for accounting software, pandas and SQL; not meant for Excel)'
+
 /** Thrown for anything the user typed wrong: printed as one line, exit code 2. */
 export class UsageError extends Error {}
 

@@ -23,7 +23,7 @@ import { formatInZone, systemTimeZone } from '../shared/time'
 import { FOLLOW_KIND_NAMES } from '../shared/ipc/sync'
 import { SEARCH_RESOURCES, SEARCH_SORTS, type SearchQuery, type SearchResource, type SearchSort } from '../shared/search'
 import { SYNC_RESOURCES, type SyncProgress, type SyncResource } from '../shared/sync'
-import { apiKeyFromEnv, chooseProfile, COMMON, FILTER_OPTIONS, openData, outputPath, positiveInt, UsageError } from './common'
+import { apiKeyFromEnv, chooseProfile, COMMON, FILTER_OPTIONS, openData, outputPath, PLAIN_NOTE, positiveInt, UsageError } from './common'
 import { readSecret } from './prompt'
 import { csvCommand } from './csv'
 import { auditCommand, importCommand, reconcileCommand } from './reconcile'
@@ -56,8 +56,10 @@ Commands:
       Stop following items; what was fetched for them stays cached.
   search [--profile NAME] [--resource R] [filters] [--page-size N] [--after C | --before C] [--json] [QUERY...]
       Pages go by cursor: each answer prints the --after / --before for the next and previous page.
-  export [--profile NAME] --resource R [filters] [--filter KEY=VALUE]... --out FILE [QUERY...]
+  export [--profile NAME] --resource R [filters] [--filter KEY=VALUE]... --out FILE [--plain] [QUERY...]
       Excel-safe CSV: UTF-8 with BOM, CRLF, exact amounts, identifiers kept as text.
+      --plain: for accounting software, pandas and SQL (not Excel): UTF-8, every text
+      value quoted as it is, nothing wrapped or prefixed.
   import [--profile NAME] [--mapping FILE] [--currency CUR] [--preview] [--save-preset NAME]
          [--same-file use-existing|import-again] [--same-rows keep|skip] [--json] STATEMENT
       Read a bank statement, ledger or order export (CSV in any common encoding and
@@ -67,7 +69,7 @@ Commands:
             --against STATEMENT [--mapping FILE] [--currency CUR] [--from DATE --to DATE] [--time-zone ZONE]
             [--amount-tolerance X] [--days-before N --days-after N] [--net-of-fees]
             [--bulk-file ID]... [--transfer REF]... --out REPORT.csv [--summary FILE.csv]
-            [--xlsx FILE.xlsx] [--json]
+            [--xlsx FILE.xlsx] [--plain] [--json]
       Import the statement, match it against the provider's records and write the
       reconciled report. Exit 0: everything matched; 1: exceptions remain; 2: bad input.
   csv validate --kind transfers|plans [--profile NAME] [--remote] [--json] FILE
@@ -417,7 +419,7 @@ async function searchCommand(args: string[]): Promise<number> {
 async function exportCommand(args: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args,
-    options: { ...COMMON, ...FILTER_OPTIONS, resource: { type: 'string' }, out: { type: 'string' } },
+    options: { ...COMMON, ...FILTER_OPTIONS, resource: { type: 'string' }, out: { type: 'string' }, plain: { type: 'boolean' } },
     strict: true,
     allowPositionals: true
   })
@@ -427,11 +429,13 @@ async function exportCommand(args: string[]): Promise<number> {
   const data = openData(values.db, 'reads')
   try {
     const profile = chooseProfile(data, values)
-    const result = await exportCsv({ file: data.file }, profile, queryFrom(values, values.resource, positionals), out)
+    const result = await exportCsv({ file: data.file }, profile, queryFrom(values, values.resource, positionals), out, {
+      style: values.plain ? 'plain' : 'excel'
+    })
     process.stdout.write(
       values.json
         ? `${JSON.stringify(result)}\n`
-        : `Wrote ${result.rows.toLocaleString('en-US')} ${values.resource} of "${profile.name}" (${profile.mode.toUpperCase()}) to ${result.file}\n`
+        : `Wrote ${result.rows.toLocaleString('en-US')} ${values.resource} of "${profile.name}" (${profile.mode.toUpperCase()}) to ${result.file}${values.plain ? PLAIN_NOTE : ''}\n`
     )
     return 0
   } finally {

@@ -11,7 +11,7 @@ import { verifyAudit } from '../main/reconcile/audit'
 import type { ParsedStatement } from '../main/reconcile/import/statement'
 import { buildSummary, writeItemsCsv, writeSummaryCsv, writeXlsx } from '../main/reconcile/report'
 import { ReconService, type ImportOutcome } from '../main/reconcile/service'
-import { chooseProfile, COMMON, openData, outputPath, positiveInt, UsageError } from './common'
+import { chooseProfile, COMMON, openData, outputPath, PLAIN_NOTE, positiveInt, UsageError } from './common'
 
 function readMapping(path: string | undefined): Partial<StatementMapping> {
   if (!path) return {}
@@ -183,6 +183,7 @@ export async function reconcileCommand(args: string[]): Promise<number> {
       out: { type: 'string' },
       summary: { type: 'string' },
       xlsx: { type: 'string' },
+      plain: { type: 'boolean' },
       name: { type: 'string' }
     },
     strict: true,
@@ -283,8 +284,9 @@ export async function reconcileCommand(args: string[]): Promise<number> {
     })
     const input = service.reportInput(session.id, { name: profile.name, mode: profile.mode })
     const summary = buildSummary(input)
-    await writeItemsCsv(out, input)
-    if (summaryFile) await writeSummaryCsv(summaryFile, summary, input)
+    const style = values.plain ? 'plain' : 'excel'
+    await writeItemsCsv(out, input, style)
+    if (summaryFile) await writeSummaryCsv(summaryFile, summary, input, style)
     if (xlsxFile) await writeXlsx(xlsxFile, summary, input)
     // Lines not read are items of the session (not_read): counted among its exceptions until read by hand or left out.
     const exceptions = summary.exceptions
@@ -334,7 +336,7 @@ export async function reconcileCommand(args: string[]): Promise<number> {
         )
       for (const note of run.notes) process.stdout.write(`  note: ${note}\n`)
       process.stdout.write(
-        `Report: ${out}${summaryFile ? `, summary: ${summaryFile}` : ''}${xlsxFile ? `, workbook: ${xlsxFile}` : ''} (session ${session.id})\n`
+        `Report: ${out}${summaryFile ? `, summary: ${summaryFile}` : ''}${values.plain ? PLAIN_NOTE : ''}${xlsxFile ? `, workbook: ${xlsxFile}` : ''} (session ${session.id})\n`
       )
     }
     return exceptions === 0 ? 0 : 1

@@ -60,7 +60,8 @@ export async function decideCommand(args: string[]): Promise<number> {
   if (action !== 'note' && action !== 'exclude' && text !== '') throw new UsageError(`decide ${action} takes no text (got "${text}")`)
   const { data, service, session } = openSession(values)
   try {
-    const itemKey = values.item
+    // A key copied from the Excel-safe report as the file holds it (="…") is the key it wraps.
+    const itemKey = /^="[^"]*"$/.test(values.item) ? values.item.slice(2, -1) : values.item
     if (!service.item(session.id, itemKey))
       throw new UsageError(`no item "${itemKey}" in session ${session.id}'s last run (copy it from the report's item_key column)`)
     const decisions: Decision[] = []

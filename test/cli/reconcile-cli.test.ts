@@ -10,6 +10,7 @@ import { toMajorString } from '../../src/shared/money'
 import { openCache } from '../../src/main/cache/open'
 import { startSandbox, type Sandbox } from '../../src/main/sandbox/server'
 import { runCli } from '../support/cli'
+import { readExcelCsv } from '../support/excel-csv'
 
 let sandbox: Sandbox
 let dir: string
@@ -124,10 +125,7 @@ describe('ledgerline reconcile', { timeout: 120_000 }, () => {
     })
     expect(summary.currencies).toEqual([expect.objectContaining({ currency: 'NGN', unexplainedMinor: 0 })])
 
-    const report = Papa.parse<Record<string, string>>(readFileSync(join(dir, 'report.csv'), 'utf8').replace(/^\uFEFF/, ''), {
-      header: true,
-      skipEmptyLines: true
-    }).data
+    const report = readExcelCsv(join(dir, 'report.csv'))
     const group = report.find((r) => r['outcome'] === 'suggested')
     expect(group?.['provider_reference']?.split(' + ').sort()).toEqual(momo.map((p) => p.reference).sort())
     expect(group?.['file_description']).toBe(`MOMO SETTLEMENT ${settlementDay}`)
@@ -205,6 +203,18 @@ describe('ledgerline reconcile', { timeout: 120_000 }, () => {
     expect(ok.stderr).toBe('')
     expect(ok.code).toBe(0)
     expect(ok.stdout).toMatch(/matched +1/)
+    // --plain: the same report for accounting software, pandas and SQL, and said not to be for Excel.
+    const plain = await runCli(['reconcile', '--db', small, '--against', join(dir, 'ok.csv'), '--out', join(dir, 'plain.csv'), '--plain'])
+    expect(plain.stdout).toMatch(/plain CSV for accounting software, pandas and SQL; not meant for Excel/)
+    const plainText = readFileSync(join(dir, 'plain.csv'), 'utf8')
+    expect(plainText.startsWith('"outcome"')).toBe(true)
+    expect(plainText).not.toContain('="')
+    expect(Papa.parse<Record<string, string>>(plainText, { header: true, skipEmptyLines: true }).data[0]).toMatchObject({
+      outcome: 'matched',
+      provider_reference: 'INV-77',
+      file_reference: 'inv-77',
+      file_line: '2'
+    })
 
     writeFileSync(join(dir, 'ambiguous.csv'), 'Date;Ref;Amount;Currency\n01.02.2026;inv-77;12,50;GHS\n')
     const asked = await runCli(['reconcile', '--db', small, '--against', join(dir, 'ambiguous.csv'), '--out', join(dir, 'x.csv')])

@@ -1,14 +1,14 @@
 // The Sandbox's sample statement: written by the CLI for the Sandbox's own data, it reconciles against a synced Sandbox profile with exactly the differences it says it holds.
-import { mkdtempSync, readFileSync } from 'node:fs'
+import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import Papa from 'papaparse'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { sandboxSeed } from '../../src/main/sandbox/seed'
 import { startSandbox, type Sandbox } from '../../src/main/sandbox/server'
 import { sampleStatement, type SampleDifference } from '../../src/main/sandbox/statement'
 import type { ReconSummary } from '../../src/shared/reconcile'
 import { runCli } from '../support/cli'
+import { readExcelCsv } from '../support/excel-csv'
 
 let sandbox: Sandbox
 let dir: string
@@ -69,10 +69,7 @@ describe('ledgerline sandbox statement', { timeout: 120_000 }, () => {
         complete: true
       })
     ])
-    const report = Papa.parse<Record<string, string>>(readFileSync(join(dir, 'report.csv'), 'utf8').replace(/^\uFEFF/, ''), {
-      header: true,
-      skipEmptyLines: true
-    }).data
+    const report = readExcelCsv(join(dir, 'report.csv'))
     const byReference = (reference: string): Record<string, string>[] =>
       report.filter((r) => (r['provider_reference'] ?? '').split(' + ').includes(reference))
     const of = (kind: SampleDifference['kind']): SampleDifference => told.differences.find((d) => d.kind === kind) as SampleDifference

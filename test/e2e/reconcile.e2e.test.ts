@@ -1,12 +1,11 @@
 // Reconciling in Chromium, renderer → gate → host process: the Sandbox's sample statement through the wizard, review, decisions, close, report, reopen.
-import { readFileSync } from 'node:fs'
-import Papa from 'papaparse'
 import { sandboxSeed } from '../../src/main/sandbox/seed'
 import { sampleStatement } from '../../src/main/sandbox/statement'
 import { parseMajor } from '../../src/shared/money'
 import { systemTimeZone } from '../../src/shared/time'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startRendererHarness, type RendererHarness } from '../support/renderer-harness'
+import { readExcelCsv } from '../support/excel-csv'
 
 describe('reconciliation in Chromium', { timeout: 180_000 }, () => {
   let harness: RendererHarness
@@ -116,10 +115,7 @@ describe('reconciliation in Chromium', { timeout: 180_000 }, () => {
     const saved = harness.host.ui.saves.at(-1)
     expect(saved?.suggestedName).toMatch(/^ledgerline-reconciliation-\d{4}-\d{2}-\d{2}-\d{4}-\d{2}-\d{2}\.csv$/)
     const file = ((await page.getByText(/Report written to /).textContent()) ?? '').replace(/^Report written to /, '').trim()
-    const rows = Papa.parse<Record<string, string>>(readFileSync(file, 'utf8').replace(/^\uFEFF/, ''), {
-      header: true,
-      skipEmptyLines: true
-    }).data
+    const rows = readExcelCsv(file)
     const screen = (await page.getByTestId('summary-bar').textContent()) ?? ''
     for (const [outcome, label] of [
       ['matched', 'Matched'],

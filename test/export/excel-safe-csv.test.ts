@@ -1,7 +1,7 @@
 // Excel-safe CSV: BOM, CRLF, exact amounts, identifiers kept as text, formula injection neutralised.
 import Papa from 'papaparse'
 import { describe, expect, it } from 'vitest'
-import { amount, BOM, formatCell, identifier, integer, text, toExcelCsv } from '../../src/shared/csv/excel-safe'
+import { amount, BOM, date, formatCell, identifier, integer, plainFileName, text, toExcelCsv } from '../../src/shared/csv/excel-safe'
 
 describe('cells', () => {
   it('neutralises every formula-looking start in free text', () => {
@@ -24,12 +24,16 @@ describe('cells', () => {
     expect(formatCell(amount(9007199254740991, 'USD'))).toBe('90071992547409.91')
   })
 
-  it('keeps identifiers Excel would mangle as text, without giving an attacker a formula', () => {
+  it('writes every identifier one way, so Excel keeps each as text, without giving an attacker a formula', () => {
     expect(formatCell(identifier('0123456789'))).toBe('"=""0123456789"""')
     expect(formatCell(identifier('12345678901234567890'))).toBe('"=""12345678901234567890"""')
     expect(formatCell(identifier('1-2'))).toBe('"=""1-2"""')
     expect(formatCell(identifier('1E5'))).toBe('"=""1E5"""')
-    expect(formatCell(identifier('TST-0000123'))).toBe('"TST-0000123"')
+    // One form for a whole column: a reference and a phone number are wrapped like an account number.
+    expect(formatCell(identifier('TST-0000123'))).toBe('"=""TST-0000123"""')
+    expect(formatCell(identifier('+233241234567'))).toBe('"=""+233241234567"""')
+    // Too long for a string in an Excel formula: text instead.
+    expect(formatCell(identifier('A'.repeat(256)))).toBe(`"${'A'.repeat(256)}"`)
     expect(formatCell(identifier('-1'))).toBe('"=""-1"""')
     // Attacker-controlled values are never wrapped in a formula: they become neutralised text.
     expect(formatCell(identifier('=cmd|"/c calc"!A1'))).toBe(`"'=cmd|""/c calc""!A1"`)
@@ -54,9 +58,32 @@ describe('toExcelCsv', () => {
     const rows = Papa.parse<string[]>(csv.slice(1), { newline: '\r\n', delimiter: ',' }).data.filter((r) => r.length > 1)
     expect(rows).toEqual([
       ['reference', 'amount', 'currency', 'account_number', 'narration'],
-      ['INV-0001', '-5.00', 'GHS', '="0012345678"', `'=WEBSERVICE("x")`],
-      ['INV-0002', '1234567.89', 'NGN', '', 'Multi\nline, "quoted"']
+      ['="INV-0001"', '-5.00', 'GHS', '="0012345678"', `'=WEBSERVICE("x")`],
+      ['="INV-0002"', '1234567.89', 'NGN', '', 'Multi\nline, "quoted"']
     ])
+  })
+
+  it('writes a plain CSV for accounting software, pandas and SQL: no BOM, every text value quoted exactly as it is', () => {
+    const csv = toExcelCsv(
+      ['reference', 'amount', 'phone', 'account_number', 'narration', 'day', 'count'],
+      [
+        [
+          identifier('INV-0001'),
+          amount(-500, 'GHS'),
+          identifier('+233241234567'),
+          identifier('0012345678'),
+          text('=WEBSERVICE("x")'),
+          date('2026-10-30'),
+          integer(3)
+        ]
+      ],
+      'plain'
+    )
+    expect(csv.startsWith(BOM)).toBe(false)
+    expect(csv).toBe(
+      '"reference","amount","phone","account_number","narration","day","count"\r\n"INV-0001",-5.00,"+233241234567","0012345678","=WEBSERVICE(""x"")","2026-10-30",3\r\n'
+    )
+    expect(plainFileName('report.csv')).toBe('report-plain-not-for-excel.csv')
   })
 
   it('refuses a row that does not match the header', () => {

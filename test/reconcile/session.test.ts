@@ -459,7 +459,7 @@ describe('a reconciliation session', () => {
     expect(items.split('\r\n').filter(Boolean)).toHaveLength(6)
     const summaryCsv = readFileSync(join(dir, 'summary.csv'), 'utf8')
     expect(summaryCsv).toMatch(/"foots","difference not accounted for by outcomes","NGN",,,,,0\.00,/)
-    expect(summaryCsv).toMatch(/"file","oct\.csv",,,3,,,,"[0-9a-f]{64}"/)
+    expect(summaryCsv).toMatch(/"file","oct\.csv",,,3,,,,"=""[0-9a-f]{64}"""/)
     const workbook = new ExcelJS.Workbook()
     await workbook.xlsx.readFile(join(dir, 'report.xlsx'))
     expect(workbook.worksheets.map((w) => w.name)).toEqual(['Summary', 'Items'])
@@ -472,6 +472,9 @@ describe('a reconciliation session', () => {
     expect(typeof cell('provider_amount').value).toBe('number')
     expect(cell('provider_amount').numFmt).toBe('#,##0.00')
     expect(typeof cell('item_key').value).toBe('string')
+    // Days are date cells a spreadsheet can sort and filter by.
+    expect(cell('provider_date').value).toEqual(new Date('2026-10-01T00:00:00Z'))
+    expect(cell('provider_date').numFmt).toBe('yyyy-mm-dd')
     // Each line is named as the user finds it: the file and its line number.
     expect(cell('file_name').value).toBe('oct.csv')
     expect(cell('file_line').value).toMatch(/^\d+$/)

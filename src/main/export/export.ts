@@ -1,7 +1,7 @@
 // Exports cached records as an Excel-safe CSV, streamed from SQLite and written under its final name only when complete.
 import { writeSync } from 'node:fs'
 import { setImmediate as yieldToEvents } from 'node:timers/promises'
-import { amount, BOM, headerLine, identifier, rowLine, text, type CsvCell } from '../../shared/csv/excel-safe'
+import { amount, headerLine, identifier, preamble, rowLine, text, type CsvCell, type CsvStyle } from '../../shared/csv/excel-safe'
 import type { SearchQuery, SearchResource } from '../../shared/search'
 import { openDatabase, type SqliteOptions } from '../cache/sqlite'
 import { compileQuery } from '../search/search'
@@ -186,6 +186,8 @@ export interface ExportResult {
 }
 
 export interface ExportOptions {
+  /** excel (the default) or plain: for accounting software, pandas and SQL, not for Excel. */
+  style?: CsvStyle
   signal?: AbortSignal
   onProgress?: (progress: { done: number; total: number }) => void
 }
@@ -207,6 +209,7 @@ export async function exportCsv(
   options: ExportOptions = {}
 ): Promise<ExportResult> {
   const layout = LAYOUTS[query.resource]
+  const style = options.style ?? 'excel'
   const zone = profile.timeZone ?? 'UTC'
   const header = layout.header.map((name) => (name === LOCAL_TIME ? `${LOCAL_TIME} (${zone})` : name))
   const q = compileQuery(profile.id, query, zone)
@@ -218,13 +221,13 @@ export async function exportCsv(
       async (fd) => {
         const total = q.empty ? 0 : (db.prepare(`SELECT count(*) AS n FROM ${q.from} WHERE ${q.where}`).get(q.params) as { n: number }).n
         options.onProgress?.({ done: 0, total })
-        writeSync(fd, BOM + headerLine(header))
+        writeSync(fd, preamble(style) + headerLine(header, style))
         if (!q.empty) {
           let chunk = ''
           for (const row of db
             .prepare(`SELECT t.* FROM ${q.from} WHERE ${q.where} ORDER BY ${q.order}`)
             .iterate(q.params) as Iterable<DbRow>) {
-            chunk += rowLine(layout.cells(row, profile.mode, zone), header.length)
+            chunk += rowLine(layout.cells(row, profile.mode, zone), header.length, style)
             rows++
             if (rows % ROWS_PER_SLICE === 0) {
               writeSync(fd, chunk)

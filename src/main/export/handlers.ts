@@ -1,16 +1,18 @@
 // export:csv: main asks where to save, then an export job writes the Excel-safe CSV with progress and cancel.
 import type { HostContext } from '../host/context'
 import type { HandlerMap } from '../ipc/router'
+import { plainFileName } from '../../shared/csv/excel-safe'
 import { exportCsv } from './export'
 
 export function exportHandlers(ctx: HostContext): HandlerMap {
   return {
-    'export:csv': async (query) => {
+    'export:csv': async ({ plain, ...query }) => {
       const profile = ctx.active.current()
       const day = new Date().toISOString().slice(0, 10)
+      const name = `ledgerline-${query.resource}-${profile.mode}-${day}.csv`
       const file = await ctx.ui.chooseSaveFile({
-        suggestedName: `ledgerline-${query.resource}-${profile.mode}-${day}.csv`,
-        filterName: 'CSV (Excel)',
+        suggestedName: plain ? plainFileName(name) : name,
+        filterName: plain ? 'CSV (plain, for accounting software; not for Excel)' : 'CSV (Excel)',
         extensions: ['csv']
       })
       if (!file) return { job: null }
@@ -20,6 +22,7 @@ export function exportHandlers(ctx: HostContext): HandlerMap {
         title: `Export of ${query.resource}`,
         run: async (control) => {
           const result = await exportCsv({ file: ctx.config.paths.cacheDatabase, sqlite: ctx.config.sqlite }, profile, query, file, {
+            style: plain ? 'plain' : 'excel',
             signal: control.signal,
             onProgress: ({ done, total }) => control.progress({ phase: 'writing', done, total })
           })

@@ -2,6 +2,7 @@
 import { randomUUID } from 'node:crypto'
 import { readFile, stat } from 'node:fs/promises'
 import { basename } from 'node:path'
+import { plainFileName } from '../../shared/csv/excel-safe'
 import type { StatementPreview } from '../../shared/ipc/contract'
 import { toMajorString } from '../../shared/money'
 import type { ReconSource, ReconSummary, SessionInfo, StatementMapping } from '../../shared/reconcile'
@@ -252,16 +253,19 @@ export function reconHandlers(ctx: HostContext): HandlerMap {
     'recon:export': async ({ sessionId, format }) => {
       const session = sessionOfProfile(sessionId)
       const extension = format === 'xlsx' ? 'xlsx' : 'csv'
-      const stem = `ledgerline-reconciliation-${session.from}-${session.to}${format === 'summary-csv' ? '-summary' : ''}`
+      const plain = format === 'items-plain-csv' || format === 'summary-plain-csv'
+      const summaryFile = format === 'summary-csv' || format === 'summary-plain-csv'
+      const stem = `ledgerline-reconciliation-${session.from}-${session.to}${summaryFile ? '-summary' : ''}`
       const file = await ctx.ui.chooseSaveFile({
-        suggestedName: `${stem}.${extension}`,
-        filterName: format === 'xlsx' ? 'Excel workbook' : 'CSV (Excel)',
+        suggestedName: plain ? plainFileName(`${stem}.csv`) : `${stem}.${extension}`,
+        filterName: format === 'xlsx' ? 'Excel workbook' : plain ? 'CSV (plain, for accounting software; not for Excel)' : 'CSV (Excel)',
         extensions: [extension]
       })
       if (!file) return { file: null }
       const input = reportInput(session)
-      if (format === 'items-csv') await writeItemsCsv(file, input)
-      else if (format === 'summary-csv') await writeSummaryCsv(file, buildSummary(input), input)
+      const style = plain ? 'plain' : 'excel'
+      if (format === 'items-csv' || format === 'items-plain-csv') await writeItemsCsv(file, input, style)
+      else if (summaryFile) await writeSummaryCsv(file, buildSummary(input), input, style)
       else await writeXlsx(file, buildSummary(input), input)
       ctx.log.info(`reconciliation report written (${format})`)
       return { file }

@@ -2,7 +2,19 @@
 import { createWriteStream, writeSync } from 'node:fs'
 import type { Writable } from 'node:stream'
 import ExcelJS from 'exceljs'
-import { amount, headerLine, identifier, integer, rowLine, text, toExcelCsv, BOM, type CsvCell } from '../../shared/csv/excel-safe'
+import {
+  amount,
+  date,
+  headerLine,
+  identifier,
+  integer,
+  preamble,
+  rowLine,
+  text,
+  toExcelCsv,
+  type CsvCell,
+  type CsvStyle
+} from '../../shared/csv/excel-safe'
 import { currencyExponent, moneyText, parseMajor, toMajorString } from '../../shared/money'
 import {
   expectedAmount,
@@ -91,7 +103,7 @@ export function itemCells(item: ReconItem, fileNames: ReadonlyMap<string, string
     identifier(join(item.provider.map((p) => p.id))),
     identifier(join(item.provider.map((p) => p.reference))),
     identifier(join(item.provider.map((p) => p.serviceReference))),
-    text(join([...new Set(item.provider.map((p) => p.date))])),
+    date(join([...new Set(item.provider.map((p) => p.date))])),
     text(join([...new Set(item.provider.map((p) => p.status))])),
     text(join([...new Set(item.provider.map((p) => p.channel))])),
     text(pCurrency ?? join(item.provider.map((p) => p.currency))),
@@ -104,7 +116,7 @@ export function itemCells(item: ReconItem, fileNames: ReadonlyMap<string, string
     identifier(join(item.file.map((f) => f.reference))),
     text(join(item.file.map((f) => f.description))),
     text(join([...new Set(item.file.map((f) => f.counterparty))])),
-    text(join([...new Set(item.file.map((f) => f.date))])),
+    date(join([...new Set(item.file.map((f) => f.date))])),
     text(fCurrency ?? join(item.file.map((f) => f.currency))),
     hasF ? money(fCurrency ? sum(item.file.map((f) => f.amountMinor)) : null, fCurrency) : null,
     identifier(item.key)
@@ -458,13 +470,13 @@ export function summaryRows(summary: ReconSummary, input: ReportInput): CsvCell[
 /** Items written to the file per write call. */
 const ITEMS_PER_WRITE = 5_000
 
-export async function writeItemsCsv(file: string, input: ReportInput): Promise<number> {
+export async function writeItemsCsv(file: string, input: ReportInput, style: CsvStyle = 'excel'): Promise<number> {
   return writeFileSafely(file, (fd) => {
     let count = 0
     const names = fileNamesOf(input.session)
-    let chunk = BOM + headerLine(ITEM_COLUMNS)
+    let chunk = preamble(style) + headerLine(ITEM_COLUMNS, style)
     for (const item of input.items()) {
-      chunk += rowLine(itemCells(item, names), ITEM_COLUMNS.length)
+      chunk += rowLine(itemCells(item, names), ITEM_COLUMNS.length, style)
       if (++count % ITEMS_PER_WRITE === 0) {
         writeSync(fd, chunk)
         chunk = ''
@@ -475,9 +487,9 @@ export async function writeItemsCsv(file: string, input: ReportInput): Promise<n
   })
 }
 
-export async function writeSummaryCsv(file: string, summary: ReconSummary, input: ReportInput): Promise<void> {
+export async function writeSummaryCsv(file: string, summary: ReconSummary, input: ReportInput, style: CsvStyle = 'excel'): Promise<void> {
   await writeFileSafely(file, (fd) => {
-    writeSync(fd, toExcelCsv(SUMMARY_COLUMNS, summaryRows(summary, input)))
+    writeSync(fd, toExcelCsv(SUMMARY_COLUMNS, summaryRows(summary, input), style))
   })
 }
 
@@ -494,6 +506,7 @@ async function writeWorkbook(stream: Writable, summary: ReconSummary, input: Rep
       if (cell === null) return
       const target = row.getCell(i + 1)
       if (cell.kind === 'amount') target.numFmt = amountFormat(cell.currency)
+      else if (cell.kind === 'date') target.numFmt = 'yyyy-mm-dd'
       else if (cell.kind === 'identifier' || cell.kind === 'text') target.numFmt = '@'
     })
     row.commit()
@@ -510,9 +523,12 @@ async function writeWorkbook(stream: Writable, summary: ReconSummary, input: Rep
   await workbook.commit()
 }
 
-function xlsxValue(cell: CsvCell): string | number | null {
+function xlsxValue(cell: CsvCell): string | number | Date | null {
   if (cell === null) return null
   switch (cell.kind) {
+    case 'date':
+      // A day as a date cell: midnight UTC, which a workbook holds as that calendar day.
+      return new Date(`${cell.value}T00:00:00Z`)
     case 'amount':
       return Number(toMajorString(cell.minor, cell.currency))
     case 'integer':

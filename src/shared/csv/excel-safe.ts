@@ -1,4 +1,4 @@
-// The one set of rules for every CSV Ledgerline writes for people: opens cleanly in Excel, exact amounts, no formula injection.
+// The one set of rules for every CSV Ledgerline writes: for Excel (opens cleanly, exact amounts, no formula injection) or plain (for accounting software, pandas and SQL: every value as it is).
 import { toMajorString } from '../money'
 
 /**
@@ -8,10 +8,12 @@ import { toMajorString } from '../money'
  *   is neutralised with a single quote (OWASP CSV-injection guidance), so Excel never runs it;
  * - amount: exact integer minor units, written as the plain major-unit decimal ("-1234.50"), which
  *   Excel reads as a number and which is never neutralised (a minus sign there is not a formula);
- * - identifier: account numbers, references, ids. Ones Excel would mangle (leading zeros, more than
- *   15 digits, things it reads as dates or exponents) are written as ="0123456789" so they stay
- *   text; only when they hold nothing but letters, digits, space and . _ / - (so the wrapper can
- *   only ever yield that string). Anything else is written as neutralised text. Always quoted.
+ * - identifier: account numbers, phone numbers, references, ids. Every one is written the same way,
+ *   as ="0123456789", so a column keeps one form and Excel never turns one into a number, a date
+ *   or a formula (a leading zero, 16 digits, a "+233…" stay as written); only a value the wrapper
+ *   cannot hold (a double quote, a control character, more than 255 characters) is written as
+ *   neutralised text. Always quoted.
+ * - date: a calendar day, YYYY-MM-DD (a date cell in a workbook).
  *
  * Every cell that is not a number is quoted, so an Excel that splits on ";" (European locales)
  * still sees one cell, never a "=" that a split would have exposed.
@@ -21,7 +23,16 @@ export type CsvCell =
   | { kind: 'amount'; minor: number; currency: string }
   | { kind: 'identifier'; value: string }
   | { kind: 'integer'; value: number }
+  | { kind: 'date'; value: string }
   | null
+
+/**
+ * excel: for people opening the file in Excel (a byte order mark, identifiers wrapped, formula
+ * triggers neutralised); plain: for accounting software, pandas and SQL (UTF-8 without a byte order
+ * mark, every text value quoted exactly as it is, nothing wrapped or prefixed). A plain file is not
+ * meant for Excel, and says so in its name.
+ */
+export type CsvStyle = 'excel' | 'plain'
 
 export const text = (value: string | null | undefined): CsvCell => (value === null || value === undefined ? null : { kind: 'text', value })
 export const amount = (minor: number | null | undefined, currency: string): CsvCell =>
@@ -30,12 +41,14 @@ export const identifier = (value: string | null | undefined): CsvCell =>
   value === null || value === undefined ? null : { kind: 'identifier', value }
 export const integer = (value: number | null | undefined): CsvCell =>
   value === null || value === undefined ? null : { kind: 'integer', value }
+/** A day as YYYY-MM-DD; anything else (several days joined, a time) stays text. */
+export const date = (value: string | null | undefined): CsvCell =>
+  value === null || value === undefined ? null : /^\d{4}-\d{2}-\d{2}$/.test(value) ? { kind: 'date', value } : { kind: 'text', value }
 
 /** A formula trigger at the start, or after leading whitespace or NUL characters (Excel skips those). */
 const FORMULA_START = /^[\s\0]*[=+\-@\uFF1D\uFF0B\uFF0D\uFF20]|^[\t\r\n\0]/
-const SAFE_IDENTIFIER = /^[A-Za-z0-9 _./-]+$/
-/** Values Excel would turn into a number, date or exponent and so lose the text as written. */
-const EXCEL_WOULD_CONVERT = /^(?:0\d+|\d{16,}|\d+[eE][+-]?\d+|\d{1,4}[-/.]\d{1,2}(?:[-/.]\d{1,4})?|[+-]?\d+(?:\.\d+)?)$/
+/** What ="…" can hold as a literal: no quote to close it, no control character, within Excel's 255 characters of a string in a formula. */
+const WRAPPABLE = /^[^"\u0000-\u001f\u007f]{1,255}$/
 
 export function neutralise(value: string): string {
   return FORMULA_START.test(value) ? `'${value}` : value
@@ -46,8 +59,9 @@ function quote(field: string): string {
   return `"${field.replaceAll('"', '""')}"`
 }
 
-export function formatCell(cell: CsvCell): string {
+export function formatCell(cell: CsvCell, style: CsvStyle = 'excel'): string {
   if (cell === null) return ''
+  if (style === 'plain') return cell.kind === 'amount' || cell.kind === 'integer' ? formatCell(cell) : quote(cell.value)
   switch (cell.kind) {
     case 'amount':
       return toMajorString(cell.minor, cell.currency)
@@ -55,8 +69,9 @@ export function formatCell(cell: CsvCell): string {
       if (!Number.isSafeInteger(cell.value)) throw new Error(`${cell.value} is not a whole number`)
       return String(cell.value)
     case 'identifier':
-      if (EXCEL_WOULD_CONVERT.test(cell.value) && SAFE_IDENTIFIER.test(cell.value)) return quote(`="${cell.value}"`)
+      if (WRAPPABLE.test(cell.value)) return quote(`="${cell.value}"`)
       return quote(neutralise(cell.value))
+    case 'date':
     case 'text':
       return quote(neutralise(cell.value))
   }
@@ -67,18 +82,26 @@ export const BOM = '\uFEFF'
 
 export const LINE_END = '\r\n'
 
-export function headerLine(header: readonly string[]): string {
-  return header.map((h) => quote(neutralise(h))).join(',') + LINE_END
+/** What a file starts with: the byte order mark Excel needs, nothing for a plain file. */
+export const preamble = (style: CsvStyle): string => (style === 'excel' ? BOM : '')
+
+export function headerLine(header: readonly string[], style: CsvStyle = 'excel'): string {
+  return header.map((h) => quote(style === 'excel' ? neutralise(h) : h)).join(',') + LINE_END
 }
 
-export function rowLine(row: readonly CsvCell[], width: number): string {
+export function rowLine(row: readonly CsvCell[], width: number, style: CsvStyle = 'excel'): string {
   if (row.length !== width) throw new Error(`A row has ${row.length} cells but the header has ${width}`)
-  return row.map(formatCell).join(',') + LINE_END
+  return row.map((cell) => formatCell(cell, style)).join(',') + LINE_END
+}
+
+/** A plain file's name says it is not for Excel: "report.csv" → "report-plain-not-for-excel.csv". */
+export function plainFileName(name: string): string {
+  return name.replace(/(\.csv)?$/i, '-plain-not-for-excel.csv')
 }
 
 /** The whole file: BOM, header row, then each row, every line ending in CRLF. */
-export function toExcelCsv(header: readonly string[], rows: Iterable<readonly CsvCell[]>): string {
-  let out = BOM + headerLine(header)
-  for (const row of rows) out += rowLine(row, header.length)
+export function toExcelCsv(header: readonly string[], rows: Iterable<readonly CsvCell[]>, style: CsvStyle = 'excel'): string {
+  let out = preamble(style) + headerLine(header, style)
+  for (const row of rows) out += rowLine(row, header.length, style)
   return out
 }

@@ -20,7 +20,7 @@ export type { ActionOutcome, BulkFileChoice } from './records'
 export type { ExportStarted } from './export'
 export type { VirtualAccountSummary } from './accounts'
 export type { JobInfo, JobKind, JobProgress, JobResult } from './jobs'
-export type { StatementPreview, AuditVerification } from './reconcile'
+export type { StatementPreview, AuditVerification, ReportFormat } from './reconcile'
 
 /**
  * Every call, named `domain:action`. Argument schemas are strict: unknown fields, wrong

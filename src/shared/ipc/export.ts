@@ -10,6 +10,6 @@ export interface ExportStarted {
 }
 
 export const exportCalls = {
-  /** Asks where to save in a native dialog, then writes the file in an export job. */
-  'export:csv': call<ExportStarted>()(z.strictObject(searchFilters))
+  /** Asks where to save in a native dialog, then writes the file in an export job; plain: for accounting software, not Excel. */
+  'export:csv': call<ExportStarted>()(z.strictObject({ ...searchFilters, plain: z.boolean().optional() }))
 } as const

@@ -126,6 +126,10 @@ export interface AuditVerification {
   problems: { sessionId: string; seq: number | null; message: string }[]
 }
 
+/** The reports a session is written as: Excel-safe CSVs, one workbook, and plain CSVs (for accounting software, not Excel). */
+export const REPORT_FORMATS = ['items-csv', 'summary-csv', 'xlsx', 'items-plain-csv', 'summary-plain-csv'] as const
+export type ReportFormat = (typeof REPORT_FORMATS)[number]
+
 export const reconCalls = {
   /** Asks main for a statement file (CSV or XLSX), reads it and previews it; nothing is stored yet. */
   'recon:open': call<StatementPreview | null>()(z.strictObject({ mapping: mappingSchema.optional() })),
@@ -203,6 +207,6 @@ export const reconCalls = {
   'recon:events': call<(AuditEntry & { hash: string })[]>()(z.strictObject({ sessionId: id })),
   'recon:summary': call<ReconSummary>()(z.strictObject({ sessionId: id })),
   /** Asks where to save, then writes the reconciled items CSV, the summary CSV or the XLSX workbook. */
-  'recon:export': call<{ file: string | null }>()(z.strictObject({ sessionId: id, format: z.enum(['items-csv', 'summary-csv', 'xlsx']) })),
+  'recon:export': call<{ file: string | null }>()(z.strictObject({ sessionId: id, format: z.enum(REPORT_FORMATS) })),
   'audit:verify': call<AuditVerification>()(noArgs)
 } as const

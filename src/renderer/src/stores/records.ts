@@ -225,9 +225,9 @@ export const useRecordsStore = defineStore('records', () => {
   }
 
   /** Asks where to save (a native dialog), then the host writes the file in an export job. */
-  async function exportCsv(): Promise<{ ok: true; value: ExportStarted } | { ok: false; error: CallError } | null> {
+  async function exportCsv(plain = false): Promise<{ ok: true; value: ExportStarted } | { ok: false; error: CallError } | null> {
     const q = searchQuery()
-    return q ? window.api.export.csv(q) : null
+    return q ? window.api.export.csv({ ...q, ...(plain ? { plain: true } : {}) }) : null
   }
 
   async function loadBulkFiles(): Promise<void> {

@@ -1,7 +1,7 @@
 // Review store: one session's items a page at a time from the host's SQLite, its summary, the selected item, and every decision sent as it is made.
 import { defineStore } from 'pinia'
 import { computed, ref } from 'vue'
-import type { CallArg } from '../../../shared/ipc/contract'
+import type { CallArg, ReportFormat } from '../../../shared/ipc/contract'
 import type { CallError, CallResult } from '../../../shared/ipc/result'
 import {
   expectedAmount,
@@ -266,7 +266,7 @@ export const useReviewStore = defineStore('review', () => {
   }
 
   /** Asks where to save (main's dialog), then writes the session's report in the format chosen. */
-  const exportAs = (sessionId: string, format: 'items-csv' | 'summary-csv' | 'xlsx') => window.api.recon.export({ sessionId, format })
+  const exportAs = (sessionId: string, format: ReportFormat) => window.api.recon.export({ sessionId, format })
 
   return {
     session,
