@@ -4,7 +4,7 @@ import { basename, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { mappingSchema } from '../shared/ipc/reconcile'
 import { bankReconciliations } from '../shared/bank-reconciliation'
-import { moneyText } from '../shared/money'
+import { moneyText, toMajorString } from '../shared/money'
 import { isTimeZone } from '../shared/time'
 import { RECON_SOURCES, type ReconSettings, type ReconSource, type StatementMapping } from '../shared/reconcile'
 import { verifyAudit } from '../main/reconcile/audit'
@@ -61,6 +61,39 @@ function describeRead(parsed: ParsedStatement): string {
     .map(([field, column]) => `${field}=${JSON.stringify(column)}`)
     .join(', ')
   return `${parts.filter(Boolean).join(', ')}; columns: ${columns}${parsed.problems.length ? `; ${parsed.problems.length} row(s) with problems` : ''}`
+}
+
+/** Rows a preview shows. */
+const PREVIEW_ROWS = 10
+
+/** What an import will do, line by line: the first rows as read, every line skipped and why, the balances found, the lines that will not be read. */
+function describePreview(parsed: ParsedStatement): string {
+  const out: string[] = [`First ${Math.min(PREVIEW_ROWS, parsed.rows.length)} row(s) as read:`]
+  for (const r of parsed.rows.slice(0, PREVIEW_ROWS))
+    out.push(
+      `  line ${String(r.line).padEnd(6)} ${r.date}  ${moneyText(r.amountMinor, r.currency).padStart(22)}  ${[r.reference, r.description].filter(Boolean).join(' · ')}`
+    )
+  out.push(parsed.skipped.length === 0 ? 'No line skipped.' : `Skipped, not transactions (${parsed.skipped.length}):`)
+  for (const s of parsed.skipped) out.push(`  line ${String(s.line).padEnd(6)} ${s.reason}`)
+  const proof = parsed.proof
+  if (proof) {
+    const money = (m: number | null): string => (m === null || proof.currency === null ? 'not stated' : moneyText(m, proof.currency))
+    out.push(
+      `Balances: opening ${money(proof.openingMinor)}${proof.openingFrom === 'running balance' ? ' (from the running balance)' : ''}, closing ${money(proof.closingMinor)}${proof.closingFrom === 'running balance' ? ' (from the running balance)' : ''}${proof.account ? `, account ${proof.account}` : ''}`
+    )
+    out.push(`The statement ${proof.complete ? 'is complete' : 'is not complete'}: ${proof.verdict}`)
+    for (const b of proof.breaks.slice(0, 20))
+      out.push(
+        `  line ${String(b.line).padEnd(6)} running balance ${money(b.foundMinor)} where ${money(b.expectedMinor)} was expected (gap ${money(b.gapMinor)})`
+      )
+  }
+  out.push(
+    parsed.problems.length === 0
+      ? 'Every line with a date and an amount will be read.'
+      : `Lines that will be not read (${parsed.problems.length}), to read by hand or leave out in the session:`
+  )
+  for (const p of parsed.problems.slice(0, 50)) out.push(`  line ${String(p.line).padEnd(6)} ${p.message}${p.text ? `  [${p.text}]` : ''}`)
+  return `${out.join('\n')}\n`
 }
 
 const questionHelp =
@@ -132,7 +165,17 @@ function printImport(outcome: ImportOutcome, json: boolean, path: string): numbe
     numberForm: parsed.numberForm,
     dateForm: parsed.dateForm,
     presetApplied: outcome.presetApplied,
-    sameRows: outcome.status === 'same-rows' ? outcome.sameRows : 0
+    sameRows: outcome.status === 'same-rows' ? outcome.sameRows : 0,
+    skipped: parsed.skipped,
+    proof: parsed.proof,
+    firstRows: parsed.rows.slice(0, PREVIEW_ROWS).map((r) => ({
+      line: r.line,
+      date: r.date,
+      amount: toMajorString(r.amountMinor, r.currency),
+      currency: r.currency,
+      reference: r.reference,
+      description: r.description
+    }))
   }
   if (json) process.stdout.write(`${JSON.stringify(summary)}\n`)
   switch (outcome.status) {
@@ -151,7 +194,7 @@ function printImport(outcome: ImportOutcome, json: boolean, path: string): numbe
       )
       return 2
     case 'preview':
-      if (!json) process.stdout.write(`${basename(path)}: ${describeRead(parsed)} (preview; nothing stored)\n`)
+      if (!json) process.stdout.write(`${basename(path)}: ${describeRead(parsed)} (preview; nothing stored)\n${describePreview(parsed)}`)
       return parsed.problems.length > 0 ? 1 : 0
     case 'imported':
       if (!json)

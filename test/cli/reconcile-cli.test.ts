@@ -284,6 +284,22 @@ describe('ledgerline reconcile', { timeout: 120_000 }, () => {
     })
     const withCurrency = await runCli(['import', '--db', small, '--preview', '--currency', 'GHS', join(dir, 'no-currency.csv')])
     expect(withCurrency).toMatchObject({ code: 0, stdout: expect.stringMatching(/^no-currency\.csv: 1 rows/) })
+    // The preview says what the import will do: the rows as read, every line skipped and why, the balances, the lines not read.
+    writeFileSync(
+      join(dir, 'preview.csv'),
+      'Bank of Tests\nOpening balance,100.00\nDate,Ref,Amount,Currency\n13/10/2026,inv-77,12.50,GHS\n10/31/2026,inv-78,1.00,GHS\nClosing balance,,113.50\n'
+    )
+    const preview = await runCli(['import', '--db', small, '--preview', join(dir, 'preview.csv')])
+    expect(preview.code).toBe(1)
+    expect(preview.stdout).toContain('First 1 row(s) as read:\n  line 4      2026-10-13               GHS 12.50  inv-77\n')
+    expect(preview.stdout).toMatch(
+      /Skipped, not transactions \(4\):\n  line 1 +above the header row\n  line 2 +opening balance \(above the header row\)\n  line 3 +header row\n  line 6 +closing balance line\n/
+    )
+    expect(preview.stdout).toMatch(/Balances: opening GHS 100\.00, closing GHS 113\.50\n/)
+    expect(preview.stdout).toMatch(/The statement is not complete: .*1 line\(s\) not read\n/)
+    expect(preview.stdout).toMatch(
+      /Lines that will be not read \(1\), to read by hand or leave out in the session:\n  line 5 +.*10\/31\/2026.*\[10\/31\/2026,inv-78,1\.00,GHS\]/
+    )
 
     // One edited audit row is found.
     const tamper = new Database(small)
