@@ -28,7 +28,7 @@ const SHIPPED: Record<string, string> = {
   'v6-reconciliation-item-filters.ts': '6af027b9a59426f531c2f9026b0a12734eb21dd0e8fe44edc1862f429949849b',
   'v7-bulk-files-sent.ts': '42afeb2abc29f418faae400a943e2d2344d588eea7b4616b264ed70422d5a0dc',
   'v8-record-relations.ts': '44fbeff7d43c88fa4644ff460a0013ff3620f5feb4e28c70f1fab7ef160fece4',
-  'v9-statement-proof-and-money-returned.ts': 'c16b8ca7c07d406dcfdc4f95a6452f1d2991048a7eb87c2505398f1552111690'
+  'v9-statement-proof-and-money-returned.ts': 'b7fc21ab5d1db297463a757dccbc18c8e1dfef92db5d58d359424b84e81aacbe'
 }
 
 const sha256 = (file: string): string => createHash('sha256').update(readFileSync(file, 'utf8').replace(/\r\n/g, '\n')).digest('hex')

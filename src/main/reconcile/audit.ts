@@ -151,49 +151,70 @@ export function verifyAudit(db: Database.Database, sessionId?: string): AuditRep
   for (const session of sessions) {
     const rows = db.prepare('select * from recon_events where session_id = ? order by seq').all(session.id) as EventRow[]
     events += rows.length
-    let prev = GENESIS
-    let expectedSeq = 1
-    for (const row of rows) {
-      if (row.seq !== expectedSeq) {
-        problems.push({ sessionId: session.id, seq: row.seq, message: `event ${expectedSeq} is missing (the next stored is ${row.seq})` })
-        expectedSeq = row.seq
-      }
-      let payload: Record<string, unknown>
+    problems.push(
+      ...chainProblems(
+        session.id,
+        rows.map((r) => ({ seq: r.seq, at: r.at, user: r.user, kind: r.kind, payload: r.payload, prevHash: r.prev_hash, hash: r.hash })),
+        { hash: session.head_hash, count: session.event_count }
+      )
+    )
+  }
+  return { ok: problems.length === 0, sessions: sessions.length, events, problems }
+}
+
+/** An event as a trail holds it: its payload as stored text (from the cache) or as read back (from an evidence pack). */
+export interface ChainLink {
+  seq: number
+  at: string
+  user: string
+  kind: string
+  payload: unknown
+  prevHash: string
+  hash: string
+}
+
+/**
+ * Walks one session's chain: each event's hash must be what its content and the previous hash give,
+ * the sequence must have no gap, and the head recorded for the session must be the last event's hash.
+ */
+export function chainProblems(sessionId: string, links: readonly ChainLink[], head: { hash: string; count: number }): AuditProblem[] {
+  const problems: AuditProblem[] = []
+  let prev = GENESIS
+  let expectedSeq = 1
+  for (const link of links) {
+    if (link.seq !== expectedSeq) {
+      problems.push({ sessionId, seq: link.seq, message: `event ${expectedSeq} is missing (the next stored is ${link.seq})` })
+      expectedSeq = link.seq
+    }
+    let payload: unknown = link.payload
+    if (typeof payload === 'string') {
       try {
-        payload = JSON.parse(row.payload) as Record<string, unknown>
+        payload = JSON.parse(payload) as unknown
       } catch {
-        problems.push({ sessionId: session.id, seq: row.seq, message: 'its content is not readable JSON' })
-        prev = row.hash
+        problems.push({ sessionId, seq: link.seq, message: 'its content is not readable JSON' })
+        prev = link.hash
         expectedSeq++
         continue
       }
-      if (row.prev_hash !== prev)
-        problems.push({ sessionId: session.id, seq: row.seq, message: 'it does not follow the event before it (the chain is broken here)' })
-      const again = eventHash({
-        sessionId: row.session_id,
-        seq: row.seq,
-        at: row.at,
-        user: row.user,
-        kind: row.kind,
-        payload,
-        prevHash: row.prev_hash
-      })
-      if (again !== row.hash)
-        problems.push({
-          sessionId: session.id,
-          seq: row.seq,
-          message: `its content was changed after it was written (${row.kind} at ${row.at} by ${row.user})`
-        })
-      prev = row.hash
-      expectedSeq++
     }
-    if (rows.length !== session.event_count || prev !== session.head_hash) {
+    if (link.prevHash !== prev)
+      problems.push({ sessionId, seq: link.seq, message: 'it does not follow the event before it (the chain is broken here)' })
+    const again = eventHash({ sessionId, seq: link.seq, at: link.at, user: link.user, kind: link.kind, payload, prevHash: link.prevHash })
+    if (again !== link.hash)
       problems.push({
-        sessionId: session.id,
-        seq: null,
-        message: `the session records ${session.event_count} event(s) ending in ${session.head_hash.slice(0, 12)}…, but ${rows.length} are stored ending in ${prev.slice(0, 12)}… (events were removed or added)`
+        sessionId,
+        seq: link.seq,
+        message: `its content was changed after it was written (${link.kind} at ${link.at} by ${link.user})`
       })
-    }
+    prev = link.hash
+    expectedSeq++
   }
-  return { ok: problems.length === 0, sessions: sessions.length, events, problems }
+  if (links.length !== head.count || prev !== head.hash) {
+    problems.push({
+      sessionId,
+      seq: null,
+      message: `the session records ${head.count} event(s) ending in ${head.hash.slice(0, 12)}…, but ${links.length} are stored ending in ${prev.slice(0, 12)}… (events were removed or added)`
+    })
+  }
+  return problems
 }

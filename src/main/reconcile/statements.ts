@@ -80,8 +80,8 @@ export class Statements {
       const num = this.ctx.db.prepare('select coalesce(max(num), 0) + 1 from recon_files').pluck().get() as number
       this.ctx.db
         .prepare(
-          `insert into recon_files (id, num, profile_id, name, sha256, size, encoding, separator, sheet, header, header_line, mapping, number_form, date_form, row_count, problems, skipped, proof, imported_at, imported_by)
-           values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+          `insert into recon_files (id, num, profile_id, name, sha256, size, encoding, separator, sheet, header, header_line, mapping, number_form, date_form, row_count, problems, skipped, proof, content, imported_at, imported_by)
+           values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
         )
         .run(
           id,
@@ -102,6 +102,8 @@ export class Statements {
           JSON.stringify(parsed.problems),
           JSON.stringify(parsed.skipped),
           parsed.proof === null ? null : JSON.stringify(parsed.proof),
+          // The file exactly as imported, for the evidence pack (its SHA-256 is the one above).
+          Buffer.from(request.bytes.buffer, request.bytes.byteOffset, request.bytes.byteLength),
           this.ctx.now().toISOString(),
           this.ctx.user()
         )
@@ -196,7 +198,12 @@ export class Statements {
   }
 
   file(id: string): ImportedFileInfo {
-    const row = this.ctx.db.prepare('select * from recon_files where id = ?').get(id) as FileRow | undefined
+    // Every column but the file's bytes (a statement of a million lines is tens of megabytes).
+    const row = this.ctx.db
+      .prepare(
+        'select id, name, sha256, row_count, problems, imported_at, imported_by, number_form, date_form, encoding, separator, mapping, proof from recon_files where id = ?'
+      )
+      .get(id) as FileRow | undefined
     if (!row) throw new AppError('file_not_found', `No imported statement ${id}.`)
     return {
       id: row.id,
@@ -229,6 +236,13 @@ export class Statements {
       )
       .get(fileId, profileId) as { from: string | null; to: string | null }
     return row.from && row.to ? { from: row.from, to: row.to } : null
+  }
+
+  /** A statement's bytes exactly as imported, or null for a file imported before they were kept. */
+  content(id: string): Buffer | null {
+    const row = this.ctx.db.prepare('select content from recon_files where id = ?').get(id) as { content: Buffer | null } | undefined
+    if (!row) throw new AppError('file_not_found', `No imported statement ${id}.`)
+    return row.content
   }
 
   /** Saves a file's mapping for a source: later files with the same headers are read the same way. */

@@ -9,10 +9,11 @@ import { toMajorString } from '../money'
  * - amount: exact integer minor units, written as the plain major-unit decimal ("-1234.50"), which
  *   Excel reads as a number and which is never neutralised (a minus sign there is not a formula);
  * - identifier: account numbers, phone numbers, references, ids. Every one is written the same way,
- *   as ="0123456789", so a column keeps one form and Excel never turns one into a number, a date
- *   or a formula (a leading zero, 16 digits, a "+233…" stay as written); only a value the wrapper
- *   cannot hold (a double quote, a control character, more than 255 characters) is written as
- *   neutralised text. Always quoted.
+ *   as ="0123456789", so a column keeps one form and Excel never turns one into a number or a date
+ *   (a leading zero, 16 digits, a "+233…" stay as written). Only values of letters, digits, space
+ *   and . _ / + - are wrapped: even an Excel that splits on ";" and drops the quotes then meets no
+ *   function call, no separator and no quote. Anything else is written as neutralised text.
+ *   Always quoted.
  * - date: a calendar day, YYYY-MM-DD (a date cell in a workbook).
  *
  * Every cell that is not a number is quoted, so an Excel that splits on ";" (European locales)
@@ -47,8 +48,8 @@ export const date = (value: string | null | undefined): CsvCell =>
 
 /** A formula trigger at the start, or after leading whitespace or NUL characters (Excel skips those). */
 const FORMULA_START = /^[\s\0]*[=+\-@\uFF1D\uFF0B\uFF0D\uFF20]|^[\t\r\n\0]/
-/** What ="…" can hold as a literal: no quote to close it, no control character, within Excel's 255 characters of a string in a formula. */
-const WRAPPABLE = /^[^"\u0000-\u001f\u007f]{1,255}$/
+/** What ="…" may hold: nothing that could close it, split it or call a function, within Excel's 255 characters of a string in a formula. */
+const WRAPPABLE = /^[A-Za-z0-9 _./+-]{1,255}$/
 
 export function neutralise(value: string): string {
   return FORMULA_START.test(value) ? `'${value}` : value
