@@ -84,10 +84,17 @@ Commands:
   accept-all --session ID --min-score N [--yes] [--json]
       Accept every undecided suggestion scoring N or more; prints how many and their total,
       and asks first unless --yes.
-  close --session ID                   Close a session: read-only until reopened.
+  close --session ID [--evidence PACK.zip]
+      Close a session: read-only until reopened. --evidence writes one zip an auditor opens
+      without Ledgerline: the reports, every statement as imported, the audit trail with its
+      hash chain, the settings, and a README on checking it by hand.
   reopen --session ID --reason TEXT    Open a closed session again; the reason is kept.
   audit verify [--session ID] [--json]
       Check every reconciliation decision's hash chain; exit 1 when anything was changed.
+  audit verify --evidence PACK.zip [--json]
+      Check an evidence pack offline: every file's SHA-256, each statement against the one
+      recorded at import, and the audit trail's chain; exit 1 naming each file or event that
+      does not match.
   help
 
 Common options: --db FILE (default: ${join(defaultDataDir(), CACHE_FILE_NAME)})

@@ -10,6 +10,7 @@ import { RECON_SOURCES, type ReconSettings, type ReconSource, type StatementMapp
 import { verifyAudit } from '../main/reconcile/audit'
 import type { ParsedStatement } from '../main/reconcile/import/statement'
 import { buildSummary, writeItemsCsv, writeSummaryCsv, writeXlsx } from '../main/reconcile/report'
+import { verifyEvidencePack } from '../main/reconcile/evidence'
 import { ReconService, type ImportOutcome } from '../main/reconcile/service'
 import { chooseProfile, COMMON, openData, outputPath, PLAIN_NOTE, positiveInt, UsageError } from './common'
 
@@ -393,14 +394,17 @@ export async function auditCommand(args: string[]): Promise<number> {
   if (action !== 'verify') throw new UsageError(`audit needs verify (got "${action ?? ''}")`)
   const { values } = parseArgs({
     args: rest,
-    options: { db: COMMON.db, json: COMMON.json, session: { type: 'string' } },
+    options: { db: COMMON.db, json: COMMON.json, session: { type: 'string' }, evidence: { type: 'string' } },
     strict: true,
     allowPositionals: false
   })
+  if (values.evidence !== undefined) return verifyPack(values.evidence, values.json === true)
   const data = openData(values.db, 'reads')
   try {
     const report = verifyAudit(data.db, values.session)
     if (values.json) process.stdout.write(`${JSON.stringify(report)}\n`)
+    else if (report.ok && report.sessions === 0)
+      process.stdout.write('This cache holds no reconciliation session: there is no audit trail to check.\n')
     else if (report.ok)
       process.stdout.write(`Audit trail intact: ${report.sessions} session(s), ${report.events} event(s), every hash checked.\n`)
     else {
@@ -412,4 +416,27 @@ export async function auditCommand(args: string[]): Promise<number> {
   } finally {
     await data.close()
   }
+}
+
+/** audit verify --evidence PACK.zip: every file, statement and event of a pack checked offline, with no cache. */
+async function verifyPack(path: string, json: boolean): Promise<number> {
+  let bytes: Buffer
+  try {
+    bytes = readFileSync(resolve(path))
+  } catch (error) {
+    throw new UsageError(
+      `cannot read ${path}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}`
+    )
+  }
+  const report = await verifyEvidencePack(bytes)
+  if (json) process.stdout.write(`${JSON.stringify(report)}\n`)
+  else if (report.ok)
+    process.stdout.write(
+      `Evidence pack intact: ${report.files} files and ${report.events} event(s) checked; its audit trail ends in ${report.chainHead}.\n`
+    )
+  else {
+    for (const p of report.problems) process.stdout.write(`${p.what}: ${p.message}\n`)
+    process.stderr.write(`ledgerline: the evidence pack does not match what was written: ${report.problems.length} problem(s)\n`)
+  }
+  return report.ok ? 0 : 1
 }

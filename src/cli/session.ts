@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util'
 import { ReconService } from '../main/reconcile/service'
 import { moneyText } from '../shared/money'
 import type { Decision, ReconItem, SessionInfo } from '../shared/reconcile'
-import { COMMON, openData, UsageError, type Opened } from './common'
+import { COMMON, openData, outputPath, UsageError, type Opened } from './common'
 
 const SESSION_OPTIONS = { db: COMMON.db, json: COMMON.json, session: { type: 'string' } } as const
 
@@ -128,15 +128,29 @@ export async function acceptAllCommand(args: string[]): Promise<number> {
   }
 }
 
-/** ledgerline close --session ID */
+/** ledgerline close --session ID [--evidence PACK.zip] */
 export async function closeCommand(args: string[]): Promise<number> {
-  const { values } = parseArgs({ args, options: SESSION_OPTIONS, strict: true, allowPositionals: false })
+  const { values } = parseArgs({
+    args,
+    options: { ...SESSION_OPTIONS, evidence: { type: 'string' } },
+    strict: true,
+    allowPositionals: false
+  })
+  // The pack's path is checked before the session is closed.
+  const pack = values.evidence === undefined ? undefined : outputPath('evidence', values.evidence)
   const { data, service, session } = openSession(values)
   try {
     const closed = service.close(session.id)
     process.stdout.write(
       `Closed "${closed.name}" (${closed.closedAt} by ${closed.closedBy}): read-only until reopened. ${left(service, session.id)}.\n`
     )
+    if (pack) {
+      const profile = data.profiles.get(closed.profileId)
+      const written = await service.evidencePack(closed.id, pack, { name: profile.name, mode: profile.mode })
+      process.stdout.write(
+        `Evidence pack: ${written.file} (${written.files} files). Its audit trail ends in ${written.chainHead}: keep this value with your sign-off; ledgerline audit verify --evidence checks the pack.\n`
+      )
+    }
     return 0
   } finally {
     await data.close()

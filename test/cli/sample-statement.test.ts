@@ -108,9 +108,16 @@ describe('ledgerline sandbox statement', { timeout: 120_000 }, () => {
       expect(decided.code, decided.stderr).toBe(0)
       expect(decided.stdout).toMatch(/recorded\. .* item\(s\) left to review\.\n$/)
     }
-    const closed = await runCli(['close', ...session])
+    // The pack's folder is checked before the session is closed.
+    const nowhere = await runCli(['close', ...session, '--evidence', join(dir, 'gone', 'pack.zip')])
+    expect(nowhere).toMatchObject({ code: 2, stderr: expect.stringMatching(/--evidence: the folder .*gone does not exist/) })
+    const closed = await runCli(['close', ...session, '--evidence', join(dir, 'pack.zip')])
     expect(closed.code, closed.stderr).toBe(0)
     expect(closed.stdout).toMatch(/read-only until reopened\. 0 item\(s\) left to review\./)
+    const head = /Its audit trail ends in ([0-9a-f]{64})/.exec(closed.stdout)?.[1]
+    expect(head).toBeDefined()
+    const verified = await runCli(['audit', 'verify', '--evidence', join(dir, 'pack.zip')])
+    expect(verified).toMatchObject({ code: 0, stdout: expect.stringContaining(`its audit trail ends in ${head}`) })
     const refused = await runCli(['decide', ...session, '--item', report[0]?.['item_key'] as string, 'note', 'too late'])
     expect(refused.code).toBe(1)
     expect(refused.stderr).toMatch(/closed/)

@@ -6,6 +6,8 @@ import { systemTimeZone } from '../../src/shared/time'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startRendererHarness, type RendererHarness } from '../support/renderer-harness'
 import { readExcelCsv } from '../support/excel-csv'
+import { readFileSync } from 'node:fs'
+import { verifyEvidencePack } from '../../src/main/reconcile/evidence'
 
 describe('reconciliation in Chromium', { timeout: 180_000 }, () => {
   let harness: RendererHarness
@@ -108,6 +110,14 @@ describe('reconciliation in Chromium', { timeout: 180_000 }, () => {
     })
     expect(await page.getByTestId('action-note').count()).toBe(0)
     await harness.screenshot('reconcile-closed')
+
+    // The closed session's evidence pack: written where the user chose, and it checks offline.
+    await page.getByTestId('review-evidence').click()
+    await page.getByText(/Evidence pack written to /).waitFor()
+    const said = (await page.getByText(/Evidence pack written to /).textContent()) ?? ''
+    const pack = /written to (.+\.zip)\. Its audit trail ends in ([0-9a-f]{64})/.exec(said)
+    expect(harness.host.ui.saves.at(-1)?.suggestedName).toMatch(/^ledgerline-evidence-\d{4}-\d{2}-\d{2}-\d{4}-\d{2}-\d{2}\.zip$/)
+    expect(await verifyEvidencePack(readFileSync(pack?.[1] as string))).toMatchObject({ ok: true, chainHead: pack?.[2] })
 
     // The report read back has the screen's counts and totals.
     await page.getByTestId('export-items').click()

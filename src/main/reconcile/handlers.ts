@@ -270,6 +270,19 @@ export function reconHandlers(ctx: HostContext): HandlerMap {
       ctx.log.info(`reconciliation report written (${format})`)
       return { file }
     },
+    'recon:evidence': async ({ sessionId }) => {
+      const session = sessionOfProfile(sessionId)
+      if (!session.closedAt) throw new AppError('session_open', 'Close the session first: an evidence pack is what was signed off.')
+      const file = await ctx.ui.chooseSaveFile({
+        suggestedName: `ledgerline-evidence-${session.from}-${session.to}.zip`,
+        filterName: 'Evidence pack (zip)',
+        extensions: ['zip']
+      })
+      if (!file) return { file: null, chainHead: null }
+      const written = await service.evidencePack(session.id, file, profileOf(session))
+      ctx.log.info(`evidence pack written (${written.files} files)`)
+      return { file, chainHead: written.chainHead }
+    },
     'audit:verify': () => verifyAudit(ctx.db)
   }
 }

@@ -12,7 +12,9 @@ import type {
   StatementMapping
 } from '../../shared/reconcile'
 import type { AuditEvent } from './audit'
+import { AppError } from '../errors'
 import { ReconContext } from './context'
+import { writeEvidencePack } from './evidence'
 import { Decisions } from './decisions'
 import { foldSession, type FoldedDecisions } from './fold'
 import { SessionItems } from './items'
@@ -106,6 +108,13 @@ export class ReconService {
   }
   reopen(sessionId: string, reason: string): SessionInfo {
     return this.parts.sessions.reopen(sessionId, reason)
+  }
+  /** Writes the session's evidence pack (reports, statements as imported, audit trail, settings) to `file`; only for a closed session. */
+  evidencePack(sessionId: string, file: string, profile: { name: string; mode: string }): ReturnType<typeof writeEvidencePack> {
+    const session = this.parts.sessions.get(sessionId)
+    if (!session.closedAt)
+      throw new AppError('session_open', `Close the session "${session.name}" first: an evidence pack is what was signed off.`)
+    return writeEvidencePack(file, this.reportInput(sessionId, profile), (id) => this.parts.statements.content(id), this.ctx.now())
   }
 
   // ---- runs

@@ -208,5 +208,7 @@ export const reconCalls = {
   'recon:summary': call<ReconSummary>()(z.strictObject({ sessionId: id })),
   /** Asks where to save, then writes the reconciled items CSV, the summary CSV or the XLSX workbook. */
   'recon:export': call<{ file: string | null }>()(z.strictObject({ sessionId: id, format: z.enum(REPORT_FORMATS) })),
+  /** Asks where to save, then writes a closed session's evidence pack; chainHead: the audit trail's last hash, to keep with the sign-off. */
+  'recon:evidence': call<{ file: string | null; chainHead: string | null }>()(z.strictObject({ sessionId: id })),
   'audit:verify': call<AuditVerification>()(noArgs)
 } as const

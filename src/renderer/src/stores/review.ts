@@ -267,6 +267,8 @@ export const useReviewStore = defineStore('review', () => {
 
   /** Asks where to save (main's dialog), then writes the session's report in the format chosen. */
   const exportAs = (sessionId: string, format: ReportFormat) => window.api.recon.export({ sessionId, format })
+  /** A closed session's evidence pack, where the user chooses. */
+  const evidence = (sessionId: string) => window.api.recon.evidence({ sessionId })
 
   return {
     session,
@@ -301,6 +303,7 @@ export const useReviewStore = defineStore('review', () => {
     sessionHistory,
     close,
     reopen,
-    exportAs
+    exportAs,
+    evidence
   }
 })
