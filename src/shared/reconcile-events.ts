@@ -1,4 +1,5 @@
 // A reconciliation session's audit trail: every event kind with its payload, one union that the writer, the fold, the reports and the screens share.
+import { moneyText } from './money'
 import type { Outcome, ReconSettings, ReconSource, SessionInfo } from './reconcile'
 
 /** The records and lines a decision was about, and the item they made. */
@@ -99,4 +100,44 @@ export function eventSubjects(event: AuditEventBody): { itemKey: string | null; 
   const itemKey = 'itemKey' in payload && typeof payload.itemKey === 'string' ? payload.itemKey : null
   const ids = 'providerIds' in payload ? [...payload.providerIds, ...payload.fileIds] : []
   return { itemKey, ids }
+}
+
+/** An event as the history and the discrepancy log say it, in an accountant's words (amounts with their currency, lines by number). */
+export function describeEvent(event: AuditEventBody): string {
+  switch (event.kind) {
+    case 'session_created':
+      return `Session created: ${event.payload.source} from ${event.payload.from} to ${event.payload.to} (${event.payload.timeZone}), ${event.payload.fileIds.length} statement(s)`
+    case 'files_added':
+      return `${event.payload.fileIds.length} statement(s) added`
+    case 'settings_changed':
+      return `Settings changed: tolerance ${event.payload.settings.amountTolerance}, ${event.payload.settings.daysBefore} day(s) before and ${event.payload.settings.daysAfter} after${event.payload.settings.netOfFees ? ', every record read net of fees' : ''}`
+    case 'run':
+      return `Matched ${event.payload.providerRecords.toLocaleString('en-US')} provider record(s) against ${event.payload.fileRows.toLocaleString('en-US')} line(s) (${event.payload.ruleVersion})`
+    case 'accept':
+      return 'Suggestion accepted'
+    case 'reject':
+      return 'Suggestion rejected: it is not offered again'
+    case 'unmatch':
+      return 'Match undone'
+    case 'match':
+      return `Matched by hand: ${event.payload.providerIds.length} record(s) with ${event.payload.fileIds.length} line(s)`
+    case 'note':
+      return event.payload.note ? `Note: "${event.payload.note}"` : 'Note removed'
+    case 'reason':
+      return event.payload.code ? `Reason code: ${event.payload.code}` : 'Reason code removed'
+    case 'resolve':
+      return event.payload.resolved ? 'Marked resolved' : 'Marked unresolved'
+    case 'adjust':
+      return `Adjustment of ${moneyText(event.payload.amountMinor, event.payload.currency)}: ${event.payload.reason}`
+    case 'undo':
+      return `Undid the last decision (${event.payload.kind})`
+    case 'fix':
+      return `Line ${event.payload.line} read by hand: ${event.payload.date}, ${moneyText(event.payload.amountMinor, event.payload.currency)}`
+    case 'exclude':
+      return `Line ${event.payload.line} left out: ${event.payload.reason}`
+    case 'close':
+      return 'Session closed'
+    case 'reopen':
+      return `Session reopened: ${event.payload.reason}`
+  }
 }

@@ -153,11 +153,14 @@ describe('reconciliation in Chromium', { timeout: 180_000 }, () => {
     await expect.poll(() => page.getByTestId('review-locked').count()).toBe(0)
     await page.getByTestId('action-details').click()
     await expect.poll(() => page.getByTestId('session-history').textContent()).toContain('Bank sent a corrected statement')
-    // The history starts where the session did: its creation (the service writes session_created).
+    // The history starts where the session did: its creation (the service writes session_created), said in words.
     const history = page.getByTestId('session-history').locator('.n-timeline-item')
-    expect(await history.first().textContent()).toContain('session_created')
+    expect(await history.first().textContent()).toMatch(/Session created: payments from \d{4}-\d{2}-\d{2}/)
     expect(await history.allTextContents()).toEqual(
-      expect.arrayContaining([expect.stringContaining('close'), expect.stringContaining('reopen')])
+      expect.arrayContaining([
+        expect.stringContaining('Session closed'),
+        expect.stringContaining('Session reopened: Bank sent a corrected statement')
+      ])
     )
     await harness.screenshot('reconcile-reopened-history')
     await page.keyboard.press('Escape')

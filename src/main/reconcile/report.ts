@@ -32,6 +32,7 @@ import {
 } from '../../shared/reconcile'
 import { writeFileSafely } from '../export/safe-file'
 import { bankReconciliations } from '../../shared/bank-reconciliation'
+import { describeEvent } from '../../shared/reconcile-events'
 import type { AuditEvent } from './audit'
 import type { FoldedDecisions } from './fold'
 
@@ -462,7 +463,7 @@ export function summaryRows(summary: ReconSummary, input: ReportInput): CsvCell[
       null,
       null,
       null,
-      text(`${e.at} by ${e.user}: ${JSON.stringify(e.payload)}`)
+      text(`${e.at} by ${e.user}: ${describeEvent(e)}`)
     ])
   return rows
 }
