@@ -149,19 +149,41 @@ async function match(n: number): Promise<object> {
   return { n, fileRows: file.length, baselineMs, joined, engineMs, counts, peakRssMb: process.resourceUsage().maxRSS / 1024 }
 }
 
-async function importStatement(n: number): Promise<object> {
+/** Minor units as a bank prints them: "1,234.56", "-1,234.56". */
+function printed(minor: number): string {
+  const digits = Math.abs(minor).toString().padStart(3, '0')
+  return `${minor < 0 ? '-' : ''}${digits.slice(0, -2).replace(/\B(?=(\d{3})+(?!\d))/g, ',')}.${digits.slice(-2)}`
+}
+
+/**
+ * An N-line bank statement over October, day by day: a header block, Debit/Credit with thousands
+ * separators. `withBalances`: its running balance column filled and its opening and closing balances
+ * stated, so the import proves the statement; otherwise the column is empty and nothing is stated
+ * (the proof has nothing to do: the import as it was before the statement proved itself).
+ */
+async function importStatement(n: number, withBalances: boolean): Promise<object> {
   const rand = rng(7)
-  const lines = ['FIRST EXAMPLE BANK PLC', 'Statement', '', 'Txn Date,Value Date,Reference,Narration,Debit,Credit,Balance']
+  let balance = 1_000_000_00
+  const lines = [
+    'FIRST EXAMPLE BANK PLC',
+    'Statement',
+    withBalances ? `Opening balance,"${printed(balance)}"` : '',
+    'Txn Date,Value Date,Reference,Narration,Debit,Credit,Balance'
+  ]
   for (let i = 0; i < n; i++) {
-    const d = `${String(1 + (i % 28)).padStart(2, '0')}/10/2026`
-    const amount = (100 + Math.floor(rand() * 500_000_000)).toString()
-    const major = `${amount.slice(0, -2).replace(/\B(?=(\d{3})+(?!\d))/g, ',') || '0'}.${amount.slice(-2)}`
+    const d = `${String(1 + Math.floor((i * 28) / n)).padStart(2, '0')}/10/2026`
+    const minor = 100 + Math.floor(rand() * 500_000_000)
+    const major = printed(minor)
+    const charge = i % 50 === 0
+    balance += charge ? -minor : minor
+    const after = withBalances ? `"${printed(balance)}"` : ''
     lines.push(
-      i % 50 === 0
-        ? `${d},${d},,SMS ALERT CHARGES,"${major}",,`
-        : `${d},${d}, ord-${String(i).padStart(8, '0')} ,NIP TRANSFER FROM CUSTOMER ${i % 1000},,"${major}",`
+      charge
+        ? `${d},${d},,SMS ALERT CHARGES,"${major}",,${after}`
+        : `${d},${d}, ord-${String(i).padStart(8, '0')} ,NIP TRANSFER FROM CUSTOMER ${i % 1000},,"${major}",${after}`
     )
   }
+  if (withBalances) lines.push(`,,,Closing balance,,,"${printed(balance)}"`)
   const bytes = Buffer.from(lines.join('\r\n'))
   lines.length = 0
   // Baseline: papaparse alone splitting the same text (its result dropped before the import). Each
@@ -186,6 +208,8 @@ async function importStatement(n: number): Promise<object> {
     db.close()
     return {
       n,
+      withBalances,
+      complete: outcome.parsed.proof?.complete ?? false,
       megabytes: bytes.byteLength / 1048576,
       bareRows,
       rows: outcome.parsed.rows.length,
@@ -202,5 +226,5 @@ async function importStatement(n: number): Promise<object> {
 
 const [mode, size] = process.argv.slice(2)
 const n = Number(size)
-const work = mode === 'import' ? importStatement(n) : match(n)
+const work = mode === 'import' || mode === 'import-balances' ? importStatement(n, mode === 'import-balances') : match(n)
 work.then((out) => process.stdout.write(`${JSON.stringify(out)}\n`))

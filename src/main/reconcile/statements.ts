@@ -1,6 +1,6 @@
 // Imported statements: reading a file (with a saved preset when its headers match), storing its rows, finding rows imported before, and the saved presets.
 import type Database from 'better-sqlite3'
-import { randomUUID } from 'node:crypto'
+import { createHash, randomUUID } from 'node:crypto'
 import type { ImportedFileInfo, ReconSource, StatementMapping, StatementProof } from '../../shared/reconcile'
 import { AppError } from '../errors'
 import type { ReconContext } from './context'
@@ -238,11 +238,16 @@ export class Statements {
     return row.from && row.to ? { from: row.from, to: row.to } : null
   }
 
-  /** A statement's bytes exactly as imported, or null for a file imported before they were kept. */
+  /** A statement's bytes exactly as imported (checked against its SHA-256), or null for a file imported before they were kept. */
   content(id: string): Buffer | null {
-    const row = this.ctx.db.prepare('select content from recon_files where id = ?').get(id) as { content: Buffer | null } | undefined
+    const row = this.ctx.db.prepare('select content, sha256, name from recon_files where id = ?').get(id) as
+      { content: Buffer | null; sha256: string; name: string } | undefined
     if (!row) throw new AppError('file_not_found', `No imported statement ${id}.`)
-    return row.content
+    if (row.content === null) return null
+    const bytes = row.content
+    if (createHash('sha256').update(bytes).digest('hex') !== row.sha256)
+      throw new AppError('statement_changed', `The stored copy of ${row.name} is not the file that was imported (its SHA-256 differs).`)
+    return bytes
   }
 
   /** Saves a file's mapping for a source: later files with the same headers are read the same way. */

@@ -216,7 +216,7 @@ export function parseAmountBody(body: string, mark: DecimalMark, currency: strin
  * or null for anything else (spaces, odd grouping, too many decimals, too large), which the full
  * reading then names exactly.
  */
-function wellFormedMinor(body: string, mark: DecimalMark, exponent: number): number | null {
+export function wellFormedMinor(body: string, mark: DecimalMark, exponent: number): number | null {
   const group = mark === '.' ? 44 : 46
   const decimal = mark === '.' ? 46 : 44
   let whole = 0

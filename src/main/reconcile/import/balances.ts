@@ -2,19 +2,50 @@
 import { moneyText } from '../../../shared/money'
 import type { BalanceBreak, StatementProof } from '../../../shared/reconcile'
 
-/** One line of the statement as the proof reads it, in file order. */
-export interface ProofLine {
-  line: number
-  /** Its day (YYYY-MM-DD), or null when it could not be read. */
-  day: string | null
-  /** Its signed amount, or null when it could not be read. */
-  amountMinor: number | null
-  /** The running balance after it, or null when the line has none. */
-  balanceMinor: number | null
+/**
+ * The statement's lines as the proof reads them, in file order, as columns (a million lines make no
+ * million objects): each line's number, its day (null when it could not be read), its signed amount
+ * (NaN when it could not be read) and the running balance after it (NaN when the line has none).
+ */
+export class ProofLines {
+  readonly line: number[] = []
+  readonly day: (string | null)[] = []
+  readonly amount: number[] = []
+  readonly balance: number[] = []
+
+  push(line: number, day: string | null, amount: number | null, balance: number | null): void {
+    this.line.push(line)
+    this.day.push(day)
+    this.amount.push(amount ?? NaN)
+    this.balance.push(balance ?? NaN)
+  }
+
+  get length(): number {
+    return this.line.length
+  }
+
+  /** The lines in file order: lines pushed out of order (those not read, added after the rest) are put in their place. */
+  inFileOrder(): ProofLines {
+    let ordered = true
+    for (let k = 1; k < this.line.length && ordered; k++) if ((this.line[k] as number) < (this.line[k - 1] as number)) ordered = false
+    if (ordered) return this
+    const order = this.line.map((_, k) => k).sort((a, b) => (this.line[a] as number) - (this.line[b] as number))
+    const out = new ProofLines()
+    for (const k of order) out.push(this.line[k] as number, this.day[k] ?? null, this.amount[k] as number, this.balance[k] as number)
+    return out
+  }
+
+  /** The same lines, last first (a statement listed newest first, read oldest first). */
+  reversed(): ProofLines {
+    const out = new ProofLines()
+    for (let k = this.line.length - 1; k >= 0; k--)
+      out.push(this.line[k] as number, this.day[k] ?? null, this.amount[k] as number, this.balance[k] as number)
+    return out
+  }
 }
 
 export interface ProofInput {
-  lines: ProofLine[]
+  lines: ProofLines
   /** Balances the statement states (a header block's "Opening balance", a "Balance c/f" line), or null. */
   opening: number | null
   closing: number | null
@@ -51,55 +82,60 @@ export function proveStatement(input: ProofInput): StatementProof {
   }
   if (currency === null) return { ...base, verdict: 'its lines are in more than one currency: its balances are not checked' }
   // Read oldest first: a statement whose days only go down is listed newest first.
+  const listed = input.lines.inFileOrder()
   let rising = false
   let falling = false
   let lastDay: string | null = null
-  for (const l of input.lines) {
-    if (l.day === null) continue
-    if (lastDay !== null && l.day > lastDay) rising = true
-    if (lastDay !== null && l.day < lastDay) falling = true
-    lastDay = l.day
+  for (const day of listed.day) {
+    if (day === null) continue
+    if (lastDay !== null && day > lastDay) rising = true
+    if (lastDay !== null && day < lastDay) falling = true
+    lastDay = day
   }
   const newestFirst = falling && !rising
-  const lines = newestFirst ? [...input.lines].reverse() : input.lines
+  const lines = newestFirst ? listed.reversed() : listed
+  const { amount, balance } = lines
+  const n = lines.length
   const breaks: BalanceBreak[] = []
   let runningBalances = 0
   let sum = 0
   let sumKnown = true
-  for (const l of lines) {
-    if (l.balanceMinor !== null) runningBalances++
-    if (l.amountMinor === null) sumKnown = false
-    else sum += l.amountMinor
+  for (let k = 0; k < n; k++) {
+    if (!Number.isNaN(balance[k])) runningBalances++
+    if (Number.isNaN(amount[k])) sumKnown = false
+    else sum += amount[k] as number
   }
   let opening = input.opening
   let openingFrom: StatementProof['openingFrom'] = base.openingFrom
   let closing = input.closing
   let closingFrom: StatementProof['closingFrom'] = base.closingFrom
   if (runningBalances > 0) {
-    const first = lines.find((l) => l.balanceMinor !== null && l.amountMinor !== null)
-    if (opening === null && first && first === lines.find((l) => l.balanceMinor !== null)) {
-      // Only when no line before the first balance lacks one: then the opening is what the first balance started from.
-      const before = lines.indexOf(first)
-      if (lines.slice(0, before).every((l) => l.amountMinor !== null)) {
-        opening =
-          (first.balanceMinor as number) -
-          (first.amountMinor as number) -
-          lines.slice(0, before).reduce((s, l) => s + (l.amountMinor as number), 0)
+    // The opening a first running balance implies: when every line before it has an amount, it started from its balance less those lines.
+    const first = balance.findIndex((b) => !Number.isNaN(b))
+    if (opening === null && first >= 0) {
+      let before = 0
+      let known = true
+      for (let k = 0; k <= first; k++) {
+        if (Number.isNaN(amount[k])) known = false
+        else before += amount[k] as number
+      }
+      if (known) {
+        opening = (balance[first] as number) - before
         openingFrom = 'running balance'
       }
     }
-    const last = [...lines].reverse().find((l) => l.balanceMinor !== null)
-    if (closing === null && last && lines.indexOf(last) === lines.length - 1) {
-      closing = last.balanceMinor
+    if (closing === null && !Number.isNaN(balance[n - 1])) {
+      closing = balance[n - 1] as number
       closingFrom = 'running balance'
     }
     breaks.push(...runningBreaks(lines, opening))
     // A line whose amount could not be read, between two balances, has the amount they imply.
-    sumKnown = sumKnown || lines.every((l) => l.amountMinor !== null || l.balanceMinor !== null)
-    if (!sumKnown) sum = NaN
-    else sum = impliedSum(lines, opening)
+    if (!sumKnown) {
+      sum = impliedSum(lines, opening)
+      sumKnown = !Number.isNaN(sum)
+    }
   }
-  const tieGapMinor = opening !== null && closing !== null && sumKnown && !Number.isNaN(sum) ? closing - (opening + sum) : null
+  const tieGapMinor = opening !== null && closing !== null && sumKnown ? closing - (opening + sum) : null
   const complete = tieGapMinor === 0 && breaks.length === 0 && input.notRead === 0
   const money = (m: number): string => moneyText(m, currency)
   let verdict: string
@@ -136,68 +172,76 @@ export function proveStatement(input: ProofInput): StatementProof {
  * check goes on from the balance found. A line whose amount was not read takes the amount its
  * balance implies.
  */
-function runningBreaks(lines: readonly ProofLine[], opening: number | null): BalanceBreak[] {
+function runningBreaks(lines: ProofLines, opening: number | null): BalanceBreak[] {
+  const { line, day, amount, balance } = lines
+  const n = lines.length
   const breaks: BalanceBreak[] = []
   let prev = opening
   let start = 0
-  while (start < lines.length) {
+  while (start < n) {
     let end = start + 1
-    const day = lines[start]?.day ?? null
-    while (end < lines.length && (lines[end]?.day ?? null) === day && day !== null) end++
+    const d = day[start] ?? null
+    while (end < n && d !== null && day[end] === d) end++
     // The day's lines not yet taken, by the balance each starts from (built only when the order as listed fails).
     let byStart: Map<number, number[]> | null = null
-    const taken = new Uint8Array(end - start)
+    let taken: Uint8Array | null = null
     let next = start
     for (let done = 0; done < end - start; done++) {
-      while (taken[next - start]) next++
+      while (taken !== null && taken[next - start]) next++
       let k = next
-      const l = lines[k] as ProofLine
-      if (prev !== null && l.balanceMinor !== null && l.amountMinor !== null && prev + l.amountMinor !== l.balanceMinor) {
+      const a = amount[k] as number
+      const b = balance[k] as number
+      if (prev !== null && !Number.isNaN(b) && !Number.isNaN(a) && prev + a !== b) {
         // Not in the order listed: the day's first line not taken whose balance follows from prev.
+        if (taken === null) {
+          // From here lines are taken out of order: those before `next` were taken in order already.
+          taken = new Uint8Array(end - start)
+          taken.fill(1, 0, next - start)
+        }
         if (byStart === null) {
           byStart = new Map()
           for (let j = start; j < end; j++) {
-            const c = lines[j] as ProofLine
-            if (taken[j - start] || c.balanceMinor === null || c.amountMinor === null) continue
-            const from = c.balanceMinor - c.amountMinor
+            const cb = balance[j] as number
+            const ca = amount[j] as number
+            if (taken[j - start] || Number.isNaN(cb) || Number.isNaN(ca)) continue
+            const from = cb - ca
             const list = byStart.get(from)
             if (list) list.push(j)
             else byStart.set(from, [j])
           }
         }
-        const candidates = byStart.get(prev)
-        const found = candidates?.find((j) => !taken[j - start])
+        const found = byStart.get(prev)?.find((j) => !(taken as Uint8Array)[j - start])
         if (found !== undefined) k = found
       }
-      taken[k - start] = 1
-      const line = lines[k] as ProofLine
-      if (line.balanceMinor === null) {
-        prev = prev === null || line.amountMinor === null ? null : prev + line.amountMinor
+      if (taken !== null) taken[k - start] = 1
+      else next++
+      const ka = amount[k] as number
+      const kb = balance[k] as number
+      if (Number.isNaN(kb)) {
+        prev = prev === null || Number.isNaN(ka) ? null : prev + ka
         continue
       }
-      if (prev !== null && line.amountMinor !== null && prev + line.amountMinor !== line.balanceMinor)
-        breaks.push({
-          line: line.line,
-          expectedMinor: prev + line.amountMinor,
-          foundMinor: line.balanceMinor,
-          gapMinor: line.balanceMinor - (prev + line.amountMinor)
-        })
-      prev = line.balanceMinor
+      if (prev !== null && !Number.isNaN(ka) && prev + ka !== kb)
+        breaks.push({ line: line[k] as number, expectedMinor: prev + ka, foundMinor: kb, gapMinor: kb - (prev + ka) })
+      prev = kb
     }
     start = end
   }
   return breaks
 }
 
-/** The lines' sum, a line not read taking the amount its running balance implies (its balance less the one before). */
-function impliedSum(lines: readonly ProofLine[], opening: number | null): number {
+/** The lines' sum, a line not read taking the amount its running balance implies (its balance less the one before); NaN when one has neither. */
+function impliedSum(lines: ProofLines, opening: number | null): number {
+  const { amount, balance } = lines
   let sum = 0
   let prev = opening
-  for (const l of lines) {
-    if (l.amountMinor !== null) sum += l.amountMinor
-    else if (l.balanceMinor !== null && prev !== null) sum += l.balanceMinor - prev
+  for (let k = 0; k < lines.length; k++) {
+    const a = amount[k] as number
+    const b = balance[k] as number
+    if (!Number.isNaN(a)) sum += a
+    else if (!Number.isNaN(b) && prev !== null) sum += b - prev
     else return NaN
-    prev = l.balanceMinor ?? (prev === null || l.amountMinor === null ? null : prev + l.amountMinor)
+    prev = !Number.isNaN(b) ? b : prev === null || Number.isNaN(a) ? null : prev + a
   }
   return sum
 }

@@ -1,6 +1,6 @@
 // One statement file → exact rows: encoding, table, header, mapping, number form and date order settled by every row; each bad row's problem on its line and column.
 import { createHash } from 'node:crypto'
-import { isKnownCurrency } from '../../../shared/money'
+import { currencyExponent, isKnownCurrency } from '../../../shared/money'
 import type {
   DateOrder,
   DecimalMark,
@@ -11,8 +11,16 @@ import type {
   StatementMapping,
   StatementProof
 } from '../../../shared/reconcile'
-import { CLOSING_BALANCE, OPENING_BALANCE, proveStatement, type ProofLine } from './balances'
-import { AmountFormatError, DecimalTally, describeNumberForm, parseAmountBody, readAmountText, type AmountText } from './amounts'
+import { CLOSING_BALANCE, OPENING_BALANCE, ProofLines, proveStatement } from './balances'
+import {
+  AmountFormatError,
+  DecimalTally,
+  describeNumberForm,
+  parseAmountBody,
+  readAmountText,
+  wellFormedMinor,
+  type AmountText
+} from './amounts'
 import { DateOrderTally, dayOf, fitsOrder, NUMERIC_FORMS, readDateShape, type DateShape } from './dates'
 import { decodeStatement } from './encoding'
 import { currencyOfHeader, guessColumns, headerSignature, INDICATOR_CREDIT, INDICATOR_DEBIT, normaliseHeader } from './mapping'
@@ -187,6 +195,9 @@ export const EMPTY_MAPPING: StatementMapping = {
   encoding: null,
   separator: null
 }
+
+/** Words every opening or closing balance label holds one of: looked for before the full labels are. */
+const BALANCE_WORDS = /bal|forward|b\/f|c\/f|solde|saldo/i
 
 const TOTALS =
   /\b(total|totals|sub-?total|closing balance|opening balance|balance b\/?f|balance c\/?f|brought forward|carried forward|end of statement|balance as at)\b/i
@@ -387,8 +398,11 @@ export function parseGrid(grid: Grid, facts: FileFacts, mapping: StatementMappin
       })
       continue
     }
-    // A dated "Balance b/f" line is a balance, never a transaction (its description says so).
-    if (DESCRIPTION >= 0 && statedBalance(i, row, text(row, DESCRIPTION))) continue
+    // A dated "Balance b/f" line is a balance, never a transaction (its description says so); a cheap look for the words first.
+    if (DESCRIPTION >= 0) {
+      const description = row[DESCRIPTION] ?? ''
+      if (BALANCE_WORDS.test(description) && statedBalance(i, row, description)) continue
+    }
     if (!hasAmount) {
       const words = row.join(' ')
       if (statedBalance(i, row, words)) continue
@@ -432,7 +446,10 @@ export function parseGrid(grid: Grid, facts: FileFacts, mapping: StatementMappin
   // Pass 2: exact rows, each cell read again (cheaper than keeping a million half-read rows).
   const rows: StatementRow[] = []
   // What the statement's proof reads of each line (kept only when the statement has balances to check).
-  const proofLines: ProofLine[] = []
+  const proofLines = new ProofLines()
+  // The currency of the last balance read, and its decimals (looked up once, not per line).
+  let balanceCurrency = ''
+  let balanceExponent = 2
   const proving = BALANCE >= 0 || stated.opening !== null || stated.closing !== null
   const seen = new IdSet()
   const repeats = new Map<string, number>()
@@ -529,13 +546,11 @@ export function parseGrid(grid: Grid, facts: FileFacts, mapping: StatementMappin
     }
     const id = occurrence > 0 ? `${base}#${occurrence}` : base
     rows.push({ id, line, date: day, time: shape.time, amountMinor: minor, currency, reference, description, counterparty })
-    if (proving)
-      proofLines.push({
-        line,
-        day,
-        amountMinor: minor,
-        balanceMinor: BALANCE >= 0 ? readBalance(text(row, BALANCE), decimalMark as DecimalMark, currency) : null
-      })
+    if (proving) {
+      if (currency !== balanceCurrency) balanceExponent = currencyExponent((balanceCurrency = currency))
+      const balance = BALANCE >= 0 ? readBalance(row[BALANCE] ?? '', decimalMark as DecimalMark, currency, balanceExponent) : null
+      proofLines.push(line, day, minor, balance)
+    }
   }
   mapping.dateOrder = dateOrder
   mapping.decimalMark = decimalMark
@@ -562,12 +577,12 @@ export function parseGrid(grid: Grid, facts: FileFacts, mapping: StatementMappin
     }
     problems[k] = { ...(problems[k] as ParseProblem), text: row.join(separator), read }
     if (proving)
-      proofLines.push({
-        line: dataLines[i] as number,
-        day: read.date,
-        amountMinor: read.amountMinor,
-        balanceMinor: BALANCE >= 0 && read.currency ? readBalance(text(row, BALANCE), decimalMark as DecimalMark, read.currency) : null
-      })
+      proofLines.push(
+        dataLines[i] as number,
+        read.date,
+        read.amountMinor,
+        BALANCE >= 0 && read.currency ? readBalance(text(row, BALANCE), decimalMark as DecimalMark, read.currency) : null
+      )
   }
   // The statement's proof: one currency, its stated balances, every line in file order.
   const currencies = new Set<string>()
@@ -580,9 +595,8 @@ export function parseGrid(grid: Grid, facts: FileFacts, mapping: StatementMappin
   const proofDecimalMark = decimalMark as DecimalMark
   const statedMinor = (value: string | null): number | null =>
     value === null || proofCurrency === null ? null : readBalance(value, proofDecimalMark, proofCurrency)
-  proofLines.sort((a, b) => a.line - b.line)
   const proof = proveStatement({
-    lines: proving ? proofLines : [],
+    lines: proving ? proofLines : new ProofLines(),
     opening: statedMinor(stated.opening),
     closing: statedMinor(stated.closing),
     account: stated.account,
@@ -599,7 +613,10 @@ export function parseGrid(grid: Grid, facts: FileFacts, mapping: StatementMappin
 }
 
 /** A balance as the statement writes it ("1,234.56", "-50.00", "1,234.56 DR" overdrawn), in minor units; null when it reads as none. */
-function readBalance(cell: string, decimalMark: DecimalMark, currency: string): number | null {
+function readBalance(cell: string, decimalMark: DecimalMark, currency: string, exponent = currencyExponent(currency)): number | null {
+  // Most balances are plain ("1,234.56"): read in one pass, with no text object made.
+  const plain = wellFormedMinor(cell, decimalMark, exponent)
+  if (plain !== null) return plain
   const t = readAmountText(cell)
   if (!t) return null
   try {
