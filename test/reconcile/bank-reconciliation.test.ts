@@ -1,37 +1,20 @@
 // The bank reconciliation statement: opening + the provider's records ± each class of reconciling item = the closing balance the lines make, against the one stated; it foots to the cent.
 import { beforeEach, describe, expect, it } from 'vitest'
-import { paymentRow } from '../../src/main/cache/api-rows'
-import { openCache } from '../../src/main/cache/open'
-import { CacheStore } from '../../src/main/cache/store'
 import { buildSummary, summaryRows } from '../../src/main/reconcile/report'
-import { ReconService } from '../../src/main/reconcile/service'
+import type { ReconService } from '../../src/main/reconcile/service'
+import { scenarioService, scenarioSession } from '../support/recon-session'
 import { bankReconciliations } from '../../src/shared/bank-reconciliation'
 
 let service: ReconService
 
 beforeEach(() => {
-  const db = openCache(':memory:')
-  db.prepare("insert into profiles (id, name, base_url, mode, created_at) values ('test', 'Acme test', null, 'test', '2026-01-01')").run()
-  const payment = (n: number, amount: number, status = 'successful', fees = 0) =>
-    paymentRow({
-      id: `id-${n}`,
-      reference: `PAY-000${n}`,
-      amount,
-      currency: 'NGN',
-      status,
-      channel: 'card',
-      totalFees: fees,
-      createdAt: '2026-10-29T10:00:00Z'
-    })
-  new CacheStore(db).writePage('test', 'payments', [
-    payment(1, 1000, 'successful', 15), // credited net of fees
-    payment(2, 2500), // credited 100.00 short
-    payment(3, 400), // not on the statement
-    payment(4, 777.77, 'pending'), // not yet due
-    payment(5, 50, 'reversed') // the money went back: left out
+  service = scenarioService([
+    { n: 1, amount: 1000, day: '2026-10-29', fees: 15 }, // credited net of fees
+    { n: 2, amount: 2500, day: '2026-10-29' }, // credited 100.00 short
+    { n: 3, amount: 400, day: '2026-10-29' }, // not on the statement
+    { n: 4, amount: 777.77, day: '2026-10-29', status: 'pending' }, // not yet due
+    { n: 5, amount: 50, day: '2026-10-29', status: 'reversed' } // the money went back: left out
   ])
-  let clock = Date.UTC(2026, 10, 1, 9)
-  service = new ReconService(db, { now: () => new Date((clock += 1000)), user: 'ada' })
 })
 
 describe('the bank reconciliation statement', () => {
@@ -44,23 +27,7 @@ describe('the bank reconciliation statement', () => {
       '30/10/2026,,SMS ALERT CHARGES,52.50,,"13,332.50"',
       'Closing balance,,,,,"13,332.50"'
     ].join('\n')
-    const imported = await service.importStatement({
-      profileId: 'test',
-      name: 'oct.csv',
-      bytes: Buffer.from(csv),
-      mapping: { defaultCurrency: 'NGN' }
-    })
-    if (imported.status !== 'imported') throw new Error(imported.status)
-    const s = service.createSession({
-      profileId: 'test',
-      name: 'Oct',
-      source: 'payments',
-      from: '2026-10-29',
-      to: '2026-10-30',
-      timeZone: 'UTC',
-      fileIds: [imported.file.id]
-    })
-    await service.run(s.id)
+    const s = await scenarioSession(service, csv, { name: 'oct.csv', from: '2026-10-29', to: '2026-10-30' })
     const input = service.reportInput(s.id, { name: 'Acme test', mode: 'test' })
     const summary = buildSummary(input)
     const [rec] = bankReconciliations(summary)
@@ -87,23 +54,11 @@ describe('the bank reconciliation statement', () => {
   })
 
   it('says the difference is not checked when the statement states no balances', async () => {
-    const imported = await service.importStatement({
-      profileId: 'test',
+    const s = await scenarioSession(service, 'Date,Reference,Amount\n29/10/2026,PAY-0002,2500.00\n', {
       name: 'ledger.csv',
-      bytes: Buffer.from('Date,Reference,Amount\n29/10/2026,PAY-0002,2500.00\n'),
-      mapping: { defaultCurrency: 'NGN' }
-    })
-    if (imported.status !== 'imported') throw new Error(imported.status)
-    const s = service.createSession({
-      profileId: 'test',
-      name: 'L',
-      source: 'payments',
       from: '2026-10-29',
-      to: '2026-10-29',
-      timeZone: 'UTC',
-      fileIds: [imported.file.id]
+      to: '2026-10-29'
     })
-    await service.run(s.id)
     const [rec] = bankReconciliations(buildSummary(service.reportInput(s.id, { name: 'Acme test', mode: 'test' })))
     expect(rec?.differenceMinor).toBeNull()
     expect(rec?.lines.at(-1)).toMatchObject({

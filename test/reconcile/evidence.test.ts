@@ -4,11 +4,9 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { beforeEach, describe, expect, it } from 'vitest'
-import { paymentRow } from '../../src/main/cache/api-rows'
-import { openCache } from '../../src/main/cache/open'
-import { CacheStore } from '../../src/main/cache/store'
 import { verifyEvidencePack } from '../../src/main/reconcile/evidence'
-import { ReconService } from '../../src/main/reconcile/service'
+import type { ReconService } from '../../src/main/reconcile/service'
+import { scenarioService, scenarioSession } from '../support/recon-session'
 
 let service: ReconService
 let dir: string
@@ -22,43 +20,12 @@ const STATEMENT = [
 ].join('\n')
 
 beforeEach(() => {
-  const db = openCache(':memory:')
-  db.prepare("insert into profiles (id, name, base_url, mode, created_at) values ('test', 'Acme test', null, 'test', '2026-01-01')").run()
-  new CacheStore(db).writePage('test', 'payments', [
-    paymentRow({
-      id: 'id-1',
-      reference: 'PAY-0001',
-      amount: 1000,
-      currency: 'NGN',
-      status: 'successful',
-      channel: 'card',
-      totalFees: 0,
-      createdAt: '2026-10-29T10:00:00Z'
-    })
-  ])
-  let clock = Date.UTC(2026, 10, 1, 9)
-  service = new ReconService(db, { now: () => new Date((clock += 1000)), user: 'ada' })
+  service = scenarioService([{ n: 1, amount: 1000, day: '2026-10-29' }])
   dir = mkdtempSync(join(tmpdir(), 'ledgerline-evidence-test-'))
 })
 
 async function closedSession(): Promise<string> {
-  const imported = await service.importStatement({
-    profileId: 'test',
-    name: 'oct.csv',
-    bytes: Buffer.from(STATEMENT),
-    mapping: { defaultCurrency: 'NGN' }
-  })
-  if (imported.status !== 'imported') throw new Error(imported.status)
-  const s = service.createSession({
-    profileId: 'test',
-    name: 'October',
-    source: 'payments',
-    from: '2026-10-29',
-    to: '2026-10-30',
-    timeZone: 'UTC',
-    fileIds: [imported.file.id]
-  })
-  await service.run(s.id)
+  const s = await scenarioSession(service, STATEMENT, { name: 'oct.csv', from: '2026-10-29', to: '2026-10-30' })
   const charge = service.items(s.id).items.find((i) => i.outcome === 'only_in_file')?.key as string
   await service.decide(s.id, { kind: 'note', itemKey: charge, note: 'SMS charges, booked to bank fees' })
   service.close(s.id)

@@ -1,13 +1,9 @@
 // Nothing read is lost: a statement line that cannot be read stays in the session as a not_read item, with the provider record it names beside it, until the user reads it by hand or leaves it out with a reason.
-import type Database from 'better-sqlite3'
 import { beforeEach, describe, expect, it } from 'vitest'
-import { paymentRow } from '../../src/main/cache/api-rows'
-import { openCache } from '../../src/main/cache/open'
-import { CacheStore } from '../../src/main/cache/store'
 import { buildSummary } from '../../src/main/reconcile/report'
-import { ReconService } from '../../src/main/reconcile/service'
+import type { ReconService } from '../../src/main/reconcile/service'
+import { scenarioService, scenarioSession } from '../support/recon-session'
 
-let db: Database.Database
 let service: ReconService
 
 /** Five lines, day first; line 5 (the fourth row) has a month-first date the other rows rule out. */
@@ -21,50 +17,16 @@ const STATEMENT = [
 ].join('\n')
 
 beforeEach(() => {
-  db = openCache(':memory:')
-  db.prepare("insert into profiles (id, name, base_url, mode, created_at) values ('test', 'Acme test', null, 'test', '2026-01-01')").run()
-  const payment = (n: number, amount: number, day: string) =>
-    paymentRow({
-      id: `id-${n}`,
-      reference: `PAY-000${n}`,
-      amount,
-      currency: 'NGN',
-      status: 'successful',
-      channel: 'card',
-      totalFees: 0,
-      createdAt: `${day}T10:00:00Z`
-    })
-  new CacheStore(db).writePage('test', 'payments', [
-    payment(1, 1000, '2026-10-28'),
-    payment(2, 2500, '2026-10-29'),
-    payment(3, 400, '2026-10-30'),
-    payment(4, 1409040.84, '2026-10-30'),
-    payment(5, 600, '2026-10-31')
+  service = scenarioService([
+    { n: 1, amount: 1000, day: '2026-10-28' },
+    { n: 2, amount: 2500, day: '2026-10-29' },
+    { n: 3, amount: 400, day: '2026-10-30' },
+    { n: 4, amount: 1409040.84, day: '2026-10-30' },
+    { n: 5, amount: 600, day: '2026-10-31' }
   ])
-  let clock = Date.UTC(2026, 10, 1, 9)
-  service = new ReconService(db, { now: () => new Date((clock += 1000)), user: 'ada' })
 })
 
-async function session() {
-  const imported = await service.importStatement({
-    profileId: 'test',
-    name: 'statement.csv',
-    bytes: Buffer.from(STATEMENT),
-    mapping: { defaultCurrency: 'NGN' }
-  })
-  if (imported.status !== 'imported') throw new Error(imported.status)
-  const s = service.createSession({
-    profileId: 'test',
-    name: 'October',
-    source: 'payments',
-    from: '2026-10-28',
-    to: '2026-10-31',
-    timeZone: 'UTC',
-    fileIds: [imported.file.id]
-  })
-  await service.run(s.id)
-  return s
-}
+const session = () => scenarioSession(service, STATEMENT, { name: 'statement.csv', from: '2026-10-28', to: '2026-10-31' })
 
 const summaryOf = (id: string) => buildSummary(service.reportInput(id, { name: 'Acme test', mode: 'test' }))
 
@@ -173,23 +135,7 @@ describe("a session's statements", () => {
       '31/10/2026,PAY-0005,Card,,600.00,"5,500.00"',
       'Closing balance,,,,,"5,500.00"'
     ]
-    const imported = await service.importStatement({
-      profileId: 'test',
-      name: 'with-balances.csv',
-      bytes: Buffer.from(rows.join('\n')),
-      mapping: { defaultCurrency: 'NGN' }
-    })
-    if (imported.status !== 'imported') throw new Error(imported.status)
-    const s = service.createSession({
-      profileId: 'test',
-      name: 'B',
-      source: 'payments',
-      from: '2026-10-28',
-      to: '2026-10-31',
-      timeZone: 'UTC',
-      fileIds: [imported.file.id]
-    })
-    await service.run(s.id)
+    const s = await scenarioSession(service, rows.join('\n'), { name: 'with-balances.csv', from: '2026-10-28', to: '2026-10-31' })
     const [statement] = summaryOf(s.id).statements
     expect(statement).toMatchObject({
       opening: '1000.00',
