@@ -78,9 +78,11 @@ Commands:
       profile, bank codes and plan references are checked against its cache; --remote
       also has the API validate a transfer file. Exit 0: no errors; 1: errors; 2: the
       file cannot be read.
-  decide --session ID --item KEY (accept|reject|unmatch|resolve|unresolve|note TEXT|exclude REASON) [--reason CODE] [--json]
-      Decide about one item of a session (KEY as in the report's item_key column); exclude
-      leaves out a line that could not be read. Each decision is kept in the audit trail.
+  decide --session ID --item KEY (accept|reject|unmatch|resolve|unresolve|note TEXT|exclude REASON|fix DAY AMOUNT CUR)
+         [--reason CODE] [--json]
+      Decide about one item of a session (KEY as in the report's item_key column); fix reads a
+      line that could not be read by hand, exclude leaves it out with a reason. Each decision
+      is kept in the audit trail.
   accept-all --session ID --min-score N [--yes] [--json]
       Accept every undecided suggestion scoring N or more; prints how many and their total,
       and asks first unless --yes.

@@ -38,9 +38,9 @@ function describeItem(item: ReconItem): string {
   return `${item.outcome}: ${[...records, ...lines].join(', ') || 'nothing'}${item.resolved ? ' (resolved)' : ''}${item.note ? `; note: ${item.note}` : ''}`
 }
 
-const ACTIONS = ['accept', 'reject', 'resolve', 'unresolve', 'note', 'exclude', 'unmatch'] as const
+const ACTIONS = ['accept', 'reject', 'resolve', 'unresolve', 'note', 'exclude', 'fix', 'unmatch'] as const
 
-/** ledgerline decide --session ID --item KEY accept|reject|resolve|unresolve|unmatch|note TEXT|exclude REASON [--reason CODE] */
+/** ledgerline decide --session ID --item KEY accept|reject|resolve|unresolve|unmatch|note TEXT|exclude REASON|fix DAY AMOUNT CURRENCY [--reason CODE] */
 export async function decideCommand(args: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args,
@@ -55,9 +55,14 @@ export async function decideCommand(args: string[]): Promise<number> {
   if (action !== undefined && !(ACTIONS as readonly string[]).includes(action))
     throw new UsageError(`decide needs one of ${ACTIONS.join(', ')} (got "${action}")`)
   const text = words.join(' ').trim()
+  if (action === 'fix' && (words.length !== 3 || !/^\d{4}-\d{2}-\d{2}$/.test(words[0] as string)))
+    throw new UsageError(
+      'decide fix reads a line not read by hand: give its DAY (YYYY-MM-DD), signed AMOUNT and CURRENCY, e.g. fix 2026-10-30 -52.50 NGN'
+    )
   if ((action === 'note' || action === 'exclude') && text === '')
     throw new UsageError(`decide ${action} needs a text: ${action === 'note' ? 'the note' : 'why the line is left out'}`)
-  if (action !== 'note' && action !== 'exclude' && text !== '') throw new UsageError(`decide ${action} takes no text (got "${text}")`)
+  if (action !== 'note' && action !== 'exclude' && action !== 'fix' && text !== '')
+    throw new UsageError(`decide ${action} takes no text (got "${text}")`)
   const { data, service, session } = openSession(values)
   try {
     // A key copied from the Excel-safe report as the file holds it (="…") is the key it wraps.
@@ -69,6 +74,14 @@ export async function decideCommand(args: string[]): Promise<number> {
     if (action === 'resolve' || action === 'unresolve') decisions.push({ kind: 'resolve', itemKey, resolved: action === 'resolve' })
     if (action === 'note') decisions.push({ kind: 'note', itemKey, note: text })
     if (action === 'exclude') decisions.push({ kind: 'exclude', itemKey, reason: text })
+    if (action === 'fix')
+      decisions.push({
+        kind: 'fix',
+        itemKey,
+        date: words[0] as string,
+        amount: words[1] as string,
+        currency: (words[2] as string).toUpperCase()
+      })
     if (values.reason !== undefined) decisions.push({ kind: 'reason', itemKey, code: values.reason })
     let item: ReconItem | null = null
     for (const decision of decisions) item = (await service.decide(session.id, decision)).item

@@ -233,6 +233,45 @@ describe('ledgerline reconcile', { timeout: 120_000 }, () => {
       join(dir, 'x.csv')
     ])
     expect(badMapping).toMatchObject({ code: 2, stderr: expect.stringMatching(/--mapping .*mapping\.json: dateOrder: /) })
+    // A line that cannot be read is an item of the session: exit 1, never "accounted for", until read by hand.
+    writeFileSync(join(dir, 'bad-line.csv'), 'Date;Ref;Amount;Currency\n14.10.2026;inv-00;1,00;GHS\n10.31.2026;inv-77;12,50;GHS\n')
+    const notRead = await runCli([
+      'reconcile',
+      '--db',
+      small,
+      '--against',
+      join(dir, 'bad-line.csv'),
+      '--from',
+      '2026-10-13',
+      '--to',
+      '2026-10-14',
+      '--out',
+      join(dir, 'bad.csv'),
+      '--json'
+    ])
+    expect(notRead.code).toBe(1)
+    const badSummary = JSON.parse(notRead.stdout) as { sessionId: string; counts: Record<string, number>; notReadOpen: number }
+    expect(badSummary).toMatchObject({ notReadOpen: 1, counts: expect.objectContaining({ not_read: 1, only_in_provider: 0 }) })
+    const badRow = readExcelCsv(join(dir, 'bad.csv')).find((r) => r['outcome'] === 'not_read')
+    // Its line and what was read of it; the day it did not read is left empty, not made up.
+    expect(badRow).toMatchObject({ file_line: '3', file_date: '', file_amount: '12.50', provider_reference: 'INV-77' })
+    const fixed = await runCli([
+      'decide',
+      '--db',
+      small,
+      '--session',
+      badSummary.sessionId,
+      '--item',
+      badRow?.['item_key'] as string,
+      'fix',
+      '2026-10-13',
+      '12.50',
+      'GHS'
+    ])
+    expect(fixed).toMatchObject({ code: 0, stdout: 'fix recorded. matched: INV-77 GHS 12.50, line 3 GHS 12.50. 1 item(s) left to review.\n' })
+    const badFix = await runCli(['decide', '--db', small, '--session', badSummary.sessionId, '--item', 'x', 'fix', '31/10/2026'])
+    expect(badFix).toMatchObject({ code: 2, stderr: expect.stringMatching(/decide fix reads a line not read by hand: give its DAY/) })
+
     // An output whose folder is missing is refused before anything is read or stored.
     const sessions = (): number => {
       const db = new Database(small, { readonly: true })

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { sandboxSeed } from '../../src/main/sandbox/seed'
 import { startSandbox, type Sandbox } from '../../src/main/sandbox/server'
 import { sampleStatement, type SampleDifference } from '../../src/main/sandbox/statement'
+import { bankReconciliations } from '../../src/shared/bank-reconciliation'
 import type { ReconSummary } from '../../src/shared/reconcile'
 import { runCli } from '../support/cli'
 import { readExcelCsv } from '../support/excel-csv'
@@ -53,6 +54,8 @@ describe('ledgerline sandbox statement', { timeout: 120_000 }, () => {
     expect(run.code).toBe(1)
     const summary = JSON.parse(run.stdout) as ReconSummary
     expect(summary.period).toMatchObject({ from: told.day, to: told.day, timeZone: ZONE })
+    // The bank reconciliation statement foots: from the opening balance to the closing balance, nothing left.
+    expect(bankReconciliations(summary).map((r) => [r.currency, r.differenceMinor])).toEqual([['NGN', 0]])
     // Exactly its six differences to review; pending payments are kept apart, reversed ones left out.
     expect(summary.exceptions).toBe(6)
     expect(summary.counts.pending_at_provider).toBeGreaterThan(0)

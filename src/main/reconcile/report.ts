@@ -117,9 +117,12 @@ export function itemCells(item: ReconItem, fileNames: ReadonlyMap<string, string
     identifier(join(item.file.map((f) => f.reference))),
     text(join(item.file.map((f) => f.description))),
     text(join([...new Set(item.file.map((f) => f.counterparty))])),
-    date(join([...new Set(item.file.map((f) => f.date))])),
+    // A line not read shows only what was read of it: no stand-in day or zero amount.
+    date(join([...new Set(item.file.map((f) => (f.notRead && !f.notRead.fixed && !f.notRead.dateRead ? null : f.date)))])),
     text(fCurrency ?? join(item.file.map((f) => f.currency))),
-    hasF ? money(fCurrency ? sum(item.file.map((f) => f.amountMinor)) : null, fCurrency) : null,
+    hasF && !item.file.some((f) => f.notRead && !f.notRead.fixed && !f.notRead.amountRead)
+      ? money(fCurrency ? sum(item.file.map((f) => f.amountMinor)) : null, fCurrency)
+      : null,
     identifier(item.key)
   ]
 }

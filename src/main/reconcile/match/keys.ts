@@ -167,8 +167,10 @@ export function* matchKeys(s: MatchState, onProgress: MatchOptions['onProgress']
   for (const fi of s.notRead) {
     const row = file[fi] as EngineFileRow
     const named = new Set<number>()
-    for (const token of referenceTokens(`${row.reference ?? ''} ${row.notRead?.text ?? ''}`)) {
-      const k = keyed.find(token)
+    // Its reference column as written (as a read line's is looked up), then reference-like words anywhere in its text.
+    const keys = [...(row.reference ? referenceCandidates(row.reference) : []), ...referenceTokens(row.notRead?.text ?? '')]
+    for (const key of keys) {
+      const k = keyed.find(key)
       if (k !== MISSING && k !== COLLIDED && !pClaimed[k >> 2]) named.add(k >> 2)
     }
     const ps = [...named].sort(s.pOrder)
