@@ -268,7 +268,10 @@ describe('ledgerline reconcile', { timeout: 120_000 }, () => {
       '12.50',
       'GHS'
     ])
-    expect(fixed).toMatchObject({ code: 0, stdout: 'fix recorded. matched: INV-77 GHS 12.50, line 3 GHS 12.50. 1 item(s) left to review.\n' })
+    expect(fixed).toMatchObject({
+      code: 0,
+      stdout: 'fix recorded. matched: INV-77 GHS 12.50, line 3 GHS 12.50. 1 item(s) left to review.\n'
+    })
     const badFix = await runCli(['decide', '--db', small, '--session', badSummary.sessionId, '--item', 'x', 'fix', '31/10/2026'])
     expect(badFix).toMatchObject({ code: 2, stderr: expect.stringMatching(/decide fix reads a line not read by hand: give its DAY/) })
 
