@@ -58,6 +58,7 @@ const VALID: Partial<Record<CallName, Record<string, unknown>>> = {
   'recon:events': { sessionId: 'session-1' },
   'recon:summary': { sessionId: 'session-1' },
   'recon:export': { sessionId: 'session-1', format: 'xlsx' },
+  'recon:evidence': { sessionId: 'session-1' },
   'bulk:open': { kind: 'transfers' },
   'bulk:openDropped': { kind: 'plans', name: 'plans.csv', base64: 'dGl0bGUK' },
   'bulk:rows': { token: '00000000-0000-4000-8000-000000000000', from: 0, count: 100 },
