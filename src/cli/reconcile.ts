@@ -30,7 +30,8 @@ function readMapping(path: string | undefined): Partial<StatementMapping> {
   return parsed.data as Partial<StatementMapping>
 }
 
-function readStatement(path: string): Uint8Array {
+/** A file named on the command line (a statement, an evidence pack), or a usage error that says why it cannot be read. */
+function readGivenFile(path: string): Buffer {
   try {
     return readFileSync(resolve(path))
   } catch (error) {
@@ -124,7 +125,7 @@ export async function importCommand(args: string[]): Promise<number> {
   if (sameRows !== undefined && sameRows !== 'keep' && sameRows !== 'skip') throw new UsageError('--same-rows must be keep or skip')
   const mapping = readMapping(values.mapping)
   if (values.currency) mapping.defaultCurrency = values.currency.toUpperCase()
-  const bytes = readStatement(path)
+  const bytes = readGivenFile(path)
   const data = openData(values.db, 'fills')
   try {
     const profile = chooseProfile(data, values)
@@ -260,7 +261,7 @@ export async function reconcileCommand(args: string[]): Promise<number> {
     throw new UsageError(`--time-zone: "${zone}" is not a time zone name; use one such as Africa/Lagos, Europe/London or UTC`)
   const mapping = readMapping(values.mapping)
   if (values.currency) mapping.defaultCurrency = values.currency.toUpperCase()
-  const bytes = readStatement(values.against)
+  const bytes = readGivenFile(values.against)
   const data = openData(values.db, 'fills')
   try {
     const profile = chooseProfile(data, values)
@@ -420,15 +421,7 @@ export async function auditCommand(args: string[]): Promise<number> {
 
 /** audit verify --evidence PACK.zip: every file, statement and event of a pack checked offline, with no cache. */
 async function verifyPack(path: string, json: boolean): Promise<number> {
-  let bytes: Buffer
-  try {
-    bytes = readFileSync(resolve(path))
-  } catch (error) {
-    throw new UsageError(
-      `cannot read ${path}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}`
-    )
-  }
-  const report = await verifyEvidencePack(bytes)
+  const report = await verifyEvidencePack(readGivenFile(path))
   if (json) process.stdout.write(`${JSON.stringify(report)}\n`)
   else if (report.ok)
     process.stdout.write(

@@ -229,6 +229,26 @@ export interface NotReadLine {
   amountRead: boolean
 }
 
+/** A line that could not be read and has not been read by hand since. */
+export function stillNotRead(line: { notRead?: NotReadLine | undefined }): boolean {
+  return line.notRead !== undefined && !line.notRead.fixed
+}
+
+/** The day a line shows: null for a line still not read whose day could not be read (its stored day only stands in). */
+export function shownDay(line: FileSide): string | null {
+  return stillNotRead(line) && !line.notRead?.dateRead ? null : line.date
+}
+
+/** The amount a line shows: null for a line still not read whose amount could not be read (its stored zero only stands in). */
+export function shownAmount(line: FileSide): number | null {
+  return stillNotRead(line) && !line.notRead?.amountRead ? null : line.amountMinor
+}
+
+/** An item whose line is still to be read by hand or left out with a reason. */
+export function awaitsReading(item: ReconItem): boolean {
+  return item.outcome === 'not_read' && !item.resolved && item.file.some(stillNotRead)
+}
+
 export type DecisionState = 'accepted' | 'manual' | null
 
 /** One item or group of the result, in its stable order. */

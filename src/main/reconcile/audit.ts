@@ -163,15 +163,7 @@ export function verifyAudit(db: Database.Database, sessionId?: string): AuditRep
 }
 
 /** An event as a trail holds it: its payload as stored text (from the cache) or as read back (from an evidence pack). */
-export interface ChainLink {
-  seq: number
-  at: string
-  user: string
-  kind: string
-  payload: unknown
-  prevHash: string
-  hash: string
-}
+export type ChainLink = Omit<Hashed, 'sessionId'> & { hash: string }
 
 /**
  * Walks one session's chain: each event's hash must be what its content and the previous hash give,

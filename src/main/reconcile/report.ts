@@ -20,6 +20,8 @@ import {
   expectedAmount,
   isException,
   OUTCOMES,
+  shownAmount,
+  shownDay,
   RULE_VERSION,
   type CurrencySummary,
   type LineNotRead,
@@ -118,9 +120,9 @@ export function itemCells(item: ReconItem, fileNames: ReadonlyMap<string, string
     text(join(item.file.map((f) => f.description))),
     text(join([...new Set(item.file.map((f) => f.counterparty))])),
     // A line not read shows only what was read of it: no stand-in day or zero amount.
-    date(join([...new Set(item.file.map((f) => (f.notRead && !f.notRead.fixed && !f.notRead.dateRead ? null : f.date)))])),
+    date(join([...new Set(item.file.map(shownDay))])),
     text(fCurrency ?? join(item.file.map((f) => f.currency))),
-    hasF && !item.file.some((f) => f.notRead && !f.notRead.fixed && !f.notRead.amountRead)
+    hasF && item.file.every((f) => shownAmount(f) !== null)
       ? money(fCurrency ? sum(item.file.map((f) => f.amountMinor)) : null, fCurrency)
       : null,
     identifier(item.key)

@@ -1,6 +1,6 @@
 // One match in progress, shared by its phases: both sides' columns in typed arrays, what is claimed, the items made so far, and how a set of records and lines is judged and claimed.
 import { moneyText, parseMajor } from '../../../shared/money'
-import { DEFAULT_SETTINGS, expectedAmount, pairKey, type Outcome, type ReconSettings } from '../../../shared/reconcile'
+import { DEFAULT_SETTINGS, expectedAmount, pairKey, stillNotRead, type Outcome, type ReconSettings } from '../../../shared/reconcile'
 import type { EngineDecisions, EngineFileRow, EngineProvider } from '../engine'
 import { dayNumber } from '../import/dates'
 import { ItemColumns } from '../match-items'
@@ -141,7 +141,7 @@ export class MatchState {
         this.fDay[i] = dayNumber(f.date)
         this.fAmount[i] = f.amountMinor
         this.fCurrency[i] = this.currencyId(f.currency)
-        if (f.notRead && !f.notRead.fixed) {
+        if (stillNotRead(f)) {
           this.fClaimed[i] = 1
           this.notRead.push(i)
         }
