@@ -15,6 +15,8 @@ import { redactSecrets } from '../main/redact'
 import { sandboxSeed } from '../main/sandbox/seed'
 import { startSandbox } from '../main/sandbox/server'
 import { sampleStatement } from '../main/sandbox/statement'
+import { sampleStatementFile } from '../main/sandbox/statement-formats'
+import { SAMPLE_FORMATS, type SampleFormat } from '../shared/reconcile'
 import { search } from '../main/search/search'
 import { createOsKeychainStore } from '../main/secrets/secret-store'
 import { runSync } from '../main/sync/engine'
@@ -29,6 +31,18 @@ import { csvCommand } from './csv'
 import { auditCommand, importCommand, reconcileCommand } from './reconcile'
 import { acceptAllCommand, closeCommand, decideCommand, reopenCommand } from './session'
 
+/** Refusals of a given file as a whole: what it is, damaged or cut short, or without the statement asked for. */
+const UNREADABLE_FILE = new Set([
+  'not_a_statement',
+  'malformed_workbook',
+  'malformed_xml',
+  'truncated_file',
+  'no_statement',
+  'pdf_not_yet',
+  'no_such_account',
+  'empty_file'
+])
+
 const USAGE = `Usage: ledgerline <command> [options]
 
 Commands:
@@ -37,7 +51,7 @@ Commands:
       with baseUrl, testKey, liveKey and controlToken (for its /__sandbox/* endpoints),
       then serves until stopped (Ctrl+C). --strict-spec answers with only what
       the API description shows (no extra fields, 400 for unknown ids).
-  sandbox statement --out FILE [--seed N] [--payments N] [--mode test|live] [--time-zone ZONE] [--json]
+  sandbox statement --out FILE [--format csv|xlsx|xls|mt940|camt053|ofx|qif] [--seed N] [--payments N] [--mode test|live] [--time-zone ZONE] [--json]
       Write a sample NGN bank statement for the Sandbox's own payments (the same --seed
       and --payments as the Sandbox), with differences on purpose: a missing payment, an
       amount off, a mobile-money settlement net of fees, a bank charge, a line posted
@@ -61,15 +75,18 @@ Commands:
       --plain: for accounting software, pandas and SQL (not Excel): UTF-8, every text
       value quoted as it is, nothing wrapped or prefixed.
   import [--profile NAME] [--mapping FILE] [--currency CUR] [--preview] [--save-preset NAME]
-         [--same-file use-existing|import-again] [--same-rows keep|skip] [--json] STATEMENT
-      Read a bank statement, ledger or order export (CSV in any common encoding and
-      separator, or XLSX) and store its rows. Columns, number form and date order are
-      found from the file; each bad row is reported with its line and column.
+         [--same-file use-existing|import-again] [--same-rows keep|skip] [--account ID] [--json] STATEMENT
+      Read a bank statement, ledger or order export and store its rows. The format is
+      known by the file's content: CSV/TSV in any common encoding and separator, Excel
+      (.xlsx, old .xls: every sheet that holds a statement), MT940/MT942, CAMT.052/053/054,
+      OFX/QFX and QIF. A file of several accounts is imported as one statement each
+      (--account ID: only that one). Columns, number form and date order are found
+      from the file; each bad row is reported with its line and column.
   reconcile [--profile NAME] --source payments|payouts|subscriptions|virtual-accounts
             --against STATEMENT [--mapping FILE] [--currency CUR] [--from DATE --to DATE] [--time-zone ZONE]
             [--amount-tolerance X] [--days-before N --days-after N] [--net-of-fees]
             [--bulk-file ID]... [--transfer REF]... --out REPORT.csv [--summary FILE.csv]
-            [--xlsx FILE.xlsx] [--plain] [--json]
+            [--xlsx FILE.xlsx] [--plain] [--account ID] [--json]
       Import the statement, match it against the provider's records and write the
       reconciled report. Exit 0: everything matched; 1: exceptions remain; 2: bad input.
   csv validate --kind transfers|plans [--profile NAME] [--remote] [--json] FILE
@@ -461,29 +478,36 @@ async function sandboxStatementCommand(args: string[]): Promise<number> {
       payments: { type: 'string' },
       mode: { type: 'string' },
       'time-zone': { type: 'string' },
+      format: { type: 'string' },
       json: { type: 'boolean' }
     },
     strict: true,
     allowPositionals: false
   })
   if (!values.out) throw new UsageError('sandbox statement needs --out FILE')
+  const format = (values.format ?? 'csv') as SampleFormat
+  if (!SAMPLE_FORMATS.includes(format))
+    throw new UsageError(`--format must be one of ${SAMPLE_FORMATS.join(', ')} (got "${values.format}")`)
   const mode = values.mode ?? 'test'
   if (mode !== 'test' && mode !== 'live') throw new UsageError(`--mode must be test or live (got "${mode}")`)
   const timeZone = values['time-zone'] ?? systemTimeZone()
   const seed = sandboxSeed({ seed: positiveInt('seed', values.seed, 1), payments: positiveInt('payments', values.payments, 5_000) })
   const statement = sampleStatement(seed, { timeZone, mode })
   const out = outputPath('out', values.out)
+  const file = sampleStatementFile(statement, format)
   await writeFileSafely(out, (fd) => {
-    writeSync(fd, statement.csv)
+    writeSync(fd, file.bytes)
   })
-  const { csv: _csv, ...described } = statement
+  const { day, currency, lines: count, netOfFees } = statement
   if (values.json) {
-    process.stdout.write(`${JSON.stringify({ file: out, timeZone, ...described })}\n`)
+    process.stdout.write(
+      `${JSON.stringify({ file: out, format, timeZone, day, currency, lines: count, netOfFees, differences: file.differences })}\n`
+    )
     return 0
   }
   const lines = [
-    `Wrote ${out}: ${statement.lines} lines for ${statement.day} (${statement.currency}, days in ${timeZone}), with these differences on purpose:`,
-    ...statement.differences.map(
+    `Wrote ${out} (${format}): ${statement.lines} lines for ${statement.day} (${statement.currency}, days in ${timeZone}), with these differences on purpose:`,
+    ...file.differences.map(
       (d) =>
         `  ${(d.line === null ? 'not on it' : `line ${d.line}`).padEnd(10)} ${d.kind.padEnd(12)} ${d.references.length > 3 ? `${d.references.slice(0, 3).join(', ')} and ${d.references.length - 3} more` : d.references.join(', ') || '-'}: ${d.expected}`
     ),
@@ -577,6 +601,7 @@ export async function main(argv: string[]): Promise<number> {
     const message = error instanceof Error ? error.message : String(error)
     const code = error instanceof AppError ? ` [${error.code}]` : ''
     process.stderr.write(`ledgerline: ${redactSecrets(message.split('\n')[0] ?? '')}${code}\n`)
-    return usage ? 2 : 1
+    // A file that is not a statement it can read is the caller's to fix, as a bad option is.
+    return usage || (error instanceof AppError && UNREADABLE_FILE.has(error.code)) ? 2 : 1
   }
 }

@@ -43,7 +43,7 @@ function readGivenFile(path: string): Buffer {
 
 /** Problems and open questions of a read, each naming its line and column, to stderr. */
 function reportRead(parsed: ParsedStatement, file: string): void {
-  const where = basename(file)
+  const where = parsed.label ? `${basename(file)} (${parsed.label})` : basename(file)
   for (const p of parsed.problems.slice(0, 50))
     process.stderr.write(`${where}:${p.line}${p.column ? ` [${p.column}]` : ''}: ${p.code}: ${p.message}\n`)
   if (parsed.problems.length > 50) process.stderr.write(`${where}: … and ${parsed.problems.length - 50} more problem(s)\n`)
@@ -54,7 +54,10 @@ function reportRead(parsed: ParsedStatement, file: string): void {
 function describeRead(parsed: ParsedStatement): string {
   const parts = [
     `${parsed.rows.length.toLocaleString('en-US')} rows`,
-    parsed.encoding ? `encoding ${parsed.encoding}` : `sheet ${parsed.sheet}`,
+    parsed.format === 'csv' || parsed.format === 'xlsx' || parsed.format === 'xls' || parsed.format === 'qif'
+      ? null
+      : parsed.format.toUpperCase(),
+    parsed.sheet !== null ? `sheet ${parsed.sheet}` : parsed.encoding ? `encoding ${parsed.encoding}` : null,
     parsed.separator ? `separator ${JSON.stringify(parsed.separator)}` : null,
     parsed.numberForm ? `numbers like ${parsed.numberForm}` : null,
     parsed.dateForm ? `dates ${parsed.dateForm}` : null
@@ -111,7 +114,8 @@ export async function importCommand(args: string[]): Promise<number> {
       'same-file': { type: 'string' },
       'same-rows': { type: 'string' },
       preview: { type: 'boolean' },
-      'save-preset': { type: 'string' }
+      'save-preset': { type: 'string' },
+      account: { type: 'string' }
     },
     strict: true,
     allowPositionals: true
@@ -137,7 +141,8 @@ export async function importCommand(args: string[]): Promise<number> {
       mapping,
       ifSameFile: sameFile,
       ifSameRows: sameRows,
-      previewOnly: values.preview === true
+      previewOnly: values.preview === true,
+      account: values.account
     })
     // A statement without currencies: name the currency of the payments it names, as the app's import offers it.
     const askedCurrency = outcome.parsed.questions.find((q) => q.field === 'defaultCurrency')
@@ -145,7 +150,7 @@ export async function importCommand(args: string[]): Promise<number> {
       const named = await service.statementCurrency(profile.id, 'payments', bytes, basename(path), mapping)
       if (named) askedCurrency.choices = [named]
     }
-    reportRead(outcome.parsed, path)
+    for (const statement of outcome.statements) reportRead(statement, path)
     if (values['save-preset'] && outcome.parsed.questions.length === 0)
       service.savePreset(values['save-preset'], outcome.parsed.headerSignature, outcome.parsed.mapping)
     return printImport(outcome, values.json === true, path)
@@ -154,11 +159,12 @@ export async function importCommand(args: string[]): Promise<number> {
   }
 }
 
-function printImport(outcome: ImportOutcome, json: boolean, path: string): number {
-  const parsed = outcome.parsed
-  const summary = {
-    status: outcome.status,
-    fileId: outcome.status === 'imported' ? outcome.file.id : outcome.status === 'same-file' ? outcome.existing.id : null,
+/** What the CLI says of one statement read: its rows, problems, questions, balances and first rows. */
+function statementSummary(parsed: ParsedStatement): Record<string, unknown> {
+  return {
+    format: parsed.format,
+    statement: parsed.label,
+    account: parsed.account,
     sha256: parsed.sha256,
     rows: parsed.rows.length,
     problems: parsed.problems,
@@ -166,8 +172,6 @@ function printImport(outcome: ImportOutcome, json: boolean, path: string): numbe
     mapping: parsed.mapping,
     numberForm: parsed.numberForm,
     dateForm: parsed.dateForm,
-    presetApplied: outcome.presetApplied,
-    sameRows: outcome.status === 'same-rows' ? outcome.sameRows : 0,
     skipped: parsed.skipped,
     proof: parsed.proof,
     firstRows: parsed.rows.slice(0, PREVIEW_ROWS).map((r) => ({
@@ -178,6 +182,27 @@ function printImport(outcome: ImportOutcome, json: boolean, path: string): numbe
       reference: r.reference,
       description: r.description
     }))
+  }
+}
+
+function printImport(outcome: ImportOutcome, json: boolean, path: string): number {
+  const parsed = outcome.parsed
+  const statements = outcome.statements
+  const several = statements.length > 1
+  const problems = statements.reduce((n, s) => n + s.problems.length, 0)
+  const summary = {
+    status: outcome.status,
+    fileId: outcome.status === 'imported' ? outcome.file.id : outcome.status === 'same-file' ? outcome.existing.id : null,
+    fileIds:
+      outcome.status === 'imported'
+        ? outcome.files.map((f) => f.id)
+        : outcome.status === 'same-file'
+          ? outcome.existingFiles.map((f) => f.id)
+          : [],
+    ...statementSummary(parsed),
+    presetApplied: outcome.presetApplied,
+    sameRows: outcome.status === 'same-rows' ? outcome.sameRows : 0,
+    statements: statements.map(statementSummary)
   }
   if (json) process.stdout.write(`${JSON.stringify(summary)}\n`)
   switch (outcome.status) {
@@ -196,14 +221,25 @@ function printImport(outcome: ImportOutcome, json: boolean, path: string): numbe
       )
       return 2
     case 'preview':
-      if (!json) process.stdout.write(`${basename(path)}: ${describeRead(parsed)} (preview; nothing stored)\n${describePreview(parsed)}`)
-      return parsed.problems.length > 0 ? 1 : 0
+      if (!json)
+        process.stdout.write(
+          several
+            ? `${basename(path)} (${parsed.format}) holds ${statements.length} statements (preview; nothing stored):\n${statements
+                .map((s) => `\n== ${s.label} ==\n${describeRead(s)}\n${describePreview(s)}`)
+                .join('')}`
+            : `${basename(path)}: ${describeRead(parsed)} (preview; nothing stored)\n${describePreview(parsed)}`
+        )
+      return problems > 0 ? 1 : 0
     case 'imported':
       if (!json)
         process.stdout.write(
-          `Imported ${basename(path)} as file ${outcome.file.id}: ${describeRead(parsed)}${outcome.presetApplied ? ` (preset "${outcome.presetApplied}")` : ''}${outcome.skippedSameRows ? `; ${outcome.skippedSameRows} row(s) imported before were left out` : ''}\n`
+          several
+            ? `Imported ${basename(path)} (${parsed.format}) as ${statements.length} statements${outcome.skippedSameRows ? `; ${outcome.skippedSameRows} row(s) imported before were left out` : ''}:\n${outcome.files
+                .map((f, k) => `  ${f.statement}: file ${f.id}, ${describeRead(statements[k] as ParsedStatement)}\n`)
+                .join('')}`
+            : `Imported ${basename(path)} as file ${outcome.file.id}: ${describeRead(parsed)}${outcome.presetApplied ? ` (preset "${outcome.presetApplied}")` : ''}${outcome.skippedSameRows ? `; ${outcome.skippedSameRows} row(s) imported before were left out` : ''}\n`
         )
-      return parsed.problems.length > 0 ? 1 : 0
+      return problems > 0 ? 1 : 0
   }
 }
 
@@ -229,7 +265,8 @@ export async function reconcileCommand(args: string[]): Promise<number> {
       summary: { type: 'string' },
       xlsx: { type: 'string' },
       plain: { type: 'boolean' },
-      name: { type: 'string' }
+      name: { type: 'string' },
+      account: { type: 'string' }
     },
     strict: true,
     allowPositionals: false
@@ -272,7 +309,8 @@ export async function reconcileCommand(args: string[]): Promise<number> {
       bytes,
       mapping,
       ifSameFile: 'use-existing',
-      ifSameRows: 'keep'
+      ifSameRows: 'keep',
+      account: values.account
     })
     if (
       outcome.status === 'questions' &&
@@ -288,17 +326,23 @@ export async function reconcileCommand(args: string[]): Promise<number> {
           bytes,
           mapping: { ...mapping, defaultCurrency: currency },
           ifSameFile: 'use-existing',
-          ifSameRows: 'keep'
+          ifSameRows: 'keep',
+          account: values.account
         })
     }
-    reportRead(outcome.parsed, values.against)
+    for (const statement of outcome.statements) reportRead(statement, values.against)
     if (outcome.status === 'questions') {
       process.stderr.write(`ledgerline: ${basename(values.against)} cannot be read without an answer; ${questionHelp}\n`)
       return 2
     }
-    const fileId = outcome.status === 'imported' ? outcome.file.id : outcome.status === 'same-file' ? outcome.existing.id : null
-    if (!fileId) throw new UsageError(`${basename(values.against)} was not stored (${outcome.status})`)
-    const dates = outcome.parsed.rows.map((r) => r.date).sort()
+    const fileIds =
+      outcome.status === 'imported'
+        ? outcome.files.map((f) => f.id)
+        : outcome.status === 'same-file'
+          ? outcome.existingFiles.map((f) => f.id)
+          : []
+    if (fileIds.length === 0) throw new UsageError(`${basename(values.against)} was not stored (${outcome.status})`)
+    const dates = outcome.statements.flatMap((s) => s.rows.map((r) => r.date)).sort()
     const from = values.from ?? dates[0]
     const to = values.to ?? dates[dates.length - 1]
     if (!from || !to)
@@ -317,7 +361,7 @@ export async function reconcileCommand(args: string[]): Promise<number> {
       to,
       timeZone,
       settings,
-      fileIds: [fileId]
+      fileIds
     })
     const controller = new AbortController()
     const stop = (): void => controller.abort()

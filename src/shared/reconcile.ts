@@ -387,6 +387,10 @@ export interface SessionInfo {
   counts: Record<Outcome, number> | null
 }
 
+/** The formats the Sandbox's sample statement is written in. */
+export const SAMPLE_FORMATS = ['csv', 'xlsx', 'xls', 'mt940', 'camt053', 'ofx', 'qif'] as const
+export type SampleFormat = (typeof SAMPLE_FORMATS)[number]
+
 export interface ImportedFileInfo {
   id: string
   name: string
@@ -402,6 +406,11 @@ export interface ImportedFileInfo {
   mapping: StatementMapping
   /** What the statement says of itself, checked at import; null for files imported before it was kept. */
   proof: StatementProof | null
+  /** What the file is (csv, xlsx, xls, pdf, mt940, camt, ofx, qif). */
+  format: string
+  /** Which statement of its file this is ("sheet March", "account 0123456789 NGN, …"); null when the file holds one. */
+  statement: string | null
+  account: string | null
 }
 
 /** A line not read, as the summary lists it. */

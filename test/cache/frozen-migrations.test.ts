@@ -28,18 +28,20 @@ const SHIPPED: Record<string, string> = {
   'v6-reconciliation-item-filters.ts': '6af027b9a59426f531c2f9026b0a12734eb21dd0e8fe44edc1862f429949849b',
   'v7-bulk-files-sent.ts': '42afeb2abc29f418faae400a943e2d2344d588eea7b4616b264ed70422d5a0dc',
   'v8-record-relations.ts': '44fbeff7d43c88fa4644ff460a0013ff3620f5feb4e28c70f1fab7ef160fece4',
-  'v9-statement-proof-and-money-returned.ts': 'b7fc21ab5d1db297463a757dccbc18c8e1dfef92db5d58d359424b84e81aacbe'
+  'v9-statement-proof-and-money-returned.ts': 'b7fc21ab5d1db297463a757dccbc18c8e1dfef92db5d58d359424b84e81aacbe',
+  'v10-statement-formats.ts': 'ccd68e6a411cab9665f9d8c99e85730cb704b7ab0617f96d61fe6f57dc1ae504'
 }
 
 const sha256 = (file: string): string => createHash('sha256').update(readFileSync(file, 'utf8').replace(/\r\n/g, '\n')).digest('hex')
 
 describe('frozen migrations', () => {
   it('has one file per migration, each unchanged since it shipped', () => {
+    const version = (f: string): number => Number(/^v(\d+)-/.exec(f)?.[1])
     const files = readdirSync(SCHEMA_DIR)
       .filter((f) => f.endsWith('.ts'))
-      .sort()
-    expect(files).toEqual(Object.keys(SHIPPED).sort())
-    expect(files.map((f) => Number(/^v(\d+)-/.exec(f)?.[1]))).toEqual(MIGRATIONS.map((m) => m.version))
+      .sort((a, b) => version(a) - version(b))
+    expect([...files].sort()).toEqual(Object.keys(SHIPPED).sort())
+    expect(files.map(version)).toEqual(MIGRATIONS.map((m) => m.version))
     for (const file of files)
       expect(sha256(join(SCHEMA_DIR, file)), `${file} changed after it shipped: add a new migration instead`).toBe(SHIPPED[file])
   })
@@ -47,7 +49,7 @@ describe('frozen migrations', () => {
   it('has a fixture cache for every earlier schema version', () => {
     const versions = readdirSync(FIXTURES)
       .map((f) => Number(/^v(\d+)\.sqlite$/.exec(f)?.[1]))
-      .sort()
+      .sort((a, b) => a - b)
     expect(versions).toEqual(Array.from({ length: latestVersion() - 1 }, (_, i) => i + 1))
   })
 

@@ -1,5 +1,5 @@
 // The Sandbox's sample statement: written by the CLI for the Sandbox's own data, it reconciles against a synced Sandbox profile with exactly the differences it says it holds.
-import { mkdtempSync } from 'node:fs'
+import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -127,6 +127,56 @@ describe('ledgerline sandbox statement', { timeout: 120_000 }, () => {
     const noReason = await runCli(['reopen', ...session])
     expect(noReason).toMatchObject({ code: 2, stderr: expect.stringMatching(/reopen needs --reason TEXT/) })
     expect((await runCli(['reopen', ...session, '--reason', 'bank corrected a line'])).code).toBe(0)
+  })
+
+  it.each(['xls', 'mt940', 'camt053'] as const)(
+    'writes the sample as %s, which reconciles with the same six differences and proves itself',
+    async (format) => {
+      const out = join(dir, `statement.${format}`)
+      const wrote = await runCli(['sandbox', 'statement', '--format', format, '--out', out, '--json'], { TZ: ZONE })
+      expect(wrote.code, wrote.stderr).toBe(0)
+      const told = JSON.parse(wrote.stdout) as { format: string; lines: number; differences: SampleDifference[] }
+      expect(told.format).toBe(format)
+      const run = await runCli(
+        ['reconcile', '--db', db, '--source', 'payments', '--against', out, '--out', join(dir, `report-${format}.csv`), '--json'],
+        { TZ: ZONE }
+      )
+      expect(run.stderr).toBe('')
+      const summary = JSON.parse(run.stdout) as ReconSummary
+      expect(summary.exceptions).toBe(6)
+      expect(summary.statements).toEqual([expect.objectContaining({ account: '0123456789', linesRead: told.lines, complete: true })])
+      // Each difference is on the line of this file the CLI named.
+      const report = readExcelCsv(join(dir, `report-${format}.csv`))
+      const charge = told.differences.find((d) => d.kind === 'bank-charge') as SampleDifference
+      expect(report.filter((r) => r['outcome'] === 'only_in_file').map((r) => r['file_line'])).toEqual([String(charge.line)])
+    }
+  )
+
+  it('refuses a file that is no statement with one line naming what it is (exit 2), and imports one account of several', async () => {
+    const png = join(dir, 'statement.csv.png')
+    writeFileSync(png, Buffer.from('89504e470d0a1a0a0000000d4948445200000001', 'hex'))
+    const refused = await runCli(['import', '--db', db, png])
+    expect(refused.code).toBe(2)
+    expect(refused.stderr).toMatch(/^ledgerline: statement\.csv\.png is a PNG image.*Export the statement .* \[not_a_statement\]\n$/)
+    const sta = join(import.meta.dirname, '../fixtures/statements/two-accounts-pages.sta')
+    const preview = await runCli(['import', '--db', db, '--preview', sta])
+    expect(preview.code, preview.stderr).toBe(0)
+    expect(preview.stdout).toMatch(/holds 2 statements/)
+    expect(preview.stdout).toMatch(/== account GH0099887766 GHS, 2026-03-01 to 2026-03-01 ==/)
+    const one = await runCli(['import', '--db', db, '--account', 'GH0099887766', '--json', sta])
+    expect(one.code, one.stderr).toBe(0)
+    expect(JSON.parse(one.stdout)).toMatchObject({
+      status: 'imported',
+      format: 'mt940',
+      account: 'GH0099887766',
+      rows: 1,
+      fileIds: [expect.any(String)]
+    })
+    const none = await runCli(['import', '--db', db, '--account', '42', sta])
+    expect(none).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/holds no statement of account 42; it holds: 0123456789, GH0099887766/)
+    })
   })
 
   it('is the same for the same seed, and explains what it cannot do', async () => {

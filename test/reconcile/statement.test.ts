@@ -325,9 +325,13 @@ describe('reading a statement', () => {
 
   it('refuses a file that is not a workbook or a table with a clear message', async () => {
     await expect(parseStatement(Buffer.from('PK\u0003\u0004garbage'), 'broken.xlsx')).rejects.toThrow(
+      /broken.xlsx is a zip archive that is not an Excel workbook/
+    )
+    await expect(parseStatement(Buffer.from('PK\u0003\u0004..xl/workbook.xml..'), 'cut.xlsx')).rejects.toThrow(
       /could not be read as an Excel workbook/
     )
-    const nothing = await parseStatement(utf8(''), 'empty.csv', { defaultCurrency: 'NGN' })
+    await expect(parseStatement(utf8(''), 'empty.csv', { defaultCurrency: 'NGN' })).rejects.toThrow(/empty.csv is an empty file/)
+    const nothing = await parseStatement(utf8('just some words\n'), 'words.csv', { defaultCurrency: 'NGN' })
     expect(nothing.rows).toEqual([])
     expect(nothing.questions.length).toBeGreaterThan(0)
   })

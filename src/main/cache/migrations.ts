@@ -10,6 +10,7 @@ import { v6 } from './schema/v6-reconciliation-item-filters'
 import { v7 } from './schema/v7-bulk-files-sent'
 import { v8 } from './schema/v8-record-relations'
 import { v9 } from './schema/v9-statement-proof-and-money-returned'
+import { v10 } from './schema/v10-statement-formats'
 
 export interface Migration {
   version: number
@@ -17,7 +18,7 @@ export interface Migration {
   up(db: Database.Database): void
 }
 
-export const MIGRATIONS: readonly Migration[] = [v1, v2, v3, v4, v5, v6, v7, v8, v9]
+export const MIGRATIONS: readonly Migration[] = [v1, v2, v3, v4, v5, v6, v7, v8, v9, v10]
 
 export function latestVersion(migrations: readonly Migration[] = MIGRATIONS): number {
   return migrations.length === 0 ? 0 : (migrations[migrations.length - 1] as Migration).version

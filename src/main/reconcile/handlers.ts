@@ -10,6 +10,7 @@ import type { AuditEventBody } from '../../shared/reconcile-events'
 import { AppError, notConfirmed } from '../errors'
 import { sandboxSeed } from '../sandbox/seed'
 import { sampleStatement } from '../sandbox/statement'
+import { sampleStatementFile } from '../sandbox/statement-formats'
 import type { HostContext } from '../host/context'
 import type { HandlerMap } from '../ipc/router'
 import { verifyAudit } from './audit'
@@ -64,7 +65,17 @@ export function reconHandlers(ctx: HostContext): HandlerMap {
       if (named) askedCurrency.choices = [named]
     }
     const sameFile = service.files(entry.profileId).find((f) => f.sha256 === parsed.sha256) ?? null
-    return toPreview(token, parsed, outcome.presetApplied, sameFile, service.sameRows(entry.profileId, parsed.rows))
+    return toPreview(
+      token,
+      parsed,
+      outcome.statements,
+      outcome.presetApplied,
+      sameFile,
+      service.sameRows(
+        entry.profileId,
+        outcome.statements.flatMap((s) => s.rows)
+      )
+    )
   }
   const sessionOfProfile = (id: string): SessionInfo => {
     const session = service.session(id)
@@ -85,8 +96,8 @@ export function reconHandlers(ctx: HostContext): HandlerMap {
       const profile = ctx.active.current()
       const path = await ctx.ui.chooseOpenFile({
         title: 'Import a statement',
-        filterName: 'Statements (CSV, Excel)',
-        extensions: ['csv', 'txt', 'tsv', 'xlsx']
+        filterName: 'Statements (CSV, Excel, MT940, CAMT, OFX, QIF)',
+        extensions: ['csv', 'txt', 'tsv', 'xlsx', 'xls', 'sta', 'mt940', 'fin', 'xml', 'camt', 'ofx', 'qfx', 'qif']
       })
       if (!path) return null
       const size = (await stat(path)).size
@@ -101,26 +112,22 @@ export function reconHandlers(ctx: HostContext): HandlerMap {
     'recon:openDropped': async ({ name, base64, mapping }) => {
       const profile = ctx.active.current()
       const bytes = Buffer.from(base64, 'base64')
-      // Only the file's own name is kept: a dropped name never names a place on disk.
+      // Only the file's own name is kept: a dropped name never names a place on disk. What the file is, its content says.
       const entry: Held = { profileId: profile.id, name: basename(name.replace(/\\/g, '/')), bytes, at: Date.now() }
-      if (!/\.(csv|txt|tsv|xlsx)$/i.test(entry.name))
-        throw new AppError('unsupported_file', `${entry.name} is not a statement Ledgerline reads (CSV, TXT, TSV or XLSX).`)
       return preview(hold(entry), entry, mapping ?? {})
     },
-    'recon:sample': async () => {
+    'recon:sample': async ({ format }) => {
       const profile = ctx.active.current()
       if (!profile.builtIn)
         throw new AppError(
           'not_sandbox',
           `The sample statement is for the built-in Sandbox profile; "${profile.name}" reconciles its own statements.`
         )
-      const sample = sampleStatement(sandboxSeed(), { timeZone: profile.timeZone, mode: profile.mode })
-      const entry: Held = {
-        profileId: profile.id,
-        name: `sandbox-statement-${sample.day}.csv`,
-        bytes: Buffer.from(sample.csv, 'utf8'),
-        at: Date.now()
-      }
+      const sample = sampleStatementFile(
+        sampleStatement(sandboxSeed(), { timeZone: profile.timeZone, mode: profile.mode }),
+        format ?? 'csv'
+      )
+      const entry: Held = { profileId: profile.id, name: sample.name, bytes: sample.bytes, at: Date.now() }
       return preview(hold(entry), entry, {})
     },
     'recon:preview': async ({ token, mapping }) => preview(token, heldFile(token), mapping as Partial<StatementMapping>),
@@ -145,14 +152,20 @@ export function reconHandlers(ctx: HostContext): HandlerMap {
             service.savePreset(saveAs, outcome.parsed.headerSignature, outcome.parsed.mapping)
           if (outcome.status === 'imported') held.delete(token)
           ctx.log.info(
-            `statement ${entry.name}: ${outcome.status}, ${outcome.parsed.rows.length} rows, ${outcome.parsed.problems.length} problems`
+            `statement ${entry.name}: ${outcome.status}, ${outcome.statements.length} statement(s), ${outcome.statements.reduce((n, s) => n + s.rows.length, 0)} rows`
           )
           return {
             kind: 'recon-import' as const,
             status: outcome.status === 'preview' ? ('questions' as const) : outcome.status,
             fileId: outcome.status === 'imported' ? outcome.file.id : outcome.status === 'same-file' ? outcome.existing.id : null,
-            rows: outcome.parsed.rows.length,
-            problems: outcome.parsed.problems.length,
+            fileIds:
+              outcome.status === 'imported'
+                ? outcome.files.map((f) => f.id)
+                : outcome.status === 'same-file'
+                  ? outcome.existingFiles.map((f) => f.id)
+                  : [],
+            rows: outcome.statements.reduce((n, s) => n + s.rows.length, 0),
+            problems: outcome.statements.reduce((n, s) => n + s.problems.length, 0),
             sameRows: outcome.status === 'same-rows' ? outcome.sameRows : 0
           }
         }
@@ -290,6 +303,7 @@ export function reconHandlers(ctx: HostContext): HandlerMap {
 function toPreview(
   token: string,
   parsed: ParsedStatement,
+  statements: readonly ParsedStatement[],
   presetApplied: string | null,
   sameFile: StatementPreview['sameFile'],
   sameRows: number
@@ -321,6 +335,16 @@ function toPreview(
     skipped: parsed.skipped.slice(0, PREVIEW_PROBLEMS),
     questions: parsed.questions,
     proof: parsed.proof,
+    format: parsed.format,
+    label: parsed.label,
+    statements: statements.map((s) => ({
+      label: s.label,
+      account: s.account,
+      rows: s.rows.length,
+      problems: s.problems.length,
+      notRead: s.problems.slice(0, PREVIEW_PROBLEMS).map((p) => ({ line: p.line, text: p.text ?? '', reason: p.message })),
+      proof: s.proof
+    })),
     presetApplied,
     sameFile,
     sameRows

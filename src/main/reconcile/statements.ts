@@ -4,7 +4,7 @@ import { createHash, randomUUID } from 'node:crypto'
 import type { ImportedFileInfo, ReconSource, StatementMapping, StatementProof } from '../../shared/reconcile'
 import { AppError } from '../errors'
 import type { ReconContext } from './context'
-import { parseStatement, type ParsedStatement, type StatementRow } from './import/statement'
+import { parseStatementFile, type ParsedStatement, type StatementRow } from './import/statement'
 import { keysNamedBy, normaliseReference } from './references'
 
 export interface ImportRequest {
@@ -18,13 +18,22 @@ export interface ImportRequest {
   ifSameRows?: 'keep' | 'skip' | undefined
   /** Only read and report; store nothing. */
   previewOnly?: boolean | undefined
+  /** Of a file holding several statements, only the one of this account (or sheet). */
+  account?: string | undefined
 }
 
-export type ImportOutcome =
-  | { status: 'imported'; file: ImportedFileInfo; parsed: ParsedStatement; presetApplied: string | null; skippedSameRows: number }
-  | { status: 'preview' | 'questions'; parsed: ParsedStatement; presetApplied: string | null }
-  | { status: 'same-file'; parsed: ParsedStatement; existing: ImportedFileInfo; presetApplied: string | null }
-  | { status: 'same-rows'; parsed: ParsedStatement; sameRows: number; presetApplied: string | null }
+export type ImportOutcome = (
+  | { status: 'imported'; file: ImportedFileInfo; files: ImportedFileInfo[]; skippedSameRows: number }
+  | { status: 'preview' | 'questions' }
+  | { status: 'same-file'; existing: ImportedFileInfo; existingFiles: ImportedFileInfo[] }
+  | { status: 'same-rows'; sameRows: number }
+) & {
+  /** The statement shown first: the first with a question when there are any, else the file's first. */
+  parsed: ParsedStatement
+  /** Every statement of the file that is imported (one per sheet or account; only the one asked for with `account`). */
+  statements: ParsedStatement[]
+  presetApplied: string | null
+}
 
 interface FileRow {
   id: string
@@ -40,22 +49,33 @@ interface FileRow {
   separator: string | null
   mapping: string
   proof: string | null
+  format: string
+  statement: string | null
+  account: string | null
 }
 
 /** Statement rows per insert statement (10 values each: 5,000, well under SQLite's limit of 32,766). */
 const ROW_BATCH = 500
 
+/** Formats whose columns the user maps (and a saved preset may map). */
+const TABULAR = new Set(['csv', 'xlsx', 'xls', 'qif'])
+
 export class Statements {
   constructor(private readonly ctx: ReconContext) {}
 
-  /** Reads a statement, applies a saved preset when its headers match, and stores it unless asked only to preview or something needs the user. */
+  /**
+   * Reads a statement file (every statement it holds, or the one of `account`), applies a saved
+   * preset when its headers match, and stores each statement unless asked only to preview or
+   * something needs the user.
+   */
   async importStatement(request: ImportRequest): Promise<ImportOutcome> {
-    let parsed = await parseStatement(request.bytes, request.name, request.mapping ?? {})
+    let statements = await parseStatementFile(request.bytes, request.name, request.mapping ?? {})
     let presetApplied: string | null = null
-    if (!request.mapping?.columns || Object.keys(request.mapping.columns).length === 0) {
-      const preset = [parsed.headerSignature, ...parsed.rowSignatures].map((s) => this.presetFor(s)).find((p) => p !== null) ?? null
+    const head = statements[0] as ParsedStatement
+    if (TABULAR.has(head.format) && (!request.mapping?.columns || Object.keys(request.mapping.columns).length === 0)) {
+      const preset = [head.headerSignature, ...head.rowSignatures].map((s) => this.presetFor(s)).find((p) => p !== null) ?? null
       if (preset) {
-        parsed = await parseStatement(request.bytes, request.name, {
+        statements = await parseStatementFile(request.bytes, request.name, {
           ...preset.mapping,
           ...stripEmpty(request.mapping ?? {}),
           columns: preset.mapping.columns
@@ -63,76 +83,108 @@ export class Statements {
         presetApplied = preset.sourceName
       }
     }
+    if (request.account !== undefined) statements = this.ofAccount(statements, request.account, request.name)
+    const parsed = statements.find((s) => s.questions.length > 0) ?? (statements[0] as ParsedStatement)
+    const common = { parsed, statements, presetApplied }
     const existing = this.ctx.db
-      .prepare('select id from recon_files where profile_id = ? and sha256 = ? order by imported_at limit 1')
-      .get(request.profileId, parsed.sha256) as { id: string } | undefined
-    if (existing && request.ifSameFile !== 'import-again' && !request.previewOnly) {
-      return { status: 'same-file', parsed, existing: this.file(existing.id), presetApplied }
+      .prepare('select id from recon_files where profile_id = ? and sha256 = ? order by imported_at, num')
+      .pluck()
+      .all(request.profileId, parsed.sha256) as string[]
+    if (existing.length > 0 && request.ifSameFile !== 'import-again' && !request.previewOnly) {
+      const existingFiles = existing.map((id) => this.file(id))
+      return { status: 'same-file', existing: existingFiles[0] as ImportedFileInfo, existingFiles, ...common }
     }
-    if (parsed.questions.length > 0) return { status: 'questions', parsed, presetApplied }
-    if (request.previewOnly) return { status: 'preview', parsed, presetApplied }
-    const known = this.knownRowIds(request.profileId, parsed.rows)
-    if (known.size > 0 && !existing && request.ifSameRows === undefined)
-      return { status: 'same-rows', parsed, sameRows: known.size, presetApplied }
-    const rows = request.ifSameRows === 'skip' ? parsed.rows.filter((r) => !known.has(r.id)) : parsed.rows
-    const id = randomUUID()
+    if (statements.some((s) => s.questions.length > 0)) return { status: 'questions', ...common }
+    if (request.previewOnly) return { status: 'preview', ...common }
+    const known = this.knownRowIds(
+      request.profileId,
+      statements.flatMap((s) => s.rows)
+    )
+    if (known.size > 0 && existing.length === 0 && request.ifSameRows === undefined)
+      return { status: 'same-rows', sameRows: known.size, ...common }
+    const ids: string[] = []
+    let skippedSameRows = 0
     this.ctx.db.transaction(() => {
-      const num = this.ctx.db.prepare('select coalesce(max(num), 0) + 1 from recon_files').pluck().get() as number
-      this.ctx.db
-        .prepare(
-          `insert into recon_files (id, num, profile_id, name, sha256, size, encoding, separator, sheet, header, header_line, mapping, number_form, date_form, row_count, problems, skipped, proof, content, imported_at, imported_by)
-           values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
-        )
-        .run(
-          id,
-          num,
-          request.profileId,
-          request.name,
-          parsed.sha256,
-          parsed.size,
-          parsed.encoding,
-          parsed.separator,
-          parsed.sheet,
-          JSON.stringify(parsed.header),
-          parsed.headerLine,
-          JSON.stringify(parsed.mapping),
-          parsed.numberForm,
-          parsed.dateForm,
-          rows.length,
-          JSON.stringify(parsed.problems),
-          JSON.stringify(parsed.skipped),
-          parsed.proof === null ? null : JSON.stringify(parsed.proof),
-          // The file exactly as imported, for the evidence pack (its SHA-256 is the one above).
-          Buffer.from(request.bytes.buffer, request.bytes.byteOffset, request.bytes.byteLength),
-          this.ctx.now().toISOString(),
-          this.ctx.user()
-        )
-      // Rows go in BATCH at a time: one statement call per batch, not per row (a million rows in seconds).
-      const columns = '(file_num, line, row_id, date, time, amount_minor, currency, reference, description, counterparty)'
-      const statement = (n: number): Database.Statement =>
-        this.ctx.db.prepare(`insert into recon_file_rows ${columns} values ${Array(n).fill('(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`)
-      const full = statement(ROW_BATCH)
-      const values: unknown[] = new Array(ROW_BATCH * 10)
-      for (let start = 0; start < rows.length; start += ROW_BATCH) {
-        const end = Math.min(rows.length, start + ROW_BATCH)
-        if (end - start < ROW_BATCH) values.length = (end - start) * 10
-        for (let k = start, v = 0; k < end; k++) {
-          const r = rows[k] as StatementRow
-          values[v++] = num
-          values[v++] = r.line
-          values[v++] = r.id
-          values[v++] = r.date
-          values[v++] = r.time
-          values[v++] = r.amountMinor
-          values[v++] = r.currency
-          values[v++] = r.reference
-          values[v++] = r.description
-          values[v++] = r.counterparty
-        }
-        ;(end - start === ROW_BATCH ? full : statement(end - start)).run(values)
+      for (const statement of statements) {
+        const rows = request.ifSameRows === 'skip' ? statement.rows.filter((r) => !known.has(r.id)) : statement.rows
+        skippedSameRows += statement.rows.length - rows.length
+        ids.push(this.store(request, statement, rows))
       }
     })()
-    return { status: 'imported', file: this.file(id), parsed, presetApplied, skippedSameRows: parsed.rows.length - rows.length }
+    const files = ids.map((id) => this.file(id))
+    return { status: 'imported', file: files[0] as ImportedFileInfo, files, skippedSameRows, ...common }
+  }
+
+  /** The statements of one account (as the file writes it, or by its letters and digits); refused naming the accounts the file holds. */
+  private ofAccount(statements: ParsedStatement[], account: string, name: string): ParsedStatement[] {
+    const key = (a: string | null): string => (a ?? '').replace(/[^A-Za-z0-9]/g, '').toUpperCase()
+    const chosen = statements.filter((s) => key(s.account) === key(account) || (s.sheet !== null && s.sheet === account))
+    if (chosen.length > 0) return chosen
+    const held = statements.map((s) => s.account ?? (s.sheet ? `sheet ${s.sheet}` : '(no account stated)'))
+    throw new AppError('no_such_account', `${name} holds no statement of account ${account}; it holds: ${held.join(', ')}.`)
+  }
+
+  /** Stores one statement of a file and its rows; returns its id. */
+  private store(request: ImportRequest, parsed: ParsedStatement, rows: readonly StatementRow[]): string {
+    const id = randomUUID()
+    const num = this.ctx.db.prepare('select coalesce(max(num), 0) + 1 from recon_files').pluck().get() as number
+    this.ctx.db
+      .prepare(
+        `insert into recon_files (id, num, profile_id, name, sha256, size, encoding, separator, sheet, header, header_line, mapping, number_form, date_form, row_count, problems, skipped, proof, content, imported_at, imported_by, format, statement, account)
+         values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+      )
+      .run(
+        id,
+        num,
+        request.profileId,
+        request.name,
+        parsed.sha256,
+        parsed.size,
+        parsed.encoding,
+        parsed.separator,
+        parsed.sheet,
+        JSON.stringify(parsed.header),
+        parsed.headerLine,
+        JSON.stringify(parsed.mapping),
+        parsed.numberForm,
+        parsed.dateForm,
+        rows.length,
+        JSON.stringify(parsed.problems),
+        JSON.stringify(parsed.skipped),
+        parsed.proof === null ? null : JSON.stringify(parsed.proof),
+        // The file exactly as imported, for the evidence pack (its SHA-256 is the one above).
+        Buffer.from(request.bytes.buffer, request.bytes.byteOffset, request.bytes.byteLength),
+        this.ctx.now().toISOString(),
+        this.ctx.user(),
+        parsed.format,
+        parsed.label,
+        parsed.account
+      )
+    // Rows go in BATCH at a time: one statement call per batch, not per row (a million rows in seconds).
+    const columns = '(file_num, line, row_id, date, time, amount_minor, currency, reference, description, counterparty)'
+    const statement = (n: number): Database.Statement =>
+      this.ctx.db.prepare(`insert into recon_file_rows ${columns} values ${Array(n).fill('(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`)
+    const full = statement(ROW_BATCH)
+    const values: unknown[] = new Array(ROW_BATCH * 10)
+    for (let start = 0; start < rows.length; start += ROW_BATCH) {
+      const end = Math.min(rows.length, start + ROW_BATCH)
+      if (end - start < ROW_BATCH) values.length = (end - start) * 10
+      for (let k = start, v = 0; k < end; k++) {
+        const r = rows[k] as StatementRow
+        values[v++] = num
+        values[v++] = r.line
+        values[v++] = r.id
+        values[v++] = r.date
+        values[v++] = r.time
+        values[v++] = r.amountMinor
+        values[v++] = r.currency
+        values[v++] = r.reference
+        values[v++] = r.description
+        values[v++] = r.counterparty
+      }
+      ;(end - start === ROW_BATCH ? full : statement(end - start)).run(values)
+    }
+    return id
   }
 
   /**
@@ -162,7 +214,7 @@ export class Statements {
     if (currencies.length <= 1) return currencies[0] ?? null
     if (table !== 'payments' && table !== 'transfers') return null
     // Read with a placeholder currency: only the references and descriptions are looked at.
-    const keys = keysNamedBy((await parseStatement(bytes, name, { ...mapping, defaultCurrency: 'USD' })).rows)
+    const keys = keysNamedBy((await parseStatementFile(bytes, name, { ...mapping, defaultCurrency: 'USD' })).flatMap((s) => s.rows))
     const hits = new Map<string, number>()
     const rows = this.ctx.db
       .prepare(`select reference, service_reference, currency from ${table} where profile_id = ?`)
@@ -201,7 +253,7 @@ export class Statements {
     // Every column but the file's bytes (a statement of a million lines is tens of megabytes).
     const row = this.ctx.db
       .prepare(
-        'select id, name, sha256, row_count, problems, imported_at, imported_by, number_form, date_form, encoding, separator, mapping, proof from recon_files where id = ?'
+        'select id, name, sha256, row_count, problems, imported_at, imported_by, number_form, date_form, encoding, separator, mapping, proof, format, statement, account from recon_files where id = ?'
       )
       .get(id) as FileRow | undefined
     if (!row) throw new AppError('file_not_found', `No imported statement ${id}.`)
@@ -218,7 +270,10 @@ export class Statements {
       encoding: row.encoding,
       separator: row.separator,
       mapping: JSON.parse(row.mapping) as StatementMapping,
-      proof: row.proof === null ? null : (JSON.parse(row.proof) as StatementProof)
+      proof: row.proof === null ? null : (JSON.parse(row.proof) as StatementProof),
+      format: row.format,
+      statement: row.statement,
+      account: row.account
     }
   }
 

@@ -19,8 +19,22 @@ export interface SampleDifference {
   expected: string
 }
 
+/** One line of the sample as every format writes it: signed amount and the balance after it, in kobo. */
+export interface SampleEntry {
+  day: string
+  reference: string
+  narration: string
+  amountMinor: number
+  balanceMinor: number
+}
+
 export interface SampleStatement {
   csv: string
+  /** The same statement for the other formats: its lines, balances and account. */
+  entries: SampleEntry[]
+  openingMinor: number
+  closingMinor: number
+  account: string
   /** The day the statement covers, in the time zone asked for. */
   day: string
   currency: 'NGN'
@@ -40,6 +54,8 @@ interface Paid {
 }
 
 const CURRENCY = 'NGN'
+/** The CSV's first transaction line: below an eight-line bank header block and the column header. */
+export const FIRST_ROW_LINE = 10
 
 /** 1234567 kobo → "12,345.67", as banks print amounts. */
 function printed(minor: number): string {
@@ -200,10 +216,12 @@ export function sampleStatement(seed: SeedOptions, options: SampleStatementOptio
     ''
   ]
   // The bank header block above is eight lines; the column header is the ninth, the first row the tenth.
-  const firstRowLine = header.length + 2
+  const firstRowLine = FIRST_ROW_LINE
   let balance = opening
+  const entries: SampleEntry[] = []
   const rows = lines.map((l, k) => {
     balance += l.credit - l.debit
+    entries.push({ day, reference: l.reference.trim(), narration: l.narration, amountMinor: l.credit - l.debit, balanceMinor: balance })
     if (l.note) differences.push({ ...l.note, line: firstRowLine + k })
     const cell = (minor: number): string => (minor === 0 ? '' : `"${printed(minor)}"`)
     return [dayFirst, dayFirst, l.reference, l.narration, cell(l.debit), cell(l.credit), `"${printed(balance)}"`].join(',')
@@ -215,5 +233,16 @@ export function sampleStatement(seed: SeedOptions, options: SampleStatementOptio
     `,,,Closing balance,,,"${printed(balance)}"`,
     ''
   ].join('\r\n')
-  return { csv, day, currency: CURRENCY, lines: rows.length, differences, netOfFees: true }
+  return {
+    csv,
+    entries,
+    openingMinor: opening,
+    closingMinor: balance,
+    account: '0123456789',
+    day,
+    currency: CURRENCY,
+    lines: rows.length,
+    differences,
+    netOfFees: true
+  }
 }

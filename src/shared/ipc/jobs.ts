@@ -30,6 +30,8 @@ export const jobResultSchema = z.discriminatedUnion('kind', [
     /** imported, same-file (the earlier import is used) or same-rows (asked: keep or skip them). */
     status: z.enum(['imported', 'same-file', 'same-rows', 'questions']),
     fileId: text(80).nullable(),
+    /** Every statement stored (a file of several accounts or sheets is one statement each); the first is fileId. */
+    fileIds: z.array(text(80)).max(10_000),
     rows: z.number().int().min(0),
     problems: z.number().int().min(0),
     sameRows: z.number().int().min(0)

@@ -5,8 +5,10 @@ import {
   OUTCOMES,
   RECON_SOURCES,
   reconSettingsSchema,
+  SAMPLE_FORMATS,
   type ImportedFileInfo,
   type ImportQuestion,
+  type LineNotRead,
   type ParseProblem,
   type ReconItem,
   type ReconSummary,
@@ -112,6 +114,19 @@ export interface StatementPreview {
   questions: ImportQuestion[]
   /** What the statement says of itself, checked: balances, breaks, lines not read (null while questions are open). */
   proof: StatementProof | null
+  /** What the file is, known by its content (csv, xlsx, xls, mt940, camt, ofx, qif). */
+  format: string
+  /** Which statement of the file is shown, when it holds several. */
+  label: string | null
+  /** Every statement of the file (one per sheet or account), each imported as its own statement. */
+  statements: {
+    label: string | null
+    account: string | null
+    rows: number
+    problems: number
+    notRead: LineNotRead[]
+    proof: StatementProof | null
+  }[]
   presetApplied: string | null
   /** Set when this exact file (same SHA-256) was imported before. */
   sameFile: ImportedFileInfo | null
@@ -145,7 +160,8 @@ export const reconCalls = {
     })
   ),
   /** The built-in Sandbox's sample bank statement for its own payments, previewed like a chosen file (see `ledgerline sandbox statement`). */
-  'recon:sample': call<StatementPreview>()(noArgs),
+  /** The Sandbox's sample statement, in the format asked for (CSV when none is). */
+  'recon:sample': call<StatementPreview>()(z.strictObject({ format: z.enum(SAMPLE_FORMATS).optional() })),
   /** Reads the same file again with another mapping or answers to its questions. */
   'recon:preview': call<StatementPreview>()(z.strictObject({ token, mapping: mappingSchema })),
   /** Stores the previewed file as an import job (its rows are then usable in sessions). */

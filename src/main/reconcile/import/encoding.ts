@@ -57,7 +57,7 @@ function stripBom(text: string): string {
 }
 
 /** UTF-16 without a BOM: ASCII text then has a zero in every other byte. */
-function utf16ByZeros(buffer: Buffer): 'utf-16le' | 'utf-16be' | null {
+export function utf16ByZeros(buffer: Buffer): 'utf-16le' | 'utf-16be' | null {
   const n = Math.min(buffer.length, 4096) & ~1
   if (n < 4) return null
   let even = 0

@@ -24,7 +24,15 @@ import {
 import { DateOrderTally, dayOf, fitsOrder, NUMERIC_FORMS, readDateShape, type DateShape } from './dates'
 import { decodeStatement } from './encoding'
 import { currencyOfHeader, guessColumns, headerSignature, INDICATOR_CREDIT, INDICATOR_DEBIT, normaliseHeader } from './mapping'
-import { findHeaderRow, isXlsx, readCsvGrid, readXlsxGrid, type Grid } from './table'
+import { findHeaderRow, readCsvGrid, type Grid } from './table'
+import { parseBankStatements } from './bank-statement'
+import { decodeSwift, readMt940 } from './mt940'
+import { decodeXml, readCamt } from './camt'
+import { decodeOfx, readOfx } from './ofx'
+import { QIF_MAPPING, readQifGrid } from './qif'
+import { sniffStatement, type StatementFormat } from './sniff'
+import { readWorkbookGrids } from './workbook'
+import { AppError } from '../../errors'
 import { keyChar } from '../key-index'
 
 export interface StatementRow {
@@ -42,6 +50,12 @@ export interface StatementRow {
 
 export interface ParsedStatement {
   name: string
+  /** What the file is, known by its content. */
+  format: StatementFormat
+  /** Which statement of the file this is ("sheet March", "account 0123456789 NGN, 2026-03-01 to 2026-03-31"); null when the file holds one. */
+  label: string | null
+  /** The account the statement is of, when it says. */
+  account: string | null
   sha256: string
   size: number
   encoding: string | null
@@ -202,23 +216,95 @@ const BALANCE_WORDS = /bal|forward|b\/f|c\/f|solde|saldo/i
 const TOTALS =
   /\b(total|totals|sub-?total|closing balance|opening balance|balance b\/?f|balance c\/?f|brought forward|carried forward|end of statement|balance as at)\b/i
 
+/** The first (or only) statement of a file; parseStatementFile gives them all. */
 export async function parseStatement(bytes: Uint8Array, name: string, given: Partial<StatementMapping> = {}): Promise<ParsedStatement> {
-  const sha256 = createHash('sha256').update(bytes).digest('hex')
-  const mapping: StatementMapping = { ...EMPTY_MAPPING, ...given, columns: { ...(given.columns ?? {}) } }
-  let grid: Grid
-  let encoding: string | null = null
-  let encodingHow: string | null = null
-  if (isXlsx(bytes, name)) grid = await readXlsxGrid(bytes)
-  else {
-    const decoded = decodeStatement(bytes, mapping.encoding)
-    encoding = decoded.encoding
-    encodingHow = decoded.how
-    grid = readCsvGrid(decoded.text, mapping.separator)
-  }
-  return parseGrid(grid, { name, sha256, size: bytes.byteLength, encoding, encodingHow }, mapping)
+  return (await parseStatementFile(bytes, name, given))[0] as ParsedStatement
 }
 
-interface FileFacts {
+/**
+ * Every statement a file holds, whatever its format (known by its content): a CSV one, a workbook
+ * one per sheet that holds a statement, an MT940, CAMT or OFX file one per account. Throws
+ * not_a_statement, naming what the file is, when it is none of the formats read.
+ */
+export async function parseStatementFile(
+  bytes: Uint8Array,
+  name: string,
+  given: Partial<StatementMapping> = {}
+): Promise<ParsedStatement[]> {
+  const sha256 = createHash('sha256').update(bytes).digest('hex')
+  const mapping = (): StatementMapping => ({ ...EMPTY_MAPPING, ...given, columns: { ...(given.columns ?? {}) } })
+  const facts = (encoding: string | null = null, encodingHow: string | null = null): FileFacts => ({
+    name,
+    sha256,
+    size: bytes.byteLength,
+    encoding,
+    encodingHow
+  })
+  const format = sniffStatement(bytes, name)
+  switch (format) {
+    case 'csv': {
+      const decoded = decodeStatement(bytes, given.encoding)
+      const parsed = parseGrid(readCsvGrid(decoded.text, given.separator ?? null), facts(decoded.encoding, decoded.how), mapping())
+      return [parsed]
+    }
+    case 'xlsx':
+    case 'xls': {
+      const sheets = readWorkbookGrids(bytes, name).map((grid) => ({ ...parseGrid(grid, facts(), mapping()), format }))
+      // Each sheet that holds a statement (its date and amount columns found, lines on it); the first sheet when none does, to be mapped.
+      const statements = sheets.filter((s) => !s.questions.some((q) => q.field === 'columns') && s.rows.length + s.problems.length > 0)
+      if (statements.length === 0) return [sheets[0] as ParsedStatement]
+      return statements.map((s) => ({ ...s, label: statements.length > 1 || sheets.length > 1 ? `sheet ${s.sheet}` : null }))
+    }
+    case 'mt940': {
+      const decoded = decodeSwift(bytes)
+      const statements = readMt940(decoded.text)
+      if (statements.length === 0)
+        throw new AppError('no_statement', `${name} is an MT940 file with no statement in it (no :61: line and no balance).`)
+      return labelled(parseBankStatements(statements, facts(decoded.encoding, 'SWIFT text'), 'mt940'))
+    }
+    case 'camt': {
+      const decoded = decodeXml(bytes)
+      const statements = readCamt(decoded.text, name)
+      if (statements.length === 0)
+        throw new AppError('no_statement', `${name} is a CAMT file with no statement in it (no Stmt, Rpt or Ntfctn).`)
+      return labelled(parseBankStatements(statements, facts(decoded.encoding, 'XML declaration'), 'camt'))
+    }
+    case 'ofx': {
+      const decoded = decodeOfx(bytes)
+      const statements = readOfx(decoded.text)
+      if (statements.length === 0)
+        throw new AppError('no_statement', `${name} is an OFX file with no bank or card statement in it (no STMTRS or CCSTMTRS).`)
+      return labelled(parseBankStatements(statements, facts(decoded.encoding, 'OFX header'), 'ofx'))
+    }
+    case 'qif': {
+      const decoded = decodeStatement(bytes, given.encoding)
+      return [
+        {
+          ...parseGrid(readQifGrid(decoded.text), facts(decoded.encoding, decoded.how), {
+            ...QIF_MAPPING,
+            ...mapping(),
+            columns: { ...QIF_MAPPING.columns, ...(given.columns ?? {}) }
+          }),
+          format
+        }
+      ]
+    }
+    case 'pdf':
+      throw new AppError(
+        'pdf_not_yet',
+        `${name} is a PDF statement; Ledgerline does not read PDF statements yet. Export the statement as CSV, Excel, MT940, CAMT.053 or OFX.`
+      )
+    default:
+      throw new AppError('not_a_statement', `${name} is a ${format} file, which Ledgerline does not read yet.`)
+  }
+}
+
+/** A file's statements: the label only says which when there are several. */
+function labelled(statements: ParsedStatement[]): ParsedStatement[] {
+  return statements.length === 1 ? [{ ...(statements[0] as ParsedStatement), label: null }] : statements
+}
+
+export interface FileFacts {
   name: string
   sha256: string
   size: number
@@ -226,7 +312,13 @@ interface FileFacts {
   encodingHow: string | null
 }
 
-export function parseGrid(grid: Grid, facts: FileFacts, mapping: StatementMapping): ParsedStatement {
+export interface GridOptions {
+  /** Lines of a structured format (MT940, CAMT, OFX): every dated line is a transaction, whatever its words say. */
+  structured?: boolean
+}
+
+export function parseGrid(grid: Grid, facts: FileFacts, mapping: StatementMapping, options: GridOptions = {}): ParsedStatement {
+  const structured = options.structured === true
   const skipped: ParsedStatement['skipped'] = []
   const problems: ParseProblem[] = []
   const questions: ImportQuestion[] = []
@@ -249,7 +341,8 @@ export function parseGrid(grid: Grid, facts: FileFacts, mapping: StatementMappin
           : CLOSING_BALANCE.test(words)
             ? 'closing balance (above the header row)'
             : 'above the header row'
-    skipped.push({ line: grid.lines[i] as number, reason })
+    // Rows a structured format lays out above its lines (line 0) are no line of the file.
+    if ((grid.lines[i] as number) > 0) skipped.push({ line: grid.lines[i] as number, reason })
   }
   const dataRows = grid.rows.slice(first)
   const dataLines = grid.lines.slice(first)
@@ -261,6 +354,9 @@ export function parseGrid(grid: Grid, facts: FileFacts, mapping: StatementMappin
     proof: StatementProof | null = null
   ): ParsedStatement => ({
     ...facts,
+    format: grid.sheet === null ? 'csv' : 'xlsx',
+    label: null,
+    account: proof?.account ?? null,
     separator: grid.separator,
     sheet: grid.sheet,
     header,
@@ -375,7 +471,7 @@ export function parseGrid(grid: Grid, facts: FileFacts, mapping: StatementMappin
       amounts[k] = t
       if (t) hasAmount = true
     }
-    if (!shape) {
+    if (!shape && !structured) {
       const words = row.join(' ')
       if (statedBalance(i, row, words)) continue
       if (dateText === '' && (TOTALS.test(words) || !hasAmount || row.filter((c) => c.trim() !== '').length <= 1)) {
@@ -386,6 +482,8 @@ export function parseGrid(grid: Grid, facts: FileFacts, mapping: StatementMappin
         skipped.push({ line, reason: 'totals or balance line' })
         continue
       }
+    }
+    if (!shape) {
       unread.push([problems.length, i])
       problems.push({
         line,
@@ -399,7 +497,7 @@ export function parseGrid(grid: Grid, facts: FileFacts, mapping: StatementMappin
       continue
     }
     // A dated "Balance b/f" line is a balance, never a transaction (its description says so); a cheap look for the words first.
-    if (DESCRIPTION >= 0) {
+    if (DESCRIPTION >= 0 && !structured) {
       const description = row[DESCRIPTION] ?? ''
       if (BALANCE_WORDS.test(description) && statedBalance(i, row, description)) continue
     }

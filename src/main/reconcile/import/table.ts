@@ -1,5 +1,4 @@
-// A statement file → a grid of text cells: CSV by papaparse with the separator detected, XLSX by exceljs, and the header row found under any bank header block.
-import ExcelJS from 'exceljs'
+// A statement file → a grid of text cells: CSV by papaparse with the separator detected (workbooks: workbook.ts), and the header row found under any bank header block.
 import Papa from 'papaparse'
 import { readDateShape } from './dates'
 import { headerScore, normaliseHeader } from './mapping'
@@ -8,7 +7,7 @@ export const SEPARATORS = [',', ';', '\t', '|'] as const
 
 export interface Grid {
   rows: string[][]
-  /** 1-based line (CSV) or row (XLSX) of each grid row, as the user would find it. */
+  /** 1-based line (CSV, MT940, CAMT, OFX, QIF) or row (a workbook's sheet) of each grid row, as the user would find it; 0 for rows a structured format lays out above its lines. */
   lines: number[]
   separator: string | null
   sheet: string | null
@@ -58,46 +57,6 @@ export function readCsvGrid(text: string, separator: string | null): Grid {
   return { rows, lines, separator: chosen, sheet: null }
 }
 
-/** The first worksheet with data, every cell as the text a user would type: dates as YYYY-MM-DD, numbers exact as stored. */
-export async function readXlsxGrid(bytes: Uint8Array): Promise<Grid> {
-  const workbook = new ExcelJS.Workbook()
-  try {
-    await workbook.xlsx.load(Buffer.from(bytes) as unknown as ArrayBuffer)
-  } catch (error) {
-    throw new TableError('malformed_xlsx', `The file could not be read as an Excel workbook: ${(error as Error).message}`)
-  }
-  const sheet = workbook.worksheets.find((w) => w.actualRowCount > 0)
-  if (!sheet) throw new TableError('empty_file', 'The workbook has no rows.')
-  const rows: string[][] = []
-  const lines: number[] = []
-  const width = sheet.actualColumnCount
-  sheet.eachRow({ includeEmpty: false }, (row, number) => {
-    const cells: string[] = []
-    for (let c = 1; c <= Math.max(width, row.cellCount); c++) cells.push(cellText(row.getCell(c).value))
-    if (cells.every((c) => c.trim() === '')) return
-    rows.push(cells)
-    lines.push(number)
-  })
-  return { rows, lines, separator: null, sheet: sheet.name }
-}
-
-function cellText(value: ExcelJS.CellValue): string {
-  if (value === null || value === undefined) return ''
-  if (value instanceof Date) {
-    const iso = value.toISOString()
-    return iso.endsWith('T00:00:00.000Z') ? iso.slice(0, 10) : iso.slice(0, 19).replace('T', ' ')
-  }
-  // At most 15 significant digits, as Excel shows it: a formula's 20046.379999999997 is the 20046.38 the user sees.
-  if (typeof value === 'number') return String(Number(value.toPrecision(15)))
-  if (typeof value === 'string') return value
-  if (typeof value === 'boolean') return value ? 'TRUE' : 'FALSE'
-  if ('richText' in value) return value.richText.map((r) => r.text).join('')
-  if ('result' in value) return cellText(value.result as ExcelJS.CellValue)
-  if ('text' in value) return String(value.text)
-  if ('error' in value) return ''
-  return ''
-}
-
 /**
  * The header row: the first of the first 50 rows that holds every column a mapping names, or,
  * without a mapping, names at least two statement columns; failing that, a row of words in no list
@@ -122,9 +81,4 @@ function wordsAboveFirstDate(rows: readonly (readonly string[])[], limit: number
   const below = filled(rows[first] as readonly string[])
   const words = above.every((c) => /[A-Za-z\u00C0-\u024F]/.test(c) && !/\d/.test(c))
   return words && above.length >= 2 && above.length >= below.length * 0.75 ? first - 1 : null
-}
-
-export function isXlsx(bytes: Uint8Array, name: string): boolean {
-  const zip = bytes[0] === 0x50 && bytes[1] === 0x4b && bytes[2] === 0x03 && bytes[3] === 0x04
-  return zip || /\.xlsx$/i.test(name)
 }

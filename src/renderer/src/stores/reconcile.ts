@@ -4,7 +4,7 @@ import { ref } from 'vue'
 import type { CallArg, JobInfo, StatementPreview } from '../../../shared/ipc/contract'
 import { MAX_DROPPED_BYTES } from '../../../shared/ipc/reconcile'
 import type { CallError, CallResult } from '../../../shared/ipc/result'
-import type { ImportedFileInfo, ReconSettings, ReconSource, SessionInfo } from '../../../shared/reconcile'
+import type { ImportedFileInfo, ReconSettings, ReconSource, SampleFormat, SessionInfo } from '../../../shared/reconcile'
 
 /** A mapping as the user changes it in the wizard (anything left out is guessed by the host). */
 export type MappingChange = CallArg<'recon:preview'>['mapping']
@@ -14,7 +14,7 @@ import { profileScoped } from './profile-scope'
 import { fileToBase64 } from '../files'
 
 /** What an import job ended with, for the wizard to say. */
-export type ImportEnd = { ok: true; fileId: string; rows: number; status: string } | { ok: false; message: string; error?: CallError }
+export type ImportEnd = { ok: true; fileIds: string[]; rows: number; status: string } | { ok: false; message: string; error?: CallError }
 
 export const useReconcileStore = defineStore('reconcile', () => {
   const jobs = useJobsStore()
@@ -72,8 +72,8 @@ export const useReconcileStore = defineStore('reconcile', () => {
   }
 
   /** The built-in Sandbox's sample statement, previewed like a chosen file. */
-  async function openSample(): Promise<CallError | null> {
-    return opened(await window.api.recon.sample())
+  async function openSample(format: SampleFormat = 'csv'): Promise<CallError | null> {
+    return opened(await window.api.recon.sample({ format }))
   }
 
   /** Reads the open statement again with the mapping changed (a column, the date order, the decimal mark, the currency). */
@@ -121,7 +121,7 @@ export const useReconcileStore = defineStore('reconcile', () => {
     if (result.status === 'same-rows' || !result.fileId)
       return { ok: false, message: `${result.sameRows} of its rows were imported before in another file: choose to keep or skip them.` }
     await load()
-    return { ok: true, fileId: result.fileId, rows: result.rows, status: result.status }
+    return { ok: true, fileIds: result.fileIds.length > 0 ? result.fileIds : [result.fileId], rows: result.rows, status: result.status }
   }
 
   async function create(input: {

@@ -1,0 +1,129 @@
+// The one statement model every structured format (MT940, CAMT, OFX) feeds: statements of lines as the bank wrote them, laid out as a grid the tabular reader checks like any CSV (the same exact amounts, balance proof, lines not read), then keyed by the bank's own ids.
+import type { StatementMapping } from '../../../shared/reconcile'
+import { parseGrid, rowContentId, type FileFacts, type ParsedStatement } from './statement'
+import type { StatementFormat } from './sniff'
+import type { Grid } from './table'
+
+/** One line of a bank statement as its format states it; amounts are decimal text with "." (signed, debit negative), as written when they could not be read. */
+export interface BankLine {
+  /** Where the line is: the file's line of its entry (1-based). */
+  line: number
+  /** YYYY-MM-DD, or the text as written when it is not a day. */
+  bookingDate: string
+  valueDate: string | null
+  amount: string
+  /** The bank's own id of the line (an OFX FITID, a CAMT AcctSvcrRef, an MT940 bank reference); never MT940's NONREF. */
+  bankId: string | null
+  reference: string | null
+  /** Further references the line names (end-to-end id, instruction id, cheque number), kept in its description so matching finds them. */
+  otherReferences: string[]
+  description: string | null
+  counterparty: string | null
+  /** The line as the file has it. */
+  text: string
+  /** A balance the statement states after this line (an MT940 intermediate closing balance), decimal text. */
+  balanceAfter: string | null
+  /** Why the line could not be read, when its format's reader knows better than the cells say. */
+  why?: string | undefined
+}
+
+export interface BankStatement {
+  account: string | null
+  currency: string | null
+  /** Decimal text, or null when the statement states none. */
+  opening: string | null
+  closing: string | null
+  lines: BankLine[]
+  /** Lines of the file that are not transactions of this statement, and why (pending entries listed apart, batch totals checked). */
+  notes: { line: number; reason: string }[]
+  /** How the user tells this statement from the file's others: its account and period. */
+  label: string
+}
+
+const COLUMNS = ['Booking date', 'Value date', 'Amount', 'Currency', 'Reference', 'Description', 'Counterparty', 'Bank id', 'Balance']
+
+/** The mapping of the grid a bank statement is laid out as: the same for every structured format. */
+export const STRUCTURED_MAPPING: StatementMapping = {
+  columns: {
+    date: 'Booking date',
+    amount: 'Amount',
+    currency: 'Currency',
+    reference: 'Reference',
+    description: 'Description',
+    counterparty: 'Counterparty',
+    balance: 'Balance'
+  },
+  dateOrder: 'ymd',
+  decimalMark: '.',
+  defaultCurrency: null,
+  encoding: null,
+  separator: null
+}
+
+/** A line's description with the references it names beyond its own, so a payer's end-to-end id is found as a reference would be. */
+function describe(line: BankLine): string {
+  const extra = line.otherReferences.filter((r) => r && r !== line.reference && !(line.description ?? '').includes(r))
+  return [line.description, ...extra].filter((t) => t && t.trim() !== '').join(' · ')
+}
+
+/** Each statement read as a statement file: the grid checks amounts and balances; the ids are the bank's (account + its id + day + amount + occurrence) where it gives one. */
+export function parseBankStatements(statements: readonly BankStatement[], facts: FileFacts, format: StatementFormat): ParsedStatement[] {
+  return statements.map((statement) => {
+    // The header block the tabular reader reads balances and the account from; its rows are on line 0 (no line of the file).
+    const block: string[][] = [['Account number', statement.account ?? '']]
+    if (statement.opening !== null) block.push(['Opening balance', statement.opening])
+    if (statement.closing !== null) block.push(['Closing balance', statement.closing])
+    const rows: string[][] = [...block, COLUMNS]
+    const lines: number[] = [...block.map(() => 0), 0]
+    for (const l of statement.lines) {
+      rows.push([
+        l.bookingDate,
+        l.valueDate ?? '',
+        l.amount,
+        statement.currency ?? '',
+        l.reference ?? '',
+        describe(l),
+        l.counterparty ?? '',
+        l.bankId ?? '',
+        l.balanceAfter ?? ''
+      ])
+      lines.push(l.line)
+    }
+    const grid: Grid = { rows, lines, separator: null, sheet: null }
+    const parsed = parseGrid(
+      grid,
+      facts,
+      { ...STRUCTURED_MAPPING, columns: { ...STRUCTURED_MAPPING.columns }, defaultCurrency: statement.currency },
+      { structured: true }
+    )
+    const byLine = new Map(statement.lines.map((l) => [l.line, l]))
+    // Ids from the bank's own id where it gives one (a bank may reuse it for a charge and its fee: the day and amount tell them apart), else from the line's content; always within the account.
+    const account = statement.account ?? ''
+    const counts = new Map<string, number>()
+    for (const row of parsed.rows) {
+      const line = byLine.get(row.line)
+      const base = line?.bankId
+        ? rowContentId(row.currency, row.date, row.amountMinor, `${account}/${line.bankId}`, null, null)
+        : rowContentId(row.currency, row.date, row.amountMinor, row.reference, row.description, `${account}\u001f${row.counterparty ?? ''}`)
+      const seen = counts.get(base) ?? 0
+      counts.set(base, seen + 1)
+      row.id = seen > 0 ? `${base}#${seen}` : base
+    }
+    for (const p of parsed.problems) {
+      const line = byLine.get(p.line)
+      if (!line) continue
+      p.text = line.text
+      if (line.why) p.message = `${line.why[0]?.toUpperCase()}${line.why.slice(1)}.`
+    }
+    return {
+      ...parsed,
+      format,
+      label: statement.label,
+      account: statement.account,
+      header: COLUMNS,
+      headerLine: null,
+      skipped: [...parsed.skipped, ...statement.notes].sort((a, b) => a.line - b.line),
+      proof: parsed.proof && { ...parsed.proof, account: statement.account ?? parsed.proof.account }
+    }
+  })
+}

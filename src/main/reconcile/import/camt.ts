@@ -1,0 +1,303 @@
+// ISO 20022 CAMT.052/053/054 (any version) → bank statements over a streaming XML parser: only booked entries are lines, pending ones listed apart; a batch entry split into its transaction details, each with its own amount, the batch checked against them.
+import iconv from 'iconv-lite'
+import { SaxesParser } from 'saxes'
+import { AppError } from '../../errors'
+import type { BankLine, BankStatement } from './bank-statement'
+
+/** What is collected of one element kind (a statement, a balance, an entry, a transaction detail): its line and each leaf's text by its path below it. */
+interface Node {
+  line: number
+  /** Where its element starts and ends in the text (its XML is the line's raw text). */
+  start: number
+  end: number
+  values: Map<string, string>
+  /** Remittance lines (Ustrd), kept in order. */
+  texts: string[]
+}
+
+const node = (line: number, start = 0): Node => ({ line, start, end: start, values: new Map(), texts: [] })
+const first = (n: Node, ...paths: string[]): string | null => {
+  for (const p of paths) {
+    const v = n.values.get(p)
+    if (v !== undefined && v.trim() !== '') return v.trim()
+  }
+  return null
+}
+
+/** XML bytes as text, in the encoding its declaration names (UTF-8 when it names none). */
+export function decodeXml(bytes: Uint8Array): { text: string; encoding: string } {
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+  if (buffer[0] === 0xff && buffer[1] === 0xfe) return { text: iconv.decode(buffer.subarray(2), 'utf-16le'), encoding: 'utf-16le' }
+  if (buffer[0] === 0xfe && buffer[1] === 0xff) return { text: iconv.decode(buffer.subarray(2), 'utf-16be'), encoding: 'utf-16be' }
+  const declared = /^\s*<\?xml[^>]*encoding\s*=\s*["']([A-Za-z0-9._-]+)["']/.exec(buffer.subarray(0, 200).toString('latin1'))?.[1]
+  const encoding = declared && iconv.encodingExists(declared) ? declared.toLowerCase() : 'utf-8'
+  return { text: iconv.decode(buffer, encoding).replace(/^\uFEFF/, ''), encoding }
+}
+
+/** Signed decimal text of an amount and its credit/debit mark ("500.00", "DBIT" → "-500.00"); null when the amount is not a plain decimal. */
+function signed(amount: string | null, mark: string | null): string | null {
+  if (amount === null || !/^\d+(\.\d+)?$/.test(amount)) return null
+  return mark === 'DBIT' ? `-${amount}` : amount
+}
+
+/** YYYY-MM-DD of a Dt or DtTm (the bank's own day, no time zone applied). */
+function day(text: string | null): string | null {
+  return text && /^\d{4}-\d{2}-\d{2}/.test(text) ? text.slice(0, 10) : null
+}
+
+/** Every statement (Stmt, Rpt or Ntfctn) of a CAMT document. */
+export function readCamt(text: string, name: string): BankStatement[] {
+  const parser = new SaxesParser({ xmlns: false, position: true })
+  const statements: { stmt: Node; balances: Node[]; entries: { entry: Node; details: Node[] }[] }[] = []
+  const path: string[] = []
+  /** Where each open record starts in `path`, innermost last. */
+  let stmt: (typeof statements)[number] | null = null
+  let stmtDepth = -1
+  let balance: Node | null = null
+  let balanceDepth = -1
+  let entry: { entry: Node; details: Node[] } | null = null
+  let entryDepth = -1
+  let detail: Node | null = null
+  let detailDepth = -1
+  let textBuffer = ''
+  let failure: { line: number; column: number; message: string } | null = null
+  parser.on('error', (error) => {
+    failure ??= { line: parser.line, column: parser.column, message: error.message.replace(/^\d+:\d+: /, '') }
+  })
+  parser.on('opentag', (tag) => {
+    const local = tag.name.slice(tag.name.indexOf(':') + 1)
+    path.push(local)
+    textBuffer = ''
+    const depth = path.length - 1
+    const at = text.lastIndexOf('<', parser.position - 1)
+    if ((local === 'Stmt' || local === 'Rpt' || local === 'Ntfctn') && stmt === null) {
+      stmt = { stmt: node(parser.line, at), balances: [], entries: [] }
+      stmtDepth = depth
+      statements.push(stmt)
+    } else if (stmt && local === 'Bal' && depth === stmtDepth + 1) {
+      balance = node(parser.line, at)
+      balanceDepth = depth
+      stmt.balances.push(balance)
+    } else if (stmt && local === 'Ntry' && depth === stmtDepth + 1) {
+      entry = { entry: node(parser.line, at), details: [] }
+      entryDepth = depth
+      stmt.entries.push(entry)
+    } else if (entry && local === 'TxDtls') {
+      detail = node(parser.line, at)
+      detailDepth = depth
+      entry.details.push(detail)
+    }
+    // An amount's currency, kept as "<path>@Ccy" on whichever record holds it.
+    const ccy = tag.attributes['Ccy']
+    if (typeof ccy === 'string') {
+      const [record, from] = detail
+        ? [detail, detailDepth]
+        : entry
+          ? [entry.entry, entryDepth]
+          : balance
+            ? [balance, balanceDepth]
+            : stmt
+              ? [stmt.stmt, stmtDepth]
+              : [null, 0]
+      if (record) record.values.set(`${path.slice(from + 1).join('/')}@Ccy`, ccy)
+    }
+  })
+  parser.on('text', (t) => {
+    textBuffer += t
+  })
+  parser.on('closetag', () => {
+    const depth = path.length - 1
+    const value = textBuffer.trim()
+    textBuffer = ''
+    const local = path[depth] as string
+    if (value !== '') {
+      const [record, from] = detail
+        ? [detail, detailDepth]
+        : entry
+          ? [entry.entry, entryDepth]
+          : balance
+            ? [balance, balanceDepth]
+            : stmt
+              ? [stmt.stmt, stmtDepth]
+              : [null, 0]
+      if (record) {
+        const key = path.slice(from + 1).join('/')
+        if (local === 'Ustrd' || local === 'AddtlTxInf' || local === 'AddtlNtryInf') record.texts.push(value)
+        if (!record.values.has(key)) record.values.set(key, value)
+      }
+    }
+    if (depth === detailDepth && detail) {
+      detail.end = parser.position
+      detail = null
+      detailDepth = -1
+    } else if (depth === entryDepth && entry) {
+      entry.entry.end = parser.position
+      entry = null
+      entryDepth = -1
+    } else if (depth === balanceDepth) {
+      balance = null
+      balanceDepth = -1
+    } else if (depth === stmtDepth) {
+      stmt = null
+      stmtDepth = -1
+    }
+    path.pop()
+  })
+  parser.write(text).close()
+  if (failure !== null) {
+    const f = failure as { line: number; column: number; message: string }
+    const cut = /unclosed|unexpected end|incomplete/i.test(f.message)
+    throw new AppError(
+      cut ? 'truncated_file' : 'malformed_xml',
+      cut
+        ? `${name} ends before its XML does (line ${f.line}): the file was cut short. Download the statement again.`
+        : `${name} is not well-formed XML at line ${f.line}, column ${f.column}: ${f.message}.`
+    )
+  }
+  const raw = (n: Node): string => text.slice(n.start, n.end).replace(/>\s+</g, '><')
+  return statements.map((s) => toStatement(s, raw))
+}
+
+function toStatement(
+  s: { stmt: Node; balances: Node[]; entries: { entry: Node; details: Node[] }[] },
+  raw: (n: Node) => string
+): BankStatement {
+  const account = first(s.stmt, 'Acct/Id/IBAN', 'Acct/Id/Othr/Id', 'Acct/Id/PrtryAcct/Id')
+  const balanceOf = (...codes: string[]): { amount: string | null; currency: string | null; day: string | null } | null => {
+    for (const code of codes) {
+      const b = s.balances.find((n) => first(n, 'Tp/CdOrPrtry/Cd', 'Tp/CdOrPrtry/Prtry') === code)
+      if (b)
+        return {
+          amount: signed(first(b, 'Amt'), first(b, 'CdtDbtInd')),
+          currency: first(b, 'Amt@Ccy'),
+          day: day(first(b, 'Dt/Dt', 'Dt/DtTm'))
+        }
+    }
+    return null
+  }
+  const opening = balanceOf('OPBD', 'PRCD')
+  const closing = balanceOf('CLBD')
+  const currency =
+    first(s.stmt, 'Acct/Ccy') ?? opening?.currency ?? closing?.currency ?? (s.entries[0] ? first(s.entries[0].entry, 'Amt@Ccy') : null)
+  const lines: BankLine[] = []
+  const notes: BankStatement['notes'] = []
+  for (const { entry, details } of s.entries) {
+    const status = first(entry, 'Sts/Cd', 'Sts/Prtry', 'Sts')
+    const amount = signed(first(entry, 'Amt'), first(entry, 'CdtDbtInd'))
+    const booked = day(first(entry, 'BookgDt/Dt', 'BookgDt/DtTm'))
+    const valued = day(first(entry, 'ValDt/Dt', 'ValDt/DtTm'))
+    const entryText = [first(entry, 'AddtlNtryInf'), ...entry.texts.filter((t) => t !== first(entry, 'AddtlNtryInf'))]
+      .filter(Boolean)
+      .join(' ')
+    if (status !== 'BOOK') {
+      // Pending (PDNG) and information-only (INFO) entries are not on the account yet: listed apart, never lines.
+      notes.push({
+        line: entry.line,
+        reason:
+          `${status === 'PDNG' ? 'pending, not yet booked' : `status ${status ?? 'not stated'}, not booked`}: ${amount ?? first(entry, 'Amt') ?? '?'} ${first(entry, 'Amt@Ccy') ?? ''} ${valued ?? booked ?? ''} ${first(entry, 'AcctSvcrRef', 'NtryRef') ?? ''} ${entryText}`
+            .replace(/\s+/g, ' ')
+            .trim()
+      })
+      continue
+    }
+    const reversal = first(entry, 'RvslInd') === 'true'
+    const base = {
+      bookingDate: booked ?? valued ?? first(entry, 'BookgDt/Dt', 'BookgDt/DtTm') ?? '(none)',
+      valueDate: valued,
+      balanceAfter: null
+    }
+    if (details.length <= 1) {
+      const d = details[0] ?? node(entry.line)
+      lines.push({ ...detailLine(d, entry, amount, base, reversal, entryText, currency), text: raw(entry) })
+      continue
+    }
+    // A batch: each detail is a line with its own amount; their sum must be the entry's.
+    let sum = 0n
+    let every = true
+    for (const [k, d] of details.entries()) {
+      const own = signed(first(d, 'Amt', 'AmtDtls/TxAmt/Amt'), first(d, 'CdtDbtInd') ?? first(entry, 'CdtDbtInd'))
+      const line = { ...detailLine(d, entry, own, base, reversal, entryText, currency), text: raw(d) }
+      if (own === null) {
+        every = false
+        line.why = `transaction ${k + 1} of the batch booked on line ${entry.line} states no amount of its own`
+      } else sum += cents(own)
+      lines.push(line)
+    }
+    if (amount !== null && every && sum !== cents(amount))
+      notes.push({
+        line: entry.line,
+        reason: `batch of ${details.length}: its transactions add to ${decimal(sum)}, the entry says ${amount}`
+      })
+    else
+      notes.push({
+        line: entry.line,
+        reason: `batch of ${details.length} transactions, ${amount ?? '?'} ${currency ?? ''}, split into its transactions`.trim()
+      })
+  }
+  const from = day(first(s.stmt, 'FrToDt/FrDtTm', 'FrToDt/FrDt')) ?? opening?.day ?? null
+  const to = day(first(s.stmt, 'FrToDt/ToDtTm', 'FrToDt/ToDt')) ?? closing?.day ?? null
+  return {
+    account,
+    currency,
+    opening: opening?.amount ?? null,
+    closing: closing?.amount ?? null,
+    lines,
+    notes,
+    label: `account ${account ?? '(not stated)'}${currency ? ` ${currency}` : ''}${from && to ? `, ${from} to ${to}` : ''}`
+  }
+}
+
+function detailLine(
+  d: Node,
+  entry: Node,
+  amount: string | null,
+  base: { bookingDate: string; valueDate: string | null; balanceAfter: null },
+  reversal: boolean,
+  entryText: string,
+  currency: string | null
+): BankLine {
+  const endToEnd = first(d, 'Refs/EndToEndId')
+  const instruction = first(d, 'Refs/InstrId')
+  const servicer = first(d, 'Refs/AcctSvcrRef') ?? first(entry, 'AcctSvcrRef')
+  const structured = first(d, 'RmtInf/Strd/CdtrRefInf/Ref')
+  const credit = (first(d, 'CdtDbtInd') ?? first(entry, 'CdtDbtInd')) !== 'DBIT'
+  // The other party: the debtor of money in, the creditor of money out.
+  const party = credit
+    ? first(d, 'RltdPties/Dbtr/Nm', 'RltdPties/Dbtr/Pty/Nm', 'RltdPties/UltmtDbtr/Nm')
+    : first(d, 'RltdPties/Cdtr/Nm', 'RltdPties/Cdtr/Pty/Nm', 'RltdPties/UltmtCdtr/Nm')
+  const references = [endToEnd, instruction, structured, first(d, 'Refs/TxId'), first(d, 'Refs/PmtInfId')].filter(
+    (r): r is string => r !== null && !/^NOTPROVIDED$/i.test(r)
+  )
+  // A foreign amount is kept in words: the instructed amount in its own currency beside the booked one.
+  const instructed = first(d, 'AmtDtls/InstdAmt/Amt')
+  const instructedCurrency = first(d, 'AmtDtls/InstdAmt/Amt@Ccy')
+  const foreign =
+    instructed && instructedCurrency && instructedCurrency !== currency ? `instructed ${instructedCurrency} ${instructed}` : null
+  const text = [reversal ? 'Reversal:' : null, ...d.texts, d.texts.length === 0 ? entryText : null, foreign].filter(Boolean).join(' ')
+  return {
+    ...base,
+    line: d.line,
+    amount: amount ?? first(d, 'Amt', 'AmtDtls/TxAmt/Amt') ?? '(none)',
+    bankId: servicer,
+    reference: references[0] ?? null,
+    otherReferences: references.slice(1),
+    description: text || null,
+    counterparty: party,
+    text: '',
+    why: amount === null ? 'the entry states no amount that reads as a decimal' : undefined
+  }
+}
+
+/** Decimal text → hundredths-or-finer as a bigint at 6 decimals, for exact batch sums. */
+function cents(text: string): bigint {
+  const negative = text.startsWith('-')
+  const [w = '0', f = ''] = text.replace('-', '').split('.')
+  const v = BigInt(w + f.padEnd(6, '0').slice(0, 6))
+  return negative ? -v : v
+}
+
+function decimal(v: bigint): string {
+  const negative = v < 0n
+  const digits = (negative ? -v : v).toString().padStart(7, '0')
+  return `${negative ? '-' : ''}${digits.slice(0, -6)}.${digits.slice(-6).replace(/0{1,4}$/, '')}`
+}

@@ -1,0 +1,310 @@
+// SWIFT MT940/MT942 statements (SWIFT blocks or bare tags) → bank statements: one per account, its messages chained by their intermediate balances; :61: lines with reversals, references and :86: details (?20–?29 sub-fields or /TAG/ style) read for references and names.
+import iconv from 'iconv-lite'
+import type { BankLine, BankStatement } from './bank-statement'
+
+/** MT940 text: UTF-8 when it is valid UTF-8, else Windows-1252 (what SWIFT's character set becomes on a Windows desktop). */
+export function decodeSwift(bytes: Uint8Array): { text: string; encoding: string } {
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+  try {
+    return { text: new TextDecoder('utf-8', { fatal: true }).decode(buffer).replace(/^\uFEFF/, ''), encoding: 'utf-8' }
+  } catch {
+    return { text: iconv.decode(buffer, 'windows-1252'), encoding: 'windows-1252' }
+  }
+}
+
+interface Field {
+  tag: string
+  value: string
+  line: number
+  text: string
+}
+
+/** The tagged fields of the text in order, each with its line and its continuation lines; block markers ("{1:…}{4:", "-}") are not fields. */
+function fields(text: string): Field[] {
+  const out: Field[] = []
+  const lines = text.split(/\r\n|\r|\n/)
+  let current: Field | null = null
+  for (let i = 0; i < lines.length; i++) {
+    let raw = lines[i] as string
+    // "{1:F01…}{2:…}{4:" may share its line with the first tag.
+    const block = /^\{1:[^}]*\}(?:\{2:[^}]*\})?(?:\{3:(?:\{[^}]*\})*\})?\{4:/.exec(raw)
+    if (block) raw = raw.slice(block[0].length)
+    if (/^-\}/.test(raw) || /^\{5:/.test(raw) || raw === '-') {
+      current = null
+      continue
+    }
+    const tag = /^:(\d{2}[A-Z]?):/.exec(raw)
+    if (tag) {
+      current = { tag: tag[1] as string, value: raw.slice(tag[0].length), line: i + 1, text: raw }
+      out.push(current)
+    } else if (current && raw.trim() !== '') {
+      current.value += `\n${raw}`
+      current.text += `\n${raw}`
+    }
+  }
+  return out
+}
+
+/** YYMMDD → YYYY-MM-DD (years 80–99 are 19xx), or null when it is not a day. */
+function swiftDay(yymmdd: string): string | null {
+  const m = /^(\d{2})(\d{2})(\d{2})$/.exec(yymmdd)
+  if (!m) return null
+  const year = Number(m[1]) >= 80 ? 1900 + Number(m[1]) : 2000 + Number(m[1])
+  const day = `${year}-${m[2]}-${m[3]}`
+  const d = new Date(`${day}T00:00:00Z`)
+  return Number.isNaN(d.getTime()) || d.toISOString().slice(0, 10) !== day ? null : day
+}
+
+/** "1234,56" → "1234.56"; null when it is not a SWIFT amount (digits, one comma). */
+function swiftAmount(text: string): string | null {
+  const m = /^(\d+),(\d*)$/.exec(text.trim())
+  if (!m) return null
+  return m[2] ? `${m[1]}.${m[2]}` : (m[1] as string)
+}
+
+interface Balance {
+  mark: 'C' | 'D'
+  day: string | null
+  currency: string
+  amount: string | null
+}
+
+/** A :60a:/:62a:/:64: balance: C or D, YYMMDD, currency, amount. */
+function balance(value: string): Balance | null {
+  const m = /^([CD])(\d{6})([A-Z]{3})([\d,]+)/.exec(value.trim())
+  if (!m) return null
+  const amount = swiftAmount(m[4] as string)
+  return {
+    mark: m[1] as 'C' | 'D',
+    day: swiftDay(m[2] as string),
+    currency: m[3] as string,
+    amount: amount && (m[1] === 'D' ? `-${amount}` : amount)
+  }
+}
+
+/** An empty, NONREF or all-zero reference is no reference. */
+function realReference(text: string | undefined | null): string | null {
+  const t = (text ?? '').trim()
+  return t === '' || /^NONREF$/i.test(t) || /^0+$/.test(t) || /^NOTPROVIDED$/i.test(t) ? null : t
+}
+
+/** What a :86: says: its free text, references and the other party's name. */
+export function readDetails(value: string): { description: string; references: string[]; name: string | null } {
+  const flat = value.replace(/\n/g, '')
+  // German/SEPA style: "166?00GUTSCHRIFT?20EREF+ABC?21SVWZ+Invoice 4?32JOHN DOE".
+  if (/^\d{3}\?\d{2}|^\?\d{2}/.test(flat)) {
+    const sub = new Map<number, string>()
+    for (const m of flat.matchAll(/\?(\d{2})([^?]*)/g)) sub.set(Number(m[1]), (sub.get(Number(m[1])) ?? '') + (m[2] as string))
+    const purpose = [20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 60, 61, 62, 63].map((k) => sub.get(k) ?? '').join('')
+    const references: string[] = []
+    for (const key of ['EREF', 'KREF', 'MREF', 'CRED', 'PREF']) {
+      const m = new RegExp(`${key}\\+(.*?)(?=(?:EREF|KREF|MREF|CRED|DEBT|COAM|OAMT|SVWZ|ABWA|ABWE|IBAN|BIC)\\+|$)`).exec(purpose)
+      const ref = realReference(m?.[1])
+      if (ref) references.push(ref)
+    }
+    const svwz = /SVWZ\+(.*?)(?=(?:ABWA|ABWE|IBAN|BIC)\+|$)/.exec(purpose)?.[1]
+    const name = `${sub.get(32) ?? ''}${sub.get(33) ?? ''}`.trim() || null
+    const description = [sub.get(0), svwz ?? purpose]
+      .filter((t) => t && t.trim() !== '')
+      .join(' ')
+      .trim()
+    return { description, references, name }
+  }
+  // "/TAG/value" style (Rabobank, ING, many African banks' host-to-host): /EREF/…/REMI/…/NAME/….
+  if (/^\/[A-Z]{2,4}\//.test(flat)) {
+    const parts = flat.split(
+      /\/(?=(?:EREF|PREF|KREF|MARF|CSID|REMI|NAME|ORDP|BENM|CNTP|IBAN|BIC|ADDR|TRCD|RTRN|PURP|ISDT|ULTC|ULTD|CREF|IREF|OCMT|CHGS|EXCH|BUSP)\/)/
+    )
+    const tags = new Map<string, string>()
+    for (const part of parts) {
+      const m = /^\/?([A-Z]{2,4})\/(.*)$/.exec(part)
+      if (m) tags.set(m[1] as string, (m[2] as string).replace(/\/+$/, ''))
+    }
+    const references = ['EREF', 'PREF', 'CREF', 'IREF', 'KREF', 'MARF']
+      .map((k) => realReference(tags.get(k)))
+      .filter((r): r is string => r !== null)
+    // /CNTP/IBAN/BIC/NAME/CITY and /BENM//NAME/…: the name is the first part that is words, not an account or a bank code.
+    const party = tags.get('NAME') ?? tags.get('ORDP') ?? tags.get('BENM') ?? tags.get('CNTP') ?? null
+    const name = party
+      ? (party
+          .split('/')
+          .find((p) => /[A-Za-z]{2}/.test(p) && !/^[A-Z]{2}\d{2}[A-Z0-9]{8,}$/.test(p) && !/^[A-Z]{6}[A-Z0-9]{2,5}$/.test(p)) ?? null)
+      : null
+    const remittance = tags
+      .get('REMI')
+      ?.replace(/^(?:USTD|STRD)\/\//, '')
+      .replace(/\//g, ' ')
+    return { description: (remittance ?? flat).trim(), references, name: name?.trim() || null }
+  }
+  return { description: value.replace(/\s*\n\s*/g, ' ').trim(), references: [], name: null }
+}
+
+/** A :61: line: value date, entry date, mark (RC/RD reversals), amount, type, customer and bank reference, supplementary details. */
+const LINE_61 = /^(\d{6})(\d{4})?(RC|RD|C|D)([A-Z])?(\d[\d,]*)([A-Z][A-Z0-9]{3})(.*)$/
+
+function readLine61(field: Field, details: Field | null): BankLine {
+  const [first = '', ...rest] = field.value.split('\n')
+  const text = details ? `${field.text}\n${details.text}` : field.text
+  const m = LINE_61.exec(first.trim())
+  const info = details ? readDetails(details.value) : { description: '', references: [], name: null }
+  const base: BankLine = {
+    line: field.line,
+    bookingDate: first.slice(0, 6) || '(none)',
+    valueDate: null,
+    amount: '(none)',
+    bankId: null,
+    reference: null,
+    otherReferences: info.references,
+    description: info.description || rest.join(' ').trim() || null,
+    counterparty: info.name,
+    text,
+    balanceAfter: null,
+    why: 'the :61: line does not read as date, debit/credit mark, amount and type'
+  }
+  if (!m) return base
+  const valueDay = swiftDay(m[1] as string)
+  if (!valueDay) return { ...base, why: `"${m[1]}" in the :61: line is not a day (YYMMDD)` }
+  // The entry (booking) date is MMDD, in the value date's year or the one beside it (a line valued 31 Dec and booked 2 Jan).
+  let bookingDay = valueDay
+  if (m[2]) {
+    const year = Number(valueDay.slice(0, 4))
+    const candidates = [year - 1, year, year + 1]
+      .map((y) => swiftDay(`${String(y % 100).padStart(2, '0')}${m[2]}`))
+      .filter((d): d is string => d !== null)
+    const near = candidates.sort(
+      (a, b) => Math.abs(Date.parse(a) - Date.parse(valueDay)) - Math.abs(Date.parse(b) - Date.parse(valueDay))
+    )[0]
+    if (near) bookingDay = near
+  }
+  const amount = swiftAmount(m[5] as string)
+  if (amount === null)
+    return { ...base, bookingDate: bookingDay, why: `"${m[5]}" in the :61: line is not an amount (digits and one comma)` }
+  // C: credit; D: debit; RC: a credit reversed (money out); RD: a debit reversed (money back in).
+  const mark = m[3] as string
+  const negative = mark === 'D' || mark === 'RC'
+  const refs = (m[7] as string).trim()
+  const [customer, bank] = refs.split('//') as [string, string | undefined]
+  const supplementary = rest.join(' ').trim()
+  return {
+    ...base,
+    bookingDate: bookingDay,
+    valueDate: valueDay,
+    amount: negative ? `-${amount}` : amount,
+    bankId: realReference(bank?.trim()),
+    reference: realReference(customer) ?? info.references[0] ?? null,
+    otherReferences: [...info.references, ...(realReference(bank?.trim()) ? [bank?.trim() as string] : [])],
+    description:
+      [mark.startsWith('R') ? 'Reversal:' : null, info.description || null, supplementary || null].filter(Boolean).join(' ') || null,
+    why: undefined
+  }
+}
+
+/** Every statement of the text: one per account and currency, consecutive messages (pages, days) chained into it. */
+export function readMt940(text: string): BankStatement[] {
+  const statements: BankStatement[] = []
+  let current: BankStatement | null = null
+  /** The days the statement being read covers so far. */
+  const period: { from: string | null; to: string | null } = { from: null, to: null }
+  /** The balance the last message closed on, checked against the next message's opening. */
+  let carried: string | null = null
+  const all = fields(text)
+  const finishLabel = (s: BankStatement): void => {
+    s.label = `account ${s.account ?? '(not stated)'}${s.currency ? ` ${s.currency}` : ''}${period.from && period.to ? `, ${period.from} to ${period.to}` : ''}`
+  }
+  let account: string | null = null
+  /** The opening of the message being read, until its first line. */
+  let pendingOpening: string | null = null
+  for (let k = 0; k < all.length; k++) {
+    const f = all[k] as Field
+    switch (f.tag) {
+      case '20':
+        account = null
+        break
+      case '25':
+        account = f.value.trim()
+        break
+      case '60F':
+      case '60M': {
+        const b = balance(f.value)
+        const same = current !== null && current.account === account && (b === null || current.currency === b.currency)
+        if (!same) {
+          if (current) finishLabel(current)
+          current = { account, currency: b?.currency ?? null, opening: b?.amount ?? null, closing: null, lines: [], notes: [], label: '' }
+          statements.push(current)
+          period.from = b?.day ?? null
+          period.to = null
+          carried = null
+        } else if (current && b?.amount) {
+          // The next page or day of the account: its opening must be the balance the last one closed on (the first line after it is checked so).
+          current.notes.push({
+            line: f.line,
+            reason: `intermediate opening balance ${b.amount} ${b.currency}${carried !== null && b.amount !== carried ? `, not the ${carried} the page before closed on` : ''}`
+          })
+        }
+        pendingOpening = b?.amount ?? null
+        break
+      }
+      case '61': {
+        if (!current) {
+          current = { account, currency: null, opening: null, closing: null, lines: [], notes: [], label: '' }
+          statements.push(current)
+        }
+        const next = all[k + 1]
+        const details = next?.tag === '86' ? next : null
+        const line = readLine61(f, details)
+        // The first line after an intermediate opening that differs from the balance carried: its running balance says so.
+        if (pendingOpening !== null && carried !== null && pendingOpening !== carried && /^-?\d+(\.\d+)?$/.test(line.amount))
+          line.balanceAfter = addDecimal(pendingOpening, line.amount)
+        pendingOpening = null
+        current.lines.push(line)
+        if (/^\d{4}-\d{2}-\d{2}$/.test(line.bookingDate)) {
+          if (period.from === null || line.bookingDate < period.from) period.from = line.bookingDate
+          if (period.to === null || line.bookingDate > period.to) period.to = line.bookingDate
+        }
+        break
+      }
+      case '62F':
+      case '62M': {
+        const b = balance(f.value)
+        if (!current || !b) break
+        const last = current.lines[current.lines.length - 1]
+        if (f.tag === '62M' || all.slice(k + 1).some((g) => g.tag === '60M' || g.tag === '60F')) {
+          // An intermediate balance: the running balance after the last line of the page.
+          if (last && b.amount) last.balanceAfter = b.amount
+        }
+        current.closing = b.amount
+        carried = b.amount
+        if (b.day && (period.to === null || b.day > period.to)) period.to = b.day
+        break
+      }
+      case '64':
+        if (current) current.notes.push({ line: f.line, reason: `closing available balance ${balance(f.value)?.amount ?? f.value.trim()}` })
+        break
+      case '65':
+        if (current) current.notes.push({ line: f.line, reason: `forward available balance ${balance(f.value)?.amount ?? f.value.trim()}` })
+        break
+      case '34F':
+      case '13D':
+      case '90D':
+      case '90C':
+        break
+    }
+  }
+  if (current) finishLabel(current)
+  return statements
+}
+
+/** Exact decimal sum of two decimal texts ("1000.00" + "-12.5" → "987.50"), at the finer of their scales. */
+function addDecimal(a: string, b: string): string {
+  const scale = Math.max((a.split('.')[1] ?? '').length, (b.split('.')[1] ?? '').length)
+  const units = (t: string): bigint => {
+    const negative = t.startsWith('-')
+    const [w = '0', f = ''] = t.replace('-', '').split('.')
+    const v = BigInt(w + f.padEnd(scale, '0'))
+    return negative ? -v : v
+  }
+  const sum = units(a) + units(b)
+  const negative = sum < 0n
+  const digits = (negative ? -sum : sum).toString().padStart(scale + 1, '0')
+  return `${negative ? '-' : ''}${scale > 0 ? `${digits.slice(0, -scale)}.${digits.slice(-scale)}` : digits}`
+}
