@@ -51,7 +51,9 @@ describe('recon:* through the gate and the host', { timeout: 60_000 }, () => {
     expect(valueOf(await host.call('recon:open', {}))).toBeNull()
     host.ui.openAnswer = statement
     const asked = valueOf(await host.call('recon:open', {}))
-    expect(host.ui.opens.at(-1)).toMatchObject({ extensions: ['csv', 'txt', 'tsv', 'xlsx'] })
+    expect(host.ui.opens.at(-1)).toMatchObject({
+      extensions: ['csv', 'txt', 'tsv', 'xlsx', 'xls', 'sta', 'mt940', 'fin', 'xml', 'camt', 'ofx', 'qfx', 'qif']
+    })
     expect(asked).toMatchObject({ name: 'bank.csv', rowCount: 0, questions: [expect.objectContaining({ field: 'defaultCurrency' })] })
     const preview = valueOf(await host.call('recon:preview', { token: asked?.token as string, mapping: { defaultCurrency: 'ngn' } }))
     expect(preview).toMatchObject({

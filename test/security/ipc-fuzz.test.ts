@@ -37,6 +37,7 @@ const VALID: Partial<Record<CallName, Record<string, unknown>>> = {
   'accounts:create': { currency: 'NGN', accountName: 'Invoice 1', amount: '10.00', expiresIn: 10 },
   'job:cancel': { id: 'job-1' },
   'recon:open': { mapping: { dateOrder: 'dmy', defaultCurrency: 'NGN' } },
+  'recon:sample': { format: 'mt940' },
   'recon:openDropped': { name: 'october.csv', base64: 'RGF0ZSxBbW91bnQKMjAyNi0xMC0wMSwxLjAwCg==' },
   'recon:preview': {
     token: '00000000-0000-4000-8000-000000000000',

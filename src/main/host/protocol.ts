@@ -66,13 +66,13 @@ export const askRequestSchema = z.discriminatedUnion('kind', [
     kind: z.literal('saveFile'),
     suggestedName: z.string().max(255),
     filterName: z.string().max(60),
-    extensions: z.array(z.string().regex(/^[a-z0-9]{1,8}$/)).max(8)
+    extensions: z.array(z.string().regex(/^[a-z0-9]{1,8}$/)).max(16)
   }),
   z.strictObject({
     kind: z.literal('openFile'),
     title: z.string().max(200),
     filterName: z.string().max(60),
-    extensions: z.array(z.string().regex(/^[a-z0-9]{1,8}$/)).max(8)
+    extensions: z.array(z.string().regex(/^[a-z0-9]{1,8}$/)).max(16)
   })
 ])
 
