@@ -11,7 +11,7 @@ import { verifyAudit } from '../main/reconcile/audit'
 import type { ParsedStatement } from '../main/reconcile/import/statement'
 import { buildSummary, writeItemsCsv, writeSummaryCsv, writeXlsx } from '../main/reconcile/report'
 import { verifyEvidencePack } from '../main/reconcile/evidence'
-import { ReconService, type ImportOutcome } from '../main/reconcile/service'
+import { ReconService, storedFileIds, type ImportOutcome } from '../main/reconcile/service'
 import { chooseProfile, COMMON, openData, outputPath, PLAIN_NOTE, positiveInt, UsageError } from './common'
 
 function readMapping(path: string | undefined): Partial<StatementMapping> {
@@ -192,13 +192,8 @@ function printImport(outcome: ImportOutcome, json: boolean, path: string): numbe
   const problems = statements.reduce((n, s) => n + s.problems.length, 0)
   const summary = {
     status: outcome.status,
-    fileId: outcome.status === 'imported' ? outcome.file.id : outcome.status === 'same-file' ? outcome.existing.id : null,
-    fileIds:
-      outcome.status === 'imported'
-        ? outcome.files.map((f) => f.id)
-        : outcome.status === 'same-file'
-          ? outcome.existingFiles.map((f) => f.id)
-          : [],
+    fileId: storedFileIds(outcome)[0] ?? null,
+    fileIds: storedFileIds(outcome),
     ...statementSummary(parsed),
     presetApplied: outcome.presetApplied,
     sameRows: outcome.status === 'same-rows' ? outcome.sameRows : 0,
@@ -335,12 +330,7 @@ export async function reconcileCommand(args: string[]): Promise<number> {
       process.stderr.write(`ledgerline: ${basename(values.against)} cannot be read without an answer; ${questionHelp}\n`)
       return 2
     }
-    const fileIds =
-      outcome.status === 'imported'
-        ? outcome.files.map((f) => f.id)
-        : outcome.status === 'same-file'
-          ? outcome.existingFiles.map((f) => f.id)
-          : []
+    const fileIds = storedFileIds(outcome)
     if (fileIds.length === 0) throw new UsageError(`${basename(values.against)} was not stored (${outcome.status})`)
     const dates = outcome.statements.flatMap((s) => s.rows.map((r) => r.date)).sort()
     const from = values.from ?? dates[0]

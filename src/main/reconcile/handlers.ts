@@ -16,7 +16,7 @@ import type { HandlerMap } from '../ipc/router'
 import { verifyAudit } from './audit'
 import type { ParsedStatement } from './import/statement'
 import { buildSummary, summaryOf, writeItemsCsv, writeSummaryCsv, writeXlsx, type ReportInput } from './report'
-import { ReconService } from './service'
+import { ReconService, storedFileIds } from './service'
 
 /** Largest statement read: a million-line CSV is about 150 MB. */
 const MAX_STATEMENT_BYTES = 512 * 1024 * 1024
@@ -157,13 +157,8 @@ export function reconHandlers(ctx: HostContext): HandlerMap {
           return {
             kind: 'recon-import' as const,
             status: outcome.status === 'preview' ? ('questions' as const) : outcome.status,
-            fileId: outcome.status === 'imported' ? outcome.file.id : outcome.status === 'same-file' ? outcome.existing.id : null,
-            fileIds:
-              outcome.status === 'imported'
-                ? outcome.files.map((f) => f.id)
-                : outcome.status === 'same-file'
-                  ? outcome.existingFiles.map((f) => f.id)
-                  : [],
+            fileId: storedFileIds(outcome)[0] ?? null,
+            fileIds: storedFileIds(outcome),
             rows: outcome.statements.reduce((n, s) => n + s.rows.length, 0),
             problems: outcome.statements.reduce((n, s) => n + s.problems.length, 0),
             sameRows: outcome.status === 'same-rows' ? outcome.sameRows : 0

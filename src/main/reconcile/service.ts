@@ -24,6 +24,7 @@ import { Sessions, type NewSession } from './sessions'
 import { Statements, type ImportOutcome, type ImportRequest } from './statements'
 
 export type { ImportOutcome, ImportRequest } from './statements'
+export { storedFileIds } from './statements'
 export type { NewSession } from './sessions'
 export type { RunOutcome } from './runs'
 

@@ -35,6 +35,13 @@ export type ImportOutcome = (
   presetApplied: string | null
 }
 
+/** The statements an import stored, or found stored by an earlier import of the same file; none when it stored nothing. */
+export function storedFileIds(outcome: ImportOutcome): string[] {
+  if (outcome.status === 'imported') return outcome.files.map((f) => f.id)
+  if (outcome.status === 'same-file') return outcome.existingFiles.map((f) => f.id)
+  return []
+}
+
 interface FileRow {
   id: string
   name: string

@@ -61,6 +61,17 @@ export function readCamt(text: string, name: string): BankStatement[] {
   let detailDepth = -1
   let textBuffer = ''
   let failure: { line: number; column: number; message: string } | null = null
+  /** The innermost record open (a detail, an entry, a balance, a statement) and the depth it starts at; null outside a statement. */
+  const innermost = (): [Node | null, number] =>
+    detail
+      ? [detail, detailDepth]
+      : entry
+        ? [entry.entry, entryDepth]
+        : balance
+          ? [balance, balanceDepth]
+          : stmt
+            ? [stmt.stmt, stmtDepth]
+            : [null, 0]
   parser.on('error', (error) => {
     failure ??= { line: parser.line, column: parser.column, message: error.message.replace(/^\d+:\d+: /, '') }
   })
@@ -90,15 +101,7 @@ export function readCamt(text: string, name: string): BankStatement[] {
     // An amount's currency, kept as "<path>@Ccy" on whichever record holds it.
     const ccy = tag.attributes['Ccy']
     if (typeof ccy === 'string') {
-      const [record, from] = detail
-        ? [detail, detailDepth]
-        : entry
-          ? [entry.entry, entryDepth]
-          : balance
-            ? [balance, balanceDepth]
-            : stmt
-              ? [stmt.stmt, stmtDepth]
-              : [null, 0]
+      const [record, from] = innermost()
       if (record) record.values.set(`${path.slice(from + 1).join('/')}@Ccy`, ccy)
     }
   })
@@ -111,15 +114,7 @@ export function readCamt(text: string, name: string): BankStatement[] {
     textBuffer = ''
     const local = path[depth] as string
     if (value !== '') {
-      const [record, from] = detail
-        ? [detail, detailDepth]
-        : entry
-          ? [entry.entry, entryDepth]
-          : balance
-            ? [balance, balanceDepth]
-            : stmt
-              ? [stmt.stmt, stmtDepth]
-              : [null, 0]
+      const [record, from] = innermost()
       if (record) {
         const key = path.slice(from + 1).join('/')
         if (local === 'Ustrd' || local === 'AddtlTxInf' || local === 'AddtlNtryInf') record.texts.push(value)
@@ -208,7 +203,7 @@ function toStatement(
     }
     if (details.length <= 1) {
       const d = details[0] ?? node(entry.line)
-      lines.push({ ...detailLine(d, entry, amount, base, reversal, entryText, currency), text: raw(entry) })
+      lines.push(detailLine(d, entry, amount, base, reversal, entryText, currency, raw(entry)))
       continue
     }
     // A batch: each detail is a line with its own amount; their sum must be the entry's.
@@ -216,7 +211,7 @@ function toStatement(
     let every = true
     for (const [k, d] of details.entries()) {
       const own = signed(first(d, 'Amt', 'AmtDtls/TxAmt/Amt'), first(d, 'CdtDbtInd') ?? first(entry, 'CdtDbtInd'))
-      const line = { ...detailLine(d, entry, own, base, reversal, entryText, currency), text: raw(d) }
+      const line = detailLine(d, entry, own, base, reversal, entryText, currency, raw(d))
       if (own === null) {
         every = false
         line.why = `transaction ${k + 1} of the batch booked on line ${entry.line} states no amount of its own`
@@ -254,7 +249,8 @@ function detailLine(
   base: { bookingDate: string; valueDate: string | null; balanceAfter: null },
   reversal: boolean,
   entryText: string,
-  currency: string | null
+  currency: string | null,
+  raw: string
 ): BankLine {
   const endToEnd = first(d, 'Refs/EndToEndId')
   const instruction = first(d, 'Refs/InstrId')
@@ -283,7 +279,7 @@ function detailLine(
     otherReferences: references.slice(1),
     description: text || null,
     counterparty: party,
-    text: '',
+    text: raw,
     why: amount === null ? 'the entry states no amount that reads as a decimal' : undefined
   }
 }

@@ -52,6 +52,16 @@ export function decodeStatement(bytes: Uint8Array, given?: string | null): Decod
   return { text: iconv.decode(buffer, encoding), encoding, how: 'detected' }
 }
 
+/** Text a format leaves to the desktop's character set: UTF-8 when the bytes are valid UTF-8 (its byte order mark dropped), else Windows-1252. */
+export function decodeUtf8Else1252(bytes: Uint8Array): Decoded {
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+  try {
+    return { text: stripBom(new TextDecoder('utf-8', { fatal: true }).decode(buffer)), encoding: 'utf-8', how: 'valid utf-8' }
+  } catch {
+    return { text: iconv.decode(buffer, 'windows-1252'), encoding: 'windows-1252', how: 'not utf-8' }
+  }
+}
+
 function stripBom(text: string): string {
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text
 }

@@ -1,16 +1,5 @@
 // SWIFT MT940/MT942 statements (SWIFT blocks or bare tags) → bank statements: one per account, its messages chained by their intermediate balances; :61: lines with reversals, references and :86: details (?20–?29 sub-fields or /TAG/ style) read for references and names.
-import iconv from 'iconv-lite'
 import type { BankLine, BankStatement } from './bank-statement'
-
-/** MT940 text: UTF-8 when it is valid UTF-8, else Windows-1252 (what SWIFT's character set becomes on a Windows desktop). */
-export function decodeSwift(bytes: Uint8Array): { text: string; encoding: string } {
-  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
-  try {
-    return { text: new TextDecoder('utf-8', { fatal: true }).decode(buffer).replace(/^\uFEFF/, ''), encoding: 'utf-8' }
-  } catch {
-    return { text: iconv.decode(buffer, 'windows-1252'), encoding: 'windows-1252' }
-  }
-}
 
 interface Field {
   tag: string
@@ -183,16 +172,17 @@ function readLine61(field: Field, details: Field | null): BankLine {
   const mark = m[3] as string
   const negative = mark === 'D' || mark === 'RC'
   const refs = (m[7] as string).trim()
-  const [customer, bank] = refs.split('//') as [string, string | undefined]
+  const [customer, bankText] = refs.split('//') as [string, string | undefined]
+  const bank = realReference(bankText)
   const supplementary = rest.join(' ').trim()
   return {
     ...base,
     bookingDate: bookingDay,
     valueDate: valueDay,
     amount: negative ? `-${amount}` : amount,
-    bankId: realReference(bank?.trim()),
+    bankId: bank,
     reference: realReference(customer) ?? info.references[0] ?? null,
-    otherReferences: [...info.references, ...(realReference(bank?.trim()) ? [bank?.trim() as string] : [])],
+    otherReferences: bank ? [...info.references, bank] : info.references,
     description:
       [mark.startsWith('R') ? 'Reversal:' : null, info.description || null, supplementary || null].filter(Boolean).join(' ') || null,
     why: undefined

@@ -1,6 +1,7 @@
 // OFX/QFX (1.x SGML with unclosed tags, 2.x XML) → bank statements, one per account: the header's character set honoured, LEDGERBAL the closing balance, FITID kept as the bank's id but never trusted alone as a line's key.
 import iconv from 'iconv-lite'
 import type { BankLine, BankStatement } from './bank-statement'
+import { decodeUtf8Else1252 } from './encoding'
 
 /** OFX bytes as text: 1.x by its header's CHARSET/ENCODING, 2.x by its XML declaration; valid UTF-8 otherwise, else Windows-1252. */
 export function decodeOfx(bytes: Uint8Array): { text: string; encoding: string } {
@@ -15,11 +16,7 @@ export function decodeOfx(bytes: Uint8Array): { text: string; encoding: string }
   else if (charset && /^\d{3,4}$/.test(charset)) encoding = `windows-${charset}`
   else if (charset && /8859-?1\b|latin/i.test(charset)) encoding = 'windows-1252'
   if (encoding && iconv.encodingExists(encoding)) return { text: iconv.decode(buffer, encoding).replace(/^\uFEFF/, ''), encoding }
-  try {
-    return { text: new TextDecoder('utf-8', { fatal: true }).decode(buffer).replace(/^\uFEFF/, ''), encoding: 'utf-8' }
-  } catch {
-    return { text: iconv.decode(buffer, 'windows-1252'), encoding: 'windows-1252' }
-  }
+  return decodeUtf8Else1252(buffer)
 }
 
 /** An aggregate or a leaf of the OFX tree, with the line it starts on. */
@@ -153,7 +150,8 @@ export function readOfx(text: string): BankStatement[] {
     const lines: BankLine[] = []
     for (const t of list ? all(list, 'STMTTRN') : []) {
       const posted = leaf(t, 'DTPOSTED')
-      const amount = ofxAmount(leaf(t, 'TRNAMT'))
+      const amountText = leaf(t, 'TRNAMT')
+      const amount = ofxAmount(amountText)
       const fitid = leaf(t, 'FITID')
       const checknum = leaf(t, 'CHECKNUM')
       const refnum = leaf(t, 'REFNUM')
@@ -167,7 +165,7 @@ export function readOfx(text: string): BankStatement[] {
         line: t.line,
         bookingDate: day ?? posted ?? '(none)',
         valueDate: ofxDay(leaf(t, 'DTAVAIL')),
-        amount: amount ?? leaf(t, 'TRNAMT') ?? '(none)',
+        amount: amount ?? amountText ?? '(none)',
         bankId: fitid,
         reference: refnum ?? checknum ?? null,
         otherReferences: [checknum, refnum].filter((r): r is string => r !== null),
@@ -185,7 +183,7 @@ export function readOfx(text: string): BankStatement[] {
           day === null
             ? `DTPOSTED ${posted === null ? 'is missing' : `"${posted}" is not a day (YYYYMMDD)`}`
             : amount === null
-              ? `TRNAMT ${leaf(t, 'TRNAMT') === null ? 'is missing' : `"${leaf(t, 'TRNAMT')}" is not an amount`}`
+              ? `TRNAMT ${amountText === null ? 'is missing' : `"${amountText}" is not an amount`}`
               : undefined
       })
     }

@@ -22,11 +22,11 @@ import {
   type AmountText
 } from './amounts'
 import { DateOrderTally, dayOf, fitsOrder, NUMERIC_FORMS, readDateShape, type DateShape } from './dates'
-import { decodeStatement } from './encoding'
+import { decodeStatement, decodeUtf8Else1252 } from './encoding'
 import { currencyOfHeader, guessColumns, headerSignature, INDICATOR_CREDIT, INDICATOR_DEBIT, normaliseHeader } from './mapping'
 import { findHeaderRow, readCsvGrid, type Grid } from './table'
 import { parseBankStatements } from './bank-statement'
-import { decodeSwift, readMt940 } from './mt940'
+import { readMt940 } from './mt940'
 import { decodeXml, readCamt } from './camt'
 import { decodeOfx, readOfx } from './ofx'
 import { QIF_MAPPING, readQifGrid } from './qif'
@@ -256,11 +256,12 @@ export async function parseStatementFile(
       return statements.map((s) => ({ ...s, label: statements.length > 1 || sheets.length > 1 ? `sheet ${s.sheet}` : null }))
     }
     case 'mt940': {
-      const decoded = decodeSwift(bytes)
+      // MT940 leaves its character set to the desktop: UTF-8, else Windows-1252.
+      const decoded = decodeUtf8Else1252(bytes)
       const statements = readMt940(decoded.text)
       if (statements.length === 0)
         throw new AppError('no_statement', `${name} is an MT940 file with no statement in it (no :61: line and no balance).`)
-      return labelled(parseBankStatements(statements, facts(decoded.encoding, 'SWIFT text'), 'mt940'))
+      return labelled(parseBankStatements(statements, facts(decoded.encoding, decoded.how), 'mt940'))
     }
     case 'camt': {
       const decoded = decodeXml(bytes)
