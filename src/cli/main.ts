@@ -16,7 +16,7 @@ import { sandboxSeed } from '../main/sandbox/seed'
 import { startSandbox } from '../main/sandbox/server'
 import { sampleStatement } from '../main/sandbox/statement'
 import { sampleStatementFile } from '../main/sandbox/statement-formats'
-import { SAMPLE_FORMATS, type SampleFormat } from '../shared/reconcile'
+import { lineWhere, SAMPLE_FORMATS, type SampleFormat } from '../shared/reconcile'
 import { search } from '../main/search/search'
 import { createOsKeychainStore } from '../main/secrets/secret-store'
 import { runSync } from '../main/sync/engine'
@@ -38,7 +38,11 @@ const UNREADABLE_FILE = new Set([
   'malformed_xml',
   'truncated_file',
   'no_statement',
-  'pdf_not_yet',
+  'malformed_pdf',
+  'scanned_pdf',
+  'pdf_no_table',
+  'pdf_password_required',
+  'pdf_password_wrong',
   'no_such_account',
   'empty_file'
 ])
@@ -51,7 +55,7 @@ Commands:
       with baseUrl, testKey, liveKey and controlToken (for its /__sandbox/* endpoints),
       then serves until stopped (Ctrl+C). --strict-spec answers with only what
       the API description shows (no extra fields, 400 for unknown ids).
-  sandbox statement --out FILE [--format csv|xlsx|xls|mt940|camt053|ofx|qif] [--seed N] [--payments N] [--mode test|live] [--time-zone ZONE] [--json]
+  sandbox statement --out FILE [--format csv|xlsx|xls|pdf|mt940|camt053|ofx|qif] [--seed N] [--payments N] [--mode test|live] [--time-zone ZONE] [--json]
       Write a sample NGN bank statement for the Sandbox's own payments (the same --seed
       and --payments as the Sandbox), with differences on purpose: a missing payment, an
       amount off, a mobile-money settlement net of fees, a bank charge, a line posted
@@ -75,18 +79,22 @@ Commands:
       --plain: for accounting software, pandas and SQL (not Excel): UTF-8, every text
       value quoted as it is, nothing wrapped or prefixed.
   import [--profile NAME] [--mapping FILE] [--currency CUR] [--preview] [--save-preset NAME]
-         [--same-file use-existing|import-again] [--same-rows keep|skip] [--account ID] [--json] STATEMENT
+         [--same-file use-existing|import-again] [--same-rows keep|skip] [--account ID]
+         [--password-file FILE] [--json] STATEMENT
       Read a bank statement, ledger or order export and store its rows. The format is
       known by the file's content: CSV/TSV in any common encoding and separator, Excel
-      (.xlsx, old .xls: every sheet that holds a statement), MT940/MT942, CAMT.052/053/054,
-      OFX/QFX and QIF. A file of several accounts is imported as one statement each
-      (--account ID: only that one). Columns, number form and date order are found
-      from the file; each bad row is reported with its line and column.
+      (.xlsx, old .xls: every sheet that holds a statement), text PDF (lines named by
+      page and line), MT940/MT942, CAMT.052/053/054, OFX/QFX and QIF. A file of several
+      accounts is imported as one statement each (--account ID: only that one). A
+      password-protected PDF opens with the password on the first line of
+      --password-file FILE (never on the command line; never stored or printed).
+      Columns, number form and date order are found from the file; each bad row is
+      reported with its line and column.
   reconcile [--profile NAME] --source payments|payouts|subscriptions|virtual-accounts
             --against STATEMENT [--mapping FILE] [--currency CUR] [--from DATE --to DATE] [--time-zone ZONE]
             [--amount-tolerance X] [--days-before N --days-after N] [--net-of-fees]
             [--bulk-file ID]... [--transfer REF]... --out REPORT.csv [--summary FILE.csv]
-            [--xlsx FILE.xlsx] [--plain] [--account ID] [--json]
+            [--xlsx FILE.xlsx] [--plain] [--account ID] [--password-file FILE] [--json]
       Import the statement, match it against the provider's records and write the
       reconciled report. Exit 0: everything matched; 1: exceptions remain; 2: bad input.
   csv validate --kind transfers|plans [--profile NAME] [--remote] [--json] FILE
@@ -501,7 +509,7 @@ async function sandboxStatementCommand(args: string[]): Promise<number> {
   const { day, currency, lines: count, netOfFees } = statement
   if (values.json) {
     process.stdout.write(
-      `${JSON.stringify({ file: out, format, timeZone, day, currency, lines: count, netOfFees, differences: file.differences })}\n`
+      `${JSON.stringify({ file: out, format, timeZone, day, currency, lines: count, netOfFees, differences: file.differences, ...(file.pageStarts ? { pageStarts: file.pageStarts } : {}) })}\n`
     )
     return 0
   }
@@ -509,7 +517,7 @@ async function sandboxStatementCommand(args: string[]): Promise<number> {
     `Wrote ${out} (${format}): ${statement.lines} lines for ${statement.day} (${statement.currency}, days in ${timeZone}), with these differences on purpose:`,
     ...file.differences.map(
       (d) =>
-        `  ${(d.line === null ? 'not on it' : `line ${d.line}`).padEnd(10)} ${d.kind.padEnd(12)} ${d.references.length > 3 ? `${d.references.slice(0, 3).join(', ')} and ${d.references.length - 3} more` : d.references.join(', ') || '-'}: ${d.expected}`
+        `  ${(d.line === null ? 'not on it' : lineWhere(d.line, file.pageStarts)).padEnd(file.pageStarts ? 20 : 10)} ${d.kind.padEnd(12)} ${d.references.length > 3 ? `${d.references.slice(0, 3).join(', ')} and ${d.references.length - 3} more` : d.references.join(', ') || '-'}: ${d.expected}`
     ),
     'Reconcile it against a Sandbox profile synced from the same seed (credits are net of fees, which the matching finds itself):',
     `  ledgerline reconcile --source payments --against ${values.out} --out report.csv`

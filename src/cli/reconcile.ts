@@ -6,7 +6,7 @@ import { mappingSchema } from '../shared/ipc/reconcile'
 import { bankReconciliations } from '../shared/bank-reconciliation'
 import { moneyText, toMajorString } from '../shared/money'
 import { isTimeZone } from '../shared/time'
-import { RECON_SOURCES, type ReconSettings, type ReconSource, type StatementMapping } from '../shared/reconcile'
+import { lineWhere, RECON_SOURCES, type ReconSettings, type ReconSource, type StatementMapping } from '../shared/reconcile'
 import { verifyAudit } from '../main/reconcile/audit'
 import type { ParsedStatement } from '../main/reconcile/import/statement'
 import { buildSummary, writeItemsCsv, writeSummaryCsv, writeXlsx } from '../main/reconcile/report'
@@ -41,11 +41,32 @@ function readGivenFile(path: string): Buffer {
   }
 }
 
+/**
+ * A protected PDF's password: the first line of the file named (a password is never typed on the
+ * command line, where the shell's history and the process list would keep it). Never printed.
+ */
+function readPasswordFile(path: string | undefined): string | undefined {
+  if (path === undefined) return undefined
+  let text: string
+  try {
+    text = readFileSync(resolve(path), 'utf8')
+  } catch (error) {
+    throw new UsageError(
+      `cannot read the password file ${path}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : ((error as NodeJS.ErrnoException).code ?? 'unreadable')}`
+    )
+  }
+  const password = text.replace(/^\uFEFF/, '').split(/\r?\n/)[0] ?? ''
+  if (password === '') throw new UsageError(`the password file ${path} is empty: put the password on its first line`)
+  return password
+}
+
 /** Problems and open questions of a read, each naming its line and column, to stderr. */
 function reportRead(parsed: ParsedStatement, file: string): void {
   const where = parsed.label ? `${basename(file)} (${parsed.label})` : basename(file)
   for (const p of parsed.problems.slice(0, 50))
-    process.stderr.write(`${where}:${p.line}${p.column ? ` [${p.column}]` : ''}: ${p.code}: ${p.message}\n`)
+    process.stderr.write(
+      `${where}${parsed.pageStarts ? ` ${lineWhere(p.line, parsed.pageStarts)}` : `:${p.line}`}${p.column ? ` [${p.column}]` : ''}: ${p.code}: ${p.message}\n`
+    )
   if (parsed.problems.length > 50) process.stderr.write(`${where}: … and ${parsed.problems.length - 50} more problem(s)\n`)
   for (const q of parsed.questions)
     process.stderr.write(`${where}: ${q.message}${q.choices.length ? ` (${q.field}: ${q.choices.join(' | ')})` : ''}\n`)
@@ -73,13 +94,14 @@ const PREVIEW_ROWS = 10
 
 /** What an import will do, line by line: the first rows as read, every line skipped and why, the balances found, the lines that will not be read. */
 function describePreview(parsed: ParsedStatement): string {
+  const at = (line: number): string => lineWhere(line, parsed.pageStarts).padEnd(parsed.pageStarts ? 20 : 11)
   const out: string[] = [`First ${Math.min(PREVIEW_ROWS, parsed.rows.length)} row(s) as read:`]
   for (const r of parsed.rows.slice(0, PREVIEW_ROWS))
     out.push(
-      `  line ${String(r.line).padEnd(6)} ${r.date}  ${moneyText(r.amountMinor, r.currency).padStart(22)}  ${[r.reference, r.description].filter(Boolean).join(' · ')}`
+      `  ${at(r.line)} ${r.date}  ${moneyText(r.amountMinor, r.currency).padStart(22)}  ${[r.reference, r.description].filter(Boolean).join(' · ')}`
     )
   out.push(parsed.skipped.length === 0 ? 'No line skipped.' : `Skipped, not transactions (${parsed.skipped.length}):`)
-  for (const s of parsed.skipped) out.push(`  line ${String(s.line).padEnd(6)} ${s.reason}`)
+  for (const s of parsed.skipped) out.push(`  ${at(s.line)} ${s.reason}`)
   const proof = parsed.proof
   if (proof) {
     const money = (m: number | null): string => (m === null || proof.currency === null ? 'not stated' : moneyText(m, proof.currency))
@@ -89,7 +111,7 @@ function describePreview(parsed: ParsedStatement): string {
     out.push(`The statement ${proof.complete ? 'is complete' : 'is not complete'}: ${proof.verdict}`)
     for (const b of proof.breaks.slice(0, 20))
       out.push(
-        `  line ${String(b.line).padEnd(6)} running balance ${money(b.foundMinor)} where ${money(b.expectedMinor)} was expected (gap ${money(b.gapMinor)})`
+        `  ${at(b.line)} running balance ${money(b.foundMinor)} where ${money(b.expectedMinor)} was expected (gap ${money(b.gapMinor)})`
       )
   }
   out.push(
@@ -97,7 +119,7 @@ function describePreview(parsed: ParsedStatement): string {
       ? 'Every line with a date and an amount will be read.'
       : `Lines that will be not read (${parsed.problems.length}), to read by hand or leave out in the session:`
   )
-  for (const p of parsed.problems.slice(0, 50)) out.push(`  line ${String(p.line).padEnd(6)} ${p.message}${p.text ? `  [${p.text}]` : ''}`)
+  for (const p of parsed.problems.slice(0, 50)) out.push(`  ${at(p.line)} ${p.message}${p.text ? `  [${p.text}]` : ''}`)
   return `${out.join('\n')}\n`
 }
 
@@ -115,7 +137,8 @@ export async function importCommand(args: string[]): Promise<number> {
       'same-rows': { type: 'string' },
       preview: { type: 'boolean' },
       'save-preset': { type: 'string' },
-      account: { type: 'string' }
+      account: { type: 'string' },
+      'password-file': { type: 'string' }
     },
     strict: true,
     allowPositionals: true
@@ -130,6 +153,7 @@ export async function importCommand(args: string[]): Promise<number> {
   const mapping = readMapping(values.mapping)
   if (values.currency) mapping.defaultCurrency = values.currency.toUpperCase()
   const bytes = readGivenFile(path)
+  const password = readPasswordFile(values['password-file'])
   const data = openData(values.db, 'fills')
   try {
     const profile = chooseProfile(data, values)
@@ -142,12 +166,13 @@ export async function importCommand(args: string[]): Promise<number> {
       ifSameFile: sameFile,
       ifSameRows: sameRows,
       previewOnly: values.preview === true,
-      account: values.account
+      account: values.account,
+      password
     })
     // A statement without currencies: name the currency of the payments it names, as the app's import offers it.
     const askedCurrency = outcome.parsed.questions.find((q) => q.field === 'defaultCurrency')
     if (askedCurrency && askedCurrency.choices.length === 0) {
-      const named = await service.statementCurrency(profile.id, 'payments', bytes, basename(path), mapping)
+      const named = await service.statementCurrency(profile.id, 'payments', bytes, basename(path), mapping, password)
       if (named) askedCurrency.choices = [named]
     }
     for (const statement of outcome.statements) reportRead(statement, path)
@@ -261,7 +286,8 @@ export async function reconcileCommand(args: string[]): Promise<number> {
       xlsx: { type: 'string' },
       plain: { type: 'boolean' },
       name: { type: 'string' },
-      account: { type: 'string' }
+      account: { type: 'string' },
+      'password-file': { type: 'string' }
     },
     strict: true,
     allowPositionals: false
@@ -294,6 +320,7 @@ export async function reconcileCommand(args: string[]): Promise<number> {
   const mapping = readMapping(values.mapping)
   if (values.currency) mapping.defaultCurrency = values.currency.toUpperCase()
   const bytes = readGivenFile(values.against)
+  const password = readPasswordFile(values['password-file'])
   const data = openData(values.db, 'fills')
   try {
     const profile = chooseProfile(data, values)
@@ -305,7 +332,8 @@ export async function reconcileCommand(args: string[]): Promise<number> {
       mapping,
       ifSameFile: 'use-existing',
       ifSameRows: 'keep',
-      account: values.account
+      account: values.account,
+      password
     })
     if (
       outcome.status === 'questions' &&
@@ -313,7 +341,7 @@ export async function reconcileCommand(args: string[]): Promise<number> {
       !mapping.defaultCurrency
     ) {
       // A statement without currencies is in the currency of the provider's records it names.
-      const currency = await service.statementCurrency(profile.id, source, bytes, basename(values.against), mapping)
+      const currency = await service.statementCurrency(profile.id, source, bytes, basename(values.against), mapping, password)
       if (currency)
         outcome = await service.importStatement({
           profileId: profile.id,
@@ -322,7 +350,8 @@ export async function reconcileCommand(args: string[]): Promise<number> {
           mapping: { ...mapping, defaultCurrency: currency },
           ifSameFile: 'use-existing',
           ifSameRows: 'keep',
-          account: values.account
+          account: values.account,
+          password
         })
     }
     for (const statement of outcome.statements) reportRead(statement, values.against)
@@ -400,9 +429,9 @@ export async function reconcileCommand(args: string[]): Promise<number> {
         )
         for (const b of s.balanceBreaks)
           process.stdout.write(
-            `    line ${b.line}: running balance ${b.found} where ${b.expected} was expected (gap ${b.gap}: a line missing or doubled)\n`
+            `    ${lineWhere(b.line, s.pageStarts)}: running balance ${b.found} where ${b.expected} was expected (gap ${b.gap}: a line missing or doubled)\n`
           )
-        for (const l of s.notRead.slice(0, 20)) process.stdout.write(`    line ${l.line} not read: ${l.reason}\n`)
+        for (const l of s.notRead.slice(0, 20)) process.stdout.write(`    ${lineWhere(l.line, s.pageStarts)} not read: ${l.reason}\n`)
         if (s.notRead.length > 20) process.stdout.write(`    … and ${s.notRead.length - 20} more line(s) not read\n`)
       }
       if (run.leftOutFailed)

@@ -160,6 +160,14 @@ export interface ImportQuestion {
 }
 
 /** Where a statement's running balance does not follow from the line before: the balance expected, the one found, and the gap (a line missing or doubled). */
+/** Where a line of a statement file is, as the user finds it: "line 12", or in a PDF (its pages' first lines given) "page 3, line 12". */
+export function lineWhere(line: number, pageStarts?: readonly number[] | null): string {
+  if (!pageStarts || pageStarts.length === 0) return `line ${line}`
+  let page = 1
+  while (page < pageStarts.length && (pageStarts[page] as number) <= line) page++
+  return `page ${page}, line ${line - (pageStarts[page - 1] as number) + 1}`
+}
+
 export interface BalanceBreak {
   line: number
   expectedMinor: number
@@ -388,7 +396,7 @@ export interface SessionInfo {
 }
 
 /** The formats the Sandbox's sample statement is written in. */
-export const SAMPLE_FORMATS = ['csv', 'xlsx', 'xls', 'mt940', 'camt053', 'ofx', 'qif'] as const
+export const SAMPLE_FORMATS = ['csv', 'xlsx', 'xls', 'pdf', 'mt940', 'camt053', 'ofx', 'qif'] as const
 export type SampleFormat = (typeof SAMPLE_FORMATS)[number]
 
 export interface ImportedFileInfo {
@@ -411,6 +419,8 @@ export interface ImportedFileInfo {
   /** Which statement of its file this is ("sheet March", "account 0123456789 NGN, …"); null when the file holds one. */
   statement: string | null
   account: string | null
+  /** A PDF's pages as the file-wide line each starts on (lineWhere names its lines "page 3, line 12"); null for other formats. */
+  pageStarts: number[] | null
 }
 
 /** A line not read, as the summary lists it. */
@@ -432,6 +442,8 @@ export interface StatementCheck {
   /** Lines not read and still open in the session (neither read by hand nor left out). */
   notRead: LineNotRead[]
   balanceBreaks: { line: number; expected: string; found: string; gap: string }[]
+  /** A PDF's pages (lineWhere names its lines by page and line); null for other formats. */
+  pageStarts: number[] | null
   /** Balances exist and tie, no break, and no line of it is still not read. */
   complete: boolean
   /** The check in a sentence. */
@@ -449,7 +461,7 @@ export interface AdjustmentInfo {
 
 /** A statement's proof as the session stands: its lines read by hand or left out no longer count against it. */
 export function statementCheck(
-  file: { fileId: string; file: string; rows: number; proof: StatementProof | null },
+  file: { fileId: string; file: string; rows: number; proof: StatementProof | null; pageStarts?: number[] | null },
   notRead: LineNotRead[]
 ): StatementCheck {
   const proof = file.proof
@@ -472,6 +484,7 @@ export function statementCheck(
       found: major(b.foundMinor) as string,
       gap: major(b.gapMinor) as string
     })),
+    pageStarts: file.pageStarts ?? null,
     complete: ties && notRead.length === 0,
     verdict: notRead.length > 0 ? `${said}; ${notRead.length} line(s) not read` : said
   }

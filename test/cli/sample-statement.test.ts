@@ -10,6 +10,8 @@ import { bankReconciliations } from '../../src/shared/bank-reconciliation'
 import type { ReconSummary } from '../../src/shared/reconcile'
 import { runCli } from '../support/cli'
 import { readExcelCsv } from '../support/excel-csv'
+import { CORPUS_PASSWORD, corpusPdf } from '../support/pdf-corpus'
+import { lineWhere } from '../../src/shared/reconcile'
 
 let sandbox: Sandbox
 let dir: string
@@ -129,13 +131,13 @@ describe('ledgerline sandbox statement', { timeout: 120_000 }, () => {
     expect((await runCli(['reopen', ...session, '--reason', 'bank corrected a line'])).code).toBe(0)
   })
 
-  it.each(['xls', 'mt940', 'camt053'] as const)(
+  it.each(['xls', 'pdf', 'mt940', 'camt053'] as const)(
     'writes the sample as %s, which reconciles with the same six differences and proves itself',
     async (format) => {
       const out = join(dir, `statement.${format}`)
       const wrote = await runCli(['sandbox', 'statement', '--format', format, '--out', out, '--json'], { TZ: ZONE })
       expect(wrote.code, wrote.stderr).toBe(0)
-      const told = JSON.parse(wrote.stdout) as { format: string; lines: number; differences: SampleDifference[] }
+      const told = JSON.parse(wrote.stdout) as { format: string; lines: number; differences: SampleDifference[]; pageStarts?: number[] }
       expect(told.format).toBe(format)
       const run = await runCli(
         ['reconcile', '--db', db, '--source', 'payments', '--against', out, '--out', join(dir, `report-${format}.csv`), '--json'],
@@ -148,9 +150,33 @@ describe('ledgerline sandbox statement', { timeout: 120_000 }, () => {
       // Each difference is on the line of this file the CLI named.
       const report = readExcelCsv(join(dir, `report-${format}.csv`))
       const charge = told.differences.find((d) => d.kind === 'bank-charge') as SampleDifference
-      expect(report.filter((r) => r['outcome'] === 'only_in_file').map((r) => r['file_line'])).toEqual([String(charge.line)])
+      expect(report.filter((r) => r['outcome'] === 'only_in_file').map((r) => r['file_line'])).toEqual([
+        format === 'pdf' ? lineWhere(charge.line as number, told.pageStarts) : String(charge.line)
+      ])
     }
   )
+
+  it('opens a protected PDF with --password-file, refuses it without (exit 2), and never prints the password', async () => {
+    const pdf = corpusPdf({ password: CORPUS_PASSWORD })
+    const file = join(dir, 'protected.pdf')
+    writeFileSync(file, pdf.bytes)
+    const without = await runCli(['import', '--db', db, '--preview', file])
+    expect(without.code).toBe(2)
+    expect(without.stderr).toMatch(/protected\.pdf is protected by a password.*\[pdf_password_required\]/)
+    const wrongFile = join(dir, 'wrong.txt')
+    writeFileSync(wrongFile, 'Ledger-2025!\n')
+    const wrong = await runCli(['import', '--db', db, '--preview', '--password-file', wrongFile, file])
+    expect(wrong).toMatchObject({ code: 2, stderr: expect.stringMatching(/not right.*\[pdf_password_wrong\]/) })
+    const passwordFile = join(dir, 'password.txt')
+    writeFileSync(passwordFile, `${CORPUS_PASSWORD}\r\n`)
+    const opened = await runCli(['import', '--db', db, '--preview', '--password-file', passwordFile, file])
+    expect(opened.code, opened.stderr).toBe(0)
+    expect(opened.stdout).toMatch(/The statement is complete/)
+    expect(opened.stdout).toMatch(/page 2, line 2 +column headers repeated \(page 2\)/)
+    for (const out of [without, wrong, opened]) expect(out.stdout + out.stderr).not.toContain(CORPUS_PASSWORD)
+    const missing = await runCli(['import', '--db', db, '--password-file', join(dir, 'nope.txt'), file])
+    expect(missing).toMatchObject({ code: 2, stderr: expect.stringMatching(/cannot read the password file .*nope\.txt: no such file/) })
+  })
 
   it('refuses a file that is no statement with one line naming what it is (exit 2), and imports one account of several', async () => {
     const png = join(dir, 'statement.csv.png')

@@ -307,7 +307,7 @@ describe('reconciliation in Chromium', { timeout: 180_000 }, () => {
     await page.keyboard.press('Escape')
     await expect.poll(() => page.getByTestId('import-wizard').count()).toBe(0)
     await drop('invoice.pdf', '%PDF-1.7')
-    await page.getByText(/invoice\.pdf is a PDF statement; Ledgerline does not read PDF statements yet/).waitFor()
+    await page.getByText(/invoice\.pdf could not be read as a PDF/).waitFor()
     await drop('statement.csv', '')
     await page.getByText(/statement\.csv is an empty file \(0 bytes\), not a bank statement\. Export the statement/).waitFor()
     expect(harness.pageErrors).toEqual([])

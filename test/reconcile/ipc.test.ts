@@ -1,12 +1,13 @@
 // The recon:* calls through main's gate to the real host process: a statement chosen in the open dialog, previewed, imported and reconciled as jobs, decided, closed, exported.
 import ExcelJS from 'exceljs'
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { JobInfo } from '../../src/shared/ipc/contract'
 import type { SearchResult } from '../../src/shared/search'
 import { startTestHost, valueOf, type TestHost } from '../support/app-env'
+import { CORPUS_PASSWORD, corpusPdf } from '../support/pdf-corpus'
 
 let host: TestHost
 
@@ -52,7 +53,7 @@ describe('recon:* through the gate and the host', { timeout: 60_000 }, () => {
     host.ui.openAnswer = statement
     const asked = valueOf(await host.call('recon:open', {}))
     expect(host.ui.opens.at(-1)).toMatchObject({
-      extensions: ['csv', 'txt', 'tsv', 'xlsx', 'xls', 'sta', 'mt940', 'fin', 'xml', 'camt', 'ofx', 'qfx', 'qif']
+      extensions: ['csv', 'txt', 'tsv', 'xlsx', 'xls', 'pdf', 'sta', 'mt940', 'fin', 'xml', 'camt', 'ofx', 'qfx', 'qif']
     })
     expect(asked).toMatchObject({ name: 'bank.csv', rowCount: 0, questions: [expect.objectContaining({ field: 'defaultCurrency' })] })
     const preview = valueOf(await host.call('recon:preview', { token: asked?.token as string, mapping: { defaultCurrency: 'ngn' } }))
@@ -128,5 +129,26 @@ describe('recon:* through the gate and the host', { timeout: 60_000 }, () => {
     // The same file again: the earlier import is named, nothing is stored twice.
     const again = valueOf(await host.call('recon:open', {}))
     expect(again?.sameFile?.id).toBe(fileId)
+  })
+
+  it("asks for a protected PDF statement's password, opens it with the right one, and never lets it out", async () => {
+    const pdf = corpusPdf({ password: CORPUS_PASSWORD })
+    const dropped = { name: 'march.pdf', base64: Buffer.from(pdf.bytes).toString('base64') }
+    const asked = await host.call('recon:openDropped', dropped)
+    expect(asked).toMatchObject({
+      ok: false,
+      error: { code: 'pdf_password_required', details: { token: expect.any(String), name: 'march.pdf' } }
+    })
+    const token = (asked as { error: { details: { token: string } } }).error.details.token
+    const wrong = await host.call('recon:unlock', { token, password: 'not-it' })
+    expect(wrong).toMatchObject({ ok: false, error: { code: 'pdf_password_wrong', details: { token } } })
+    const preview = valueOf(await host.call('recon:unlock', { token, password: CORPUS_PASSWORD }))
+    expect(preview).toMatchObject({ format: 'pdf', rowCount: pdf.lines.length, pageStarts: pdf.pageStarts, proof: { complete: true } })
+    // The import job reads the file again with the password held beside it.
+    const imported = await finished(valueOf(await host.call('recon:import', { token })))
+    expect(imported).toMatchObject({ state: 'succeeded', result: { kind: 'recon-import', status: 'imported', rows: pdf.lines.length } })
+    expect(JSON.stringify([asked, wrong, preview, imported, host.events])).not.toContain(CORPUS_PASSWORD)
+    for (const file of readdirSync(host.config.paths.logs))
+      expect(readFileSync(join(host.config.paths.logs, file), 'utf8')).not.toContain(CORPUS_PASSWORD)
   })
 })

@@ -44,6 +44,7 @@ const VALID: Partial<Record<CallName, Record<string, unknown>>> = {
     mapping: { columns: { date: 'Date', amount: 'Amount' }, decimalMark: ',' }
   },
   'recon:import': { token: '00000000-0000-4000-8000-000000000000', ifSameRows: 'skip', saveAs: 'Bank' },
+  'recon:unlock': { token: '00000000-0000-4000-8000-000000000000', password: 'statement-password' },
   'recon:session': { id: 'session-1' },
   'recon:fileDays': { fileId: 'file-1' },
   'recon:create': { name: 'October', source: 'payments', from: '2026-10-01', to: '2026-10-31', settings: { daysAfter: 3 }, fileIds: [] },

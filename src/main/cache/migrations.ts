@@ -11,6 +11,7 @@ import { v7 } from './schema/v7-bulk-files-sent'
 import { v8 } from './schema/v8-record-relations'
 import { v9 } from './schema/v9-statement-proof-and-money-returned'
 import { v10 } from './schema/v10-statement-formats'
+import { v11 } from './schema/v11-pdf-pages'
 
 export interface Migration {
   version: number
@@ -18,7 +19,7 @@ export interface Migration {
   up(db: Database.Database): void
 }
 
-export const MIGRATIONS: readonly Migration[] = [v1, v2, v3, v4, v5, v6, v7, v8, v9, v10]
+export const MIGRATIONS: readonly Migration[] = [v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11]
 
 export function latestVersion(migrations: readonly Migration[] = MIGRATIONS): number {
   return migrations.length === 0 ? 0 : (migrations[migrations.length - 1] as Migration).version

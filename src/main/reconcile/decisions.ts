@@ -8,7 +8,7 @@ import type { ReconContext } from './context'
 import { runMatch } from './engine'
 import { undoneEvents } from './fold'
 import type { SessionItems } from './items'
-import { fileNamesOf, Totals } from './report'
+import { fileNamesOf, filePagesOf, Totals } from './report'
 import { engineFileRow, engineProvider, materialise, type Runs } from './runs'
 import type { Sessions } from './sessions'
 
@@ -97,7 +97,7 @@ export class Decisions {
           pinned: [{ kind: 'accepted', providerIds: item.provider.map((p) => p.id), fileIds: item.file.map((f) => f.id) }],
           dismissed: new Set()
         },
-        { fileNames: fileNamesOf(session) }
+        { fileNames: fileNamesOf(session), filePages: filePagesOf(session) }
       )
       const [made, ...rest] = materialise(result, { notes: new Map([[item.key, annotation]]) })
       if (!made || rest.length > 0 || made.decision !== 'accepted' || made.key !== item.key) return false

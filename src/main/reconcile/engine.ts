@@ -71,6 +71,7 @@ export interface MatchResult {
 export interface MatchOptions {
   /** Each statement's file name by its id: reasons name lines as "line 14 of statement.csv". */
   fileNames?: ReadonlyMap<string, string>
+  filePages?: ReadonlyMap<string, readonly number[]>
   signal?: AbortSignal
   onProgress?: (phase: string, done: number, total: number) => void
 }
@@ -130,7 +131,7 @@ function* matchSteps(
   options: MatchOptions
 ): Generator<void, MatchResult> {
   const { onProgress } = options
-  const s = new MatchState(provider, file, settings, decisions, options.fileNames)
+  const s = new MatchState(provider, file, settings, decisions, options.fileNames, options.filePages)
   yield* s.load()
   // 1. What the user decided holds first.
   claimDecided(s)

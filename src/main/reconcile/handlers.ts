@@ -14,6 +14,7 @@ import { sampleStatementFile } from '../sandbox/statement-formats'
 import type { HostContext } from '../host/context'
 import type { HandlerMap } from '../ipc/router'
 import { verifyAudit } from './audit'
+import { PDF_PASSWORD_REQUIRED, PDF_PASSWORD_WRONG } from './import/pdf'
 import type { ParsedStatement } from './import/statement'
 import { buildSummary, summaryOf, writeItemsCsv, writeSummaryCsv, writeXlsx, type ReportInput } from './report'
 import { ReconService, storedFileIds } from './service'
@@ -31,7 +32,12 @@ interface Held {
   name: string
   bytes: Uint8Array
   at: number
+  /** A protected PDF's password, as the user gave it: in memory with the file only, for its preview and import. */
+  password?: string
 }
+
+/** The refusals that ask for a PDF's password: the held file's token goes with them, for recon:unlock. */
+const PASSWORD_CODES = new Set([PDF_PASSWORD_REQUIRED, PDF_PASSWORD_WRONG])
 
 export function reconHandlers(ctx: HostContext): HandlerMap {
   const service = new ReconService(ctx.db)
@@ -50,18 +56,28 @@ export function reconHandlers(ctx: HostContext): HandlerMap {
     return entry
   }
   const preview = async (token: string, entry: Held, mapping: Partial<StatementMapping>): Promise<StatementPreview> => {
-    const outcome = await service.importStatement({
-      profileId: entry.profileId,
-      name: entry.name,
-      bytes: entry.bytes,
-      mapping,
-      previewOnly: true
-    })
+    let outcome: Awaited<ReturnType<ReconService['importStatement']>>
+    try {
+      outcome = await service.importStatement({
+        profileId: entry.profileId,
+        name: entry.name,
+        bytes: entry.bytes,
+        mapping,
+        previewOnly: true,
+        password: entry.password
+      })
+    } catch (error) {
+      if (error instanceof AppError && PASSWORD_CODES.has(error.code)) {
+        delete entry.password
+        throw new AppError(error.code, error.message, { token, name: entry.name })
+      }
+      throw error
+    }
     const parsed = outcome.parsed
     // A statement without currencies: offer the currency of the provider records it names first.
     const askedCurrency = parsed.questions.find((q) => q.field === 'defaultCurrency')
     if (askedCurrency && askedCurrency.choices.length === 0) {
-      const named = await service.statementCurrency(entry.profileId, 'payments', entry.bytes, entry.name, mapping)
+      const named = await service.statementCurrency(entry.profileId, 'payments', entry.bytes, entry.name, mapping, entry.password)
       if (named) askedCurrency.choices = [named]
     }
     const sameFile = service.files(entry.profileId).find((f) => f.sha256 === parsed.sha256) ?? null
@@ -96,8 +112,8 @@ export function reconHandlers(ctx: HostContext): HandlerMap {
       const profile = ctx.active.current()
       const path = await ctx.ui.chooseOpenFile({
         title: 'Import a statement',
-        filterName: 'Statements (CSV, Excel, MT940, CAMT, OFX, QIF)',
-        extensions: ['csv', 'txt', 'tsv', 'xlsx', 'xls', 'sta', 'mt940', 'fin', 'xml', 'camt', 'ofx', 'qfx', 'qif']
+        filterName: 'Statements (CSV, Excel, PDF, MT940, CAMT, OFX, QIF)',
+        extensions: ['csv', 'txt', 'tsv', 'xlsx', 'xls', 'pdf', 'sta', 'mt940', 'fin', 'xml', 'camt', 'ofx', 'qfx', 'qif']
       })
       if (!path) return null
       const size = (await stat(path)).size
@@ -131,6 +147,11 @@ export function reconHandlers(ctx: HostContext): HandlerMap {
       return preview(hold(entry), entry, {})
     },
     'recon:preview': async ({ token, mapping }) => preview(token, heldFile(token), mapping as Partial<StatementMapping>),
+    'recon:unlock': async ({ token, password, mapping }) => {
+      const entry = heldFile(token)
+      entry.password = password
+      return preview(token, entry, (mapping ?? {}) as Partial<StatementMapping>)
+    },
     'recon:import': ({ token, mapping, ifSameFile, ifSameRows, saveAs }) => {
       const entry = heldFile(token)
       const profile = ctx.active.current()
@@ -146,7 +167,8 @@ export function reconHandlers(ctx: HostContext): HandlerMap {
             bytes: entry.bytes,
             mapping: (mapping ?? {}) as Partial<StatementMapping>,
             ifSameFile,
-            ifSameRows
+            ifSameRows,
+            password: entry.password
           })
           if (saveAs && outcome.parsed.questions.length === 0)
             service.savePreset(saveAs, outcome.parsed.headerSignature, outcome.parsed.mapping)
@@ -331,6 +353,7 @@ function toPreview(
     questions: parsed.questions,
     proof: parsed.proof,
     format: parsed.format,
+    pageStarts: parsed.pageStarts,
     label: parsed.label,
     statements: statements.map((s) => ({
       label: s.label,

@@ -30,7 +30,8 @@ import {
   type ReconSettings,
   type ReconSummary,
   statementCheck,
-  type SessionInfo
+  type SessionInfo,
+  lineWhere
 } from '../../shared/reconcile'
 import { writeFileSafely } from '../export/safe-file'
 import { bankReconciliations } from '../../shared/bank-reconciliation'
@@ -83,8 +84,17 @@ export function fileNamesOf(session: SessionInfo): Map<string, string> {
   return new Map(session.files.map((f) => [f.id, f.name]))
 }
 
+/** The session's PDF statements' pages by id: reasons name their lines "page 3, line 12". */
+export function filePagesOf(session: SessionInfo): Map<string, number[]> {
+  return new Map(session.files.flatMap((f) => (f.pageStarts ? [[f.id, f.pageStarts] as [string, number[]]] : [])))
+}
+
 /** One report row per item or group; a group's members are joined with " + " and its amounts summed. `fileNames`: each statement's name by its id. */
-export function itemCells(item: ReconItem, fileNames: ReadonlyMap<string, string> = new Map()): CsvCell[] {
+export function itemCells(
+  item: ReconItem,
+  fileNames: ReadonlyMap<string, string> = new Map(),
+  filePages: ReadonlyMap<string, readonly number[]> = new Map()
+): CsvCell[] {
   const pCurrency = single(item.provider.map((p) => p.currency))
   const fCurrency = single(item.file.map((f) => f.currency))
   const common = pCurrency ?? fCurrency
@@ -115,7 +125,8 @@ export function itemCells(item: ReconItem, fileNames: ReadonlyMap<string, string
     hasP ? money(pCurrency ? sum(item.provider.map((p) => expectedAmount(p, true))) : null, pCurrency) : null,
     identifier(join(item.file.map((f) => f.id))),
     text(join([...new Set(item.file.map((f) => fileNames.get(f.fileId) ?? null))])),
-    text(join(item.file.map((f) => String(f.line)))),
+    // A PDF's line by its page ("page 3, line 12"), as the auditor finds it; any other file's by its number.
+    text(join(item.file.map((f) => (filePages.has(f.fileId) ? lineWhere(f.line, filePages.get(f.fileId)) : String(f.line))))),
     identifier(join(item.file.map((f) => f.reference))),
     text(join(item.file.map((f) => f.description))),
     text(join([...new Set(item.file.map((f) => f.counterparty))])),
@@ -278,7 +289,7 @@ export function summaryOf(session: SessionInfo, profile: ReportInput['profile'],
     settings: session.settings,
     files: session.files.map((f) => ({ id: f.id, name: f.name, sha256: f.sha256, rows: f.rows })),
     statements: session.files.map((f) =>
-      statementCheck({ fileId: f.id, file: f.name, rows: f.rows, proof: f.proof }, notReadLines?.[f.id] ?? [])
+      statementCheck({ fileId: f.id, file: f.name, rows: f.rows, proof: f.proof, pageStarts: f.pageStarts }, notReadLines?.[f.id] ?? [])
     ),
     counts,
     currencies,
@@ -371,12 +382,13 @@ export function summaryRows(summary: ReconSummary, input: ReportInput): CsvCell[
       rows.push(
         row(
           'balance_break',
-          `line ${b.line} of ${s.file}`,
+          `${lineWhere(b.line, s.pageStarts)} of ${s.file}`,
           money(b.gap),
           `running balance ${moneyText(parseMajor(b.found, s.currency as string), s.currency as string)} where ${moneyText(parseMajor(b.expected, s.currency as string), s.currency as string)} was expected`
         )
       )
-    for (const l of s.notRead) rows.push(row('line_not_read', `line ${l.line} of ${s.file}`, null, `${l.reason}: ${l.text}`))
+    for (const l of s.notRead)
+      rows.push(row('line_not_read', `${lineWhere(l.line, s.pageStarts)} of ${s.file}`, null, `${l.reason}: ${l.text}`))
   }
   for (const c of summary.currencies) {
     for (const o of OUTCOMES) {
@@ -480,9 +492,10 @@ export async function writeItemsCsv(file: string, input: ReportInput, style: Csv
   return writeFileSafely(file, (fd) => {
     let count = 0
     const names = fileNamesOf(input.session)
+    const pages = filePagesOf(input.session)
     let chunk = preamble(style) + headerLine(ITEM_COLUMNS, style)
     for (const item of input.items()) {
-      chunk += rowLine(itemCells(item, names), ITEM_COLUMNS.length, style)
+      chunk += rowLine(itemCells(item, names, pages), ITEM_COLUMNS.length, style)
       if (++count % ITEMS_PER_WRITE === 0) {
         writeSync(fd, chunk)
         chunk = ''
@@ -524,7 +537,8 @@ async function writeWorkbook(stream: Writable, summary: ReconSummary, input: Rep
   const itemsSheet = workbook.addWorksheet('Items')
   itemsSheet.addRow([...ITEM_COLUMNS]).commit()
   const names = fileNamesOf(input.session)
-  for (const item of input.items()) put(itemsSheet, itemCells(item, names))
+  const pages = filePagesOf(input.session)
+  for (const item of input.items()) put(itemsSheet, itemCells(item, names, pages))
   itemsSheet.commit()
   await workbook.commit()
 }

@@ -17,7 +17,7 @@ import { foldSession, type FoldedDecisions } from './fold'
 import type { SessionItems } from './items'
 import { loadProviderSide, outsideThePeriod } from './provider-side'
 import { keysNamedBy, normaliseReference } from './references'
-import { fileNamesOf, summarise } from './report'
+import { fileNamesOf, filePagesOf, summarise } from './report'
 import type { Sessions } from './sessions'
 
 export interface RunOutcome {
@@ -98,7 +98,11 @@ export class Runs {
     const folded = foldSession(this.ctx.db, session.id)
     const file = [...this.fileRows(session), ...this.linesNotRead(session, folded.fixedLines)]
     const { records, notes } = inFileCurrencies(side.records, file)
-    const result = await runMatchAsync(records, file, session.settings, folded.engine, { ...options, fileNames: fileNamesOf(session) })
+    const result = await runMatchAsync(records, file, session.settings, folded.engine, {
+      ...options,
+      fileNames: fileNamesOf(session),
+      filePages: filePagesOf(session)
+    })
     return { result, folded, unreadable: side.unreadable, notes: [...side.notes, ...notes] }
   }
 

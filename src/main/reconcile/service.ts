@@ -59,9 +59,10 @@ export class ReconService {
     source: ReconSource,
     bytes: Uint8Array,
     name: string,
-    mapping: Partial<StatementMapping>
+    mapping: Partial<StatementMapping>,
+    password?: string
   ): Promise<string | null> {
-    return this.parts.statements.statementCurrency(profileId, source, bytes, name, mapping)
+    return this.parts.statements.statementCurrency(profileId, source, bytes, name, mapping, password)
   }
   sameRows(profileId: string, rows: readonly StatementRow[]): number {
     return this.parts.statements.sameRows(profileId, rows)

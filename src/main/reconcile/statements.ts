@@ -20,6 +20,8 @@ export interface ImportRequest {
   previewOnly?: boolean | undefined
   /** Of a file holding several statements, only the one of this account (or sheet). */
   account?: string | undefined
+  /** Opens a password-protected PDF; only handed to its reader, never stored. */
+  password?: string | undefined
 }
 
 export type ImportOutcome = (
@@ -57,6 +59,7 @@ interface FileRow {
   mapping: string
   proof: string | null
   format: string
+  page_starts: string | null
   statement: string | null
   account: string | null
 }
@@ -65,7 +68,7 @@ interface FileRow {
 const ROW_BATCH = 500
 
 /** Formats whose columns the user maps (and a saved preset may map). */
-const TABULAR = new Set(['csv', 'xlsx', 'xls', 'qif'])
+const TABULAR = new Set(['csv', 'xlsx', 'xls', 'qif', 'pdf'])
 
 export class Statements {
   constructor(private readonly ctx: ReconContext) {}
@@ -76,17 +79,23 @@ export class Statements {
    * something needs the user.
    */
   async importStatement(request: ImportRequest): Promise<ImportOutcome> {
-    let statements = await parseStatementFile(request.bytes, request.name, request.mapping ?? {})
+    const read = { password: request.password }
+    let statements = await parseStatementFile(request.bytes, request.name, request.mapping ?? {}, read)
     let presetApplied: string | null = null
     const head = statements[0] as ParsedStatement
     if (TABULAR.has(head.format) && (!request.mapping?.columns || Object.keys(request.mapping.columns).length === 0)) {
       const preset = [head.headerSignature, ...head.rowSignatures].map((s) => this.presetFor(s)).find((p) => p !== null) ?? null
       if (preset) {
-        statements = await parseStatementFile(request.bytes, request.name, {
-          ...preset.mapping,
-          ...stripEmpty(request.mapping ?? {}),
-          columns: preset.mapping.columns
-        })
+        statements = await parseStatementFile(
+          request.bytes,
+          request.name,
+          {
+            ...preset.mapping,
+            ...stripEmpty(request.mapping ?? {}),
+            columns: preset.mapping.columns
+          },
+          read
+        )
         presetApplied = preset.sourceName
       }
     }
@@ -137,8 +146,8 @@ export class Statements {
     const num = this.ctx.db.prepare('select coalesce(max(num), 0) + 1 from recon_files').pluck().get() as number
     this.ctx.db
       .prepare(
-        `insert into recon_files (id, num, profile_id, name, sha256, size, encoding, separator, sheet, header, header_line, mapping, number_form, date_form, row_count, problems, skipped, proof, content, imported_at, imported_by, format, statement, account)
-         values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+        `insert into recon_files (id, num, profile_id, name, sha256, size, encoding, separator, sheet, header, header_line, mapping, number_form, date_form, row_count, problems, skipped, proof, content, imported_at, imported_by, format, statement, account, page_starts)
+         values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
       )
       .run(
         id,
@@ -165,7 +174,8 @@ export class Statements {
         this.ctx.user(),
         parsed.format,
         parsed.label,
-        parsed.account
+        parsed.account,
+        parsed.pageStarts === null ? null : JSON.stringify(parsed.pageStarts)
       )
     // Rows go in BATCH at a time: one statement call per batch, not per row (a million rows in seconds).
     const columns = '(file_num, line, row_id, date, time, amount_minor, currency, reference, description, counterparty)'
@@ -203,7 +213,8 @@ export class Statements {
     source: ReconSource,
     bytes: Uint8Array,
     name: string,
-    mapping: Partial<StatementMapping>
+    mapping: Partial<StatementMapping>,
+    password?: string
   ): Promise<string | null> {
     const table =
       source === 'payouts'
@@ -221,7 +232,9 @@ export class Statements {
     if (currencies.length <= 1) return currencies[0] ?? null
     if (table !== 'payments' && table !== 'transfers') return null
     // Read with a placeholder currency: only the references and descriptions are looked at.
-    const keys = keysNamedBy((await parseStatementFile(bytes, name, { ...mapping, defaultCurrency: 'USD' })).flatMap((s) => s.rows))
+    const keys = keysNamedBy(
+      (await parseStatementFile(bytes, name, { ...mapping, defaultCurrency: 'USD' }, { password })).flatMap((s) => s.rows)
+    )
     const hits = new Map<string, number>()
     const rows = this.ctx.db
       .prepare(`select reference, service_reference, currency from ${table} where profile_id = ?`)
@@ -260,7 +273,7 @@ export class Statements {
     // Every column but the file's bytes (a statement of a million lines is tens of megabytes).
     const row = this.ctx.db
       .prepare(
-        'select id, name, sha256, row_count, problems, imported_at, imported_by, number_form, date_form, encoding, separator, mapping, proof, format, statement, account from recon_files where id = ?'
+        'select id, name, sha256, row_count, problems, imported_at, imported_by, number_form, date_form, encoding, separator, mapping, proof, format, statement, account, page_starts from recon_files where id = ?'
       )
       .get(id) as FileRow | undefined
     if (!row) throw new AppError('file_not_found', `No imported statement ${id}.`)
@@ -280,7 +293,8 @@ export class Statements {
       proof: row.proof === null ? null : (JSON.parse(row.proof) as StatementProof),
       format: row.format,
       statement: row.statement,
-      account: row.account
+      account: row.account,
+      pageStarts: row.page_starts === null ? null : (JSON.parse(row.page_starts) as number[])
     }
   }
 

@@ -1,7 +1,8 @@
-// The sample statement written in each format banks deliver (CSV, Excel .xlsx and .xls, MT940, CAMT.053, OFX, QIF), so every reader can be tried offline on the same lines and differences.
+// The sample statement written in each format banks deliver (CSV, Excel .xlsx and .xls, PDF, MT940, CAMT.053, OFX, QIF), so every reader can be tried offline on the same lines and differences.
 import * as XLSX from '@e965/xlsx'
 import { toMajorString } from '../../shared/money'
 import { FIRST_ROW_LINE, type SampleStatement } from './statement'
+import { writeStatementPdf } from './statement-pdf'
 
 import { SAMPLE_FORMATS, type SampleFormat } from '../../shared/reconcile'
 
@@ -11,6 +12,7 @@ const EXTENSION: Record<SampleFormat, string> = {
   csv: 'csv',
   xlsx: 'xlsx',
   xls: 'xls',
+  pdf: 'pdf',
   mt940: 'sta',
   camt053: 'xml',
   ofx: 'ofx',
@@ -22,6 +24,8 @@ export interface SampleFile {
   bytes: Buffer
   /** The sample's differences, each on its line of this file. */
   differences: SampleStatement['differences']
+  /** A PDF's pages as the file-wide line each starts on (lineWhere names a line by page); null for other formats. */
+  pageStarts: number[] | null
 }
 
 const major = (minor: number): string => toMajorString(minor, 'NGN')
@@ -31,13 +35,13 @@ const xml = (text: string): string => text.replace(/&/g, '&amp;').replace(/</g, 
 
 /** The sample in one format; its differences moved to the lines of that file. */
 export function sampleStatementFile(sample: SampleStatement, format: SampleFormat): SampleFile {
-  const { bytes, lines } = render(sample, format)
+  const { bytes, lines, pageStarts } = render(sample, format)
   const differences = sample.differences.map((d) => ({ ...d, line: d.line === null ? null : (lines[d.line - FIRST_ROW_LINE] ?? null) }))
-  return { name: `sandbox-statement-${sample.day}.${EXTENSION[format]}`, bytes, differences }
+  return { name: `sandbox-statement-${sample.day}.${EXTENSION[format]}`, bytes, differences, pageStarts: pageStarts ?? null }
 }
 
 /** The file's bytes and the line (or row) of each entry. */
-function render(sample: SampleStatement, format: SampleFormat): { bytes: Buffer; lines: number[] } {
+function render(sample: SampleStatement, format: SampleFormat): { bytes: Buffer; lines: number[]; pageStarts?: number[] } {
   const e = sample.entries
   switch (format) {
     case 'csv':
@@ -45,6 +49,8 @@ function render(sample: SampleStatement, format: SampleFormat): { bytes: Buffer;
     case 'xlsx':
     case 'xls':
       return workbook(sample, format)
+    case 'pdf':
+      return pdf(sample)
     case 'mt940': {
       const out = [
         `{1:F01SBXNNGLAXXXX0000000000}{2:I940SBXNNGLAXXXXN}{4:`,
@@ -138,6 +144,45 @@ function render(sample: SampleStatement, format: SampleFormat): { bytes: Buffer;
       return { bytes: Buffer.from(out.join('\r\n'), 'utf8'), lines }
     }
   }
+}
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec']
+/** "2026-03-05" → "05-Mar-2026", as Nigerian banks print days. */
+const bankDay = (day: string): string => `${day.slice(8, 10)}-${MONTHS[Number(day.slice(5, 7)) - 1]}-${day.slice(0, 4)}`
+
+/** A PDF as internet banks print it: header block, narrations wrapped, 30 lines a page under a repeated header, "Page n of m". */
+function pdf(sample: SampleStatement): { bytes: Buffer; lines: number[]; pageStarts: number[] } {
+  const written = writeStatementPdf({
+    runningHead: 'SANDBOX TEST BANK PLC - STATEMENT OF ACCOUNT',
+    headerBlock: [
+      'Account name: LEDGERLINE SANDBOX MERCHANT',
+      `Account number: ${sample.account}`,
+      'Currency: NGN',
+      `Period: ${bankDay(sample.day)} to ${bankDay(sample.day)}`,
+      `Opening balance: ${major(sample.openingMinor)}`
+    ],
+    columns: [
+      { name: 'Trans Date', width: 58 },
+      { name: 'Value Date', width: 58 },
+      { name: 'Reference', width: 92 },
+      { name: 'Narration', width: 150 },
+      { name: 'Debit', width: 55, align: 'right' },
+      { name: 'Credit', width: 55, align: 'right' },
+      { name: 'Balance', width: 62, align: 'right' }
+    ],
+    rows: sample.entries.map((x) => [
+      bankDay(x.day),
+      bankDay(x.day),
+      x.reference,
+      x.narration,
+      x.amountMinor < 0 ? major(-x.amountMinor) : '',
+      x.amountMinor > 0 ? major(x.amountMinor) : '',
+      major(x.balanceMinor)
+    ]),
+    after: [`Closing balance: ${major(sample.closingMinor)}`],
+    linesPerPage: 30
+  })
+  return { bytes: written.bytes, lines: written.rowLines, pageStarts: written.pageStarts }
 }
 
 /** A workbook as internet banks export it: a summary sheet with no lines, then the statement sheet with its header block, dates as date cells and amounts as numbers. */

@@ -114,8 +114,10 @@ export interface StatementPreview {
   questions: ImportQuestion[]
   /** What the statement says of itself, checked: balances, breaks, lines not read (null while questions are open). */
   proof: StatementProof | null
-  /** What the file is, known by its content (csv, xlsx, xls, mt940, camt, ofx, qif). */
+  /** What the file is, known by its content (csv, xlsx, xls, pdf, mt940, camt, ofx, qif). */
   format: string
+  /** A PDF's pages as the file-wide line each starts on: lineWhere names a line "page 3, line 12". Null for other formats. */
+  pageStarts: number[] | null
   /** Which statement of the file is shown, when it holds several. */
   label: string | null
   /** Every statement of the file (one per sheet or account), each imported as its own statement. */
@@ -162,6 +164,14 @@ export const reconCalls = {
   /** The built-in Sandbox's sample bank statement for its own payments, previewed like a chosen file (see `ledgerline sandbox statement`). */
   /** The Sandbox's sample statement, in the format asked for (CSV when none is). */
   'recon:sample': call<StatementPreview>()(z.strictObject({ format: z.enum(SAMPLE_FORMATS).optional() })),
+  /**
+   * Opens a password-protected PDF held since `recon:open` (which refused with pdf_password_required
+   * and the token in its details). The password stays in the host's memory with the file, for its
+   * import, and goes when the file does; it is never stored, logged or sent back.
+   */
+  'recon:unlock': call<StatementPreview>()(
+    z.strictObject({ token, password: z.string().min(1).max(1024), mapping: mappingSchema.optional() })
+  ),
   /** Reads the same file again with another mapping or answers to its questions. */
   'recon:preview': call<StatementPreview>()(z.strictObject({ token, mapping: mappingSchema })),
   /** Stores the previewed file as an import job (its rows are then usable in sessions). */

@@ -30,6 +30,7 @@ import { readMt940 } from './mt940'
 import { decodeXml, readCamt } from './camt'
 import { decodeOfx, readOfx } from './ofx'
 import { QIF_MAPPING, readQifGrid } from './qif'
+import { layoutPdfStatement, readPdfText } from './pdf'
 import { sniffStatement, type StatementFormat } from './sniff'
 import { readWorkbookGrids } from './workbook'
 import { AppError } from '../../errors'
@@ -63,6 +64,8 @@ export interface ParsedStatement {
   separator: string | null
   sheet: string | null
   header: string[]
+  /** A PDF's pages: the file-wide line each starts on (lines are counted through the file; lineWhere names them by page). Null for other formats. */
+  pageStarts: number[] | null
   /** Line of the header row; null when the file has none (columns are then "Column 1", "Column 2", …). */
   headerLine: number | null
   headerSignature: string
@@ -217,8 +220,18 @@ const TOTALS =
   /\b(total|totals|sub-?total|closing balance|opening balance|balance b\/?f|balance c\/?f|brought forward|carried forward|end of statement|balance as at)\b/i
 
 /** The first (or only) statement of a file; parseStatementFile gives them all. */
-export async function parseStatement(bytes: Uint8Array, name: string, given: Partial<StatementMapping> = {}): Promise<ParsedStatement> {
-  return (await parseStatementFile(bytes, name, given))[0] as ParsedStatement
+export async function parseStatement(
+  bytes: Uint8Array,
+  name: string,
+  given: Partial<StatementMapping> = {},
+  options: ReadOptions = {}
+): Promise<ParsedStatement> {
+  return (await parseStatementFile(bytes, name, given, options))[0] as ParsedStatement
+}
+
+export interface ReadOptions {
+  /** Opens a password-protected PDF; handed to the PDF reader only, never kept, logged or returned. */
+  password?: string | undefined
 }
 
 /**
@@ -229,7 +242,8 @@ export async function parseStatement(bytes: Uint8Array, name: string, given: Par
 export async function parseStatementFile(
   bytes: Uint8Array,
   name: string,
-  given: Partial<StatementMapping> = {}
+  given: Partial<StatementMapping> = {},
+  options: ReadOptions = {}
 ): Promise<ParsedStatement[]> {
   const sha256 = createHash('sha256').update(bytes).digest('hex')
   const mapping = (): StatementMapping => ({ ...EMPTY_MAPPING, ...given, columns: { ...(given.columns ?? {}) } })
@@ -290,11 +304,12 @@ export async function parseStatementFile(
         }
       ]
     }
-    case 'pdf':
-      throw new AppError(
-        'pdf_not_yet',
-        `${name} is a PDF statement; Ledgerline does not read PDF statements yet. Export the statement as CSV, Excel, MT940, CAMT.053 or OFX.`
-      )
+    case 'pdf': {
+      const layout = layoutPdfStatement(await readPdfText(bytes, name, options.password), name, given.columns ?? {})
+      const parsed = parseGrid(layout.grid, facts(), mapping())
+      const skipped = [...parsed.skipped, ...layout.setAside].sort((a, b) => a.line - b.line)
+      return [{ ...parsed, format, skipped, pageStarts: layout.pageStarts }]
+    }
     default:
       throw new AppError('not_a_statement', `${name} is a ${format} file, which Ledgerline does not read yet.`)
   }
@@ -357,6 +372,7 @@ export function parseGrid(grid: Grid, facts: FileFacts, mapping: StatementMappin
     ...facts,
     format: grid.sheet === null ? 'csv' : 'xlsx',
     label: null,
+    pageStarts: null,
     account: proof?.account ?? null,
     separator: grid.separator,
     sheet: grid.sheet,
@@ -729,7 +745,9 @@ function readBalance(cell: string, decimalMark: DecimalMark, currency: string, e
 /** The last cell of a row that reads as an amount (a balance line's balance when there is no balance column). */
 function lastAmountCell(row: readonly string[]): string | null {
   for (let k = row.length - 1; k >= 0; k--) {
-    const cell = (row[k] ?? '').trim()
+    const whole = (row[k] ?? '').trim()
+    // "Closing balance: 1,000.00" in one cell: the amount after the colon.
+    const cell = /[:=]\s*([^:=]+)$/.exec(whole)?.[1]?.trim() ?? whole
     if (cell !== '' && readAmountText(cell) && /\d/.test(cell) && !readDateShape(cell)) return cell
   }
   return null

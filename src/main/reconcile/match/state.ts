@@ -1,6 +1,14 @@
 // One match in progress, shared by its phases: both sides' columns in typed arrays, what is claimed, the items made so far, and how a set of records and lines is judged and claimed.
 import { moneyText, parseMajor } from '../../../shared/money'
-import { DEFAULT_SETTINGS, expectedAmount, pairKey, stillNotRead, type Outcome, type ReconSettings } from '../../../shared/reconcile'
+import {
+  DEFAULT_SETTINGS,
+  expectedAmount,
+  lineWhere,
+  pairKey,
+  stillNotRead,
+  type Outcome,
+  type ReconSettings
+} from '../../../shared/reconcile'
 import type { EngineDecisions, EngineFileRow, EngineProvider } from '../engine'
 import { dayNumber } from '../import/dates'
 import { ItemColumns } from '../match-items'
@@ -98,7 +106,9 @@ export class MatchState {
     readonly settings: ReconSettings,
     readonly decisions: EngineDecisions,
     /** Each statement's file name by its id, for reasons that name a line. */
-    readonly fileNames: ReadonlyMap<string, string> = new Map()
+    readonly fileNames: ReadonlyMap<string, string> = new Map(),
+    /** A PDF statement's pages by its id: its lines are named by page and line. */
+    readonly filePages: ReadonlyMap<string, readonly number[]> = new Map()
   ) {
     this.pDay = new Int32Array(provider.length)
     this.pAmount = new Float64Array(provider.length)
@@ -199,7 +209,7 @@ export class MatchState {
   /** A statement line as the user finds it: "line 14 of statement.csv". */
   lineName(f: number): string {
     const row = this.file[f] as EngineFileRow
-    return `line ${row.line} of ${this.fileNames.get(row.fileId) ?? 'the file'}`
+    return `${lineWhere(row.line, this.filePages.get(row.fileId))} of ${this.fileNames.get(row.fileId) ?? 'the file'}`
   }
 
   /** Several lines of one file as "lines 3, 4 and 9 of statement.csv"; of several files, each named. */
@@ -209,7 +219,14 @@ export class MatchState {
     return [...byFile]
       .map(([fileId, lines]) => {
         const sorted = lines.sort((a, b) => a - b)
-        const list = sorted.length === 1 ? `line ${sorted[0]}` : `lines ${sorted.slice(0, -1).join(', ')} and ${sorted[sorted.length - 1]}`
+        const pages = this.filePages.get(fileId)
+        const named = pages ? sorted.map((l) => lineWhere(l, pages)) : sorted.map(String)
+        const list =
+          sorted.length === 1
+            ? pages
+              ? named[0]
+              : `line ${named[0]}`
+            : `${pages ? '' : 'lines '}${named.slice(0, -1).join(pages ? '; ' : ', ')} and ${named[named.length - 1]}`
         return `${list} of ${this.fileNames.get(fileId) ?? 'the file'}`
       })
       .join('; ')

@@ -16,6 +16,19 @@ import { fileToBase64 } from '../files'
 /** What an import job ended with, for the wizard to say. */
 export type ImportEnd = { ok: true; fileIds: string[]; rows: number; status: string } | { ok: false; message: string; error?: CallError }
 
+/** A refusal that asks for a PDF's password, with the token of the file the host holds for it. */
+function passwordAsked(error: CallError): { token: string; name: string; message: string; wrong: boolean } | null {
+  if (error.code !== 'pdf_password_required' && error.code !== 'pdf_password_wrong') return null
+  const details = error.details as { token?: unknown; name?: unknown } | undefined
+  if (typeof details?.token !== 'string') return null
+  return {
+    token: details.token,
+    name: typeof details.name === 'string' ? details.name : 'The statement',
+    message: error.message,
+    wrong: error.code === 'pdf_password_wrong'
+  }
+}
+
 export const useReconcileStore = defineStore('reconcile', () => {
   const jobs = useJobsStore()
   const sessions = ref<SessionInfo[]>([])
@@ -24,6 +37,8 @@ export const useReconcileStore = defineStore('reconcile', () => {
   /** The statement open in the import wizard, and the mapping the user changed so far. */
   const preview = ref<StatementPreview | null>(null)
   const mapping = ref<MappingChange>({})
+  /** A protected PDF waiting for its password: the host holds the file under `token`; `message` says why it asks (again). */
+  const locked = ref<{ token: string; name: string; message: string; wrong: boolean } | null>(null)
 
   profileScoped(() => {
     listCall.reset()
@@ -31,6 +46,7 @@ export const useReconcileStore = defineStore('reconcile', () => {
     files.value = []
     preview.value = null
     mapping.value = {}
+    locked.value = null
     error.value = null
   })
 
@@ -48,7 +64,13 @@ export const useReconcileStore = defineStore('reconcile', () => {
   }
 
   function opened(answer: CallResult<StatementPreview | null>): CallError | null {
-    if (!answer.ok) return answer.error
+    if (!answer.ok) {
+      const asked = passwordAsked(answer.error)
+      if (!asked) return answer.error
+      locked.value = asked
+      return null
+    }
+    locked.value = null
     if (answer.value) {
       preview.value = answer.value
       mapping.value = {}
@@ -74,6 +96,17 @@ export const useReconcileStore = defineStore('reconcile', () => {
   /** The built-in Sandbox's sample statement, previewed like a chosen file. */
   async function openSample(format: SampleFormat = 'csv'): Promise<CallError | null> {
     return opened(await window.api.recon.sample({ format }))
+  }
+
+  /** Opens the protected PDF with the password the user typed; a wrong one asks again. The password is not kept here. */
+  async function unlock(password: string): Promise<CallError | null> {
+    const waiting = locked.value
+    if (!waiting) return null
+    return opened(await window.api.recon.unlock({ token: waiting.token, password }))
+  }
+
+  function cancelUnlock(): void {
+    locked.value = null
   }
 
   /** Reads the open statement again with the mapping changed (a column, the date order, the decimal mark, the currency). */
@@ -160,6 +193,9 @@ export const useReconcileStore = defineStore('reconcile', () => {
     openFile,
     openDropped,
     openSample,
+    locked,
+    unlock,
+    cancelUnlock,
     remap,
     importPreviewed,
     create,
