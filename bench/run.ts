@@ -1,4 +1,4 @@
-// npm run bench [api|ingest|search|paced|second-sync|host|reconcile|ui|bulk ...]: every benchmark figure with its ratio to a baseline from the same run.
+// npm run bench [api|ingest|search|paced|second-sync|host|reconcile|formats|ui|bulk ...]: every benchmark figure with its ratio to a baseline from the same run.
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -6,10 +6,11 @@ import { apiBench } from './api'
 import { bulkBench } from './bulk'
 import { hostBench } from './host'
 import { reconcileBench } from './reconcile'
+import { statementFormatsBench } from './statement-formats'
 import { syncBenches } from './sync'
 import { uiBench } from './ui'
 
-const ALL = ['api', 'ingest', 'search', 'paced', 'second-sync', 'host', 'reconcile', 'ui', 'bulk']
+const ALL = ['api', 'ingest', 'search', 'paced', 'second-sync', 'host', 'reconcile', 'formats', 'ui', 'bulk']
 
 async function main(): Promise<void> {
   const asked = process.argv.slice(2)
@@ -28,6 +29,7 @@ async function main(): Promise<void> {
     }
   }
   if (which.has('reconcile')) reconcileBench()
+  if (which.has('formats')) await statementFormatsBench()
   if (which.has('ui')) await uiBench()
   if (which.has('bulk')) await bulkBench()
 }

@@ -1,4 +1,5 @@
 // A text PDF statement → a grid, by where pdfjs-dist places each piece of text: the header row found, columns from its positions, wrapped narrations joined to their line, page headers, footers and repeated column headers set aside (each named), every line placed by page and line.
+import { pathToFileURL } from 'node:url'
 import type { TextItem } from 'pdfjs-dist/types/src/display/api'
 import { AppError } from '../../errors'
 import { readDateShape } from './dates'
@@ -38,14 +39,29 @@ export interface PdfLayout {
   pageStarts: number[]
 }
 
+/** Words of a balance or totals line, never a narration's continuation. */
+const BALANCE_OR_TOTAL = /\b(?:opening|closing|brought|carried|total|totals|sub-?total|balance (?:b\/?f|c\/?f|as at)|b\/f|c\/f)\b/i
+
 /** The password asked for: the file is protected and none (or a wrong one) was given. */
 export const PDF_PASSWORD_REQUIRED = 'pdf_password_required'
 export const PDF_PASSWORD_WRONG = 'pdf_password_wrong'
 
 type PdfJs = typeof import('pdfjs-dist/legacy/build/pdf.mjs')
+const PDFJS = 'pdfjs-dist/legacy/build/pdf.mjs'
 let pdfjs: Promise<PdfJs> | null = null
-/** pdfjs-dist is an ES module: loaded on first use (the legacy build is the one for Node; its worker runs in this process). */
-const loadPdfJs = (): Promise<PdfJs> => (pdfjs ??= import('pdfjs-dist/legacy/build/pdf.mjs'))
+/**
+ * pdfjs-dist is an ES module: loaded on first use (the legacy build is the one for Node; its worker
+ * runs in this process). Where CommonJS resolution is at hand (the app's bundle, the CLI), it is
+ * imported by its file URL, which also holds where the importing module has no file URL of its own.
+ */
+const loadPdfJs = (): Promise<PdfJs> => (pdfjs ??= import(/* @vite-ignore */ pdfJsSpecifier()) as Promise<PdfJs>)
+function pdfJsSpecifier(): string {
+  try {
+    return typeof require === 'function' ? pathToFileURL(require.resolve(PDFJS)).href : PDFJS
+  } catch {
+    return PDFJS
+  }
+}
 
 /**
  * Every line of text of a PDF, by page, top to bottom. The password opens a protected file; it is
@@ -411,7 +427,9 @@ export function layoutPdfStatement(text: PdfText, name: string, mapped: Partial<
     const cells = cellsOf(line)
     const size = line.pieces[0]?.size ?? 10
     const dated = dateColumn >= 0 && readDateShape(cells[dateColumn] as string) !== null
-    if (!dated && wrapOnly(cells)) {
+    // A wrapped narration starts inside its column and says nothing of balances or totals ("Closing balance: …" is a line of its own).
+    const inColumns = line.pieces.every((p) => p.x >= (columns[columnOf(columns, p)] as Column).from - size)
+    if (!dated && wrapOnly(cells) && inColumns && !BALANCE_OR_TOTAL.test(cells.join(' '))) {
       // Words only: the narration of the row above wrapped, or of the row below when that is nearer.
       const nextLine = lines[i + 1]
       const gapAbove = open && open.page === line.page ? open.lastY - line.y : open ? 0 : Infinity
