@@ -4,7 +4,8 @@ import { openCache } from '../src/main/cache/open'
 import { readPdfText } from '../src/main/reconcile/import/pdf'
 import { parseStatementFile } from '../src/main/reconcile/import/statement'
 import { ReconService } from '../src/main/reconcile/service'
-import { sampleStatementFile } from '../src/main/sandbox/statement-formats'
+import { printed } from '../src/main/sandbox/statement'
+import { bankDay, sampleStatementFile } from '../src/main/sandbox/statement-formats'
 import { writeStatementPdf } from '../src/main/sandbox/statement-pdf'
 import type { SampleEntry, SampleStatement } from '../src/main/sandbox/statement'
 import type { SampleFormat } from '../src/shared/reconcile'
@@ -14,9 +15,6 @@ import { median } from './stats'
 const LINES = 100_000
 const PDF_PAGES = 500
 const ROUNDS = 3
-
-const money = (minor: number): string =>
-  `${Math.trunc(minor / 100).toLocaleString('en-US')}.${String(Math.abs(minor) % 100).padStart(2, '0')}`
 
 /** A month of a busy account: LINES lines, a third of them charges, each with its running balance. */
 export function bigStatement(lines: number): SampleStatement {
@@ -37,14 +35,14 @@ export function bigStatement(lines: number): SampleStatement {
     'SANDBOX TEST BANK PLC',
     'Account number,0123456789',
     'Currency,NGN',
-    `Opening balance,"${money(50_000_000_00)}"`,
+    `Opening balance,"${printed(50_000_000_00)}"`,
     '',
     'Txn Date,Value Date,Reference,Narration,Debit,Credit,Balance',
     ...entries.map(
       (e) =>
-        `${e.day},${e.day},${e.reference},${e.narration},${e.amountMinor < 0 ? `"${money(-e.amountMinor)}"` : ''},${e.amountMinor > 0 ? `"${money(e.amountMinor)}"` : ''},"${money(e.balanceMinor)}"`
+        `${e.day},${e.day},${e.reference},${e.narration},${e.amountMinor < 0 ? `"${printed(-e.amountMinor)}"` : ''},${e.amountMinor > 0 ? `"${printed(e.amountMinor)}"` : ''},"${printed(e.balanceMinor)}"`
     ),
-    `,,,Closing balance,,,"${money(balance)}"`
+    `,,,Closing balance,,,"${printed(balance)}"`
   ].join('\n')
   return {
     csv,
@@ -164,17 +162,17 @@ async function pdfBench(): Promise<void> {
     const minor = i % 4 === 3 ? -(2_500 + i) : 12_000_00 + i * 7
     balance += minor
     rows.push([
-      `${String(1 + (i % 28)).padStart(2, '0')}-Mar-2026`,
+      bankDay(`2026-03-${String(1 + (i % 28)).padStart(2, '0')}`),
       `NIP TRANSFER FROM CUSTOMER ${i}`,
       `FT26${String(i).padStart(8, '0')}`,
-      minor < 0 ? money(-minor) : '',
-      minor > 0 ? money(minor) : '',
-      money(balance)
+      minor < 0 ? printed(-minor) : '',
+      minor > 0 ? printed(minor) : '',
+      printed(balance)
     ])
   }
   const written = writeStatementPdf({
     runningHead: 'SANDBOX TEST BANK PLC - STATEMENT OF ACCOUNT',
-    headerBlock: ['Account Number: 0123456789', 'Currency: NGN', `Opening Balance: ${money(10_000_000_00)}`],
+    headerBlock: ['Account Number: 0123456789', 'Currency: NGN', `Opening Balance: ${printed(10_000_000_00)}`],
     columns: [
       { name: 'Date', width: 62 },
       { name: 'Narration', width: 170 },
@@ -184,7 +182,7 @@ async function pdfBench(): Promise<void> {
       { name: 'Balance', width: 75, align: 'right' }
     ],
     rows,
-    after: [`Closing Balance: ${money(balance)}`],
+    after: [`Closing Balance: ${printed(balance)}`],
     linesPerPage: rowsPerPage + 1
   })
   const { getDocument } = await import('pdfjs-dist/legacy/build/pdf.mjs')

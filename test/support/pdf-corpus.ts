@@ -1,11 +1,10 @@
 // Bank statement PDFs with the quirks real ones have (narrations wrapped across a page break, repeated headers, a running head and page numbers, a password, a broken running balance, headers in no list, a scan), written by the Sandbox's PDF writer for the PDF reader's tests.
 import PDFDocument from 'pdfkit'
-import { writeStatementPdf, type PdfColumn, type PdfStatementFile } from '../../src/main/sandbox/statement-pdf'
+import { printed } from '../../src/main/sandbox/statement'
+import { bankDay } from '../../src/main/sandbox/statement-formats'
+import { endPdf, writeStatementPdf, type PdfColumn, type PdfStatementFile } from '../../src/main/sandbox/statement-pdf'
 
 export const CORPUS_PASSWORD = 'Ledger-2026!'
-
-const naira = (minor: number): string =>
-  `${Math.trunc(minor / 100).toLocaleString('en-US')}.${String(Math.abs(minor) % 100).padStart(2, '0')}`
 
 /** Lines of one statement: [day, narration, reference, signed kobo]; the running balance follows from the opening one. */
 export interface CorpusLine {
@@ -43,9 +42,6 @@ export function corpusLines(count = 12): CorpusLine[] {
   return out
 }
 
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec']
-const bankDay = (day: string): string => `${day.slice(8, 10)}-${MONTHS[Number(day.slice(5, 7)) - 1]}-${day.slice(0, 4)}`
-
 export interface CorpusOptions {
   lines?: CorpusLine[]
   password?: string
@@ -55,6 +51,8 @@ export interface CorpusOptions {
   columns?: PdfColumn[]
   /** Leaves the closing balance off. */
   noClosing?: boolean
+  /** Leaves this line (by index) off the page, its amount still in the running balances after it: a statement with a break. */
+  omit?: number
 }
 
 const BANK_COLUMNS: PdfColumn[] = [
@@ -71,16 +69,19 @@ const BANK_COLUMNS: PdfColumn[] = [
 export function corpusPdf(options: CorpusOptions = {}): PdfStatementFile & { lines: CorpusLine[]; closingMinor: number } {
   const lines = options.lines ?? corpusLines()
   let balance = OPENING_MINOR
-  const rows = lines.map((l) => {
+  const rows = lines.flatMap((l, k) => {
     balance += l.minor
+    if (k === options.omit) return []
     return [
-      bankDay(l.day),
-      bankDay(l.day),
-      l.narration,
-      l.reference,
-      l.minor < 0 ? naira(-l.minor) : '',
-      l.minor > 0 ? naira(l.minor) : '',
-      naira(balance)
+      [
+        bankDay(l.day),
+        bankDay(l.day),
+        l.narration,
+        l.reference,
+        l.minor < 0 ? printed(-l.minor) : '',
+        l.minor > 0 ? printed(l.minor) : '',
+        printed(balance)
+      ]
     ]
   })
   const written = writeStatementPdf({
@@ -89,11 +90,11 @@ export function corpusPdf(options: CorpusOptions = {}): PdfStatementFile & { lin
       'Account Name: ACME TRADING LTD',
       'Account Number: 0123456789',
       'Currency: NGN',
-      `Opening Balance: ${naira(OPENING_MINOR)}`
+      `Opening Balance: ${printed(OPENING_MINOR)}`
     ],
     columns: options.columns ?? BANK_COLUMNS,
     rows,
-    after: options.noClosing ? [] : [`Closing Balance: ${naira(balance)}`],
+    after: options.noClosing ? [] : [`Closing Balance: ${printed(balance)}`],
     linesPerPage: options.linesPerPage ?? 10,
     ...(options.password ? { password: options.password } : {})
   })
@@ -107,8 +108,5 @@ export function scannedPdf(): Buffer {
     if (p > 0) doc.addPage()
     for (let k = 0; k < 40; k++) doc.rect(40, 60 + k * 18, 500, 10).fill(k % 2 ? '#333333' : '#999999')
   }
-  doc.end()
-  const chunks: Buffer[] = []
-  for (let chunk = doc.read() as Buffer | null; chunk !== null; chunk = doc.read() as Buffer | null) chunks.push(chunk)
-  return Buffer.concat(chunks)
+  return endPdf(doc)
 }

@@ -148,7 +148,7 @@ function render(sample: SampleStatement, format: SampleFormat): { bytes: Buffer;
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec']
 /** "2026-03-05" → "05-Mar-2026", as Nigerian banks print days. */
-const bankDay = (day: string): string => `${day.slice(8, 10)}-${MONTHS[Number(day.slice(5, 7)) - 1]}-${day.slice(0, 4)}`
+export const bankDay = (day: string): string => `${day.slice(8, 10)}-${MONTHS[Number(day.slice(5, 7)) - 1]}-${day.slice(0, 4)}`
 
 /** A PDF as internet banks print it: header block, narrations wrapped, 30 lines a page under a repeated header, "Page n of m". */
 function pdf(sample: SampleStatement): { bytes: Buffer; lines: number[]; pageStarts: number[] } {

@@ -128,9 +128,13 @@ export function writeStatementPdf(spec: PdfStatementSpec): PdfStatementFile {
     doc.switchToPage(p)
     doc.text(`Page ${p + 1} of ${range.count}`, MARGIN, PAGE.height - MARGIN - step, { lineBreak: false })
   }
+  return { bytes: endPdf(doc), pages: range.count, rowLines, pageStarts }
+}
+
+/** Ends a pdfkit document and gives its bytes: pdfkit pushes every byte by the time end() returns, so they are read without waiting for the stream. */
+export function endPdf(doc: PDFKit.PDFDocument): Buffer {
   doc.end()
-  // pdfkit pushes every byte by the time end() returns: read them without waiting for the stream.
   const chunks: Buffer[] = []
   for (let chunk = doc.read() as Buffer | null; chunk !== null; chunk = doc.read() as Buffer | null) chunks.push(chunk)
-  return { bytes: Buffer.concat(chunks), pages: range.count, rowLines, pageStarts }
+  return Buffer.concat(chunks)
 }

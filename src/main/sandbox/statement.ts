@@ -58,7 +58,7 @@ const CURRENCY = 'NGN'
 export const FIRST_ROW_LINE = 10
 
 /** 1234567 kobo → "12,345.67", as banks print amounts. */
-function printed(minor: number): string {
+export function printed(minor: number): string {
   const [whole, fraction] = toMajorString(minor, CURRENCY).split('.') as [string, string | undefined]
   return `${whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}.${(fraction ?? '').padEnd(2, '0')}`
 }
