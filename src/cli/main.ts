@@ -35,6 +35,7 @@ import { acceptAllCommand, closeCommand, decideCommand, reopenCommand } from './
 const UNREADABLE_FILE = new Set([
   'not_a_statement',
   'malformed_workbook',
+  'malformed_csv',
   'malformed_xml',
   'truncated_file',
   'no_statement',

@@ -205,6 +205,14 @@ describe('bad bytes', () => {
     }
   }
 
+  it('refuses a CSV that opens a quote it never closes with one message (a file of one quote mark, found by the fuzz below)', async () => {
+    await expect(parseStatementFile(Buffer.from('"'), 'quote.csv')).rejects.toMatchObject({
+      code: 'malformed_csv',
+      message: expect.stringMatching(/could not be read as CSV: Quoted field unterminated/)
+    })
+    await settle(Uint8Array.from([34]), 'random.bin')
+  })
+
   it('never crashes on random bytes', async () => {
     await fc.assert(
       fc.asyncProperty(fc.uint8Array({ maxLength: 2000 }), async (bytes) => settle(bytes, 'random.bin')),

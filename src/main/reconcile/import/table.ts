@@ -1,5 +1,6 @@
 // A statement file → a grid of text cells: CSV by papaparse with the separator detected (workbooks: workbook.ts), and the header row found under any bank header block.
 import Papa from 'papaparse'
+import { AppError } from '../../errors'
 import { readDateShape } from './dates'
 import { headerScore, normaliseHeader } from './mapping'
 
@@ -11,15 +12,6 @@ export interface Grid {
   lines: number[]
   separator: string | null
   sheet: string | null
-}
-
-export class TableError extends Error {
-  constructor(
-    readonly code: string,
-    message: string
-  ) {
-    super(message)
-  }
 }
 
 /** The separator under which the most lines share one width of two or more cells. */
@@ -53,7 +45,7 @@ export function readCsvGrid(text: string, separator: string | null): Grid {
   }
   const broken = result.errors.find((e) => e.code === 'MissingQuotes' || e.code === 'InvalidQuotes')
   if (broken && rows.length === 0)
-    throw new TableError('malformed_csv', `The file could not be read as CSV: ${broken.message} (row ${broken.row ?? '?'}).`)
+    throw new AppError('malformed_csv', `The file could not be read as CSV: ${broken.message} (row ${broken.row ?? '?'}).`)
   return { rows, lines, separator: chosen, sheet: null }
 }
 
