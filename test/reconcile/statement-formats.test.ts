@@ -122,6 +122,22 @@ describe('CAMT.053', () => {
     expect(s?.proof).toMatchObject({ account: 'GH12BANK0000123456', openingMinor: 100_000, closingMinor: 124_000, complete: true })
   })
 
+  it('keeps each entry its own bank id and text when the whole file is one line', async () => {
+    const entry = (ref: string, amount: string): string =>
+      `<Ntry><Amt Ccy="GHS">${amount}</Amt><CdtDbtInd>CRDT</CdtDbtInd><Sts><Cd>BOOK</Cd></Sts><BookgDt><Dt>2026-03-02</Dt></BookgDt><AcctSvcrRef>${ref}</AcctSvcrRef></Ntry>`
+    const xml =
+      '<?xml version="1.0"?><Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.053.001.08"><BkToCstmrStmt><Stmt><Acct><Id><IBAN>GH1</IBAN></Id><Ccy>GHS</Ccy></Acct>' +
+      `${entry('B1', '50.00')}${entry('B2', '50.00')}${entry('B3', '5O.00')}</Stmt></BkToCstmrStmt></Document>`
+    const [s] = await parseStatementFile(Buffer.from(xml), 'one-line.xml')
+    // Two payments of the same amount on the same day, told apart by the bank's ids (not as one line listed twice).
+    expect(s?.rows).toHaveLength(2)
+    expect(s?.rows[0]?.id).not.toBe(s?.rows[1]?.id)
+    expect(s?.rows.every((r) => !r.id.includes('#'))).toBe(true)
+    expect(s?.problems).toHaveLength(1)
+    expect(s?.problems[0]?.text).toContain('<AcctSvcrRef>B3</AcctSvcrRef>')
+    expect(s?.problems[0]?.text).not.toContain('B2')
+  })
+
   it('says when a batch does not add up to its entry', async () => {
     const text = read('batch-pending.xml').toString('utf8').replace('<Amt Ccy="GHS">100.00</Amt>', '<Amt Ccy="GHS">90.00</Amt>')
     const [s] = await parseStatementFile(Buffer.from(text), 'x.xml')

@@ -128,7 +128,7 @@ export function proveStatement(input: ProofInput): StatementProof {
       closing = balance[n - 1] as number
       closingFrom = 'running balance'
     }
-    breaks.push(...runningBreaks(lines, opening))
+    for (const b of runningBreaks(lines, opening)) breaks.push(b)
     // A line whose amount could not be read, between two balances, has the amount they imply.
     if (!sumKnown) {
       sum = impliedSum(lines, opening)

@@ -1,6 +1,6 @@
 // The one statement model every structured format (MT940, CAMT, OFX) feeds: statements of lines as the bank wrote them, laid out as a grid the tabular reader checks like any CSV (the same exact amounts, balance proof, lines not read), then keyed by the bank's own ids.
 import type { StatementMapping } from '../../../shared/reconcile'
-import { parseGrid, rowContentId, type FileFacts, type ParsedStatement } from './statement'
+import { parseGrid, type FileFacts, type ParsedStatement } from './statement'
 import type { StatementFormat } from './sniff'
 import type { Grid } from './table'
 
@@ -19,8 +19,8 @@ export interface BankLine {
   otherReferences: string[]
   description: string | null
   counterparty: string | null
-  /** The line as the file has it. */
-  text: string
+  /** The line as the file has it: made when asked (only a line that cannot be read shows it), so reading a large file copies no text it does not show. */
+  text: () => string
   /** A balance the statement states after this line (an MT940 intermediate closing balance), decimal text. */
   balanceAfter: string | null
   /** Why the line could not be read, when its format's reader knows better than the cells say. */
@@ -90,31 +90,24 @@ export function parseBankStatements(statements: readonly BankStatement[], facts:
       lines.push(l.line)
     }
     const grid: Grid = { rows, lines, separator: null, sheet: null }
+    // Data row i is the statement's line i. Ids from the bank's own id where it gives one (a bank may reuse it for a charge and its fee: the day and amount tell them apart), else from the line's content; always within the account.
+    const account = statement.account ?? ''
     const parsed = parseGrid(
       grid,
       facts,
       { ...STRUCTURED_MAPPING, columns: { ...STRUCTURED_MAPPING.columns }, defaultCurrency: statement.currency },
-      { structured: true }
+      {
+        structured: true,
+        idText: (i, reference, description, counterparty) => {
+          const bankId = statement.lines[i]?.bankId
+          return bankId ? [`${account}/${bankId}`, null, null] : [reference, description, `${account}\u001f${counterparty ?? ''}`]
+        },
+        unreadLine: (i) => {
+          const line = statement.lines[i] as BankLine
+          return { text: line.text(), message: line.why && `${line.why[0]?.toUpperCase()}${line.why.slice(1)}.` }
+        }
+      }
     )
-    const byLine = new Map(statement.lines.map((l) => [l.line, l]))
-    // Ids from the bank's own id where it gives one (a bank may reuse it for a charge and its fee: the day and amount tell them apart), else from the line's content; always within the account.
-    const account = statement.account ?? ''
-    const counts = new Map<string, number>()
-    for (const row of parsed.rows) {
-      const line = byLine.get(row.line)
-      const base = line?.bankId
-        ? rowContentId(row.currency, row.date, row.amountMinor, `${account}/${line.bankId}`, null, null)
-        : rowContentId(row.currency, row.date, row.amountMinor, row.reference, row.description, `${account}\u001f${row.counterparty ?? ''}`)
-      const seen = counts.get(base) ?? 0
-      counts.set(base, seen + 1)
-      row.id = seen > 0 ? `${base}#${seen}` : base
-    }
-    for (const p of parsed.problems) {
-      const line = byLine.get(p.line)
-      if (!line) continue
-      p.text = line.text
-      if (line.why) p.message = `${line.why[0]?.toUpperCase()}${line.why.slice(1)}.`
-    }
     return {
       ...parsed,
       format,

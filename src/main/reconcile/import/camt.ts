@@ -24,6 +24,24 @@ const first = (n: Node, ...paths: string[]): string | null => {
   return null
 }
 
+/** One string per path below a record ("Refs/EndToEndId"), made once and shared by every entry: no path is built again for each of a file's entries. */
+const PATH_KEYS = new Map<string, Map<string, string>>()
+function pathKey(above: string, local: string): string {
+  let below = PATH_KEYS.get(above)
+  if (below === undefined) PATH_KEYS.set(above, (below = new Map()))
+  let key = below.get(local)
+  if (key === undefined) {
+    if (below.size > 1_000) below.clear()
+    below.set(local, (key = above === '' ? local : `${above}/${local}`))
+  }
+  return key
+}
+
+/** A record opening at the tag the parser has just read (its start is that tag's "<"). */
+function opened(parser: SaxesParser, text: string): Node {
+  return node(parser.line, text.lastIndexOf('<', parser.position - 1))
+}
+
 /** XML bytes as text, in the encoding its declaration names (UTF-8 when it names none). */
 export function decodeXml(bytes: Uint8Array): { text: string; encoding: string } {
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
@@ -45,13 +63,24 @@ function day(text: string | null): string | null {
   return text && /^\d{4}-\d{2}-\d{2}/.test(text) ? text.slice(0, 10) : null
 }
 
+/** A statement being read: its own values and balances, and the lines of its entries read so far (each entry is read as it closes, so no entry's values outlive it). */
+interface OpenStatement {
+  stmt: Node
+  balances: Node[]
+  lines: BankLine[]
+  notes: BankStatement['notes']
+  /** The first entry's currency, the statement's when neither the account nor a balance states one. */
+  entryCurrency: string | null
+}
+
 /** Every statement (Stmt, Rpt or Ntfctn) of a CAMT document. */
 export function readCamt(text: string, name: string): BankStatement[] {
   const parser = new SaxesParser({ xmlns: false, position: true })
-  const statements: { stmt: Node; balances: Node[]; entries: { entry: Node; details: Node[] }[] }[] = []
-  const path: string[] = []
-  /** Where each open record starts in `path`, innermost last. */
-  let stmt: (typeof statements)[number] | null = null
+  const statements: OpenStatement[] = []
+  /** Each open element's path below the innermost record open when it opened ("" for a record itself). */
+  const keys: string[] = []
+  const locals: string[] = []
+  let stmt: OpenStatement | null = null
   let stmtDepth = -1
   let balance: Node | null = null
   let balanceDepth = -1
@@ -59,84 +88,87 @@ export function readCamt(text: string, name: string): BankStatement[] {
   let entryDepth = -1
   let detail: Node | null = null
   let detailDepth = -1
+  /** The innermost record open (a detail, an entry, a balance, a statement); null outside a statement. */
+  let record: Node | null = null
   let textBuffer = ''
   let failure: { line: number; column: number; message: string } | null = null
-  /** The innermost record open (a detail, an entry, a balance, a statement) and the depth it starts at; null outside a statement. */
-  const innermost = (): [Node | null, number] =>
-    detail
-      ? [detail, detailDepth]
-      : entry
-        ? [entry.entry, entryDepth]
-        : balance
-          ? [balance, balanceDepth]
-          : stmt
-            ? [stmt.stmt, stmtDepth]
-            : [null, 0]
+  const raw = (n: Node): (() => string) => {
+    const { start, end } = n
+    return () => text.slice(start, end).replace(/>\s+</g, '><')
+  }
   parser.on('error', (error) => {
     failure ??= { line: parser.line, column: parser.column, message: error.message.replace(/^\d+:\d+: /, '') }
   })
   parser.on('opentag', (tag) => {
     const local = tag.name.slice(tag.name.indexOf(':') + 1)
-    path.push(local)
+    const depth = locals.length
+    locals.push(local)
     textBuffer = ''
-    const depth = path.length - 1
-    const at = text.lastIndexOf('<', parser.position - 1)
     if ((local === 'Stmt' || local === 'Rpt' || local === 'Ntfctn') && stmt === null) {
-      stmt = { stmt: node(parser.line, at), balances: [], entries: [] }
+      stmt = { stmt: opened(parser, text), balances: [], lines: [], notes: [], entryCurrency: null }
       stmtDepth = depth
       statements.push(stmt)
+      record = stmt.stmt
     } else if (stmt && local === 'Bal' && depth === stmtDepth + 1) {
-      balance = node(parser.line, at)
+      balance = opened(parser, text)
       balanceDepth = depth
       stmt.balances.push(balance)
+      record = balance
     } else if (stmt && local === 'Ntry' && depth === stmtDepth + 1) {
-      entry = { entry: node(parser.line, at), details: [] }
+      entry = { entry: opened(parser, text), details: [] }
       entryDepth = depth
-      stmt.entries.push(entry)
+      record = entry.entry
     } else if (entry && local === 'TxDtls') {
-      detail = node(parser.line, at)
+      detail = opened(parser, text)
       detailDepth = depth
       entry.details.push(detail)
+      record = detail
     }
+    const above = depth > 0 ? (keys[depth - 1] as string) : ''
+    const key =
+      record === null || depth === stmtDepth || depth === balanceDepth || depth === entryDepth || depth === detailDepth
+        ? ''
+        : pathKey(above, local)
+    keys.push(key)
     // An amount's currency, kept as "<path>@Ccy" on whichever record holds it.
     const ccy = tag.attributes['Ccy']
-    if (typeof ccy === 'string') {
-      const [record, from] = innermost()
-      if (record) record.values.set(`${path.slice(from + 1).join('/')}@Ccy`, ccy)
-    }
+    if (typeof ccy === 'string' && record) record.values.set(`${key}@Ccy`, ccy)
   })
   parser.on('text', (t) => {
     textBuffer += t
   })
   parser.on('closetag', () => {
-    const depth = path.length - 1
+    const depth = locals.length - 1
     const value = textBuffer.trim()
     textBuffer = ''
-    const local = path[depth] as string
-    if (value !== '') {
-      const [record, from] = innermost()
-      if (record) {
-        const key = path.slice(from + 1).join('/')
-        if (local === 'Ustrd' || local === 'AddtlTxInf' || local === 'AddtlNtryInf') record.texts.push(value)
-        if (!record.values.has(key)) record.values.set(key, value)
-      }
+    const local = locals[depth] as string
+    if (value !== '' && record) {
+      const key = keys[depth] as string
+      if (local === 'Ustrd' || local === 'AddtlTxInf' || local === 'AddtlNtryInf') record.texts.push(value)
+      if (!record.values.has(key)) record.values.set(key, value)
     }
-    if (depth === detailDepth && detail) {
+    if (depth === detailDepth && detail && entry) {
       detail.end = parser.position
       detail = null
       detailDepth = -1
-    } else if (depth === entryDepth && entry) {
+      record = entry.entry
+    } else if (depth === entryDepth && entry && stmt) {
       entry.entry.end = parser.position
+      readEntry(stmt, entry.entry, entry.details, raw)
       entry = null
       entryDepth = -1
-    } else if (depth === balanceDepth) {
+      record = stmt.stmt
+    } else if (depth === balanceDepth && stmt) {
       balance = null
       balanceDepth = -1
+      record = stmt.stmt
     } else if (depth === stmtDepth) {
       stmt = null
       stmtDepth = -1
+      record = null
     }
-    path.pop()
+    locals.pop()
+    keys.pop()
   })
   parser.write(text).close()
   if (failure !== null) {
@@ -149,86 +181,90 @@ export function readCamt(text: string, name: string): BankStatement[] {
         : `${name} is not well-formed XML at line ${f.line}, column ${f.column}: ${f.message}.`
     )
   }
-  const raw = (n: Node): string => text.slice(n.start, n.end).replace(/>\s+</g, '><')
-  return statements.map((s) => toStatement(s, raw))
+  return statements.map(toStatement)
 }
 
-function toStatement(
-  s: { stmt: Node; balances: Node[]; entries: { entry: Node; details: Node[] }[] },
-  raw: (n: Node) => string
-): BankStatement {
+/** A balance of the statement by its code (OPBD, CLBD, …): signed amount, currency and day. */
+function balanceOf(s: OpenStatement, ...codes: string[]): { amount: string | null; currency: string | null; day: string | null } | null {
+  for (const code of codes) {
+    const b = s.balances.find((n) => first(n, 'Tp/CdOrPrtry/Cd', 'Tp/CdOrPrtry/Prtry') === code)
+    if (b)
+      return {
+        amount: signed(first(b, 'Amt'), first(b, 'CdtDbtInd')),
+        currency: first(b, 'Amt@Ccy'),
+        day: day(first(b, 'Dt/Dt', 'Dt/DtTm'))
+      }
+  }
+  return null
+}
+
+/** The statement's currency: its account's, else its opening or closing balance's, else its first entry's. */
+function currencyOf(s: OpenStatement): string | null {
+  return first(s.stmt, 'Acct/Ccy') ?? balanceOf(s, 'OPBD', 'PRCD')?.currency ?? balanceOf(s, 'CLBD')?.currency ?? s.entryCurrency
+}
+
+/** One entry as it closes: a booked one as its line (a batch as one line per transaction, checked against the entry), any other listed apart. */
+function readEntry(s: OpenStatement, entry: Node, details: Node[], raw: (n: Node) => () => string): void {
+  s.entryCurrency ??= first(entry, 'Amt@Ccy')
+  const currency = currencyOf(s)
+  const { lines, notes } = s
+  const status = first(entry, 'Sts/Cd', 'Sts/Prtry', 'Sts')
+  const amount = signed(first(entry, 'Amt'), first(entry, 'CdtDbtInd'))
+  const booked = day(first(entry, 'BookgDt/Dt', 'BookgDt/DtTm'))
+  const valued = day(first(entry, 'ValDt/Dt', 'ValDt/DtTm'))
+  const additional = first(entry, 'AddtlNtryInf')
+  const entryText = [additional, ...entry.texts.filter((t) => t !== additional)].filter(Boolean).join(' ')
+  if (status !== 'BOOK') {
+    // Pending (PDNG) and information-only (INFO) entries are not on the account yet: listed apart, never lines.
+    notes.push({
+      line: entry.line,
+      reason:
+        `${status === 'PDNG' ? 'pending, not yet booked' : `status ${status ?? 'not stated'}, not booked`}: ${amount ?? first(entry, 'Amt') ?? '?'} ${first(entry, 'Amt@Ccy') ?? ''} ${valued ?? booked ?? ''} ${first(entry, 'AcctSvcrRef', 'NtryRef') ?? ''} ${entryText}`
+          .replace(/\s+/g, ' ')
+          .trim()
+    })
+    return
+  }
+  const reversal = first(entry, 'RvslInd') === 'true'
+  const base = {
+    bookingDate: booked ?? valued ?? first(entry, 'BookgDt/Dt', 'BookgDt/DtTm') ?? '(none)',
+    valueDate: valued,
+    balanceAfter: null
+  }
+  if (details.length <= 1) {
+    const d = details[0] ?? node(entry.line)
+    lines.push(detailLine(d, entry, amount, base, reversal, entryText, currency, raw(entry)))
+    return
+  }
+  // A batch: each detail is a line with its own amount; their sum must be the entry's.
+  let sum = 0n
+  let every = true
+  for (const [k, d] of details.entries()) {
+    const own = signed(first(d, 'Amt', 'AmtDtls/TxAmt/Amt'), first(d, 'CdtDbtInd') ?? first(entry, 'CdtDbtInd'))
+    const line = detailLine(d, entry, own, base, reversal, entryText, currency, raw(d))
+    if (own === null) {
+      every = false
+      line.why = `transaction ${k + 1} of the batch booked on line ${entry.line} states no amount of its own`
+    } else sum += cents(own)
+    lines.push(line)
+  }
+  if (amount !== null && every && sum !== cents(amount))
+    notes.push({
+      line: entry.line,
+      reason: `batch of ${details.length}: its transactions add to ${decimal(sum)}, the entry says ${amount}`
+    })
+  else
+    notes.push({
+      line: entry.line,
+      reason: `batch of ${details.length} transactions, ${amount ?? '?'} ${currency ?? ''}, split into its transactions`.trim()
+    })
+}
+
+function toStatement(s: OpenStatement): BankStatement {
   const account = first(s.stmt, 'Acct/Id/IBAN', 'Acct/Id/Othr/Id', 'Acct/Id/PrtryAcct/Id')
-  const balanceOf = (...codes: string[]): { amount: string | null; currency: string | null; day: string | null } | null => {
-    for (const code of codes) {
-      const b = s.balances.find((n) => first(n, 'Tp/CdOrPrtry/Cd', 'Tp/CdOrPrtry/Prtry') === code)
-      if (b)
-        return {
-          amount: signed(first(b, 'Amt'), first(b, 'CdtDbtInd')),
-          currency: first(b, 'Amt@Ccy'),
-          day: day(first(b, 'Dt/Dt', 'Dt/DtTm'))
-        }
-    }
-    return null
-  }
-  const opening = balanceOf('OPBD', 'PRCD')
-  const closing = balanceOf('CLBD')
-  const currency =
-    first(s.stmt, 'Acct/Ccy') ?? opening?.currency ?? closing?.currency ?? (s.entries[0] ? first(s.entries[0].entry, 'Amt@Ccy') : null)
-  const lines: BankLine[] = []
-  const notes: BankStatement['notes'] = []
-  for (const { entry, details } of s.entries) {
-    const status = first(entry, 'Sts/Cd', 'Sts/Prtry', 'Sts')
-    const amount = signed(first(entry, 'Amt'), first(entry, 'CdtDbtInd'))
-    const booked = day(first(entry, 'BookgDt/Dt', 'BookgDt/DtTm'))
-    const valued = day(first(entry, 'ValDt/Dt', 'ValDt/DtTm'))
-    const entryText = [first(entry, 'AddtlNtryInf'), ...entry.texts.filter((t) => t !== first(entry, 'AddtlNtryInf'))]
-      .filter(Boolean)
-      .join(' ')
-    if (status !== 'BOOK') {
-      // Pending (PDNG) and information-only (INFO) entries are not on the account yet: listed apart, never lines.
-      notes.push({
-        line: entry.line,
-        reason:
-          `${status === 'PDNG' ? 'pending, not yet booked' : `status ${status ?? 'not stated'}, not booked`}: ${amount ?? first(entry, 'Amt') ?? '?'} ${first(entry, 'Amt@Ccy') ?? ''} ${valued ?? booked ?? ''} ${first(entry, 'AcctSvcrRef', 'NtryRef') ?? ''} ${entryText}`
-            .replace(/\s+/g, ' ')
-            .trim()
-      })
-      continue
-    }
-    const reversal = first(entry, 'RvslInd') === 'true'
-    const base = {
-      bookingDate: booked ?? valued ?? first(entry, 'BookgDt/Dt', 'BookgDt/DtTm') ?? '(none)',
-      valueDate: valued,
-      balanceAfter: null
-    }
-    if (details.length <= 1) {
-      const d = details[0] ?? node(entry.line)
-      lines.push(detailLine(d, entry, amount, base, reversal, entryText, currency, raw(entry)))
-      continue
-    }
-    // A batch: each detail is a line with its own amount; their sum must be the entry's.
-    let sum = 0n
-    let every = true
-    for (const [k, d] of details.entries()) {
-      const own = signed(first(d, 'Amt', 'AmtDtls/TxAmt/Amt'), first(d, 'CdtDbtInd') ?? first(entry, 'CdtDbtInd'))
-      const line = detailLine(d, entry, own, base, reversal, entryText, currency, raw(d))
-      if (own === null) {
-        every = false
-        line.why = `transaction ${k + 1} of the batch booked on line ${entry.line} states no amount of its own`
-      } else sum += cents(own)
-      lines.push(line)
-    }
-    if (amount !== null && every && sum !== cents(amount))
-      notes.push({
-        line: entry.line,
-        reason: `batch of ${details.length}: its transactions add to ${decimal(sum)}, the entry says ${amount}`
-      })
-    else
-      notes.push({
-        line: entry.line,
-        reason: `batch of ${details.length} transactions, ${amount ?? '?'} ${currency ?? ''}, split into its transactions`.trim()
-      })
-  }
+  const opening = balanceOf(s, 'OPBD', 'PRCD')
+  const closing = balanceOf(s, 'CLBD')
+  const currency = currencyOf(s)
   const from = day(first(s.stmt, 'FrToDt/FrDtTm', 'FrToDt/FrDt')) ?? opening?.day ?? null
   const to = day(first(s.stmt, 'FrToDt/ToDtTm', 'FrToDt/ToDt')) ?? closing?.day ?? null
   return {
@@ -236,8 +272,8 @@ function toStatement(
     currency,
     opening: opening?.amount ?? null,
     closing: closing?.amount ?? null,
-    lines,
-    notes,
+    lines: s.lines,
+    notes: s.notes,
     label: `account ${account ?? '(not stated)'}${currency ? ` ${currency}` : ''}${from && to ? `, ${from} to ${to}` : ''}`
   }
 }
@@ -250,7 +286,7 @@ function detailLine(
   reversal: boolean,
   entryText: string,
   currency: string | null,
-  raw: string
+  raw: () => string
 ): BankLine {
   const endToEnd = first(d, 'Refs/EndToEndId')
   const instruction = first(d, 'Refs/InstrId')
@@ -270,8 +306,11 @@ function detailLine(
   const foreign =
     instructed && instructedCurrency && instructedCurrency !== currency ? `instructed ${instructedCurrency} ${instructed}` : null
   const text = [reversal ? 'Reversal:' : null, ...d.texts, d.texts.length === 0 ? entryText : null, foreign].filter(Boolean).join(' ')
+  // Written out, not spread from `base`: a spread object is built the slow way, and a file has a hundred thousand of these.
   return {
-    ...base,
+    bookingDate: base.bookingDate,
+    valueDate: base.valueDate,
+    balanceAfter: null,
     line: d.line,
     amount: amount ?? first(d, 'Amt', 'AmtDtls/TxAmt/Amt') ?? '(none)',
     bankId: servicer,

@@ -113,6 +113,11 @@ export function dayOf(shape: DateShape, order: DateOrder): string | null {
   else if (order === 'dmy') [year, month, day] = [shape.c, shape.b, shape.a]
   else if (order === 'mdy') [year, month, day] = [shape.c, shape.a, shape.b]
   else return null
+  return calendarDay(year, month, day)
+}
+
+/** "YYYY-MM-DD" of a year, month and day, or null when it is no real day. */
+export function calendarDay(year: number, month: number, day: number): string | null {
   if (!validDay(year, month, day)) return null
   // One string per calendar day, shared by every row of that day (a statement has few days, many rows).
   const key = year * 10_000 + month * 100 + day

@@ -1,6 +1,7 @@
 // OFX/QFX (1.x SGML with unclosed tags, 2.x XML) → bank statements, one per account: the header's character set honoured, LEDGERBAL the closing balance, FITID kept as the bank's id but never trusted alone as a line's key.
 import iconv from 'iconv-lite'
 import type { BankLine, BankStatement } from './bank-statement'
+import { calendarDay } from './dates'
 import { decodeUtf8Else1252 } from './encoding'
 
 /** OFX bytes as text: 1.x by its header's CHARSET/ENCODING, 2.x by its XML declaration; valid UTF-8 otherwise, else Windows-1252. */
@@ -67,15 +68,13 @@ function tree(text: string): OfxNode {
       continue
     }
     const next = text.indexOf('<', afterTag)
-    const raw = text.slice(afterTag, next < 0 ? text.length : next)
+    const valueEnd = next < 0 ? text.length : next
+    const value = text.slice(afterTag, valueEnd).trim()
     const parent = stack[stack.length - 1] as OfxNode
-    if (raw.trim() !== '') {
-      parent.children.push({ tag, line, start: m.index, end: next < 0 ? text.length : next, value: unescape(raw.trim()), children: [] })
-      line += countLines(text, afterTag, next < 0 ? text.length : next)
-      i = next < 0 ? text.length : next
-      // A closed leaf: its end tag belongs to it.
-      const end = new RegExp(`^</${tag}\\s*>`, 'i').exec(text.slice(i, i + tag.length + 4))
-      if (end) i += end[0].length
+    if (value !== '') {
+      parent.children.push({ tag, line, start: m.index, end: valueEnd, value: value.includes('&') ? unescape(value) : value, children: [] })
+      line += countLines(text, afterTag, valueEnd)
+      i = valueEnd + closedBy(text, valueEnd, tag)
       continue
     }
     const aggregate: OfxNode = { tag, line, start: m.index, end: text.length, value: null, children: [] }
@@ -84,6 +83,14 @@ function tree(text: string): OfxNode {
     i = afterTag
   }
   return root
+}
+
+/** The length of the end tag at `at` when it closes `tag` (a closed leaf's end tag belongs to it), else 0. */
+function closedBy(text: string, at: number, tag: string): number {
+  if (text.charCodeAt(at + 1) !== 47 /* / */ || text.slice(at + 2, at + 2 + tag.length).toUpperCase() !== tag) return 0
+  let k = at + 2 + tag.length
+  while (k < text.length && (text[k] === ' ' || text[k] === '\t' || text[k] === '\r' || text[k] === '\n')) k++
+  return text[k] === '>' ? k + 1 - at : 0
 }
 
 function countLines(text: string, from: number, to: number): number {
@@ -122,10 +129,7 @@ function leaf(node: OfxNode | undefined, ...tags: string[]): string | null {
 /** YYYYMMDD[HHMMSS…][TZ] → YYYY-MM-DD, the day the bank states; null when it is not a day. */
 function ofxDay(text: string | null): string | null {
   const m = /^(\d{4})(\d{2})(\d{2})/.exec(text ?? '')
-  if (!m) return null
-  const day = `${m[1]}-${m[2]}-${m[3]}`
-  const d = new Date(`${day}T00:00:00Z`)
-  return Number.isNaN(d.getTime()) || d.toISOString().slice(0, 10) !== day ? null : day
+  return m ? calendarDay(Number(m[1]), Number(m[2]), Number(m[3])) : null
 }
 
 /** An OFX amount as decimal text: "+1,234.56" or "-12,50" (some banks write a decimal comma) → "1234.56", "-12.50"; null when it is not one. */
@@ -174,10 +178,11 @@ export function readOfx(text: string): BankStatement[] {
             .filter(Boolean)
             .join(' ') || null,
         counterparty: name,
-        text: text
-          .slice(t.start, t.end)
-          .replace(/\s*\n\s*/g, ' ')
-          .trim(),
+        text: () =>
+          text
+            .slice(t.start, t.end)
+            .replace(/\s*\n\s*/g, ' ')
+            .trim(),
         balanceAfter: null,
         why:
           day === null

@@ -190,12 +190,15 @@ function feed(text: string): void {
 
 const BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'
 
+function laneByte(lanes: Int32Array, k: number): number {
+  return ((lanes[k >> 2] as number) >>> ((k & 3) * 8)) & 255
+}
+
 /** The lanes' 12 bytes, each lane little-endian (as Buffer's writeInt32LE writes it), in base64url: 16 characters. */
 function base64url(lanes: Int32Array): string {
-  const byte = (k: number): number => ((lanes[k >> 2] as number) >>> ((k & 3) * 8)) & 255
   const codes = new Array<number>(16)
   for (let g = 0; g < 4; g++) {
-    const n = (byte(g * 3) << 16) | (byte(g * 3 + 1) << 8) | byte(g * 3 + 2)
+    const n = (laneByte(lanes, g * 3) << 16) | (laneByte(lanes, g * 3 + 1) << 8) | laneByte(lanes, g * 3 + 2)
     codes[g * 4] = BASE64URL.charCodeAt((n >>> 18) & 63)
     codes[g * 4 + 1] = BASE64URL.charCodeAt((n >>> 12) & 63)
     codes[g * 4 + 2] = BASE64URL.charCodeAt((n >>> 6) & 63)
@@ -331,10 +334,24 @@ export interface FileFacts {
 export interface GridOptions {
   /** Lines of a structured format (MT940, CAMT, OFX): every dated line is a transaction, whatever its words say. */
   structured?: boolean
+  /**
+   * What a data row's id is made of (index 0 is the first row under the header) when its format knows
+   * better than its cells: a bank's own id within its account. Returns the reference, description and
+   * counterparty fed to rowContentId.
+   */
+  idText?: (
+    index: number,
+    reference: string | null,
+    description: string | null,
+    counterparty: string | null
+  ) => readonly [string | null, string | null, string | null]
+  /** A data row that cannot be read, as its file has it, and the message when the format's reader knows better than the cells why. */
+  unreadLine?: (index: number) => { text: string; message: string | undefined }
 }
 
 export function parseGrid(grid: Grid, facts: FileFacts, mapping: StatementMapping, options: GridOptions = {}): ParsedStatement {
   const structured = options.structured === true
+  const idText = options.idText
   const skipped: ParsedStatement['skipped'] = []
   const problems: ParseProblem[] = []
   const questions: ImportQuestion[] = []
@@ -652,7 +669,11 @@ export function parseGrid(grid: Grid, facts: FileFacts, mapping: StatementMappin
     const reference = text(row, REFERENCE) || null
     const description = text(row, DESCRIPTION) || null
     const counterparty = text(row, COUNTERPARTY) || null
-    const base = rowContentId(currency, day, minor, reference, description, counterparty)
+    let base: string
+    if (idText) {
+      const parts = idText(i, reference, description, counterparty)
+      base = rowContentId(currency, day, minor, parts[0], parts[1], parts[2])
+    } else base = rowContentId(currency, day, minor, reference, description, counterparty)
     // Identical rows (the same payment listed twice) are told apart by their occurrence: "#1", "#2"…
     let occurrence = 0
     if (seen.add(LANES[0] as number, LANES[1] as number, LANES[2] as number)) {
@@ -690,7 +711,9 @@ export function parseGrid(grid: Grid, facts: FileFacts, mapping: StatementMappin
       if ((problems[k] as ParseProblem).code !== 'invalid_indicator')
         read.amountMinor = readSignedAmount(amountFields, amounts, decimalMark as DecimalMark, currency)
     }
-    problems[k] = { ...(problems[k] as ParseProblem), text: row.join(separator), read }
+    const source = options.unreadLine?.(i)
+    const problem = problems[k] as ParseProblem
+    problems[k] = { ...problem, message: source?.message ?? problem.message, text: source?.text ?? row.join(separator), read }
     if (proving)
       proofLines.push(
         dataLines[i] as number,
