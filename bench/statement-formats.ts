@@ -62,7 +62,7 @@ export function bigStatement(lines: number): SampleStatement {
  * The lines as an old .xls: a BIFF8 sheet holds at most 65,536 rows, so banks (and this) split a long
  * statement over sheets, each with its header block, opening and closing balance.
  */
-export function oldExcel(sample: SampleStatement): Uint8Array {
+function oldExcel(sample: SampleStatement): Uint8Array {
   const book = XLSX.utils.book_new()
   const perSheet = 60_000
   let opening = sample.openingMinor

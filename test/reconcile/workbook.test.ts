@@ -3,8 +3,10 @@ import ExcelJS from 'exceljs'
 import * as XLSX from '@e965/xlsx'
 import { zipSync, strToU8, unzipSync, strFromU8 } from 'fflate'
 import { describe, expect, it } from 'vitest'
-import { NotPlainOoxml, readOoxmlSheets } from '../../src/main/reconcile/import/ooxml-sheets'
-import { ooxmlGrids, readWorkbookGrids, sheetJsGrids } from '../../src/main/reconcile/import/workbook'
+import { readBiff8Sheets } from '../../src/main/reconcile/import/biff8-sheets'
+import { readOoxmlSheets } from '../../src/main/reconcile/import/ooxml-sheets'
+import { LeftToSheetJs } from '../../src/main/reconcile/import/sheet-cells'
+import { fastGrids, readWorkbookGrids, sheetJsGrids } from '../../src/main/reconcile/import/workbook'
 import type { Grid } from '../../src/main/reconcile/import/table'
 
 async function awkward(date1904: boolean): Promise<Uint8Array> {
@@ -70,7 +72,7 @@ describe('the .xlsx fast reader', () => {
       expect(transactions.rows[4]?.slice(0, 5)).toEqual(['2026-02-28', 'line\nbreak\ttab', '0.3', '', '81454.42'])
       expect(transactions.lines).toEqual([1, 3, 4, 5, 6, 40])
       expect(transactions.rows[5]?.[9]).toBe('far away')
-      expect(fast).toEqual(ooxmlGrids(bytes))
+      expect(fast).toEqual(fastGrids(bytes))
       expect(fast).toEqual(sheetJsGrids(bytes, 'x.xlsx'))
     }
   )
@@ -101,11 +103,11 @@ describe('the .xlsx fast reader', () => {
         )
       )
     }
-    expect(() => readOoxmlSheets(zipSync(strict))).toThrow(NotPlainOoxml)
+    expect(() => readOoxmlSheets(zipSync(strict))).toThrow(LeftToSheetJs)
     // A cell type it has never seen.
     const sheetPath = Object.keys(files).find((f) => f.endsWith('sheet2.xml')) as string
     const odd = { ...files, [sheetPath]: strToU8(strFromU8(files[sheetPath] as Uint8Array).replace(/t="s"/, 't="x"')) }
-    expect(() => readOoxmlSheets(zipSync(odd))).toThrow(NotPlainOoxml)
+    expect(() => readOoxmlSheets(zipSync(odd))).toThrow(LeftToSheetJs)
     expect(readWorkbookGrids(zipSync(odd), 'odd.xlsx').map((g) => g.sheet)).toEqual(['Summary & notes', 'Transactions'])
   })
 
@@ -115,3 +117,185 @@ describe('the .xlsx fast reader', () => {
     )
   })
 })
+
+const LONG_NARRATION = 'NIP TRANSFER FROM CUSTOMER '.repeat(303).slice(0, 8168)
+const TAIL = 'TAIL '.repeat(1800)
+
+/** A BIFF8 record: type, length, data. */
+const record = (type: number, ...parts: Buffer[]): Buffer => {
+  const data = Buffer.concat(parts)
+  const head = Buffer.alloc(4)
+  head.writeUInt16LE(type, 0)
+  head.writeUInt16LE(data.length, 2)
+  return Buffer.concat([head, data])
+}
+const u16 = (...values: number[]): Buffer => Buffer.from(Uint16Array.from(values).buffer)
+const u32 = (value: number): Buffer => {
+  const b = Buffer.alloc(4)
+  b.writeUInt32LE(value >>> 0, 0)
+  return b
+}
+const f64 = (value: number): Buffer => {
+  const b = Buffer.alloc(8)
+  b.writeDoubleLE(value, 0)
+  return b
+}
+/** An XLUnicodeString: compressed when every character fits a byte, UTF-16 otherwise. */
+const xlString = (text: string): Buffer => {
+  const wide = [...text].some((c) => c.charCodeAt(0) > 255)
+  return Buffer.concat([u16(text.length), Buffer.from([wide ? 1 : 0]), Buffer.from(text, wide ? 'utf16le' : 'latin1')])
+}
+/** An RK holding an integer (bit 1) or a hundredth of one (bits 0 and 1). */
+const rk = (value: number, hundredths = false): Buffer => u32(((value << 2) | 2 | (hundredths ? 1 : 0)) >>> 0)
+
+/**
+ * A hand-written BIFF8 workbook with what banks' exports hold and SheetJS's own writer never writes:
+ * shared strings over CONTINUE records (a UTF-16 string split across one, its rest compressed), RK
+ * and MULRK numbers, a formula's string result, booleans, a custom date format and the 1904 system.
+ */
+function handWrittenXls(date1904: boolean): Uint8Array {
+  // The first record ends 10 bytes into the UTF-16 string's characters; the last string (9,000 characters) runs over the next one, compressed.
+  const long = LONG_NARRATION
+  const tail = TAIL
+  const wide = 'Ọ̀yọ́ Café ₦ transfer'
+  const strings = ['Txn Date', 'Narration', 'Amount', long, wide, tail]
+  // The SST's bytes, then cut into records of at most 8,224 bytes; a cut inside a string's characters starts the next record with a flags byte.
+  const body: { bytes: Buffer; wide: boolean; chars: boolean }[] = []
+  for (const s of strings) {
+    const isWide = [...s].some((c) => c.charCodeAt(0) > 255)
+    body.push({ bytes: Buffer.concat([u16(s.length), Buffer.from([isWide ? 1 : 0])]), wide: isWide, chars: false })
+    body.push({ bytes: Buffer.from(s, isWide ? 'utf16le' : 'latin1'), wide: isWide, chars: true })
+  }
+  const sstRecords: Buffer[] = []
+  let current: Buffer[] = [u32(strings.length), u32(strings.length)]
+  let size = 8
+  const LIMIT = 8224
+  for (const piece of body) {
+    let bytes = piece.bytes
+    while (bytes.length > 0) {
+      const room = LIMIT - size
+      if (bytes.length <= room) {
+        current.push(bytes)
+        size += bytes.length
+        break
+      }
+      // A header never splits; characters split on a character boundary.
+      const take = piece.chars ? room - (piece.wide ? room % 2 : 0) : 0
+      current.push(bytes.subarray(0, take))
+      sstRecords.push(record(sstRecords.length === 0 ? 0x00fc : 0x003c, ...current))
+      bytes = bytes.subarray(take)
+      current = piece.chars ? [Buffer.from([piece.wide ? 1 : 0])] : []
+      size = current.length
+    }
+  }
+  sstRecords.push(record(sstRecords.length === 0 ? 0x00fc : 0x003c, ...current))
+  expect(sstRecords).toHaveLength(3)
+  // The split falls inside the UTF-16 string's characters: its rest starts the first CONTINUE, after a flags byte of 1.
+  expect(sstRecords[1]?.[4]).toBe(1)
+  expect(sstRecords[2]?.[4]).toBe(0)
+  const xf = (format: number): Buffer => record(0x00e0, u16(0, format, 0, 0, 0, 0, 0, 0, 0, 0))
+  const sheet = (offset: number): Buffer => {
+    const cells = [
+      record(0x0809, u16(0x0600, 0x0010, 0, 0), u32(0), u32(0)),
+      record(0x00fd, u16(0, 0, 15), u32(0)),
+      record(0x00fd, u16(0, 1, 15), u32(1)),
+      record(0x00fd, u16(0, 2, 15), u32(2)),
+      // 1 March 2026 (serial 46082; 44620 in the 1904 system) with the custom date format, a long narration, an RK in hundredths.
+      record(0x027e, u16(1, 0, 16), rk(date1904 ? 44620 : 46082)),
+      record(0x00fd, u16(1, 1, 15), u32(3)),
+      record(0x027e, u16(1, 2, 15), rk(150050, true)),
+      record(0x027e, u16(2, 0, 16), rk(date1904 ? 44621 : 46083)),
+      record(0x00fd, u16(2, 1, 15), u32(4)),
+      record(0x0203, u16(2, 2, 15), f64(-20046.379999999997)),
+      // A MULRK of three numbers from column 3, a formula's string, a boolean.
+      record(0x00bd, u16(3, 3), u16(15), rk(7), u16(15), rk(-12), u16(15), rk(5, true), u16(5)),
+      record(0x0006, u16(4, 1, 15), Buffer.from([0, 0, 0, 0, 0, 0, 0xff, 0xff]), u16(0), u32(0), u16(0)),
+      record(0x0207, xlString('formula result')),
+      record(0x0205, u16(4, 2, 15), Buffer.from([1, 0])),
+      record(0x00fd, u16(5, 1, 15), u32(5)),
+      record(0x000a)
+    ]
+    void offset
+    return Buffer.concat(cells)
+  }
+  const globalsBefore = (sheetOffset: number): Buffer =>
+    Buffer.concat([
+      record(0x0809, u16(0x0600, 0x0005, 0, 0), u32(0), u32(0)),
+      record(0x0042, u16(1200)),
+      record(0x0022, u16(date1904 ? 1 : 0)),
+      record(0x041e, u16(164), xlString('dd/mm/yyyy')),
+      ...Array.from({ length: 15 }, () => xf(0)),
+      xf(0),
+      xf(164),
+      record(0x0085, u32(sheetOffset), Buffer.from([0, 0, 12, 0]), Buffer.from('Transactions', 'latin1')),
+      ...sstRecords,
+      record(0x000a)
+    ])
+  const globalsLength = globalsBefore(0).length
+  const stream = Buffer.concat([globalsBefore(globalsLength), sheet(globalsLength)])
+  const CFB = XLSX.CFB as {
+    utils: { cfb_new: () => unknown; cfb_add: (cfb: unknown, name: string, content: Buffer) => void }
+    write: (cfb: unknown, options: { type: string }) => Buffer
+  }
+  const container = CFB.utils.cfb_new()
+  CFB.utils.cfb_add(container, 'Workbook', stream)
+  return new Uint8Array(CFB.write(container, { type: 'buffer' }))
+}
+
+describe('the .xls fast reader', () => {
+  it.each([false, true])(
+    'reads shared strings over CONTINUE records, RK, MULRK, formulas and dates as SheetJS does (1904: %s)',
+    (date1904) => {
+      const bytes = handWrittenXls(date1904)
+      const [grid, ...rest] = fastGrids(bytes)
+      expect(rest).toEqual([])
+      expect(grid?.sheet).toBe('Transactions')
+      expect(grid?.rows.map((r) => r.slice(0, 3))).toEqual([
+        ['Txn Date', 'Narration', 'Amount'],
+        ['2026-03-01', LONG_NARRATION, '1500.5'],
+        ['2026-03-02', 'Ọ̀yọ́ Café ₦ transfer', '-20046.38'],
+        ['', '', ''],
+        ['', 'formula result', 'TRUE'],
+        ['', TAIL, '']
+      ])
+      expect(grid?.rows[3]?.slice(3)).toEqual(['7', '-12', '0.05'])
+      expect(grid?.lines).toEqual([1, 2, 3, 4, 5, 6])
+      expect(readWorkbookGrids(bytes, 'x.xls')).toEqual(sheetJsGrids(bytes, 'x.xls'))
+    }
+  )
+
+  it('reads the sample .xls like SheetJS, and steps aside for an encrypted one', () => {
+    const book = XLSX.utils.book_new()
+    XLSX.utils.book_append_sheet(
+      book,
+      XLSX.utils.aoa_to_sheet([
+        ['Date', 'Amount'],
+        [new Date(Date.UTC(2026, 2, 3)), -12.5]
+      ]),
+      'One'
+    )
+    XLSX.utils.book_append_sheet(book, XLSX.utils.aoa_to_sheet([['Text only']]), 'Two')
+    const bytes = XLSX.write(book, { type: 'buffer', bookType: 'biff8' }) as Buffer
+    expect(fastGrids(bytes)).toEqual(sheetJsGrids(bytes, 'x.xls'))
+    expect(fastGrids(bytes).map((g) => g.sheet)).toEqual(['One', 'Two'])
+    // A FILEPASS record in the globals: encrypted, left to SheetJS.
+    const plain = handWrittenXls(false)
+    const CFB = XLSX.CFB as {
+      read: (b: Uint8Array, o: { type: string }) => unknown
+      find: (c: unknown, p: string) => { content: Uint8Array }
+    }
+    const stream = Buffer.from(CFB.find(CFB.read(plain, { type: 'buffer' }), 'Workbook').content)
+    stream.writeUInt16LE(0x002f, 4 + stream.readUInt16LE(2))
+    expect(() => readBiff8Sheets(stream.length > 0 ? rewrap(stream) : plain, () => false)).toThrow(LeftToSheetJs)
+  })
+})
+
+function rewrap(stream: Buffer): Uint8Array {
+  const CFB = XLSX.CFB as {
+    utils: { cfb_new: () => unknown; cfb_add: (cfb: unknown, name: string, content: Buffer) => void }
+    write: (cfb: unknown, options: { type: string }) => Buffer
+  }
+  const container = CFB.utils.cfb_new()
+  CFB.utils.cfb_add(container, 'Workbook', stream)
+  return new Uint8Array(CFB.write(container, { type: 'buffer' }))
+}

@@ -1,19 +1,7 @@
 // Excel 2007+ (.xlsx) sheets read straight from their XML parts: the fast way for the workbooks banks export (SheetJS builds a cell object and formats text for each of a million cells; this keeps only the value and whether its style is a date). Anything it does not expect is left to SheetJS.
 import { strFromU8, unzipSync } from 'fflate'
 import * as XLSX from '@e965/xlsx'
-
-/** One cell as SheetJS gives it, the part this reader needs: its type, value and whether its number format shows a date. */
-export type SheetCell = { t: 'n'; v: number; date: boolean } | { t: 's'; v: string } | { t: 'b'; v: boolean } | { t: 'd'; v: string } | null
-
-export interface OoxmlSheet {
-  name: string
-  /** Rows by their 0-based index (a missing row or cell is empty). */
-  rows: SheetCell[][]
-  date1904: boolean
-}
-
-/** Why the fast reader stepped aside (the caller reads the workbook with SheetJS instead). */
-export class NotPlainOoxml extends Error {}
+import { LeftToSheetJs, type CellSheet, type SheetCell } from './sheet-cells'
 
 const TEXT = /<(?:[A-Za-z_][\w.-]*:)?t(?:\s[^>]*)?>([^<]*)<\/(?:[A-Za-z_][\w.-]*:)?t>|<(?:[A-Za-z_][\w.-]*:)?t\s*\/>/g
 const PHONETIC = /<(?:[A-Za-z_][\w.-]*:)?rPh\b[\s\S]*?<\/(?:[A-Za-z_][\w.-]*:)?rPh>/g
@@ -94,10 +82,10 @@ function columnIndex(letters: string): number {
   return n - 1
 }
 
-/** The part's text, or a NotPlainOoxml naming what is missing. */
+/** The part's text, or a LeftToSheetJs naming what is missing. */
 function part(files: Record<string, Uint8Array>, path: string): string {
   const bytes = files[path]
-  if (!bytes) throw new NotPlainOoxml(`no ${path}`)
+  if (!bytes) throw new LeftToSheetJs(`no ${path}`)
   return strFromU8(bytes)
 }
 
@@ -146,22 +134,30 @@ function dateStyles(xml: string | null): boolean[] {
 }
 
 /**
- * Every worksheet of an .xlsx, in workbook order. Throws NotPlainOoxml when the file is not a plain
+ * Every worksheet of an .xlsx, in workbook order. Throws LeftToSheetJs when the file is not a plain
  * OOXML workbook of worksheets this reader knows (binary .xlsb parts, strict OOXML, a missing part):
  * the caller then reads it with SheetJS, which also says what is wrong with a damaged file.
  */
-export function readOoxmlSheets(bytes: Uint8Array): OoxmlSheet[] {
+export function readOoxmlSheets(bytes: Uint8Array): CellSheet[] {
+  try {
+    return readSheets(bytes)
+  } catch (error) {
+    throw error instanceof LeftToSheetJs ? error : new LeftToSheetJs((error as Error).message)
+  }
+}
+
+function readSheets(bytes: Uint8Array): CellSheet[] {
   let files: Record<string, Uint8Array>
   try {
     files = unzipSync(bytes, { filter: (f) => f.name.endsWith('.xml') || f.name.endsWith('.rels') })
   } catch (error) {
-    throw new NotPlainOoxml(`not a zip fflate reads: ${(error as Error).message}`)
+    throw new LeftToSheetJs(`not a zip fflate reads: ${(error as Error).message}`)
   }
   const root = relationships(part(files, '_rels/.rels'), '')
   const workbookPath = [...root.values()].find((r) => r.type.endsWith('/officeDocument'))?.path
-  if (!workbookPath || !workbookPath.endsWith('.xml')) throw new NotPlainOoxml('no XML workbook part')
+  if (!workbookPath || !workbookPath.endsWith('.xml')) throw new LeftToSheetJs('no XML workbook part')
   const workbook = part(files, workbookPath)
-  if (workbook.includes('purl.oclc.org/ooxml')) throw new NotPlainOoxml('strict OOXML')
+  if (workbook.includes('purl.oclc.org/ooxml')) throw new LeftToSheetJs('strict OOXML')
   const folder = workbookPath.slice(0, workbookPath.lastIndexOf('/') + 1)
   const rels = relationships(part(files, `${folder}_rels/${workbookPath.slice(folder.length)}.rels`), folder)
   const pr = /<(?:[A-Za-z_][\w.-]*:)?workbookPr\b([^>]*)>/.exec(workbook)?.[1] ?? ''
@@ -174,17 +170,17 @@ export function readOoxmlSheets(bytes: Uint8Array): OoxmlSheet[] {
   const shared = of('sharedStrings')
   if (shared !== null) for (const m of shared.matchAll(SHARED)) strings.push(m[1] === undefined ? '' : stringText(m[1]))
   const styles = dateStyles(of('styles'))
-  const sheets: OoxmlSheet[] = []
+  const sheets: CellSheet[] = []
   for (const m of workbook.matchAll(/<(?:[A-Za-z_][\w.-]*:)?sheet\b([^>]*)>/g)) {
     const name = attribute(m[1] as string, 'name') ?? ''
     const id = attribute(m[1] as string, 'id')
     const rel = id === null ? undefined : rels.get(id)
-    if (!rel) throw new NotPlainOoxml(`sheet ${name} has no part`)
+    if (!rel) throw new LeftToSheetJs(`sheet ${name} has no part`)
     // Chart sheets and dialog sheets hold no cells.
     if (!rel.type.endsWith('/worksheet')) continue
     sheets.push({ name, rows: sheetRows(part(files, rel.path), strings, styles), date1904 })
   }
-  if (sheets.length === 0) throw new NotPlainOoxml('no worksheet')
+  if (sheets.length === 0) throw new LeftToSheetJs('no worksheet')
   return sheets
 }
 
@@ -212,11 +208,11 @@ function sheetRows(xml: string, strings: readonly string[], styles: readonly boo
       column = columnIndex(at[1] as string)
       row = Number(at[2]) - 1
     } else column++
-    if (row < 0 || row > 1_048_575 || column > 16_383) throw new NotPlainOoxml(`cell ${ref ?? '?'} is outside a sheet`)
+    if (row < 0 || row > 1_048_575 || column > 16_383) throw new LeftToSheetJs(`cell ${ref ?? '?'} is outside a sheet`)
     if (attributes.endsWith('/')) continue
     // The cell's content runs to its end tag (with the prefix its start tag has, if any).
     const close = xml.indexOf(`</${m[1] ?? ''}c>`, CELL_OR_ROW.lastIndex)
-    if (close < 0) throw new NotPlainOoxml('a cell is not closed')
+    if (close < 0) throw new LeftToSheetJs('a cell is not closed')
     const content = xml.slice(CELL_OR_ROW.lastIndex, close)
     CELL_OR_ROW.lastIndex = close
     const value = readCell(content, cell.t ?? 'n', cell.s, strings, styles)
@@ -235,12 +231,12 @@ function readCell(content: string, type: string, style: string | null, strings: 
   switch (type) {
     case 'n': {
       const v = Number(raw)
-      if (raw.trim() === '' || !Number.isFinite(v)) throw new NotPlainOoxml(`"${raw}" is not a number`)
+      if (raw.trim() === '' || !Number.isFinite(v)) throw new LeftToSheetJs(`"${raw}" is not a number`)
       return { t: 'n', v, date: style !== null && styles[Number(style)] === true }
     }
     case 's': {
       const text = strings[Number(raw)]
-      if (text === undefined) throw new NotPlainOoxml(`shared string ${raw} is missing`)
+      if (text === undefined) throw new LeftToSheetJs(`shared string ${raw} is missing`)
       return { t: 's', v: text }
     }
     case 'str':
@@ -252,6 +248,6 @@ function readCell(content: string, type: string, style: string | null, strings: 
     case 'e':
       return null
     default:
-      throw new NotPlainOoxml(`cell type ${type}`)
+      throw new LeftToSheetJs(`cell type ${type}`)
   }
 }

@@ -1,29 +1,34 @@
 // Excel workbooks (.xlsx, old binary .xls, and the HTML tables some banks save as .xls) → one grid per sheet that has rows, every cell as the text a user would type: dates as YYYY-MM-DD, numbers as Excel shows them.
 import * as XLSX from '@e965/xlsx'
 import { AppError } from '../../errors'
-import { NotPlainOoxml, readOoxmlSheets, type SheetCell } from './ooxml-sheets'
+import { readOoxmlSheets } from './ooxml-sheets'
+import { readBiff8Sheets } from './biff8-sheets'
+import { LeftToSheetJs, type CellSheet, type SheetCell } from './sheet-cells'
 import type { Grid } from './table'
 
 /** Every sheet with rows, in workbook order (a bank's "Summary" sheet included: the caller decides which hold a statement). */
 export function readWorkbookGrids(bytes: Uint8Array, name: string): Grid[] {
-  // A .xlsx straight from its XML (fast); anything else, or an .xlsx that reader does not expect, through SheetJS.
+  // A .xlsx from its XML or a .xls from its records (fast); anything else, or a file those readers do not expect, through SheetJS.
   let grids: Grid[] | null = null
-  if (bytes[0] === 0x50 && bytes[1] === 0x4b)
-    try {
-      grids = ooxmlGrids(bytes)
-    } catch (error) {
-      if (!(error instanceof NotPlainOoxml)) throw error
-    }
+  try {
+    grids = fastGrids(bytes)
+  } catch (error) {
+    if (!(error instanceof LeftToSheetJs)) throw error
+  }
   grids ??= sheetJsGrids(bytes, name)
   if (grids.length === 0) throw new AppError('empty_file', `${name} is a workbook with no rows on any sheet.`)
   return grids
 }
 
-/** The grids of a plain .xlsx, read by the fast reader; throws NotPlainOoxml for one it does not know. */
-export function ooxmlGrids(bytes: Uint8Array): Grid[] {
+/** The grids of a plain .xlsx or BIFF8 .xls, read by the fast readers; throws LeftToSheetJs for any other file or one they do not know. */
+export function fastGrids(bytes: Uint8Array): Grid[] {
+  let sheets: CellSheet[]
+  if (bytes[0] === 0x50 && bytes[1] === 0x4b) sheets = readOoxmlSheets(bytes)
+  else if (bytes[0] === 0xd0 && bytes[1] === 0xcf && bytes[2] === 0x11 && bytes[3] === 0xe0) sheets = readBiff8Sheets(bytes, isDateFormat)
+  else throw new LeftToSheetJs('neither a zip nor a compound file')
   const grids: Grid[] = []
-  for (const sheet of readOoxmlSheets(bytes)) {
-    const grid = gridOf(sheet.name, sheet.rows, (cell) => ooxmlCellText(cell, sheet.date1904))
+  for (const sheet of sheets) {
+    const grid = gridOf(sheet.name, sheet.rows, (cell) => fastCellText(cell, sheet.date1904))
     if (grid) grids.push(grid)
   }
   return grids
@@ -83,8 +88,8 @@ function gridOf<C>(sheet: string, data: readonly (readonly C[] | undefined)[], t
   return { rows, lines, separator: null, sheet }
 }
 
-/** A cell the .xlsx reader read, as the text a user would type (the same as cellText gives for SheetJS's cell). */
-function ooxmlCellText(cell: SheetCell | undefined, date1904: boolean): string {
+/** A cell the fast readers read, as the text a user would type (the same as cellText gives for SheetJS's cell). */
+function fastCellText(cell: SheetCell | undefined, date1904: boolean): string {
   if (!cell) return ''
   switch (cell.t) {
     case 'n':

@@ -1,0 +1,291 @@
+// Old Excel (.xls, BIFF8) sheets read straight from their records: the fast way for the binary workbooks Nigerian and Ghanaian banks export (SheetJS builds a buffer and a cell object per record). The compound file is opened by SheetJS's CFB; anything this reader does not expect (BIFF5 or older, encryption, an odd record) is left to SheetJS.
+import * as XLSX from '@e965/xlsx'
+import { LeftToSheetJs, type CellSheet, type SheetCell } from './sheet-cells'
+
+const BOF = 0x0809
+const EOF = 0x000a
+const BOUNDSHEET = 0x0085
+const DATEMODE = 0x0022
+const FORMAT = 0x041e
+const XF = 0x00e0
+const SST = 0x00fc
+const CONTINUE = 0x003c
+const LABELSST = 0x00fd
+const LABEL = 0x0204
+const RSTRING = 0x00d6
+const NUMBER = 0x0203
+const RK = 0x027e
+const MULRK = 0x00bd
+const FORMULA = 0x0006
+const STRING = 0x0207
+const BOOLERR = 0x0205
+const FILEPASS = 0x002f
+
+/** The Workbook stream of a compound file, or LeftToSheetJs. */
+function workbookStream(bytes: Uint8Array): Buffer {
+  let container: unknown
+  try {
+    container = (XLSX.CFB as { read: (data: Uint8Array, options: { type: string }) => unknown }).read(bytes, { type: 'buffer' })
+  } catch (error) {
+    throw new LeftToSheetJs(`not a compound file: ${(error as Error).message}`)
+  }
+  const find = (XLSX.CFB as { find: (cfb: unknown, path: string) => { content?: Uint8Array | number[] } | null }).find
+  const entry = find(container, 'Workbook') ?? find(container, 'Book')
+  if (!entry?.content) throw new LeftToSheetJs('no Workbook stream')
+  const c = entry.content
+  // SheetJS gives a Buffer, or a plain array for a stream it assembled itself.
+  return Buffer.isBuffer(c) ? c : Buffer.from(c)
+}
+
+/** A BIFF8 string's characters (compressed Latin-1 or UTF-16LE) from `at`, with how many bytes they took. */
+function chars(data: Buffer, at: number, count: number, wide: boolean): [string, number] {
+  const bytes = wide ? count * 2 : count
+  if (at + bytes > data.length) throw new LeftToSheetJs('a string runs past its record')
+  return [data.toString(wide ? 'utf16le' : 'latin1', at, at + bytes), bytes]
+}
+
+/** An XLUnicodeString (16-bit length, flags, characters, with rich-text runs and phonetic data skipped) at `at`: its text and the offset after it. */
+function unicodeString(data: Buffer, at: number, shortLength = false): [string, number] {
+  const count = shortLength ? (data[at] as number) : data.readUInt16LE(at)
+  let p = at + (shortLength ? 1 : 2)
+  const flags = data[p++] as number
+  const runs = flags & 0x08 ? data.readUInt16LE(p) : 0
+  if (flags & 0x08) p += 2
+  const ext = flags & 0x04 ? data.readInt32LE(p) : 0
+  if (flags & 0x04) p += 4
+  const [text, used] = chars(data, p, count, (flags & 0x01) === 1)
+  return [text, p + used + runs * 4 + ext]
+}
+
+/**
+ * The shared strings of an SST and its CONTINUE records. A string's characters may run over into the
+ * next record, which then starts with its own flags byte (the rest may be compressed or not); its
+ * rich-text runs and phonetic data run over with no such byte.
+ */
+function sharedStrings(parts: Buffer[]): string[] {
+  const strings: string[] = []
+  let part = 0
+  let data = parts[0] as Buffer
+  const unique = data.readUInt32LE(4)
+  let p = 8
+  /** Moves to the next part when this one is used up; false when there is none. */
+  const next = (): boolean => {
+    if (p < data.length) return true
+    if (part + 1 >= parts.length) return false
+    data = parts[++part] as Buffer
+    p = 0
+    return true
+  }
+  /** Skips `n` bytes that may run over parts (runs, phonetic data). */
+  const skip = (n: number): void => {
+    while (n > 0) {
+      if (!next()) throw new LeftToSheetJs('the shared strings end early')
+      const step = Math.min(n, data.length - p)
+      p += step
+      n -= step
+    }
+  }
+  for (let k = 0; k < unique; k++) {
+    if (!next()) break
+    if (p + 3 > data.length) throw new LeftToSheetJs('a shared string header runs over its record')
+    let count = data.readUInt16LE(p)
+    let flags = data[p + 2] as number
+    p += 3
+    const runs = flags & 0x08 ? data.readUInt16LE(p) : 0
+    if (flags & 0x08) p += 2
+    const ext = flags & 0x04 ? data.readInt32LE(p) : 0
+    if (flags & 0x04) p += 4
+    let text = ''
+    for (;;) {
+      const wide = (flags & 0x01) === 1
+      const room = Math.floor((data.length - p) / (wide ? 2 : 1))
+      const take = Math.min(count, room)
+      const [piece, used] = chars(data, p, take, wide)
+      text += piece
+      p += used
+      count -= take
+      if (count === 0) break
+      // The rest of the characters in the next record, after a flags byte of their own.
+      if (part + 1 >= parts.length) throw new LeftToSheetJs('a shared string ends early')
+      data = parts[++part] as Buffer
+      flags = data[0] as number
+      p = 1
+    }
+    skip(runs * 4 + ext)
+    strings.push(text)
+  }
+  return strings
+}
+
+/** An RK number: a 30-bit integer or the top 30 bits of a double, either perhaps in hundredths. */
+function rkValue(rk: number): number {
+  let value: number
+  if (rk & 0x02) value = rk >> 2
+  else {
+    RK_VIEW.setUint32(0, 0, true)
+    RK_VIEW.setUint32(4, (rk & 0xfffffffc) >>> 0, true)
+    value = RK_VIEW.getFloat64(0, true)
+  }
+  return rk & 0x01 ? value / 100 : value
+}
+const RK_VIEW = new DataView(new ArrayBuffer(8))
+
+/**
+ * Every worksheet of a BIFF8 .xls, in workbook order. Throws LeftToSheetJs when the file is anything
+ * else this reader does not know (BIFF5 and older, an encrypted workbook, a record that does not fit).
+ */
+export function readBiff8Sheets(bytes: Uint8Array, isDateFormat: (format: string) => boolean): CellSheet[] {
+  try {
+    const stream = workbookStream(bytes)
+    const globals = readGlobals(stream, isDateFormat)
+    const sheets: CellSheet[] = []
+    for (const sheet of globals.sheets)
+      if (sheet.kind === 0)
+        sheets.push({
+          name: sheet.name,
+          rows: readSheet(stream, sheet.offset, globals.strings, globals.dateStyles),
+          date1904: globals.date1904
+        })
+    if (sheets.length === 0) throw new LeftToSheetJs('no worksheet')
+    return sheets
+  } catch (error) {
+    // A record shorter than its kind is (read past its end) is as unexpected as any other: SheetJS decides.
+    throw error instanceof LeftToSheetJs ? error : new LeftToSheetJs((error as Error).message)
+  }
+}
+
+interface Globals {
+  sheets: { name: string; offset: number; kind: number }[]
+  strings: string[]
+  /** By cell style (XF) index: whether its number format shows a date. */
+  dateStyles: boolean[]
+  date1904: boolean
+}
+
+/** The workbook globals, from the stream's first BOF to its EOF: the sheets, shared strings, number formats and date system. */
+function readGlobals(data: Buffer, isDateFormat: (format: string) => boolean): Globals {
+  const table = XLSX.SSF.get_table() as Record<number, string>
+  const formats = new Map<number, string>()
+  const xfFormats: number[] = []
+  const sheets: Globals['sheets'] = []
+  let strings: string[] = []
+  let date1904 = false
+  let next = 0
+  while (next + 4 <= data.length) {
+    const type = data.readUInt16LE(next)
+    const size = data.readUInt16LE(next + 2)
+    const at = next + 4
+    if (at + size > data.length) throw new LeftToSheetJs('a record runs past the stream')
+    next = at + size
+    if (at === 4) {
+      if (type !== BOF || size < 4 || data.readUInt16LE(at) !== 0x0600 || data.readUInt16LE(at + 2) !== 0x0005)
+        throw new LeftToSheetJs('not a BIFF8 workbook')
+      continue
+    }
+    const record = data.subarray(at, at + size)
+    switch (type) {
+      case FILEPASS:
+        throw new LeftToSheetJs('encrypted')
+      case BOUNDSHEET:
+        sheets.push({ name: unicodeString(record, 6, true)[0], offset: record.readUInt32LE(0), kind: record[5] as number })
+        break
+      case DATEMODE:
+        date1904 = record.readUInt16LE(0) === 1
+        break
+      case FORMAT:
+        formats.set(record.readUInt16LE(0), unicodeString(record, 2)[0])
+        break
+      case XF:
+        xfFormats.push(record.readUInt16LE(2))
+        break
+      case SST: {
+        const parts = [record]
+        while (next + 4 <= data.length && data.readUInt16LE(next) === CONTINUE) {
+          const length = data.readUInt16LE(next + 2)
+          parts.push(data.subarray(next + 4, next + 4 + length))
+          next += 4 + length
+        }
+        strings = sharedStrings(parts)
+        break
+      }
+      case EOF: {
+        const dateStyles = xfFormats.map((id) => {
+          const format = formats.get(id) ?? table[id]
+          return typeof format === 'string' && isDateFormat(format)
+        })
+        return { sheets, strings, dateStyles, date1904 }
+      }
+    }
+  }
+  throw new LeftToSheetJs('the workbook globals have no end')
+}
+
+/** One worksheet's cells, from its BOF at `offset` to its EOF. */
+function readSheet(data: Buffer, offset: number, strings: readonly string[], dateStyles: readonly boolean[]): SheetCell[][] {
+  const rows: SheetCell[][] = []
+  const put = (row: number, column: number, cell: SheetCell): void => {
+    let cells = rows[row]
+    if (!cells) cells = rows[row] = []
+    cells[column] = cell
+  }
+  const number = (xf: number, v: number): SheetCell => ({ t: 'n', v, date: dateStyles[xf] === true })
+  if (offset + 8 > data.length || data.readUInt16LE(offset) !== BOF || data.readUInt16LE(offset + 4) !== 0x0600)
+    throw new LeftToSheetJs('a sheet does not start where the workbook says')
+  let at = offset + 4 + data.readUInt16LE(offset + 2)
+  /** A formula whose string result is in the STRING record after it. */
+  let pending: [number, number] | null = null
+  while (at + 4 <= data.length) {
+    const type = data.readUInt16LE(at)
+    const size = data.readUInt16LE(at + 2)
+    const p = at + 4
+    if (p + size > data.length) throw new LeftToSheetJs('a record runs past the stream')
+    at = p + size
+    if (type === EOF) return rows
+    if (type === BOF) throw new LeftToSheetJs('an embedded object in a sheet')
+    if (size < 6 && type !== STRING && type !== CONTINUE) continue
+    const row = data.readUInt16LE(p)
+    const column = data.readUInt16LE(p + 2)
+    const xf = data.readUInt16LE(p + 4)
+    switch (type) {
+      case LABELSST: {
+        const text = strings[data.readUInt32LE(p + 6)]
+        if (text === undefined) throw new LeftToSheetJs('a shared string is missing')
+        put(row, column, { t: 's', v: text })
+        break
+      }
+      case LABEL:
+      case RSTRING:
+        put(row, column, { t: 's', v: unicodeString(data.subarray(p, p + size), 6)[0] })
+        break
+      case NUMBER:
+        put(row, column, number(xf, data.readDoubleLE(p + 6)))
+        break
+      case RK:
+        put(row, column, number(data.readUInt16LE(p + 4), rkValue(data.readInt32LE(p + 6))))
+        break
+      case MULRK: {
+        const count = (size - 6) / 6
+        for (let k = 0; k < count; k++) {
+          const q = p + 4 + k * 6
+          put(row, column + k, number(data.readUInt16LE(q), rkValue(data.readInt32LE(q + 2))))
+        }
+        break
+      }
+      case FORMULA: {
+        // The cached result: a number, or (its last two bytes 0xFFFF) a string to follow, a boolean, an error or nothing.
+        if (data.readUInt16LE(p + 12) !== 0xffff) put(row, column, number(xf, data.readDoubleLE(p + 6)))
+        else if (data[p + 6] === 0) pending = [row, column]
+        else if (data[p + 6] === 1) put(row, column, { t: 'b', v: data[p + 8] === 1 })
+        break
+      }
+      case STRING:
+        if (pending) put(pending[0], pending[1], { t: 's', v: unicodeString(data.subarray(p, p + size), 0)[0] })
+        pending = null
+        break
+      case BOOLERR:
+        if (data[p + 7] === 0) put(row, column, { t: 'b', v: data[p + 6] === 1 })
+        break
+    }
+  }
+  throw new LeftToSheetJs('a sheet has no end')
+}
