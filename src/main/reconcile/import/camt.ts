@@ -24,17 +24,21 @@ const first = (n: Node, ...paths: string[]): string | null => {
   return null
 }
 
-/** One string per path below a record ("Refs/EndToEndId"), made once and shared by every entry: no path is built again for each of a file's entries. */
-const PATH_KEYS = new Map<string, Map<string, string>>()
-function pathKey(above: string, local: string): string {
-  let below = PATH_KEYS.get(above)
-  if (below === undefined) PATH_KEYS.set(above, (below = new Map()))
-  let key = below.get(local)
-  if (key === undefined) {
-    if (below.size > 1_000) below.clear()
-    below.set(local, (key = above === '' ? local : `${above}/${local}`))
-  }
-  return key
+/** A path below a record ("Refs/EndToEndId") and the paths one element further down: each made once and shared by every entry of a file. */
+interface PathNode {
+  key: string
+  below: Map<string, PathNode>
+}
+
+const RECORD_PATH: PathNode = { key: '', below: new Map() }
+
+function pathBelow(above: PathNode, local: string): PathNode {
+  const known = above.below.get(local)
+  if (known !== undefined) return known
+  const node: PathNode = { key: above.key === '' ? local : `${above.key}/${local}`, below: new Map() }
+  // A file of endlessly new element names is read all the same, without keeping each.
+  if (above.below.size < 1_000) above.below.set(local, node)
+  return node
 }
 
 /** A record opening at the tag the parser has just read (its start is that tag's "<"). */
@@ -77,8 +81,8 @@ interface OpenStatement {
 export function readCamt(text: string, name: string): BankStatement[] {
   const parser = new SaxesParser({ xmlns: false, position: true })
   const statements: OpenStatement[] = []
-  /** Each open element's path below the innermost record open when it opened ("" for a record itself). */
-  const keys: string[] = []
+  /** Each open element's path below the innermost record open when it opened (RECORD_PATH for a record itself). */
+  const paths: PathNode[] = []
   const locals: string[] = []
   let stmt: OpenStatement | null = null
   let stmtDepth = -1
@@ -124,15 +128,14 @@ export function readCamt(text: string, name: string): BankStatement[] {
       entry.details.push(detail)
       record = detail
     }
-    const above = depth > 0 ? (keys[depth - 1] as string) : ''
-    const key =
+    const path =
       record === null || depth === stmtDepth || depth === balanceDepth || depth === entryDepth || depth === detailDepth
-        ? ''
-        : pathKey(above, local)
-    keys.push(key)
+        ? RECORD_PATH
+        : pathBelow(paths[depth - 1] ?? RECORD_PATH, local)
+    paths.push(path)
     // An amount's currency, kept as "<path>@Ccy" on whichever record holds it.
     const ccy = tag.attributes['Ccy']
-    if (typeof ccy === 'string' && record) record.values.set(`${key}@Ccy`, ccy)
+    if (typeof ccy === 'string' && record) record.values.set(`${path.key}@Ccy`, ccy)
   })
   parser.on('text', (t) => {
     textBuffer += t
@@ -143,7 +146,7 @@ export function readCamt(text: string, name: string): BankStatement[] {
     textBuffer = ''
     const local = locals[depth] as string
     if (value !== '' && record) {
-      const key = keys[depth] as string
+      const key = (paths[depth] as PathNode).key
       if (local === 'Ustrd' || local === 'AddtlTxInf' || local === 'AddtlNtryInf') record.texts.push(value)
       if (!record.values.has(key)) record.values.set(key, value)
     }
@@ -168,7 +171,7 @@ export function readCamt(text: string, name: string): BankStatement[] {
       record = null
     }
     locals.pop()
-    keys.pop()
+    paths.pop()
   })
   parser.write(text).close()
   if (failure !== null) {

@@ -2,7 +2,7 @@
 import iconv from 'iconv-lite'
 import type { BankLine, BankStatement } from './bank-statement'
 import { calendarDay } from './dates'
-import { decodeUtf8Else1252 } from './encoding'
+import { decodeAs, decodeUtf8Else1252 } from './encoding'
 
 /** OFX bytes as text: 1.x by its header's CHARSET/ENCODING, 2.x by its XML declaration; valid UTF-8 otherwise, else Windows-1252. */
 export function decodeOfx(bytes: Uint8Array): { text: string; encoding: string } {
@@ -16,7 +16,7 @@ export function decodeOfx(bytes: Uint8Array): { text: string; encoding: string }
   else if (encodingHeader && /utf-?8/i.test(encodingHeader)) encoding = 'utf-8'
   else if (charset && /^\d{3,4}$/.test(charset)) encoding = `windows-${charset}`
   else if (charset && /8859-?1\b|latin/i.test(charset)) encoding = 'windows-1252'
-  if (encoding && iconv.encodingExists(encoding)) return { text: iconv.decode(buffer, encoding).replace(/^\uFEFF/, ''), encoding }
+  if (encoding && iconv.encodingExists(encoding)) return { text: decodeAs(buffer, encoding).replace(/^\uFEFF/, ''), encoding }
   return decodeUtf8Else1252(buffer)
 }
 
@@ -29,6 +29,9 @@ interface OfxNode {
   value: string | null
   children: OfxNode[]
 }
+
+/** A leaf's children: one empty list shared by every leaf (a file has a million). */
+const NO_CHILDREN: OfxNode[] = []
 
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' }
 const unescape = (text: string): string =>
@@ -72,7 +75,14 @@ function tree(text: string): OfxNode {
     const value = text.slice(afterTag, valueEnd).trim()
     const parent = stack[stack.length - 1] as OfxNode
     if (value !== '') {
-      parent.children.push({ tag, line, start: m.index, end: valueEnd, value: value.includes('&') ? unescape(value) : value, children: [] })
+      parent.children.push({
+        tag,
+        line,
+        start: m.index,
+        end: valueEnd,
+        value: value.includes('&') ? unescape(value) : value,
+        children: NO_CHILDREN
+      })
       line += countLines(text, afterTag, valueEnd)
       i = valueEnd + closedBy(text, valueEnd, tag)
       continue
@@ -115,11 +125,17 @@ function all(node: OfxNode, tag: string, out: OfxNode[] = []): OfxNode[] {
 function leaf(node: OfxNode | undefined, ...tags: string[]): string | null {
   if (!node) return null
   for (const tag of tags) {
-    const [name, ...below] = tag.split('/')
-    const child = node.children.find((c) => c.tag === name)
+    const slash = tag.indexOf('/')
+    const name = slash < 0 ? tag : tag.slice(0, slash)
+    let child: OfxNode | undefined
+    for (const c of node.children)
+      if (c.tag === name) {
+        child = c
+        break
+      }
     if (!child) continue
-    if (below.length > 0) {
-      const v = leaf(child, below.join('/'))
+    if (slash >= 0) {
+      const v = leaf(child, tag.slice(slash + 1))
       if (v) return v
     } else if (child.value) return child.value
   }
