@@ -75,6 +75,26 @@ describe('MT940', () => {
     expect(ghs?.proof).toMatchObject({ currency: 'GHS', openingMinor: -1000, closingMinor: 0, complete: true })
   })
 
+  it('books an entry date (MMDD) in the year nearest its value date, across the new year either way', async () => {
+    const text = [
+      ':20:STMT',
+      ':25:0123456789',
+      ':28C:1/1',
+      ':60F:C251231NGN100,00',
+      // Valued 31 December 2025, booked 2 January: 2026.
+      ':61:2512310102C10,00NTRFREF1',
+      // Valued 2 January 2026, booked 30 December: 2025.
+      ':61:2601021230D5,00NTRFREF2',
+      ':62F:C260102NGN105,00',
+      '-'
+    ].join('\r\n')
+    const [s] = await parseStatementFile(Buffer.from(text), 'x.sta')
+    expect(s?.rows.map((r) => [r.date, r.amountMinor])).toEqual([
+      ['2026-01-02', 1000],
+      ['2025-12-30', -500]
+    ])
+  })
+
   it('finds a page that opens on another balance than the last closed on, and never calls it complete', async () => {
     const text = read('two-accounts-pages.sta').toString('utf8').replace(':60M:C260303NGN1243925,00', ':60M:C260303NGN1243900,00')
     const [ngn] = await parseStatementFile(Buffer.from(text), 'x.sta')

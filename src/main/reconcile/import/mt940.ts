@@ -156,12 +156,17 @@ function readLine61(field: Field, details: Field | null): BankLine {
   let bookingDay = valueDay
   if (m[2]) {
     const year = Number(valueDay.slice(0, 4))
-    const candidates = [year - 1, year, year + 1]
-      .map((y) => swiftDay(`${String(y % 100).padStart(2, '0')}${m[2]}`))
-      .filter((d): d is string => d !== null)
+    const month = Number(m[2].slice(0, 2))
+    const day = Number(m[2].slice(2))
     const valued = dayNumber(valueDay)
-    const near = candidates.sort((a, b) => Math.abs(dayNumber(a) - valued) - Math.abs(dayNumber(b) - valued))[0]
-    if (near) bookingDay = near
+    let nearest = Infinity
+    for (let y = year - 1; y <= year + 1; y++) {
+      const candidate = calendarDay(y, month, day)
+      if (candidate !== null && Math.abs(dayNumber(candidate) - valued) < nearest) {
+        nearest = Math.abs(dayNumber(candidate) - valued)
+        bookingDay = candidate
+      }
+    }
   }
   const amount = swiftAmount(m[5] as string)
   if (amount === null)
