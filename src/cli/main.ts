@@ -30,6 +30,7 @@ import { readSecret } from './prompt'
 import { csvCommand } from './csv'
 import { auditCommand, importCommand, reconcileCommand } from './reconcile'
 import { acceptAllCommand, closeCommand, decideCommand, reopenCommand } from './session'
+import { TEAM_REFUSALS, teamCommand } from './team'
 
 /** Refusals of a given file as a whole: what it is, damaged or cut short, or without the statement asked for. */
 const UNREADABLE_FILE = new Set([
@@ -123,6 +124,15 @@ Commands:
       Check an evidence pack offline: every file's SHA-256, each statement against the one
       recorded at import, and the audit trail's chain; exit 1 naming each file or event that
       does not match.
+  team setup --server URL [--json]
+      Create (or upgrade) a team workspace's schema on a PostgreSQL 14+ server; run by the
+      workspace owner, a login that may create schemas in that database. URL:
+      postgres://LOGIN@HOST:5432/DATABASE (add ?sslmode=… only to lower the TLS check, which is
+      verify-full for any server not on this computer). The password comes from PGPASSWORD or
+      ~/.pgpass, never the URL.
+  team member add|remove|list --server URL [LOGIN] [--role preparer|reviewer|admin] [--json]
+      Give an existing PostgreSQL login a workspace role, take it away, or list the members
+      (owner or admins only). A refusal by the server exits 2 and says why.
   help
 
 Common options: --db FILE (default: ${join(defaultDataDir(), CACHE_FILE_NAME)})
@@ -595,6 +605,8 @@ export async function main(argv: string[]): Promise<number> {
         return await reopenCommand(rest)
       case 'csv':
         return await csvCommand(rest)
+      case 'team':
+        return await teamCommand(rest)
       case undefined:
       case 'help':
       case '--help':
@@ -610,7 +622,7 @@ export async function main(argv: string[]): Promise<number> {
     const message = error instanceof Error ? error.message : String(error)
     const code = error instanceof AppError ? ` [${error.code}]` : ''
     process.stderr.write(`ledgerline: ${redactSecrets(message.split('\n')[0] ?? '')}${code}\n`)
-    // A file that is not a statement it can read is the caller's to fix, as a bad option is.
-    return usage || (error instanceof AppError && UNREADABLE_FILE.has(error.code)) ? 2 : 1
+    // A file that is not a statement it can read, or a refusal by the team workspace, is the caller's to fix, as a bad option is.
+    return usage || (error instanceof AppError && (UNREADABLE_FILE.has(error.code) || TEAM_REFUSALS.has(error.code))) ? 2 : 1
   }
 }

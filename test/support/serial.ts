@@ -12,7 +12,8 @@ export const SERIAL_TESTS = [
   'test/security/key-checks.exploit.test.ts',
   'test/security/keys.exploit.test.ts',
   'test/security/migrations-race.exploit.test.ts',
-  'test/ipc/router.test.ts'
+  'test/ipc/router.test.ts',
+  'test/team/workspace.test.ts'
 ] as const
 
 /** What a test file that starts a process of its own uses. */
