@@ -30,7 +30,7 @@ import { readSecret } from './prompt'
 import { csvCommand } from './csv'
 import { auditCommand, importCommand, reconcileCommand } from './reconcile'
 import { acceptAllCommand, closeCommand, decideCommand, reopenCommand } from './session'
-import { TEAM_REFUSALS, teamCommand } from './team'
+import { TEAM_REFUSALS, teamAuditCommand, teamCommand, teamDecideCommand } from './team'
 
 /** Refusals of a given file as a whole: what it is, damaged or cut short, or without the statement asked for. */
 const UNREADABLE_FILE = new Set([
@@ -594,9 +594,9 @@ export async function main(argv: string[]): Promise<number> {
       case 'reconcile':
         return await reconcileCommand(rest)
       case 'audit':
-        return await auditCommand(rest)
+        return await (rest.includes('--server') ? teamAuditCommand(rest) : auditCommand(rest))
       case 'decide':
-        return await decideCommand(rest)
+        return await (rest.includes('--server') ? teamDecideCommand(rest) : decideCommand(rest))
       case 'accept-all':
         return await acceptAllCommand(rest)
       case 'close':

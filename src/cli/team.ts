@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util'
 import { readServerUrl, withServer } from '../main/team/connection'
 import { listMembers, removeMember, setMember } from '../main/team/members'
 import { setupWorkspace } from '../main/team/migrations'
+import { addSessionEvent, itemVersion, listSharedSessions, verifySharedSession } from '../main/team/sessions'
 import { UsageError } from './common'
 
 /** Refusals by the workspace (role, state, separation of duties, conflict, its schema) and logins it refuses: the user's to fix. */
@@ -48,9 +49,17 @@ export async function teamCommand(args: string[]): Promise<number> {
     }
     case 'member':
       return memberCommand(rest)
+    case 'sessions':
+    case 'submit':
+    case 'approve':
+    case 'return':
+    case 'reopen':
+      return sessionCommand(sub, rest)
     default:
       throw new UsageError(
-        `team ${sub ?? ''} is not a team command (setup, member add|remove|list)`.replace('team  is', 'team needs a command:')
+        sub === undefined
+          ? 'team needs a command: setup, member add|remove|list, sessions, submit, approve, return, reopen'
+          : `team ${sub} is not a team command (setup, member add|remove|list, sessions, submit, approve, return, reopen)`
       )
   }
 }
@@ -89,4 +98,87 @@ async function memberCommand(args: string[]): Promise<number> {
     default:
       throw new UsageError('team member needs add, remove or list')
   }
+}
+
+const SESSION = { ...SERVER, session: { type: 'string' }, reason: { type: 'string' } } as const
+
+function sessionId(value: string | undefined, command: string): string {
+  if (!value) throw new UsageError(`${command} needs --session ID (team sessions lists them)`)
+  return value
+}
+
+/** `team sessions`, `team submit|approve`, `team return --reason`, `team reopen --reason`. */
+async function sessionCommand(sub: string, args: string[]): Promise<number> {
+  const { values } = parseArgs({ args, options: SESSION, strict: true })
+  const target = server(values.server)
+  if (sub === 'sessions') {
+    const sessions = await withServer(target, listSharedSessions)
+    if (values.json) process.stdout.write(`${JSON.stringify(sessions)}\n`)
+    else if (sessions.length === 0) process.stdout.write('No session is shared in this workspace yet.\n')
+    else
+      for (const s of sessions)
+        process.stdout.write(
+          `${s.id}  ${s.name}  ${s.periodFrom ?? '?'} to ${s.periodTo ?? '?'}  ${s.state.toUpperCase()}  prepared by ${s.preparer}${s.reviewer ? `, reviewed by ${s.reviewer}` : ''}  ${s.decisions} decision(s), ${s.notes} note(s)\n`
+        )
+    return 0
+  }
+  const session = sessionId(values.session, `team ${sub}`)
+  const kind = sub as 'submit' | 'approve' | 'return' | 'reopen'
+  if ((kind === 'return' || kind === 'reopen') && !values.reason?.trim())
+    throw new UsageError(`team ${kind} needs --reason TEXT (kept with the session's history)`)
+  const payload = values.reason ? { reason: values.reason.trim() } : {}
+  const seq = await withServer(target, (client) => addSessionEvent(client, session, kind, payload))
+  const done = { submit: 'submitted for review', approve: 'approved', return: 'returned to its preparers', reopen: 'reopened' }[kind]
+  process.stdout.write(`Session ${session} ${done} (event ${seq}).\n`)
+  return 0
+}
+
+/** `decide --server URL --session ID --item KEY accept|reject|resolve|note TEXT [--based-on VERSION]`: a decision on a shared session, refused as a conflict when the item changed since the version it was based on. */
+export async function teamDecideCommand(args: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    options: { ...SESSION, item: { type: 'string' }, 'based-on': { type: 'string' }, db: { type: 'string' } },
+    strict: true,
+    allowPositionals: true
+  })
+  const target = server(values.server)
+  const session = sessionId(values.session, 'decide --server')
+  const [action, ...words] = positionals
+  const item = values.item
+  if (!item) throw new UsageError("give the item with --item KEY (the report's item_key column)")
+  const actions = ['accept', 'reject', 'resolve', 'note']
+  if (!action || !actions.includes(action)) throw new UsageError(`decide --server needs one of ${actions.join(', ')}`)
+  const text = words.join(' ').trim()
+  if (action === 'note' && text === '') throw new UsageError('decide note needs the note text')
+  const basedOn = values['based-on'] === undefined ? null : Number(values['based-on'])
+  if (basedOn !== null && (!Number.isInteger(basedOn) || basedOn < 0)) throw new UsageError('--based-on is an item version: 0, 1, 2…')
+  const seq = await withServer(target, async (client) => {
+    if (action === 'note') return addSessionEvent(client, session, 'note', { text }, { key: item, basedOn: 0 })
+    // Based on the version given (what the user saw), else the one the server has now.
+    const version = basedOn ?? (await itemVersion(client, session, item))
+    return addSessionEvent(client, session, 'decision', { action }, { key: item, basedOn: version })
+  })
+  process.stdout.write(`${action === 'note' ? 'Noted' : `Decided (${action})`} item ${item} in session ${session} (event ${seq}).\n`)
+  return 0
+}
+
+/** `audit verify --server URL --session ID`: the chain recomputed from the server's rows; exit 1 naming the first event that does not fit. */
+export async function teamAuditCommand(args: string[]): Promise<number> {
+  const [action, ...rest] = args
+  if (action !== 'verify') throw new UsageError(`audit needs verify (got "${action ?? ''}")`)
+  const { values } = parseArgs({ args: rest, options: { ...SESSION, db: { type: 'string' } }, strict: true })
+  const target = server(values.server)
+  const session = sessionId(values.session, 'audit verify --server')
+  const check = await withServer(target, (client) => verifySharedSession(client, session))
+  if (check === null) throw new UsageError(`there is no shared session ${session} in this workspace`)
+  if (values.json) process.stdout.write(`${JSON.stringify(check)}\n`)
+  else if (check.ok) process.stdout.write(`Session ${session}: audit trail intact, ${check.events} event(s), every hash checked.\n`)
+  else {
+    const bad = check.firstBad
+    process.stdout.write(
+      `Session ${session}, event ${bad?.seq}${bad?.author && bad.author !== '(unknown)' ? ` by ${bad.author} at ${bad.at}` : ''}: ${bad?.problem}.\n`
+    )
+    process.stderr.write('ledgerline: the shared audit trail was changed\n')
+  }
+  return check.ok ? 0 : 1
 }

@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto'
 import type pg from 'pg'
 import { AppError } from '../errors'
 import { v1 } from './schema/v1-workspace-members'
+import { v2 } from './schema/v2-sessions-and-events'
 
 export interface TeamMigration {
   version: number
@@ -10,7 +11,7 @@ export interface TeamMigration {
   sql: string
 }
 
-export const TEAM_MIGRATIONS: readonly TeamMigration[] = [v1]
+export const TEAM_MIGRATIONS: readonly TeamMigration[] = [v1, v2]
 
 export const teamSchemaVersion = (): number => TEAM_MIGRATIONS.length
 

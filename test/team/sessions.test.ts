@@ -1,0 +1,187 @@
+// A shared session on a real PostgreSQL, worked by a preparer, a second preparer, a reviewer and an admin through the CLI: the server enforces roles, states and separation of duties, refuses a stale decision as a conflict naming who changed the item, rings a doorbell that carries nothing, and keeps a chain that finds a superuser's edit or deletion.
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import pg from 'pg'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { clientConfig, readServerUrl } from '../../src/main/team/connection'
+import { shareSession } from '../../src/main/team/sessions'
+import { runCli, type CliRun } from '../support/cli'
+import { startPostgres, type TestPostgres } from '../support/postgres'
+
+let server: TestPostgres
+const home = mkdtempSync(join(tmpdir(), 'ledgerline-team-home-'))
+const PASSWORDS: Record<string, string> = { owner: 'o pass', alice: 'a pass', erin: 'e pass', bob: 'b pass', carol: 'c pass' }
+const SESSION = 'sess-2026-03'
+
+const as = (login: string, ...args: string[]): Promise<CliRun> =>
+  runCli([...args, '--server', server.url(login)], { PGPASSWORD: PASSWORDS[login] ?? '', HOME: home, PGPASSFILE: join(home, 'none') })
+
+async function connect(login: string): Promise<pg.Client> {
+  const client = new pg.Client(clientConfig(readServerUrl(server.url(login)), PASSWORDS[login]))
+  await client.connect()
+  return client
+}
+
+beforeAll(async () => {
+  server = await startPostgres()
+  await server.createLogin('owner', PASSWORDS.owner as string)
+  await server.sql('grant create on database postgres to owner')
+  for (const login of ['alice', 'erin', 'bob', 'carol']) await server.createLogin(login, PASSWORDS[login] as string)
+  expect((await as('owner', 'team', 'setup')).code).toBe(0)
+  for (const [login, role] of [
+    ['alice', 'preparer'],
+    ['erin', 'preparer'],
+    ['bob', 'reviewer'],
+    ['carol', 'admin']
+  ] as const)
+    expect((await as('owner', 'team', 'member', 'add', login, '--role', role)).code).toBe(0)
+}, 180_000)
+
+afterAll(async () => {
+  await server?.stop()
+})
+
+describe('a shared session', () => {
+  it('is shared by a preparer with its inputs checked by SHA-256; not by a reviewer', async () => {
+    const alice = await connect('alice')
+    const bob = await connect('bob')
+    try {
+      const request = {
+        id: SESSION,
+        name: 'March 2026',
+        periodFrom: '2026-03-01',
+        periodTo: '2026-03-31',
+        ruleVersion: 'rules-1',
+        settings: { windowDays: 3 },
+        inputs: [{ kind: 'statement' as const, name: 'march.csv', bytes: Buffer.from('Date,Amount\n2026-03-02,5000.00\n') }]
+      }
+      await expect(shareSession(bob, { ...request, id: 'other' })).rejects.toMatchObject({
+        code: 'LLROL',
+        message: /bob is a reviewer: only a preparer or an admin shares/
+      })
+      expect(await shareSession(alice, request)).toBe(1)
+      await expect(shareSession(alice, request)).rejects.toMatchObject({ code: 'LLSTA', message: /already shared/ })
+      // An input whose bytes do not match the SHA-256 sent with them is refused whole.
+      await expect(
+        alice.query("select ledgerline.session_share('x', 'x', null, null, 'r', '{}', $1)", [
+          JSON.stringify([{ kind: 'statement', name: 'cut.csv', sha256: '0'.repeat(64), content: Buffer.from('abc').toString('base64') }])
+        ])
+      ).rejects.toMatchObject({ code: 'LLSTA', message: /cut.csv arrived with another SHA-256/ })
+    } finally {
+      await alice.end()
+      await bob.end()
+    }
+    const listed = await as('bob', 'team', 'sessions', '--json')
+    expect(JSON.parse(listed.stdout)).toEqual([
+      expect.objectContaining({
+        id: SESSION,
+        name: 'March 2026',
+        periodFrom: '2026-03-01',
+        state: 'open',
+        preparer: 'alice',
+        reviewer: null,
+        events: 1
+      })
+    ])
+  })
+
+  it('takes decisions from preparers only, rings a doorbell with no data, and refuses a stale decision as a conflict', async () => {
+    const listener = await connect('bob')
+    const rung: string[] = []
+    listener.on('notification', (n) => rung.push(n.payload ?? ''))
+    await listener.query('listen ledgerline_events')
+    try {
+      const decided = await as('alice', 'decide', '--session', SESSION, '--item', 'A', 'accept')
+      expect(decided.stderr).toBe('')
+      expect(decided.stdout).toBe(`Decided (accept) item A in session ${SESSION} (event 2).\n`)
+      await expect.poll(() => rung).toEqual([''])
+      const byReviewer = await as('bob', 'decide', '--session', SESSION, '--item', 'A', 'reject')
+      expect(byReviewer.code).toBe(2)
+      expect(byReviewer.stderr).toMatch(
+        /bob is a reviewer: only preparers decide \(a reviewer comments with a note\) \[team_role_refused\]/
+      )
+      expect((await as('bob', 'decide', '--session', SESSION, '--item', 'A', 'note', 'check the fee')).code).toBe(0)
+      expect((await as('erin', 'decide', '--session', SESSION, '--item', 'D', 'accept')).code).toBe(0)
+      // Two preparers decide on one item at the same moment, both from version 0: one wins, the other is told who changed it.
+      const [first, second] = await Promise.all([
+        as('alice', 'decide', '--session', SESSION, '--item', 'B', '--based-on', '0', 'accept'),
+        as('erin', 'decide', '--session', SESSION, '--item', 'B', '--based-on', '0', 'reject')
+      ])
+      const runs = [first, second]
+      expect(runs.map((r) => r.code).sort()).toEqual([0, 2])
+      const lost = runs.find((r) => r.code === 2) as CliRun
+      const winner = runs[0]?.code === 0 ? 'alice' : 'erin'
+      expect(lost.stderr).toMatch(
+        new RegExp(
+          `item B was changed by ${winner} at \\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2} UTC \\(version 1\\) after the version 0 this decision was based on \\[team_conflict\\]`
+        )
+      )
+    } finally {
+      await listener.end()
+    }
+  })
+
+  it('goes open → submitted → returned → approved → reopened, each step only for whoever may take it', async () => {
+    expect((await as('bob', 'team', 'submit', '--session', SESSION)).code).toBe(2)
+    expect((await as('alice', 'team', 'submit', '--session', SESSION)).stdout).toBe(`Session ${SESSION} submitted for review (event 6).\n`)
+    // Submitted: read-only to its preparers.
+    const late = await as('alice', 'decide', '--session', SESSION, '--item', 'C', 'accept')
+    expect(late.code).toBe(2)
+    expect(late.stderr).toMatch(/is submitted: it is read-only until it is returned \[team_state_refused\]/)
+    expect((await as('alice', 'decide', '--session', SESSION, '--item', 'C', 'note', 'one more thing')).code).toBe(2)
+    // The preparer never approves her own session.
+    const own = await as('alice', 'team', 'approve', '--session', SESSION)
+    expect(own.code).toBe(2)
+    expect(own.stderr).toMatch(/alice is a preparer: only a reviewer or an admin approves/)
+    // Nor does anyone who made a decision in it, even after becoming a reviewer.
+    expect((await as('owner', 'team', 'member', 'add', 'erin', '--role', 'reviewer')).code).toBe(0)
+    const decider = await as('erin', 'team', 'approve', '--session', SESSION)
+    expect(decider.code).toBe(2)
+    expect(decider.stderr).toMatch(/erin made decisions in session sess-2026-03 and may not approve it \[team_duties_refused\]/)
+    expect((await as('bob', 'team', 'return', '--session', SESSION)).code).toBe(2)
+    expect((await as('bob', 'team', 'return', '--session', SESSION, '--reason', 'Item C is not explained')).stdout).toMatch(
+      /returned to its preparers/
+    )
+    expect((await as('alice', 'decide', '--session', SESSION, '--item', 'C', 'resolve')).code).toBe(0)
+    expect((await as('alice', 'team', 'submit', '--session', SESSION)).code).toBe(0)
+    expect((await as('bob', 'team', 'approve', '--session', SESSION)).stdout).toMatch(/approved/)
+    // Approved: locked for everyone, reopened only by an admin with a reason.
+    const locked = await as('bob', 'decide', '--session', SESSION, '--item', 'A', 'note', 'after the fact')
+    expect(locked.stderr).toMatch(/is approved: it is locked for everyone/)
+    expect((await as('bob', 'team', 'reopen', '--session', SESSION, '--reason', 'x')).code).toBe(2)
+    expect((await as('carol', 'team', 'reopen', '--session', SESSION, '--reason', 'Bank restated March')).code).toBe(0)
+    const list = await as('carol', 'team', 'sessions')
+    expect(list.stdout).toMatch(
+      /sess-2026-03 {2}March 2026 {2}2026-03-01 to 2026-03-31 {2}OPEN {2}prepared by alice, reviewed by bob {2}4 decision\(s\), 1 note\(s\)/
+    )
+  })
+
+  it('is checked from the server rows: a superuser edit or deletion is found and named; members cannot write a row', async () => {
+    const intact = await as('bob', 'audit', 'verify', '--session', SESSION)
+    expect(intact.code).toBe(0)
+    expect(intact.stdout).toMatch(/audit trail intact, 11 event\(s\), every hash checked/)
+    for (const sql of [
+      `update ledgerline.events set payload = '{"action":"reject"}' where seq = 2`,
+      `insert into ledgerline.events select * from ledgerline.events where seq = 2`,
+      `select ledgerline.append_event('${SESSION}', 'approve', null, null, '{}')`,
+      `update ledgerline.sessions set state = 'approved'`
+    ]) {
+      const run = server.psql('alice', PASSWORDS.alice as string, sql)
+      expect(run.status, sql).not.toBe(0)
+      expect(run.stderr, sql).toMatch(/permission denied/)
+    }
+    await server.sql(`update ledgerline.events set payload = '{"action": "reject"}' where session_id = $1 and seq = 2`, [SESSION])
+    const edited = await as('bob', 'audit', 'verify', '--session', SESSION)
+    expect(edited.code).toBe(1)
+    expect(edited.stdout).toMatch(
+      /event 2 by alice at 20\d\d-\d\d-\d\dT[\d:.]+Z: its content does not match its hash \(changed after it was written\)/
+    )
+    await server.sql(`update ledgerline.events set payload = '{"action": "accept"}' where session_id = $1 and seq = 2`, [SESSION])
+    expect((await as('bob', 'audit', 'verify', '--session', SESSION)).code).toBe(0)
+    await server.sql('delete from ledgerline.events where session_id = $1 and seq = 11', [SESSION])
+    const deleted = await as('bob', 'audit', 'verify', '--session', SESSION)
+    expect(deleted.code).toBe(1)
+    expect(deleted.stdout).toMatch(/the session's chain ends at event 11, but 10 event\(s\) are there/)
+  })
+})
