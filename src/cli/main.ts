@@ -133,6 +133,21 @@ Commands:
   team member add|remove|list --server URL [LOGIN] [--role preparer|reviewer|admin] [--json]
       Give an existing PostgreSQL login a workspace role, take it away, or list the members
       (owner or admins only). A refusal by the server exits 2 and says why.
+  team share --server URL --session ID [--db FILE]
+      Publish a local session to the workspace: its statements exactly as imported (SHA-256
+      checked by the server) and the provider records it reads; you become its preparer.
+  team sessions --server URL [--json]
+      The shared sessions: id, name, period, state, preparer, reviewer, counts.
+  team submit|approve --server URL --session ID
+  team return|reopen --server URL --session ID --reason TEXT
+      Move a shared session on: a preparer submits; a reviewer or admin who neither prepared it
+      nor decided in it approves, or returns it with a comment; an admin reopens an approved one.
+  decide --server URL --session ID --item KEY accept|reject|resolve|note TEXT [--based-on N]
+      A decision on a shared session (preparers; a reviewer only notes). Refused as a conflict,
+      naming who changed the item and when, if it changed since version N (default: the latest).
+  audit verify --server URL --session ID [--json]
+      Recompute a shared session's hash chain from the server's rows; exit 1 naming the first
+      event that does not fit.
   help
 
 Common options: --db FILE (default: ${join(defaultDataDir(), CACHE_FILE_NAME)})

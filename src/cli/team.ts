@@ -3,8 +3,10 @@ import { parseArgs } from 'node:util'
 import { readServerUrl, withServer } from '../main/team/connection'
 import { listMembers, removeMember, setMember } from '../main/team/members'
 import { setupWorkspace } from '../main/team/migrations'
-import { addSessionEvent, itemVersion, listSharedSessions, verifySharedSession } from '../main/team/sessions'
-import { UsageError } from './common'
+import { addSessionEvent, itemVersion, listSharedSessions, shareSession, verifySharedSession } from '../main/team/sessions'
+import { RULE_VERSION } from '../shared/reconcile'
+import { ReconService } from '../main/reconcile/service'
+import { COMMON, openData, UsageError } from './common'
 
 /** Refusals by the workspace (role, state, separation of duties, conflict, its schema) and logins it refuses: the user's to fix. */
 export const TEAM_REFUSALS = new Set([
@@ -49,6 +51,8 @@ export async function teamCommand(args: string[]): Promise<number> {
     }
     case 'member':
       return memberCommand(rest)
+    case 'share':
+      return shareCommand(rest)
     case 'sessions':
     case 'submit':
     case 'approve':
@@ -58,8 +62,8 @@ export async function teamCommand(args: string[]): Promise<number> {
     default:
       throw new UsageError(
         sub === undefined
-          ? 'team needs a command: setup, member add|remove|list, sessions, submit, approve, return, reopen'
-          : `team ${sub} is not a team command (setup, member add|remove|list, sessions, submit, approve, return, reopen)`
+          ? 'team needs a command: setup, member add|remove|list, share, sessions, submit, approve, return, reopen'
+          : `team ${sub} is not a team command (setup, member add|remove|list, share, sessions, submit, approve, return, reopen)`
       )
   }
 }
@@ -105,6 +109,38 @@ const SESSION = { ...SERVER, session: { type: 'string' }, reason: { type: 'strin
 function sessionId(value: string | undefined, command: string): string {
   if (!value) throw new UsageError(`${command} needs --session ID (team sessions lists them)`)
   return value
+}
+
+/** `team share --server URL --db FILE --session ID`: publishes a local session with its statements as imported and the provider records it reads. */
+async function shareCommand(args: string[]): Promise<number> {
+  const { values } = parseArgs({ args, options: { ...SESSION, db: COMMON.db }, strict: true })
+  const target = server(values.server)
+  const id = sessionId(values.session, 'team share')
+  const data = openData(values.db, 'reads')
+  try {
+    const { session, statements, providerRecords } = new ReconService(data.db).inputs(id)
+    const seq = await withServer(target, (client) =>
+      shareSession(client, {
+        id: session.id,
+        name: session.name,
+        periodFrom: session.from,
+        periodTo: session.to,
+        ruleVersion: RULE_VERSION,
+        settings: { settings: session.settings, source: session.source, filter: session.filter, timeZone: session.timeZone },
+        inputs: [
+          ...statements.map((f) => ({ kind: 'statement' as const, name: f.name, bytes: f.bytes })),
+          { kind: 'provider_records' as const, name: `${session.source}.json`, bytes: providerRecords }
+        ]
+      })
+    )
+    data.log.info(`cli: shared session ${session.id} to ${target.url}`)
+    process.stdout.write(
+      `Shared "${session.name}" (${session.from} to ${session.to}) with the workspace on ${target.url}: ${statements.length} statement file(s) and the provider records it reads (event ${seq}). Members see it in team sessions.\n`
+    )
+    return 0
+  } finally {
+    await data.close()
+  }
 }
 
 /** `team sessions`, `team submit|approve`, `team return --reason`, `team reopen --reason`. */

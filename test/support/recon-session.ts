@@ -14,9 +14,9 @@ export interface ScenarioPayment {
   fees?: number
 }
 
-/** A cache holding the 'test' profile's payments (reference PAY-000n, id id-n), and a service over it on a ticking clock, as user "ada". */
-export function scenarioService(payments: ScenarioPayment[]): ReconService {
-  const db = openCache(':memory:')
+/** A cache (in memory unless a file is given) holding the 'test' profile's payments (reference PAY-000n, id id-n), and a service over it on a ticking clock, as user "ada". */
+export function scenarioService(payments: ScenarioPayment[], file = ':memory:'): ReconService {
+  const db = openCache(file)
   db.prepare("insert into profiles (id, name, base_url, mode, created_at) values ('test', 'Acme test', null, 'test', '2026-01-01')").run()
   new CacheStore(db).writePage(
     'test',

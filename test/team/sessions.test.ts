@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { clientConfig, readServerUrl } from '../../src/main/team/connection'
 import { shareSession } from '../../src/main/team/sessions'
 import { runCli, type CliRun } from '../support/cli'
+import { scenarioService, scenarioSession } from '../support/recon-session'
 import { startPostgres, type TestPostgres } from '../support/postgres'
 
 let server: TestPostgres
@@ -183,5 +184,34 @@ describe('a shared session', () => {
     const deleted = await as('bob', 'audit', 'verify', '--session', SESSION)
     expect(deleted.code).toBe(1)
     expect(deleted.stdout).toMatch(/the session's chain ends at event 11, but 10 event\(s\) are there/)
+  })
+
+  it('is published from a local cache by team share, with its statement exactly as imported and the provider records it reads', async () => {
+    const file = join(home, 'alice.sqlite')
+    const service = scenarioService([{ n: 1, amount: 5000, day: '2026-10-02' }], file)
+    const csv = 'Date,Reference,Amount\n2026-10-02,PAY-0001,5000.00\n'
+    const local = await scenarioSession(service, csv, { name: 'october.csv', from: '2026-10-01', to: '2026-10-31' })
+    const shared = await as('alice', 'team', 'share', '--db', file, '--session', local.id)
+    expect(shared.stderr).toBe('')
+    expect(shared.stdout).toMatch(
+      /^Shared "October" \(2026-10-01 to 2026-10-31\) with the workspace on postgres:\/\/alice@127\.0\.0\.1:\d+\/postgres: 1 statement file\(s\) and the provider records it reads \(event 1\)/
+    )
+    const inputs = await server.sql(
+      'select kind, name, sha256, content from ledgerline.session_inputs where session_id = $1 order by kind',
+      [local.id]
+    )
+    const rows = inputs.rows as { kind: string; name: string; sha256: string; content: Buffer }[]
+    expect(rows.map((r) => [r.kind, r.name])).toEqual([
+      ['provider_records', 'payments.json'],
+      ['statement', 'october.csv']
+    ])
+    expect(rows[1]?.content.toString()).toBe(csv)
+    expect(rows[1]?.sha256).toBe(local.files[0]?.sha256)
+    expect(JSON.parse(rows[0]?.content.toString() ?? '{}').records).toEqual([
+      expect.objectContaining({ reference: 'PAY-0001', amountMinor: 500_000 })
+    ])
+    // A reviewer shares nothing, and a session is shared once.
+    expect((await as('bob', 'team', 'share', '--db', file, '--session', local.id)).code).toBe(2)
+    expect((await as('alice', 'team', 'share', '--db', file, '--session', local.id)).stderr).toMatch(/is already shared/)
   })
 })

@@ -14,6 +14,7 @@ import type {
 import type { AuditEvent } from './audit'
 import { AppError } from '../errors'
 import { ReconContext } from './context'
+import { loadProviderSide } from './provider-side'
 import { writeEvidencePack } from './evidence'
 import { Decisions } from './decisions'
 import { foldSession, type FoldedDecisions } from './fold'
@@ -117,6 +118,38 @@ export class ReconService {
     if (!session.closedAt)
       throw new AppError('session_open', `Close the session "${session.name}" first: an evidence pack is what was signed off.`)
     return writeEvidencePack(file, this.reportInput(sessionId, profile), (id) => this.parts.statements.content(id), this.ctx.now())
+  }
+
+  /**
+   * What a session was reconciled from, for sharing it with a team: its statement files exactly as
+   * imported, and the provider records a run reads for it (the period and the window's reach past it),
+   * as JSON: a member replays from these and needs no API key.
+   */
+  inputs(sessionId: string): {
+    session: SessionInfo
+    statements: { name: string; sha256: string; bytes: Buffer }[]
+    providerRecords: Buffer
+  } {
+    const session = this.parts.sessions.get(sessionId)
+    const statements = session.files.map((f) => {
+      const bytes = this.parts.statements.content(f.id)
+      if (bytes === null)
+        throw new AppError(
+          'statement_not_kept',
+          `${f.name} was imported before Ledgerline kept statement files: import it again into this session before sharing it.`
+        )
+      return { name: f.name, sha256: f.sha256, bytes }
+    })
+    const side = loadProviderSide(this.ctx.db, {
+      profileId: session.profileId,
+      source: session.source,
+      filter: session.filter,
+      from: session.from,
+      to: session.to,
+      timeZone: session.timeZone,
+      reach: { before: session.settings.daysAfter, after: session.settings.daysBefore }
+    })
+    return { session, statements, providerRecords: Buffer.from(JSON.stringify(side)) }
   }
 
   // ---- runs
