@@ -1,7 +1,7 @@
 // The provider side of a session, read from the cache: payments, payouts (debits), expected subscription charges, or virtual accounts' expected amounts.
 import type Database from 'better-sqlite3'
 import { DateTime } from 'luxon'
-import type { ReconSource } from '../../shared/reconcile'
+import type { ReconSource, SessionInfo } from '../../shared/reconcile'
 import { dayBoundary } from '../../shared/time'
 import type { EngineProvider } from './engine'
 import { dayInZone } from './import/dates'
@@ -60,6 +60,19 @@ export function loadProviderSide(db: Database.Database, q: ProviderSideQuery): P
   // Set on every record, true or false, so all of them keep one shape in the engine's loops.
   for (const r of side.records) r.outsidePeriod = outsideThePeriod(q.source, r.day, q)
   return side
+}
+
+/** The provider side a session's run reads: its source and period, and the records the match window reaches past it (a line may be dated up to daysAfter past its record, or daysBefore ahead of it). */
+export function sessionProviderSide(db: Database.Database, session: SessionInfo): ProviderSide {
+  return loadProviderSide(db, {
+    profileId: session.profileId,
+    source: session.source,
+    filter: session.filter,
+    from: session.from,
+    to: session.to,
+    timeZone: session.timeZone,
+    reach: { before: session.settings.daysAfter, after: session.settings.daysBefore }
+  })
 }
 
 /** Whether a record's day lies outside the period; never for payouts, which are chosen by file, not by day. */

@@ -15,7 +15,7 @@ import type { ReconContext } from './context'
 import { runMatchAsync, type EngineFileRow, type EngineProvider, type MatchResult } from './engine'
 import { foldSession, type FoldedDecisions } from './fold'
 import type { SessionItems } from './items'
-import { loadProviderSide, outsideThePeriod } from './provider-side'
+import { outsideThePeriod, sessionProviderSide } from './provider-side'
 import { keysNamedBy, normaliseReference } from './references'
 import { fileNamesOf, filePagesOf, summarise } from './report'
 import type { Sessions } from './sessions'
@@ -84,17 +84,7 @@ export class Runs {
     session: SessionInfo,
     options: RunOptions = {}
   ): Promise<{ result: MatchResult; folded: FoldedDecisions; unreadable: number; notes: string[] }> {
-    // A line may be dated up to daysAfter past its record, or daysBefore ahead of it: records that far outside the period are read too.
-    const reach = { before: session.settings.daysAfter, after: session.settings.daysBefore }
-    const side = loadProviderSide(this.ctx.db, {
-      profileId: session.profileId,
-      source: session.source,
-      filter: session.filter,
-      from: session.from,
-      to: session.to,
-      timeZone: session.timeZone,
-      reach
-    })
+    const side = sessionProviderSide(this.ctx.db, session)
     const folded = foldSession(this.ctx.db, session.id)
     const file = [...this.fileRows(session), ...this.linesNotRead(session, folded.fixedLines)]
     const { records, notes } = inFileCurrencies(side.records, file)

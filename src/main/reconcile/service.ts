@@ -14,7 +14,7 @@ import type {
 import type { AuditEvent } from './audit'
 import { AppError } from '../errors'
 import { ReconContext } from './context'
-import { loadProviderSide } from './provider-side'
+import { sessionProviderSide } from './provider-side'
 import { writeEvidencePack } from './evidence'
 import { Decisions } from './decisions'
 import { foldSession, type FoldedDecisions } from './fold'
@@ -140,16 +140,7 @@ export class ReconService {
         )
       return { name: f.name, sha256: f.sha256, bytes }
     })
-    const side = loadProviderSide(this.ctx.db, {
-      profileId: session.profileId,
-      source: session.source,
-      filter: session.filter,
-      from: session.from,
-      to: session.to,
-      timeZone: session.timeZone,
-      reach: { before: session.settings.daysAfter, after: session.settings.daysBefore }
-    })
-    return { session, statements, providerRecords: Buffer.from(JSON.stringify(side)) }
+    return { session, statements, providerRecords: Buffer.from(JSON.stringify(sessionProviderSide(this.ctx.db, session))) }
   }
 
   // ---- runs
