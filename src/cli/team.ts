@@ -1,6 +1,6 @@
-// `ledgerline team …`: set up a workspace on a firm's PostgreSQL and manage its members; the server, not this client, decides who may do what, and a refusal exits 2 saying why.
+// `ledgerline team …` (and decide/audit verify with --server): set up a workspace on a firm's PostgreSQL, manage its members, share sessions and move them through review; the server, not this client, decides who may do what, and a refusal exits 2 saying why.
 import { parseArgs } from 'node:util'
-import { readServerUrl, withServer } from '../main/team/connection'
+import { readServerUrl, withServer, type TeamServer } from '../main/team/connection'
 import { listMembers, removeMember, setMember } from '../main/team/members'
 import { setupWorkspace } from '../main/team/migrations'
 import { addSessionEvent, itemVersion, listSharedSessions, shareSession, verifySharedSession } from '../main/team/sessions'
@@ -27,7 +27,7 @@ export const TEAM_REFUSALS = new Set([
 
 const SERVER = { server: { type: 'string' }, json: { type: 'boolean' } } as const
 
-function server(value: string | undefined): ReturnType<typeof readServerUrl> {
+function server(value: string | undefined): TeamServer {
   if (!value)
     throw new UsageError('team commands need --server postgres://LOGIN@HOST:5432/DATABASE (the password from PGPASSWORD or ~/.pgpass)')
   return readServerUrl(value)
