@@ -25,16 +25,20 @@ describe('the service host dies during a job', { timeout: 120_000 }, () => {
   it('fails the job with a clear code, restarts the host, and the app carries on', async () => {
     const { page } = harness
     await expect.poll(() => page.getByTestId('profile-name').textContent()).toBe('Acme test')
-    // 40 pages (2,000 payments) are answered and the rest held: the sync is running when the host is killed.
+    // 40 requests are answered and the rest held: the sync is running when the host is killed. How many of the answered
+    // pages are written when the host dies depends on the machine (pages are requested ahead of the one being written; a
+    // loaded CI machine once showed 600 after 30 s), so the test waits for the server to hold a request, the walk stuck at
+    // a known point, and for some payments to be saved, never for a number of them.
     remote.faults.holdAfter(40)
     await page.getByTestId('sync-start').click()
+    await expect.poll(() => remote.faults.heldRequests, { timeout: 60_000 }).toBeGreaterThan(0)
     await expect
       .poll(
         async () =>
           Number((await page.getByTestId('sync-row-payments').textContent())?.match(/([\d,]+) \/ 40,000/)?.[1]?.replace(/,/g, '') ?? 0),
         { timeout: 30_000 }
       )
-      .toBeGreaterThan(1000)
+      .toBeGreaterThan(0)
     await page.getByTestId('jobs-indicator').waitFor()
 
     const killed = harness.host.supervisor.pid as number
@@ -56,7 +60,7 @@ describe('the service host dies during a job', { timeout: 120_000 }, () => {
     // Everything works again: the pages fetched before the kill are kept, and a new sync finishes the rest.
     // The count shows once the restarted host has answered the screen's reload of the sync status.
     const kept = async (): Promise<number> => Number((await page.getByTestId('cached-payments').textContent())?.replace(/\D/g, ''))
-    await expect.poll(kept).toBeGreaterThan(1000)
+    await expect.poll(kept).toBeGreaterThan(0)
     remote.faults.release()
     await page.getByTestId('sync-start').click()
     await page.getByTestId('sync-done').waitFor({ timeout: 60_000 })
