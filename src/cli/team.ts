@@ -14,7 +14,6 @@ export const TEAM_REFUSALS = new Set([
   'team_state_refused',
   'team_duties_refused',
   'team_conflict',
-  'team_schema_refused',
   'team_schema_changed',
   'team_schema_too_new',
   'team_login_failed',
@@ -211,9 +210,7 @@ export async function teamAuditCommand(args: string[]): Promise<number> {
   else if (check.ok) process.stdout.write(`Session ${session}: audit trail intact, ${check.events} event(s), every hash checked.\n`)
   else {
     const bad = check.firstBad
-    process.stdout.write(
-      `Session ${session}, event ${bad?.seq}${bad?.author && bad.author !== '(unknown)' ? ` by ${bad.author} at ${bad.at}` : ''}: ${bad?.problem}.\n`
-    )
+    process.stdout.write(`Session ${session}, event ${bad?.seq}${bad?.author ? ` by ${bad.author} at ${bad.at}` : ''}: ${bad?.problem}.\n`)
     process.stderr.write('ledgerline: the shared audit trail was changed\n')
   }
   return check.ok ? 0 : 1

@@ -89,8 +89,7 @@ export const REFUSAL_STATES: Record<string, string> = {
   LLROL: 'team_role_refused',
   LLSTA: 'team_state_refused',
   LLSOD: 'team_duties_refused',
-  LLCON: 'team_conflict',
-  LLSCH: 'team_schema_refused'
+  LLCON: 'team_conflict'
 }
 
 /** A node-postgres error as an AppError that says what happened (never the password, which pg never puts in a message). */

@@ -170,7 +170,7 @@ export interface ChainCheck {
   ok: boolean
   events: number
   /** The first event that does not fit, and how. */
-  firstBad: { seq: number; author: string; at: string; problem: string } | null
+  firstBad: { seq: number; author: string | null; at: string | null; problem: string } | null
 }
 
 /** Recomputes a session's chain from its events: numbered 1, 2, 3… with no gap, each linked to the one before and hashing to what it says. */
@@ -215,8 +215,8 @@ export async function verifySharedSession(client: pg.Client, session: string): P
       events: events.length,
       firstBad: {
         seq: events.length + 1,
-        author: '(unknown)',
-        at: '',
+        author: null,
+        at: null,
         problem: `the session's chain ends at event ${head.lastSeq}, but ${events.length} event(s) are there: the last ones were deleted`
       }
     }

@@ -162,6 +162,13 @@ interface Globals {
   date1904: boolean
 }
 
+/** The record whose header is at `offset`: its type, its size and where its data starts; LeftToSheetJs when it runs past the stream. */
+function recordAt(data: Buffer, offset: number): { type: number; size: number; at: number } {
+  const size = data.readUInt16LE(offset + 2)
+  if (offset + 4 + size > data.length) throw new LeftToSheetJs('a record runs past the stream')
+  return { type: data.readUInt16LE(offset), size, at: offset + 4 }
+}
+
 /** The workbook globals, from the stream's first BOF to its EOF: the sheets, shared strings, number formats and date system. */
 function readGlobals(data: Buffer, isDateFormat: (format: string) => boolean): Globals {
   const table = XLSX.SSF.get_table() as Record<number, string>
@@ -172,10 +179,7 @@ function readGlobals(data: Buffer, isDateFormat: (format: string) => boolean): G
   let date1904 = false
   let next = 0
   while (next + 4 <= data.length) {
-    const type = data.readUInt16LE(next)
-    const size = data.readUInt16LE(next + 2)
-    const at = next + 4
-    if (at + size > data.length) throw new LeftToSheetJs('a record runs past the stream')
+    const { type, size, at } = recordAt(data, next)
     next = at + size
     if (at === 4) {
       if (type !== BOF || size < 4 || data.readUInt16LE(at) !== 0x0600 || data.readUInt16LE(at + 2) !== 0x0005)
@@ -235,10 +239,7 @@ function readSheet(data: Buffer, offset: number, strings: readonly string[], dat
   /** A formula whose string result is in the STRING record after it. */
   let pending: [number, number] | null = null
   while (at + 4 <= data.length) {
-    const type = data.readUInt16LE(at)
-    const size = data.readUInt16LE(at + 2)
-    const p = at + 4
-    if (p + size > data.length) throw new LeftToSheetJs('a record runs past the stream')
+    const { type, size, at: p } = recordAt(data, at)
     at = p + size
     if (type === EOF) return rows
     if (type === BOF) throw new LeftToSheetJs('an embedded object in a sheet')

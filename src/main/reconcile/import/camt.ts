@@ -54,9 +54,7 @@ export function decodeXml(bytes: Uint8Array): { text: string; encoding: string }
   if (buffer[0] === 0xfe && buffer[1] === 0xff) return { text: iconv.decode(buffer.subarray(2), 'utf-16be'), encoding: 'utf-16be' }
   const declared = /^\s*<\?xml[^>]*encoding\s*=\s*["']([A-Za-z0-9._-]+)["']/.exec(buffer.subarray(0, 200).toString('latin1'))?.[1]
   const encoding = declared && iconv.encodingExists(declared) ? declared.toLowerCase() : 'utf-8'
-  // UTF-8 (nearly every CAMT file) decoded natively; a byte that is not UTF-8 becomes U+FFFD either way.
-  const text = /^utf-?8$/.test(encoding) ? buffer.toString('utf8') : decodeAs(buffer, encoding)
-  return { text: text.replace(/^\uFEFF/, ''), encoding }
+  return { text: decodeAs(buffer, encoding), encoding }
 }
 
 /** Signed decimal text of an amount and its credit/debit mark ("500.00", "DBIT" → "-500.00"); null when the amount is not a plain decimal. */

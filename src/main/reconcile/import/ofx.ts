@@ -16,7 +16,7 @@ export function decodeOfx(bytes: Uint8Array): { text: string; encoding: string }
   else if (encodingHeader && /utf-?8/i.test(encodingHeader)) encoding = 'utf-8'
   else if (charset && /^\d{3,4}$/.test(charset)) encoding = `windows-${charset}`
   else if (charset && /8859-?1\b|latin/i.test(charset)) encoding = 'windows-1252'
-  if (encoding && iconv.encodingExists(encoding)) return { text: decodeAs(buffer, encoding).replace(/^\uFEFF/, ''), encoding }
+  if (encoding && iconv.encodingExists(encoding)) return { text: decodeAs(buffer, encoding), encoding }
   return decodeUtf8Else1252(buffer)
 }
 
