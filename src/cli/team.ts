@@ -3,10 +3,28 @@ import { parseArgs } from 'node:util'
 import { readServerUrl, withServer, type TeamServer } from '../main/team/connection'
 import { listMembers, removeMember, setMember } from '../main/team/members'
 import { setupWorkspace } from '../main/team/migrations'
-import { addSessionEvent, itemVersion, listSharedSessions, shareSession, verifySharedSession } from '../main/team/sessions'
-import { RULE_VERSION } from '../shared/reconcile'
+import { randomUUID } from 'node:crypto'
+import { writeSync } from 'node:fs'
+import type pg from 'pg'
+import { AppError } from '../main/errors'
+import { Doorbell } from '../main/team/doorbell'
+import { TeamReplicas, type PushOutcome, type Replica } from '../main/team/replicas'
+import { SIGN_OFF_COLUMNS, signOffRows } from '../main/team/report'
+import {
+  addSessionEventOnce,
+  listSharedSessions,
+  markSeen,
+  sessionPresence,
+  shareSession,
+  verifySharedSession
+} from '../main/team/sessions'
+import { shareRequestOf } from '../main/team/share'
 import { ReconService } from '../main/reconcile/service'
-import { COMMON, openData, UsageError } from './common'
+import { buildSummary, writeItemsCsv, writeXlsx } from '../main/reconcile/report'
+import { writeFileSafely } from '../main/export/safe-file'
+import { toExcelCsv } from '../shared/csv/excel-safe'
+import type { Decision } from '../shared/reconcile'
+import { COMMON, openData, outputPath, UsageError, type Opened } from './common'
 
 /** Refusals by the workspace (role, state, separation of duties, conflict, its schema) and logins it refuses: the user's to fix. */
 export const TEAM_REFUSALS = new Set([
@@ -21,10 +39,17 @@ export const TEAM_REFUSALS = new Set([
   'team_no_database',
   'password_in_url',
   'bad_server_url',
-  'bad_team_role'
+  'bad_team_role',
+  'team_read_only',
+  'team_session',
+  'team_not_synced',
+  'team_replay_failed',
+  'team_history_changed'
 ])
 
-const SERVER = { server: { type: 'string' }, json: { type: 'boolean' } } as const
+const TEAM_COMMANDS = 'setup, member add|remove|list, share, sessions, sync, submit, approve, return, reopen, report'
+
+const SERVER = { server: { type: 'string' }, json: { type: 'boolean' }, db: COMMON.db } as const
 
 function server(value: string | undefined): TeamServer {
   if (!value)
@@ -52,6 +77,10 @@ export async function teamCommand(args: string[]): Promise<number> {
       return memberCommand(rest)
     case 'share':
       return shareCommand(rest)
+    case 'sync':
+      return syncCommand(rest)
+    case 'report':
+      return reportCommand(rest)
     case 'sessions':
     case 'submit':
     case 'approve':
@@ -60,9 +89,7 @@ export async function teamCommand(args: string[]): Promise<number> {
       return sessionCommand(sub, rest)
     default:
       throw new UsageError(
-        sub === undefined
-          ? 'team needs a command: setup, member add|remove|list, share, sessions, submit, approve, return, reopen'
-          : `team ${sub} is not a team command (setup, member add|remove|list, share, sessions, submit, approve, return, reopen)`
+        sub === undefined ? `team needs a command: ${TEAM_COMMANDS}` : `team ${sub} is not a team command (${TEAM_COMMANDS})`
       )
   }
 }
@@ -110,32 +137,93 @@ function sessionId(value: string | undefined, command: string): string {
   return value
 }
 
-/** `team share --server URL --db FILE --session ID`: publishes a local session with its statements as imported and the provider records it reads. */
+/** `team share --server URL --db FILE --session ID`: publishes a local session with its statements as imported, the provider records it reads, and the decisions made so far. */
 async function shareCommand(args: string[]): Promise<number> {
-  const { values } = parseArgs({ args, options: { ...SESSION, db: COMMON.db }, strict: true })
+  const { values } = parseArgs({ args, options: SESSION, strict: true })
   const target = server(values.server)
   const id = sessionId(values.session, 'team share')
   const data = openData(values.db, 'reads')
   try {
-    const { session, statements, providerRecords } = new ReconService(data.db).inputs(id)
-    const seq = await withServer(target, (client) =>
-      shareSession(client, {
-        id: session.id,
-        name: session.name,
-        periodFrom: session.from,
-        periodTo: session.to,
-        ruleVersion: RULE_VERSION,
-        settings: { settings: session.settings, source: session.source, filter: session.filter, timeZone: session.timeZone },
-        inputs: [
-          ...statements.map((f) => ({ kind: 'statement' as const, name: f.name, bytes: f.bytes })),
-          { kind: 'provider_records' as const, name: `${session.source}.json`, bytes: providerRecords }
-        ]
-      })
-    )
-    data.log.info(`cli: shared session ${session.id} to ${target.url}`)
+    const request = shareRequestOf(data.db, id)
+    const seq = await withServer(target, (client) => shareSession(client, request))
+    data.log.info(`cli: shared session ${id} to ${target.url}`)
+    const files = request.inputs.filter((i) => i.kind === 'statement').length
     process.stdout.write(
-      `Shared "${session.name}" (${session.from} to ${session.to}) with the workspace on ${target.url}: ${statements.length} statement file(s) and the provider records it reads (event ${seq}). Members see it in team sessions.\n`
+      `Shared "${request.name}" (${request.periodFrom} to ${request.periodTo}) with the workspace on ${target.url}: ${files} statement file(s) and the provider records it reads (event ${seq}). Members see it in team sessions; team sync opens it on their computers.\n`
     )
+    return 0
+  } finally {
+    await data.close()
+  }
+}
+
+/** Pushes what waits in the outbox, then opens or pulls every shared session (or the one named); says what changed. */
+async function syncOnce(
+  client: pg.Client,
+  replicas: TeamReplicas,
+  only: string | undefined,
+  out: (line: string) => void
+): Promise<PushOutcome & { failed: number }> {
+  const pushed = await replicas.push(client)
+  if (pushed.sent > 0) out(`Sent ${pushed.sent} event(s) that waited on this computer.`)
+  for (const c of pushed.conflicts)
+    out(`Refused, now a conflict on ${c.itemKey ? `item ${c.itemKey}` : 'the session'}: ${c.message} [${c.code}]`)
+  const shared = (await listSharedSessions(client)).filter((s) => only === undefined || s.id === only)
+  if (only !== undefined && shared.length === 0) throw new UsageError(`there is no shared session ${only} in this workspace`)
+  let failed = 0
+  for (const s of shared) {
+    try {
+      const { replica, created, pulled } = await replicas.open(client, s.id)
+      const what = created
+        ? `opened on this computer (${pulled.events} event(s))`
+        : pulled.events > 0
+          ? `${pulled.events} new event(s)`
+          : 'up to date'
+      out(`${s.id}  ${s.name}: ${what}; ${replica.state.toUpperCase()}${replica.readOnly ? ` (read-only here: ${replica.readOnly})` : ''}`)
+      for (const p of pulled.problems) out(`  ${p}`)
+    } catch (error) {
+      if (!(error instanceof AppError) || error.code === 'team_unreachable') throw error
+      failed++
+      out(`${s.id}  ${s.name}: not opened: ${error.message} [${error.code}]`)
+    }
+  }
+  return { ...pushed, failed }
+}
+
+/** `team sync --server URL --db FILE [--session ID] [--watch]`: send what waits, pull what is new; with --watch, again at every ring of the doorbell until stopped. */
+async function syncCommand(args: string[]): Promise<number> {
+  const { values } = parseArgs({ args, options: { ...SESSION, watch: { type: 'boolean' } }, strict: true })
+  const target = server(values.server)
+  const data = openData(values.db, 'fills')
+  try {
+    const replicas = new TeamReplicas(data.db, target)
+    const out = (line: string): void => void process.stdout.write(`${line}\n`)
+    const once = (): Promise<PushOutcome & { failed: number }> =>
+      withServer(target, (client) => syncOnce(client, replicas, values.session, out))
+    const first = await once()
+    if (!values.watch) return first.failed > 0 ? 1 : 0
+    // Live: one listener; each ring (or reconnect) pulls, one sync at a time.
+    let running: Promise<unknown> = Promise.resolve()
+    let again = false
+    const ring = (): void => {
+      if (again) return
+      again = true
+      running = running.then(async () => {
+        again = false
+        await once().catch((error: unknown) => out(`Sync failed: ${(error as Error).message}; trying again at the next ring.`))
+      })
+    }
+    const bell = new Doorbell(target, ring, {
+      onState: (state, why) =>
+        out(state === 'lost' ? `Lost the workspace (${why}); reconnecting…` : 'Listening for changes (Ctrl+C stops).')
+    })
+    await bell.start()
+    await new Promise<void>((done) => {
+      process.once('SIGINT', done)
+      process.once('SIGTERM', done)
+    })
+    await bell.stop()
+    await running
     return 0
   } finally {
     await data.close()
@@ -147,13 +235,17 @@ async function sessionCommand(sub: string, args: string[]): Promise<number> {
   const { values } = parseArgs({ args, options: SESSION, strict: true })
   const target = server(values.server)
   if (sub === 'sessions') {
-    const sessions = await withServer(target, listSharedSessions)
-    if (values.json) process.stdout.write(`${JSON.stringify(sessions)}\n`)
-    else if (sessions.length === 0) process.stdout.write('No session is shared in this workspace yet.\n')
+    const [sessions, presence] = await withServer(
+      target,
+      async (client) => [await listSharedSessions(client), await sessionPresence(client)] as const
+    )
+    const listed = sessions.map((s) => ({ ...s, openBy: presence.get(s.id) ?? [] }))
+    if (values.json) process.stdout.write(`${JSON.stringify(listed)}\n`)
+    else if (listed.length === 0) process.stdout.write('No session is shared in this workspace yet.\n')
     else
-      for (const s of sessions)
+      for (const s of listed)
         process.stdout.write(
-          `${s.id}  ${s.name}  ${s.periodFrom ?? '?'} to ${s.periodTo ?? '?'}  ${s.state.toUpperCase()}  prepared by ${s.preparer}${s.reviewer ? `, reviewed by ${s.reviewer}` : ''}  ${s.decisions} decision(s), ${s.notes} note(s)\n`
+          `${s.id}  ${s.name}  ${s.periodFrom ?? '?'} to ${s.periodTo ?? '?'}  ${s.state.toUpperCase()}  prepared by ${s.preparer}${s.reviewer ? `, reviewed by ${s.reviewer}` : ''}  ${s.decisions} decision(s), ${s.notes} note(s)${s.openBy.length ? `  open now by ${s.openBy.join(', ')}` : ''}\n`
         )
     return 0
   }
@@ -162,46 +254,136 @@ async function sessionCommand(sub: string, args: string[]): Promise<number> {
   if ((kind === 'return' || kind === 'reopen') && !values.reason?.trim())
     throw new UsageError(`team ${kind} needs --reason TEXT (kept with the session's history)`)
   const payload = values.reason ? { reason: values.reason.trim() } : {}
-  const seq = await withServer(target, (client) => addSessionEvent(client, session, kind, payload))
+  const seq = await withServer(target, (client) => addSessionEventOnce(client, randomUUID(), session, kind, payload))
   const done = { submit: 'submitted for review', approve: 'approved', return: 'returned to its preparers', reopen: 'reopened' }[kind]
   process.stdout.write(`Session ${session} ${done} (event ${seq}).\n`)
   return 0
 }
 
-/** `decide --server URL --session ID --item KEY accept|reject|resolve|note TEXT [--based-on VERSION]`: a decision on a shared session, refused as a conflict when the item changed since the version it was based on. */
+/** The replica of a shared session in the member's cache, opened (downloaded and replayed) when this computer has not yet. */
+async function replicaOf(data: Opened, target: TeamServer, session: string): Promise<{ replicas: TeamReplicas; replica: Replica }> {
+  const replicas = new TeamReplicas(data.db, target)
+  const known = replicas.get(session)
+  if (known) return { replicas, replica: known }
+  const { replica } = await withServer(target, (client) => replicas.open(client, session))
+  return { replicas, replica }
+}
+
+const DECIDE_ACTIONS = ['accept', 'reject', 'resolve', 'unresolve', 'unmatch', 'note'] as const
+
+/**
+ * `decide --server URL --db FILE --session ID --item KEY accept|reject|resolve|unresolve|unmatch|note TEXT [--based-on VERSION]`:
+ * a decision (a note is a comment, and all a reviewer may add) on a shared session, queued in the
+ * cache's outbox and sent at once: refused when the item changed since the version it was based on
+ * (the one this computer has, unless given), kept for the next team sync when the server cannot be reached.
+ */
 export async function teamDecideCommand(args: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args,
-    options: { ...SESSION, item: { type: 'string' }, 'based-on': { type: 'string' }, db: { type: 'string' } },
+    options: { ...SESSION, item: { type: 'string' }, 'based-on': { type: 'string' } },
     strict: true,
     allowPositionals: true
   })
   const target = server(values.server)
   const session = sessionId(values.session, 'decide --server')
   const [action, ...words] = positionals
-  const item = values.item
-  if (!item) throw new UsageError("give the item with --item KEY (the report's item_key column)")
-  const actions = ['accept', 'reject', 'resolve', 'note']
-  if (!action || !actions.includes(action)) throw new UsageError(`decide --server needs one of ${actions.join(', ')}`)
+  const raw = values.item
+  if (!raw) throw new UsageError("give the item with --item KEY (the report's item_key column)")
+  const itemKey = /^="[^"]*"$/.test(raw) ? raw.slice(2, -1) : raw
+  if (!action || !(DECIDE_ACTIONS as readonly string[]).includes(action))
+    throw new UsageError(`decide --server needs one of ${DECIDE_ACTIONS.join(', ')}`)
   const text = words.join(' ').trim()
   if (action === 'note' && text === '') throw new UsageError('decide note needs the note text')
-  const basedOn = values['based-on'] === undefined ? null : Number(values['based-on'])
-  if (basedOn !== null && (!Number.isInteger(basedOn) || basedOn < 0)) throw new UsageError('--based-on is an item version: 0, 1, 2…')
-  const seq = await withServer(target, async (client) => {
-    if (action === 'note') return addSessionEvent(client, session, 'note', { text }, { key: item, basedOn: 0 })
-    // Based on the version given (what the user saw), else the one the server has now.
-    const version = basedOn ?? (await itemVersion(client, session, item))
-    return addSessionEvent(client, session, 'decision', { action }, { key: item, basedOn: version })
-  })
-  process.stdout.write(`${action === 'note' ? 'Noted' : `Decided (${action})`} item ${item} in session ${session} (event ${seq}).\n`)
-  return 0
+  if (action !== 'note' && text !== '') throw new UsageError(`decide ${action} takes no text (got "${text}")`)
+  const basedOn = values['based-on'] === undefined ? undefined : Number(values['based-on'])
+  if (basedOn !== undefined && (!Number.isInteger(basedOn) || basedOn < 0)) throw new UsageError('--based-on is an item version: 0, 1, 2…')
+  const data = openData(values.db, 'fills')
+  try {
+    const { replicas, replica } = await replicaOf(data, target, session)
+    let ref: string
+    if (action === 'note') ref = replicas.queueNote(replica, itemKey, text)
+    else {
+      if (!new ReconService(data.db).item(replica.sessionId, itemKey))
+        throw new UsageError(
+          `no item "${itemKey}" in session ${session} as this computer has it (team sync, then copy it from team report's item_key column)`
+        )
+      const decision: Decision =
+        action === 'resolve' || action === 'unresolve'
+          ? { kind: 'resolve', itemKey, resolved: action === 'resolve' }
+          : { kind: action, itemKey }
+      ref = replicas.queueDecision(replica, decision, basedOn).ref
+    }
+    let pushed: PushOutcome
+    try {
+      pushed = await withServer(target, async (client) => {
+        const outcome = await replicas.push(client)
+        await replicas.pull(client, replicas.require(session))
+        return outcome
+      })
+    } catch (error) {
+      if (!(error instanceof AppError) || error.code !== 'team_unreachable') throw error
+      process.stdout.write(
+        `The workspace cannot be reached (${error.message}): the ${action === 'note' ? 'note' : 'decision'} waits on this computer (${replicas.queued()} queued) and is sent by the next team sync.\n`
+      )
+      return 0
+    }
+    const refused = pushed.conflicts.find((c) => c.ref === ref)
+    if (refused) throw new AppError(refused.code, refused.message)
+    const seq = replicas.events(replicas.require(session)).length
+    process.stdout.write(
+      `${action === 'note' ? 'Noted' : `Decided (${action})`} item ${itemKey} in session ${session}; the session is at event ${seq}.\n`
+    )
+    return 0
+  } finally {
+    await data.close()
+  }
+}
+
+/** `team report --server URL --db FILE --session ID --out FILE.csv [--xlsx FILE]`: the items as replayed here (after a sync) and the sign-off beside them. */
+async function reportCommand(args: string[]): Promise<number> {
+  const { values } = parseArgs({ args, options: { ...SESSION, out: { type: 'string' }, xlsx: { type: 'string' } }, strict: true })
+  const target = server(values.server)
+  const session = sessionId(values.session, 'team report')
+  if (!values.out) throw new UsageError('team report needs --out FILE.csv (the items; the sign-off is written beside it)')
+  const out = outputPath('out', values.out)
+  const xlsx = values.xlsx === undefined ? undefined : outputPath('xlsx', values.xlsx)
+  const data = openData(values.db, 'fills')
+  try {
+    const { replicas } = await replicaOf(data, target, session)
+    await withServer(target, async (client) => {
+      await replicas.pull(client, replicas.require(session))
+      await markSeen(client, session)
+    })
+    const replica = replicas.require(session)
+    const events = replicas.events(replica)
+    const service = new ReconService(data.db)
+    const profile = data.db
+      .prepare('select p.name, p.mode from profiles p join recon_sessions s on s.profile_id = p.id where s.id = ?')
+      .get(replica.sessionId) as { name: string; mode: string }
+    const signOff = { columns: SIGN_OFF_COLUMNS, rows: signOffRows(events) }
+    const input = { ...service.reportInput(replica.sessionId, profile), signOff }
+    const summary = buildSummary(input)
+    await writeItemsCsv(out, input, 'excel')
+    const signOffFile = out.replace(/(\.csv)?$/i, '-sign-off.csv')
+    await writeFileSafely(signOffFile, (fd) => {
+      writeSync(fd, toExcelCsv(SIGN_OFF_COLUMNS, signOff.rows, 'excel'))
+    })
+    if (xlsx) await writeXlsx(xlsx, summary, input)
+    const last = events[events.length - 1]
+    process.stdout.write(
+      `Wrote ${out} (items) and ${signOffFile} (sign-off)${xlsx ? ` and ${xlsx}` : ''} for "${replica.name}": ${replica.state.toUpperCase()}, prepared by ${replica.preparer}${replica.reviewer ? `, reviewed by ${replica.reviewer}` : ''}; ${summary.exceptions} exception(s); ${events.length} event(s), the last hash ${last?.hash ?? '(none)'}.\n`
+    )
+    return 0
+  } finally {
+    await data.close()
+  }
 }
 
 /** `audit verify --server URL --session ID`: the chain recomputed from the server's rows; exit 1 naming the first event that does not fit. */
 export async function teamAuditCommand(args: string[]): Promise<number> {
   const [action, ...rest] = args
   if (action !== 'verify') throw new UsageError(`audit needs verify (got "${action ?? ''}")`)
-  const { values } = parseArgs({ args: rest, options: { ...SESSION, db: { type: 'string' } }, strict: true })
+  const { values } = parseArgs({ args: rest, options: SESSION, strict: true })
   const target = server(values.server)
   const session = sessionId(values.session, 'audit verify --server')
   const check = await withServer(target, (client) => verifySharedSession(client, session))

@@ -1,11 +1,11 @@
-// A shared session on a real PostgreSQL, worked by a preparer, a second preparer, a reviewer and an admin through the CLI: the server enforces roles, states and separation of duties, refuses a stale decision as a conflict naming who changed the item, rings a doorbell that carries nothing, and keeps a chain that finds a superuser's edit or deletion.
+// A shared session on a real PostgreSQL, worked by a preparer, a second preparer, a reviewer and an admin through the CLI and the functions a client calls: the server enforces roles, states and separation of duties, refuses a stale decision as a conflict naming who changed the item, rings a doorbell that carries nothing, and keeps a chain that finds a superuser's edit or deletion.
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { clientConfig, readServerUrl } from '../../src/main/team/connection'
-import { shareSession } from '../../src/main/team/sessions'
+import { clientConfig, readServerUrl, teamError } from '../../src/main/team/connection'
+import { addSessionEvent, itemVersion, shareSession } from '../../src/main/team/sessions'
 import { runCli, type CliRun } from '../support/cli'
 import { scenarioService, scenarioSession } from '../support/recon-session'
 import { startPostgres, type TestPostgres } from '../support/postgres'
@@ -22,6 +22,33 @@ async function connect(login: string): Promise<pg.Client> {
   const client = new pg.Client(clientConfig(readServerUrl(server.url(login)), PASSWORDS[login]))
   await client.connect()
   return client
+}
+
+/** A decision (or "note TEXT") through the workspace's function as a member's client sends it; a refusal as the CLI reports one (exit 2, its message and code). */
+async function decide(
+  login: string,
+  item: string,
+  action: string,
+  basedOn?: number
+): Promise<{ code: number; stderr: string; seq?: number }> {
+  const client = await connect(login)
+  try {
+    const seq = action.startsWith('note ')
+      ? await addSessionEvent(client, SESSION, 'note', { text: action.slice(5) }, { key: item, basedOn: 0 })
+      : await addSessionEvent(
+          client,
+          SESSION,
+          'decision',
+          { action },
+          { key: item, basedOn: basedOn ?? (await itemVersion(client, SESSION, item)) }
+        )
+    return { code: 0, stderr: '', seq }
+  } catch (error) {
+    const refused = teamError(error, readServerUrl(server.url(login)))
+    return { code: 2, stderr: `${refused.message} [${refused.code}]` }
+  } finally {
+    await client.end()
+  }
 }
 
 beforeAll(async () => {
@@ -93,25 +120,21 @@ describe('a shared session', () => {
     listener.on('notification', (n) => rung.push(n.payload ?? ''))
     await listener.query('listen ledgerline_events')
     try {
-      const decided = await as('alice', 'decide', '--session', SESSION, '--item', 'A', 'accept')
-      expect(decided.stderr).toBe('')
-      expect(decided.stdout).toBe(`Decided (accept) item A in session ${SESSION} (event 2).\n`)
+      const decided = await decide('alice', 'A', 'accept')
+      expect(decided).toEqual({ code: 0, stderr: '', seq: 2 })
       await expect.poll(() => rung).toEqual([''])
-      const byReviewer = await as('bob', 'decide', '--session', SESSION, '--item', 'A', 'reject')
+      const byReviewer = await decide('bob', 'A', 'reject')
       expect(byReviewer.code).toBe(2)
       expect(byReviewer.stderr).toMatch(
         /bob is a reviewer: only preparers decide \(a reviewer comments with a note\) \[team_role_refused\]/
       )
-      expect((await as('bob', 'decide', '--session', SESSION, '--item', 'A', 'note', 'check the fee')).code).toBe(0)
-      expect((await as('erin', 'decide', '--session', SESSION, '--item', 'D', 'accept')).code).toBe(0)
+      expect((await decide('bob', 'A', 'note check the fee')).code).toBe(0)
+      expect((await decide('erin', 'D', 'accept')).code).toBe(0)
       // Two preparers decide on one item at the same moment, both from version 0: one wins, the other is told who changed it.
-      const [first, second] = await Promise.all([
-        as('alice', 'decide', '--session', SESSION, '--item', 'B', '--based-on', '0', 'accept'),
-        as('erin', 'decide', '--session', SESSION, '--item', 'B', '--based-on', '0', 'reject')
-      ])
+      const [first, second] = await Promise.all([decide('alice', 'B', 'accept', 0), decide('erin', 'B', 'reject', 0)])
       const runs = [first, second]
       expect(runs.map((r) => r.code).sort()).toEqual([0, 2])
-      const lost = runs.find((r) => r.code === 2) as CliRun
+      const lost = runs.find((r) => r.code === 2) as { stderr: string }
       const winner = runs[0]?.code === 0 ? 'alice' : 'erin'
       expect(lost.stderr).toMatch(
         new RegExp(
@@ -127,10 +150,10 @@ describe('a shared session', () => {
     expect((await as('bob', 'team', 'submit', '--session', SESSION)).code).toBe(2)
     expect((await as('alice', 'team', 'submit', '--session', SESSION)).stdout).toBe(`Session ${SESSION} submitted for review (event 6).\n`)
     // Submitted: read-only to its preparers.
-    const late = await as('alice', 'decide', '--session', SESSION, '--item', 'C', 'accept')
+    const late = await decide('alice', 'C', 'accept')
     expect(late.code).toBe(2)
     expect(late.stderr).toMatch(/is submitted: it is read-only until it is returned \[team_state_refused\]/)
-    expect((await as('alice', 'decide', '--session', SESSION, '--item', 'C', 'note', 'one more thing')).code).toBe(2)
+    expect((await decide('alice', 'C', 'note one more thing')).code).toBe(2)
     // The preparer never approves her own session.
     const own = await as('alice', 'team', 'approve', '--session', SESSION)
     expect(own.code).toBe(2)
@@ -144,11 +167,11 @@ describe('a shared session', () => {
     expect((await as('bob', 'team', 'return', '--session', SESSION, '--reason', 'Item C is not explained')).stdout).toMatch(
       /returned to its preparers/
     )
-    expect((await as('alice', 'decide', '--session', SESSION, '--item', 'C', 'resolve')).code).toBe(0)
+    expect((await decide('alice', 'C', 'resolve')).code).toBe(0)
     expect((await as('alice', 'team', 'submit', '--session', SESSION)).code).toBe(0)
     expect((await as('bob', 'team', 'approve', '--session', SESSION)).stdout).toMatch(/approved/)
     // Approved: locked for everyone, reopened only by an admin with a reason.
-    const locked = await as('bob', 'decide', '--session', SESSION, '--item', 'A', 'note', 'after the fact')
+    const locked = await decide('bob', 'A', 'note after the fact')
     expect(locked.stderr).toMatch(/is approved: it is locked for everyone/)
     expect((await as('bob', 'team', 'reopen', '--session', SESSION, '--reason', 'x')).code).toBe(2)
     expect((await as('carol', 'team', 'reopen', '--session', SESSION, '--reason', 'Bank restated March')).code).toBe(0)

@@ -12,6 +12,7 @@ import { v8 } from './schema/v8-record-relations'
 import { v9 } from './schema/v9-statement-proof-and-money-returned'
 import { v10 } from './schema/v10-statement-formats'
 import { v11 } from './schema/v11-pdf-pages'
+import { v12 } from './schema/v12-team-replicas'
 
 export interface Migration {
   version: number
@@ -19,7 +20,7 @@ export interface Migration {
   up(db: Database.Database): void
 }
 
-export const MIGRATIONS: readonly Migration[] = [v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11]
+export const MIGRATIONS: readonly Migration[] = [v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12]
 
 export function latestVersion(migrations: readonly Migration[] = MIGRATIONS): number {
   return migrations.length === 0 ? 0 : (migrations[migrations.length - 1] as Migration).version

@@ -62,8 +62,16 @@ export function loadProviderSide(db: Database.Database, q: ProviderSideQuery): P
   return side
 }
 
-/** The provider side a session's run reads: its source and period, and the records the match window reaches past it (a line may be dated up to daysAfter past its record, or daysBefore ahead of it). */
+/**
+ * The provider side a session's run reads: its snapshot when it has one (a session shared in a team
+ * workspace, replayed without an API key), else from the cache: its source and period, and the
+ * records the match window reaches past it (a line may be dated up to daysAfter past its record, or
+ * daysBefore ahead of it).
+ */
 export function sessionProviderSide(db: Database.Database, session: SessionInfo): ProviderSide {
+  const snapshot = db.prepare('select side from recon_provider_snapshots where session_id = ?').pluck().get(session.id) as
+    string | undefined
+  if (snapshot !== undefined) return JSON.parse(snapshot) as ProviderSide
   return loadProviderSide(db, {
     profileId: session.profileId,
     source: session.source,

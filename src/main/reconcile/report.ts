@@ -270,6 +270,8 @@ export interface ReportInput {
   items: () => Iterable<ReconItem>
   folded: FoldedDecisions
   events: AuditEvent[]
+  /** Who prepared, reviewed and approved it (a session shared in a team workspace): a sheet of its own in the workbook. */
+  signOff?: { columns: readonly string[]; rows: CsvCell[][] }
 }
 
 /** The summary a report carries: its totals summed from every item as the report writes them. */
@@ -512,7 +514,7 @@ export async function writeSummaryCsv(file: string, summary: ReconSummary, input
   })
 }
 
-/** One workbook, Summary then Items: identifiers as text cells, amounts as numbers with their currency's decimals. */
+/** One workbook, Summary then Items (then Sign-off for a team session): identifiers as text cells, amounts as numbers with their currency's decimals. */
 export async function writeXlsx(file: string, summary: ReconSummary, input: ReportInput): Promise<void> {
   await writeFileSafely(file, (fd) => writeWorkbook(createWriteStream('', { fd, autoClose: false }), summary, input))
 }
@@ -540,6 +542,12 @@ async function writeWorkbook(stream: Writable, summary: ReconSummary, input: Rep
   const pages = filePagesOf(input.session)
   for (const item of input.items()) put(itemsSheet, itemCells(item, names, pages))
   itemsSheet.commit()
+  if (input.signOff) {
+    const signOffSheet = workbook.addWorksheet('Sign-off')
+    signOffSheet.addRow([...input.signOff.columns]).commit()
+    for (const row of input.signOff.rows) put(signOffSheet, row)
+    signOffSheet.commit()
+  }
   await workbook.commit()
 }
 

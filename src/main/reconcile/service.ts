@@ -12,6 +12,7 @@ import type {
   StatementMapping
 } from '../../shared/reconcile'
 import type { AuditEvent } from './audit'
+import type { AuditEventBody } from '../../shared/reconcile-events'
 import { AppError } from '../errors'
 import { ReconContext } from './context'
 import { sessionProviderSide } from './provider-side'
@@ -89,9 +90,11 @@ export class ReconService {
     return this.parts.sessions.create(input)
   }
   addFiles(sessionId: string, fileIds: string[]): SessionInfo {
+    this.notReplayed(sessionId)
     return this.parts.sessions.addFiles(sessionId, fileIds)
   }
   updateSettings(sessionId: string, settings: Partial<ReconSettings>): SessionInfo {
+    this.notReplayed(sessionId)
     return this.parts.sessions.updateSettings(sessionId, settings)
   }
   session(id: string): SessionInfo {
@@ -107,9 +110,11 @@ export class ReconService {
     return this.parts.sessions.reportInput(sessionId, profile)
   }
   close(sessionId: string): SessionInfo {
+    this.notReplayed(sessionId)
     return this.parts.sessions.close(sessionId)
   }
   reopen(sessionId: string, reason: string): SessionInfo {
+    this.notReplayed(sessionId)
     return this.parts.sessions.reopen(sessionId, reason)
   }
   /** Writes the session's evidence pack (reports, statements as imported, audit trail, settings) to `file`; only for a closed session. */
@@ -157,12 +162,26 @@ export class ReconService {
 
   // ---- decisions
   decide(sessionId: string, decision: Decision): Promise<{ session: SessionInfo; inPlace: boolean; item: ReconItem | null }> {
+    this.notReplayed(sessionId)
     return this.parts.decisions.decide(sessionId, decision)
+  }
+  /** The audit event a decision is kept as, read against the session's last run, without keeping it (a team member sends it to the workspace). */
+  decisionBody(sessionId: string, decision: Decision): AuditEventBody {
+    return this.parts.decisions.body(sessionId, decision)
+  }
+  /** A session replayed from a team workspace is decided there (its events come back from the server), never here alone. */
+  private notReplayed(sessionId: string): void {
+    if (this.ctx.db.prepare('select 1 from team_replicas where session_id = ?').get(sessionId))
+      throw new AppError(
+        'team_session',
+        'This session is shared in a team workspace: decide through the workspace (decide --server …, or the app), so every member sees the same decisions.'
+      )
   }
   previewAcceptAll(sessionId: string, filter: ItemFilter, minScore: number): ReturnType<Decisions['previewAcceptAll']> {
     return this.parts.decisions.previewAcceptAll(sessionId, filter, minScore)
   }
   acceptAll(sessionId: string, filter: ItemFilter, minScore: number): Promise<{ accepted: number; session: SessionInfo }> {
+    this.notReplayed(sessionId)
     return this.parts.decisions.acceptAll(sessionId, filter, minScore)
   }
 

@@ -22,6 +22,8 @@ export interface ImportRequest {
   account?: string | undefined
   /** Opens a password-protected PDF; only handed to its reader, never stored. */
   password?: string | undefined
+  /** The id to store a statement under (a shared session replayed keeps its files' ids, so its items' keys are the same everywhere); else a new one. */
+  idOf?: ((statement: { account: string | null; label: string | null }) => string | undefined) | undefined
 }
 
 export type ImportOutcome = (
@@ -142,7 +144,7 @@ export class Statements {
 
   /** Stores one statement of a file and its rows; returns its id. */
   private store(request: ImportRequest, parsed: ParsedStatement, rows: readonly StatementRow[]): string {
-    const id = randomUUID()
+    const id = request.idOf?.(parsed) ?? randomUUID()
     const num = this.ctx.db.prepare('select coalesce(max(num), 0) + 1 from recon_files').pluck().get() as number
     this.ctx.db
       .prepare(

@@ -114,8 +114,12 @@ export function teamError(error: unknown, server: TeamServer): AppError {
     case 'ENOTFOUND':
     case 'ETIMEDOUT':
     case 'EHOSTUNREACH':
+    case 'ECONNRESET':
+    case 'EPIPE':
       return new AppError('team_unreachable', `The workspace server ${server.host}:${server.port} could not be reached (${e.code}).`)
   }
+  if (/Connection terminated|connection timeout/i.test(e.message))
+    return new AppError('team_unreachable', `The connection to the workspace server ${server.host}:${server.port} was lost (${e.message}).`)
   if (/self[- ]signed|certificate|SSL|TLS/i.test(e.message))
     return new AppError(
       'team_tls_failed',

@@ -4,6 +4,7 @@ import type pg from 'pg'
 import { AppError } from '../errors'
 import { v1 } from './schema/v1-workspace-members'
 import { v2 } from './schema/v2-sessions-and-events'
+import { v3 } from './schema/v3-replay-and-presence'
 
 export interface TeamMigration {
   version: number
@@ -11,7 +12,7 @@ export interface TeamMigration {
   sql: string
 }
 
-export const TEAM_MIGRATIONS: readonly TeamMigration[] = [v1, v2]
+export const TEAM_MIGRATIONS: readonly TeamMigration[] = [v1, v2, v3]
 
 export const teamSchemaVersion = (): number => TEAM_MIGRATIONS.length
 

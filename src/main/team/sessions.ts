@@ -222,3 +222,105 @@ export async function verifySharedSession(client: pg.Client, session: string): P
     }
   return check
 }
+
+/** Adds one event at most once: sent again with the same reference (after a dropped connection, a killed client), the server returns the event it already made. */
+export async function addSessionEventOnce(
+  client: pg.Client,
+  ref: string,
+  session: string,
+  kind: SessionEventKind,
+  payload: Record<string, unknown>,
+  item: { key: string; basedOn: number | null } | null = null
+): Promise<number> {
+  const result = await client.query<{ seq: number }>('select ledgerline.session_event_once($1, $2, $3, $4, $5, $6) as seq', [
+    ref,
+    session,
+    kind,
+    item?.key ?? null,
+    item?.basedOn ?? null,
+    JSON.stringify(payload)
+  ])
+  return result.rows[0]?.seq as number
+}
+
+/** A shared session as a member's client replays it. */
+export interface SharedSessionDetail {
+  id: string
+  name: string
+  periodFrom: string | null
+  periodTo: string | null
+  ruleVersion: string
+  settings: unknown
+  state: SharedSession['state']
+  preparer: string
+  reviewer: string | null
+  sharedAt: string
+  lastSeq: number
+  lastHash: string
+}
+
+export async function sessionDetail(client: pg.Client, session: string): Promise<SharedSessionDetail | null> {
+  const result = await client.query<{
+    id: string
+    name: string
+    period_from: string | null
+    period_to: string | null
+    rule_version: string
+    settings: unknown
+    state: SharedSession['state']
+    preparer: string
+    reviewer: string | null
+    shared_at: string
+    last_seq: number
+    last_hash: string
+  }>(
+    'select id, name, period_from::text, period_to::text, rule_version, settings, state, preparer, reviewer, shared_at, last_seq, last_hash from ledgerline.session_detail($1)',
+    [session]
+  )
+  const r = result.rows[0]
+  if (!r) return null
+  return {
+    id: r.id,
+    name: r.name,
+    periodFrom: r.period_from,
+    periodTo: r.period_to,
+    ruleVersion: r.rule_version,
+    settings: r.settings,
+    state: r.state,
+    preparer: r.preparer,
+    reviewer: r.reviewer,
+    sharedAt: r.shared_at,
+    lastSeq: r.last_seq,
+    lastHash: r.last_hash
+  }
+}
+
+/** A shared session's inputs exactly as shared. */
+export interface SharedInput {
+  kind: SessionInput['kind']
+  name: string
+  sha256: string
+  bytes: Buffer
+  meta: unknown
+}
+
+export async function sessionInputs(client: pg.Client, session: string): Promise<SharedInput[]> {
+  const result = await client.query<{ kind: SessionInput['kind']; name: string; sha256: string; content: Buffer; meta: unknown }>(
+    'select kind, name, sha256, content, meta from ledgerline.session_inputs_of($1)',
+    [session]
+  )
+  return result.rows.map((r) => ({ kind: r.kind, name: r.name, sha256: r.sha256, bytes: r.content, meta: r.meta }))
+}
+
+/** Says the caller has the session open (kept for two minutes). */
+export async function markSeen(client: pg.Client, session: string): Promise<void> {
+  await client.query('select ledgerline.session_seen($1)', [session])
+}
+
+/** Who has which shared session open, by session. */
+export async function sessionPresence(client: pg.Client): Promise<Map<string, string[]>> {
+  const result = await client.query<{ session_id: string; login: string }>('select session_id, login from ledgerline.session_presence()')
+  const out = new Map<string, string[]>()
+  for (const r of result.rows) out.set(r.session_id, [...(out.get(r.session_id) ?? []), r.login])
+  return out
+}
