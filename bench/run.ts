@@ -1,4 +1,4 @@
-// npm run bench [api|ingest|search|paced|second-sync|host|reconcile|formats|ui|bulk ...]: every benchmark figure with its ratio to a baseline from the same run.
+// npm run bench [api|ingest|search|paced|second-sync|host|reconcile|formats|ui|bulk|team ...]: every benchmark figure with its ratio to a baseline from the same run.
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -8,9 +8,10 @@ import { hostBench } from './host'
 import { reconcileBench } from './reconcile'
 import { statementFormatsBench } from './statement-formats'
 import { syncBenches } from './sync'
+import { teamBench } from './team'
 import { uiBench } from './ui'
 
-const ALL = ['api', 'ingest', 'search', 'paced', 'second-sync', 'host', 'reconcile', 'formats', 'ui', 'bulk']
+const ALL = ['api', 'ingest', 'search', 'paced', 'second-sync', 'host', 'reconcile', 'formats', 'ui', 'bulk', 'team']
 
 async function main(): Promise<void> {
   const asked = process.argv.slice(2)
@@ -32,6 +33,7 @@ async function main(): Promise<void> {
   if (which.has('formats')) await statementFormatsBench()
   if (which.has('ui')) await uiBench()
   if (which.has('bulk')) await bulkBench()
+  if (which.has('team')) await teamBench()
 }
 
 main().catch((error: unknown) => {

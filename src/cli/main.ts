@@ -124,7 +124,7 @@ Commands:
       Check an evidence pack offline: every file's SHA-256, each statement against the one
       recorded at import, and the audit trail's chain; exit 1 naming each file or event that
       does not match.
-  team setup --server URL [--json]
+  team setup --server URL [--json]   (every team command also takes --db FILE: your cache and outbox)
       Create (or upgrade) a team workspace's schema on a PostgreSQL 14+ server; run by the
       workspace owner, a login that may create schemas in that database. URL:
       postgres://LOGIN@HOST:5432/DATABASE (add ?sslmode=… only to lower the TLS check, which is
@@ -135,16 +135,26 @@ Commands:
       (owner or admins only). A refusal by the server exits 2 and says why.
   team share --server URL --session ID [--db FILE]
       Publish a local session to the workspace: its statements exactly as imported (SHA-256
-      checked by the server) and the provider records it reads; you become its preparer.
+      checked by the server), the provider records it reads and the decisions made so far; you
+      become its preparer.
   team sessions --server URL [--json]
-      The shared sessions: id, name, period, state, preparer, reviewer, counts.
+      The shared sessions: id, name, period, state, preparer, reviewer, counts, who has each open.
+  team sync --server URL [--db FILE] [--session ID] [--watch]
+      Send the decisions waiting in this computer's outbox, then open (download and replay, no
+      API key needed) or bring up to date every shared session. A refused decision becomes a
+      conflict on its item. --watch keeps listening and syncs at every change until Ctrl+C.
   team submit|approve --server URL --session ID
   team return|reopen --server URL --session ID --reason TEXT
       Move a shared session on: a preparer submits; a reviewer or admin who neither prepared it
       nor decided in it approves, or returns it with a comment; an admin reopens an approved one.
-  decide --server URL --session ID --item KEY accept|reject|resolve|note TEXT [--based-on N]
-      A decision on a shared session (preparers; a reviewer only notes). Refused as a conflict,
-      naming who changed the item and when, if it changed since version N (default: the latest).
+  team report --server URL --session ID --out FILE.csv [--xlsx FILE] [--db FILE]
+      The items as replayed here, and FILE-sign-off.csv: who shared, submitted, returned,
+      approved and reopened it when, with the comments (a superseded approval marked so).
+  decide --server URL --session ID --item KEY accept|reject|unmatch|resolve|unresolve|note TEXT [--based-on N] [--db FILE]
+      A decision on a shared session (preparers; a note is a comment, all a reviewer adds),
+      queued in the outbox and sent at once, or by the next team sync when the server cannot be
+      reached. Refused as a conflict, naming who changed the item and when, if it changed since
+      the version this computer has (or N).
   audit verify --server URL --session ID [--json]
       Recompute a shared session's hash chain from the server's rows; exit 1 naming the first
       event that does not fit.
