@@ -209,6 +209,32 @@ describe('members replaying a shared session', () => {
     expect(resolved.map((i) => i.resolved)).toEqual(keys.map(() => true))
   }, 180_000)
 
+  it('follows the workspace live with team sync --watch, and catches up by itself after the connection drops', async () => {
+    const watch = startCli(['team', 'sync', '--watch', '--server', url('bob'), '--db', cache('bob')], {
+      PGPASSWORD: PASSWORDS.bob,
+      HOME: home
+    })
+    const resolvedOn = (key: string): unknown[] =>
+      cacheRows('bob', `select seq from team_events where kind = 'decision' and item_key = '${key}'`)
+    try {
+      const first = suggestion(30)
+      expect((await as('alice', 'decide', '--session', shared, '--item', first, 'accept')).code).toBe(0)
+      await expect.poll(() => resolvedOn(first), { timeout: 60_000 }).toHaveLength(1)
+      // The listener's connection drops; a decision made meanwhile arrives once it is back.
+      await proxy.cut()
+      await proxy.restore()
+      const second = suggestion(31)
+      expect((await as('alice', 'decide', '--session', shared, '--item', second, 'accept')).code).toBe(0)
+      await expect.poll(() => resolvedOn(second), { timeout: 60_000 }).toHaveLength(1)
+    } finally {
+      watch.child.kill('SIGINT')
+    }
+    const ended = await watch.ended
+    expect(ended.code).toBe(0)
+    expect(ended.stdout).toMatch(/Listening for changes[\s\S]*Lost the workspace[\s\S]*Listening for changes/)
+    expect(itemsOf('bob').items).toBe(itemsOf('alice').items)
+  }, 180_000)
+
   it('writes the report with its sign-off, and refuses a history rewritten on the server', async () => {
     expect((await as('alice', 'team', 'submit', '--session', shared)).code).toBe(0)
     const out = join(home, 'october-team.csv')

@@ -1,11 +1,12 @@
 // A shared session on a real PostgreSQL, worked by a preparer, a second preparer, a reviewer and an admin through the CLI and the functions a client calls: the server enforces roles, states and separation of duties, refuses a stale decision as a conflict naming who changed the item, rings a doorbell that carries nothing, and keeps a chain that finds a superuser's edit or deletion.
+import { randomUUID } from 'node:crypto'
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { clientConfig, readServerUrl, teamError } from '../../src/main/team/connection'
-import { addSessionEvent, itemVersion, shareSession } from '../../src/main/team/sessions'
+import { addSessionEventOnce, itemVersion, shareSession } from '../../src/main/team/sessions'
 import { runCli, type CliRun } from '../support/cli'
 import { scenarioService, scenarioSession } from '../support/recon-session'
 import { startPostgres, type TestPostgres } from '../support/postgres'
@@ -34,9 +35,10 @@ async function decide(
   const client = await connect(login)
   try {
     const seq = action.startsWith('note ')
-      ? await addSessionEvent(client, SESSION, 'note', { text: action.slice(5) }, { key: item, basedOn: 0 })
-      : await addSessionEvent(
+      ? await addSessionEventOnce(client, randomUUID(), SESSION, 'note', { text: action.slice(5) }, { key: item, basedOn: 0 })
+      : await addSessionEventOnce(
           client,
+          randomUUID(),
           SESSION,
           'decision',
           { action },

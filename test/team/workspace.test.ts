@@ -112,7 +112,7 @@ describe('team members', () => {
     expect((await team('carol', 'member', 'remove', 'dave')).stdout).toBe('dave was not a member of the workspace.\n')
   })
 
-  it('cannot change or read any table directly: psql as a member is refused, the functions answer', () => {
+  it('cannot change or read any table directly: psql as a member is refused, the functions answer', async () => {
     const alice = PASSWORDS.alice as string
     for (const sql of [
       "insert into ledgerline.members (login, role, added_by) values ('mallory', 'admin', 'alice')",
@@ -128,6 +128,17 @@ describe('team members', () => {
       expect(run.status, sql).not.toBe(0)
       expect(run.stderr, sql).toMatch(/permission denied|must be owner/)
     }
+    // Every table the migrations make, whatever its name: nothing read, written or removed directly.
+    const tables = (await server.sql("select tablename from pg_tables where schemaname = 'ledgerline' order by tablename")).rows.map(
+      (r) => (r as { tablename: string }).tablename
+    )
+    expect(tables).toEqual(expect.arrayContaining(['events', 'event_refs', 'presence', 'sessions', 'session_inputs', 'item_versions']))
+    for (const table of tables)
+      for (const sql of [`select * from ledgerline.${table}`, `delete from ledgerline.${table}`, `truncate ledgerline.${table}`]) {
+        const run = server.psql('alice', alice, sql)
+        expect(run.status, sql).not.toBe(0)
+        expect(run.stderr, sql).toMatch(/permission denied|must be owner/)
+      }
     const own = server.psql('alice', alice, 'select ledgerline.my_role()')
     expect(own.status).toBe(0)
     expect(own.stdout).toMatch(/preparer/)

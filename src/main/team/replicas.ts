@@ -11,12 +11,14 @@ import { ReconService } from '../reconcile/service'
 import { teamError, type TeamServer } from './connection'
 import {
   addSessionEventOnce,
+  eventFromRow,
   eventHash,
   eventsAfter,
   sessionDetail,
   sessionHead,
   sessionInputs,
   type SessionEvent,
+  type SessionEventRow,
   type SessionEventKind,
   type SharedSession,
   type SharedSessionDetail
@@ -487,28 +489,12 @@ export class TeamReplicas {
   /** The shared session's events as this computer has them. */
   events(replica: Replica): SessionEvent[] {
     return (
-      this.db.prepare('select * from team_events where session_id = ? order by seq').all(replica.sessionId) as {
-        seq: number
-        kind: string
-        item_key: string | null
-        based_on: number | null
-        payload: string
-        author: string
-        at: string
-        prev_hash: string
-        hash: string
-      }[]
-    ).map((r) => ({
-      seq: r.seq,
-      kind: r.kind,
-      itemKey: r.item_key,
-      basedOn: r.based_on,
-      payload: r.payload,
-      author: r.author,
-      at: r.at,
-      prevHash: r.prev_hash,
-      hash: r.hash
-    }))
+      this.db
+        .prepare(
+          'select seq, kind, item_key, based_on, payload, author, at, prev_hash, hash from team_events where session_id = ? order by seq'
+        )
+        .all(replica.sessionId) as SessionEventRow[]
+    ).map(eventFromRow)
   }
 
   /** The local profile a workspace's sessions of one mode are kept under: no API key, test and live apart. */

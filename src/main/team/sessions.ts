@@ -1,4 +1,4 @@
-// A workspace's shared sessions through its functions: share one, add events (decisions, notes, runs, submit, approve, return, reopen), list them, pull the events after the last one a client has, and check a session's SHA-256 chain from the server's rows.
+// A workspace's shared sessions through its functions: share one, add events once each (decisions, notes, runs, submit, approve, return, reopen), list them, pull the events after the last one a client has, and check a session's SHA-256 chain from the server's rows.
 import { createHash } from 'node:crypto'
 import type pg from 'pg'
 
@@ -72,24 +72,6 @@ export async function shareSession(client: pg.Client, request: ShareRequest): Pr
   return result.rows[0]?.seq as number
 }
 
-/** Adds one event; the server refuses it (role, state, separation of duties, a stale item version) with a message saying why. */
-export async function addSessionEvent(
-  client: pg.Client,
-  session: string,
-  kind: SessionEventKind,
-  payload: Record<string, unknown>,
-  item: { key: string; basedOn: number } | null = null
-): Promise<number> {
-  const result = await client.query<{ seq: number }>('select ledgerline.session_event($1, $2, $3, $4, $5) as seq', [
-    session,
-    kind,
-    item?.key ?? null,
-    item?.basedOn ?? null,
-    JSON.stringify(payload)
-  ])
-  return result.rows[0]?.seq as number
-}
-
 export async function itemVersion(client: pg.Client, session: string, item: string): Promise<number> {
   const result = await client.query<{ version: number }>('select ledgerline.item_version($1, $2) as version', [session, item])
   return result.rows[0]?.version ?? 0
@@ -126,29 +108,37 @@ export async function listSharedSessions(client: pg.Client): Promise<SharedSessi
   }))
 }
 
+/** An event as a row holds it (the server's answer, or the cache's copy). */
+export interface SessionEventRow {
+  seq: number
+  kind: string
+  item_key: string | null
+  based_on: number | null
+  payload: string
+  author: string
+  at: string
+  prev_hash: string
+  hash: string
+}
+
+export const eventFromRow = (r: SessionEventRow): SessionEvent => ({
+  seq: r.seq,
+  kind: r.kind,
+  itemKey: r.item_key,
+  basedOn: r.based_on,
+  payload: r.payload,
+  author: r.author,
+  at: r.at,
+  prevHash: r.prev_hash,
+  hash: r.hash
+})
+
 export async function eventsAfter(client: pg.Client, session: string, seq: number): Promise<SessionEvent[]> {
-  const result = await client.query<{
-    seq: number
-    kind: string
-    item_key: string | null
-    based_on: number | null
-    payload: string
-    author: string
-    at: string
-    prev_hash: string
-    hash: string
-  }>('select seq, kind, item_key, based_on, payload, author, at, prev_hash, hash from ledgerline.events_after($1, $2)', [session, seq])
-  return result.rows.map((r) => ({
-    seq: r.seq,
-    kind: r.kind,
-    itemKey: r.item_key,
-    basedOn: r.based_on,
-    payload: r.payload,
-    author: r.author,
-    at: r.at,
-    prevHash: r.prev_hash,
-    hash: r.hash
-  }))
+  const result = await client.query<SessionEventRow>(
+    'select seq, kind, item_key, based_on, payload, author, at, prev_hash, hash from ledgerline.events_after($1, $2)',
+    [session, seq]
+  )
+  return result.rows.map(eventFromRow)
 }
 
 /** The hash of an event from its fields, as the server makes it (ledgerline.event_text). */
