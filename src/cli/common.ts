@@ -15,6 +15,11 @@ export const PLAIN_NOTE = ' (plain CSV for accounting software, pandas and SQL; 
 /** Thrown for anything the user typed wrong: printed as one line, exit code 2. */
 export class UsageError extends Error {}
 
+/** An item key as typed, or as copied from the Excel-safe report, where the file holds it wrapped (="…"). */
+export function itemKeyGiven(value: string): string {
+  return /^="[^"]*"$/.test(value) ? value.slice(2, -1) : value
+}
+
 export function positiveInt(name: string, value: string | undefined, fallback: number, min = 0): number {
   if (value === undefined) return fallback
   if (!/^\d+$/.test(value) || Number(value) < min || !Number.isSafeInteger(Number(value))) {

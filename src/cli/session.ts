@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util'
 import { ReconService } from '../main/reconcile/service'
 import { moneyText } from '../shared/money'
 import type { Decision, ReconItem, SessionInfo } from '../shared/reconcile'
-import { COMMON, openData, outputPath, UsageError, type Opened } from './common'
+import { COMMON, itemKeyGiven, openData, outputPath, UsageError, type Opened } from './common'
 
 const SESSION_OPTIONS = { db: COMMON.db, json: COMMON.json, session: { type: 'string' } } as const
 
@@ -65,8 +65,7 @@ export async function decideCommand(args: string[]): Promise<number> {
     throw new UsageError(`decide ${action} takes no text (got "${text}")`)
   const { data, service, session } = openSession(values)
   try {
-    // A key copied from the Excel-safe report as the file holds it (="…") is the key it wraps.
-    const itemKey = /^="[^"]*"$/.test(values.item) ? values.item.slice(2, -1) : values.item
+    const itemKey = itemKeyGiven(values.item)
     if (!service.item(session.id, itemKey))
       throw new UsageError(`no item "${itemKey}" in session ${session.id}'s last run (copy it from the report's item_key column)`)
     const decisions: Decision[] = []

@@ -24,7 +24,7 @@ import { buildSummary, writeItemsCsv, writeXlsx } from '../main/reconcile/report
 import { writeFileSafely } from '../main/export/safe-file'
 import { toExcelCsv } from '../shared/csv/excel-safe'
 import type { Decision } from '../shared/reconcile'
-import { COMMON, openData, outputPath, UsageError, type Opened } from './common'
+import { COMMON, itemKeyGiven, openData, outputPath, UsageError, type Opened } from './common'
 
 /** Refusals by the workspace (role, state, separation of duties, conflict, its schema) and logins it refuses: the user's to fix. */
 export const TEAM_REFUSALS = new Set([
@@ -289,7 +289,7 @@ export async function teamDecideCommand(args: string[]): Promise<number> {
   const [action, ...words] = positionals
   const raw = values.item
   if (!raw) throw new UsageError("give the item with --item KEY (the report's item_key column)")
-  const itemKey = /^="[^"]*"$/.test(raw) ? raw.slice(2, -1) : raw
+  const itemKey = itemKeyGiven(raw)
   if (!action || !(DECIDE_ACTIONS as readonly string[]).includes(action))
     throw new UsageError(`decide --server needs one of ${DECIDE_ACTIONS.join(', ')}`)
   const text = words.join(' ').trim()
@@ -329,7 +329,7 @@ export async function teamDecideCommand(args: string[]): Promise<number> {
     }
     const refused = pushed.conflicts.find((c) => c.ref === ref)
     if (refused) throw new AppError(refused.code, refused.message)
-    const seq = replicas.events(replicas.require(session)).length
+    const seq = replicas.require(session).lastSeq
     process.stdout.write(
       `${action === 'note' ? 'Noted' : `Decided (${action})`} item ${itemKey} in session ${session}; the session is at event ${seq}.\n`
     )

@@ -110,12 +110,12 @@ export class Decisions {
     return replaced
   }
 
-  /** The event a decision is kept as: checked against the session's last run, with the members it is about. */
   /** The audit event a decision is kept as, read against the session's last run (a team member's decision is sent as this). */
   body(sessionId: string, decision: Decision): DecisionEvent {
     return this.decisionEvent(this.sessions.open(sessionId), decision)
   }
 
+  /** The event a decision is kept as: checked against the session's last run, with the members it is about. */
   private decisionEvent(session: SessionInfo, decision: Decision): DecisionEvent {
     const item = (key: string): ReconItem => {
       const found = this.items.get(session.id, key)

@@ -169,9 +169,13 @@ export class ReconService {
   decisionBody(sessionId: string, decision: Decision): AuditEventBody {
     return this.parts.decisions.body(sessionId, decision)
   }
+  /** Whether the session replays one shared in a team workspace. */
+  replayed(sessionId: string): boolean {
+    return this.ctx.db.prepare('select 1 from team_replicas where session_id = ?').get(sessionId) !== undefined
+  }
   /** A session replayed from a team workspace is decided there (its events come back from the server), never here alone. */
   private notReplayed(sessionId: string): void {
-    if (this.ctx.db.prepare('select 1 from team_replicas where session_id = ?').get(sessionId))
+    if (this.replayed(sessionId))
       throw new AppError(
         'team_session',
         'This session is shared in a team workspace: decide through the workspace (decide --server …, or the app), so every member sees the same decisions.'

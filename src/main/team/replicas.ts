@@ -12,7 +12,6 @@ import { teamError, type TeamServer } from './connection'
 import {
   addSessionEventOnce,
   eventFromRow,
-  eventHash,
   eventsAfter,
   sessionDetail,
   sessionHead,
@@ -21,7 +20,8 @@ import {
   type SessionEventRow,
   type SessionEventKind,
   type SharedSession,
-  type SharedSessionDetail
+  type SharedSessionDetail,
+  verifyChain
 } from './sessions'
 import { DECISION_KINDS, type PriorDecision, type SharedFileMeta, type ShareSettings } from './share'
 
@@ -173,11 +173,12 @@ export class TeamReplicas {
     const profileId = this.teamProfile(settings.mode)
     // Imported and created as the sharer did, at the time it was shared: the same on every computer.
     const service = new ReconService(this.db, { user: detail.preparer, now: () => new Date(detail.sharedAt) })
-    const fileIds: string[] = []
+    // The sharer's file ids and the ids they are replayed under.
+    const renames = new Map<string, string>()
     for (const input of inputs.filter((i) => i.kind === 'statement')) {
       const meta = readFileMeta(input.meta, input.name)
       const ids = meta.statements.map((s) => replicaFileId(sharedId, s.id))
-      fileIds.push(...ids)
+      meta.statements.forEach((s, i) => renames.set(s.id, ids[i] as string))
       const have = this.db
         .prepare(`select id from recon_files where id in (${ids.map(() => '?').join(', ')})`)
         .pluck()
@@ -217,7 +218,7 @@ export class TeamReplicas {
       to: detail.periodTo as string,
       timeZone: settings.timeZone,
       settings: settings.settings,
-      fileIds
+      fileIds: [...renames.values()]
     })
     const readOnly =
       detail.ruleVersion === RULE_VERSION
@@ -231,7 +232,7 @@ export class TeamReplicas {
            values (?, ?, ?, ?, ?, 'open', ?, null, 0, ?)`
         )
         .run(session.id, this.key, sharedId, detail.ruleVersion, readOnly, detail.preparer, ZERO_HASH)
-      this.replayPrior(session.id, sharedId, detail.preparer, settings.priorDecisions, inputs)
+      this.replayPrior(session.id, detail.preparer, settings.priorDecisions, renames)
     })()
     const replica = this.require(sharedId)
     const pulled = await this.pull(client, replica, true)
@@ -239,16 +240,7 @@ export class TeamReplicas {
   }
 
   /** Decisions made before the session was shared, as its sharer's computer kept them: file ids as replayed, undos naming the events as numbered here. */
-  private replayPrior(
-    sessionId: string,
-    sharedId: string,
-    preparer: string,
-    prior: PriorDecision[],
-    inputs: { kind: string; meta: unknown; name: string }[]
-  ): void {
-    const renames = new Map<string, string>()
-    for (const input of inputs.filter((i) => i.kind === 'statement'))
-      for (const s of readFileMeta(input.meta, input.name).statements) renames.set(s.id, replicaFileId(sharedId, s.id))
+  private replayPrior(sessionId: string, preparer: string, prior: PriorDecision[], renames: ReadonlyMap<string, string>): void {
     const seqs = new Map<number, number>()
     for (const d of prior) {
       let text = JSON.stringify({ kind: d.kind, payload: d.payload })
@@ -275,13 +267,10 @@ export class TeamReplicas {
         'events this computer read are no longer there as they were'
       )
     const events = head.lastSeq === replica.lastSeq ? [] : await eventsAfter(client, replica.sharedId, replica.lastSeq)
-    let prev = { seq: replica.lastSeq, hash: replica.lastHash }
-    for (const e of events) {
-      if (e.seq !== prev.seq + 1) throw this.rewritten(replica, prev.seq + 1, 'it is missing')
-      if (e.prevHash !== prev.hash) throw this.rewritten(replica, e.seq, 'it does not continue the history this computer read')
-      if (eventHash(prev.hash, e) !== e.hash) throw this.rewritten(replica, e.seq, 'its content does not match its hash')
-      prev = { seq: e.seq, hash: e.hash }
-    }
+    const check = verifyChain(events, { seq: replica.lastSeq, hash: replica.lastHash })
+    if (check.firstBad) throw this.rewritten(replica, check.firstBad.seq, check.firstBad.problem)
+    const last = events[events.length - 1]
+    const prev = last ? { seq: last.seq, hash: last.hash } : { seq: replica.lastSeq, hash: replica.lastHash }
     const problems: string[] = []
     let decisions = 0
     this.db.transaction(() => {

@@ -163,17 +163,23 @@ export interface ChainCheck {
   firstBad: { seq: number; author: string | null; at: string | null; problem: string } | null
 }
 
-/** Recomputes a session's chain from its events: numbered 1, 2, 3… with no gap, each linked to the one before and hashing to what it says. */
-export function verifyChain(events: readonly SessionEvent[]): ChainCheck {
-  let prev = ZERO_HASH
+/**
+ * Recomputes a session's chain from its events: numbered on from `from` (1, 2, 3… for the whole
+ * chain) with no gap, each linked to the one before and hashing to what it says. A client that has
+ * the chain up to event N checks only what comes after it.
+ */
+export function verifyChain(events: readonly SessionEvent[], from = { seq: 0, hash: ZERO_HASH }): ChainCheck {
+  let prev = from.hash
   for (let i = 0; i < events.length; i++) {
     const e = events[i] as SessionEvent
+    const expected = from.seq + i + 1
     const bad = (problem: string): ChainCheck => ({
       ok: false,
       events: events.length,
       firstBad: { seq: e.seq, author: e.author, at: e.at, problem }
     })
-    if (e.seq !== i + 1) return bad(i === 0 ? `the first event is number ${e.seq}, not 1` : `event ${i + 1} is missing (deleted?)`)
+    if (e.seq !== expected)
+      return bad(expected === 1 ? `the first event is number ${e.seq}, not 1` : `event ${expected} is missing (deleted?)`)
     if (e.prevHash !== prev) return bad('it does not link to the event before it')
     if (eventHash(prev, e) !== e.hash) return bad('its content does not match its hash (changed after it was written)')
     prev = e.hash

@@ -37,9 +37,9 @@ export const DECISION_KINDS: ReadonlySet<AuditEventKind> = new Set<AuditEventKin
 
 /** The share of a local session; refuses a session that is itself replayed from a workspace. */
 export function shareRequestOf(db: Database.Database, sessionId: string): ShareRequest {
-  if (db.prepare('select 1 from team_replicas where session_id = ?').get(sessionId))
-    throw new AppError('team_state_refused', 'This session is replayed from a workspace already; it is shared there.')
   const service = new ReconService(db)
+  if (service.replayed(sessionId))
+    throw new AppError('team_state_refused', 'This session is replayed from a workspace already; it is shared there.')
   const { session, statements, providerRecords } = service.inputs(sessionId)
   const mode = db.prepare('select mode from profiles where id = ?').pluck().get(session.profileId) as 'test' | 'live'
   // Each file once (a workbook may give the session two statements), under a name unique in the session.
