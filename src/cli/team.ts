@@ -4,12 +4,11 @@ import { readServerUrl, withServer, type TeamServer } from '../main/team/connect
 import { listMembers, removeMember, setMember } from '../main/team/members'
 import { setupWorkspace } from '../main/team/migrations'
 import { randomUUID } from 'node:crypto'
-import { writeSync } from 'node:fs'
 import type pg from 'pg'
 import { AppError } from '../main/errors'
 import { Doorbell } from '../main/team/doorbell'
-import { TeamReplicas, type PushOutcome, type Replica } from '../main/team/replicas'
-import { SIGN_OFF_COLUMNS, signOffRows } from '../main/team/report'
+import { replicaEvents, TeamReplicas, type PushOutcome, type Replica } from '../main/team/replicas'
+import { signOffFileBeside, signOffOf, writeSignOffCsv } from '../main/team/report'
 import {
   addSessionEventOnce,
   listSharedSessions,
@@ -21,8 +20,6 @@ import {
 import { shareRequestOf } from '../main/team/share'
 import { ReconService } from '../main/reconcile/service'
 import { buildSummary, writeItemsCsv, writeXlsx } from '../main/reconcile/report'
-import { writeFileSafely } from '../main/export/safe-file'
-import { toExcelCsv } from '../shared/csv/excel-safe'
 import type { Decision } from '../shared/reconcile'
 import { COMMON, itemKeyGiven, openData, outputPath, UsageError, type Opened } from './common'
 
@@ -355,19 +352,16 @@ async function reportCommand(args: string[]): Promise<number> {
       await markSeen(client, session)
     })
     const replica = replicas.require(session)
-    const events = replicas.events(replica)
+    const events = replicaEvents(data.db, replica)
     const service = new ReconService(data.db)
     const profile = data.db
       .prepare('select p.name, p.mode from profiles p join recon_sessions s on s.profile_id = p.id where s.id = ?')
       .get(replica.sessionId) as { name: string; mode: string }
-    const signOff = { columns: SIGN_OFF_COLUMNS, rows: signOffRows(events) }
-    const input = { ...service.reportInput(replica.sessionId, profile), signOff }
+    const input = { ...service.reportInput(replica.sessionId, profile), signOff: signOffOf(events) }
     const summary = buildSummary(input)
     await writeItemsCsv(out, input, 'excel')
-    const signOffFile = out.replace(/(\.csv)?$/i, '-sign-off.csv')
-    await writeFileSafely(signOffFile, (fd) => {
-      writeSync(fd, toExcelCsv(SIGN_OFF_COLUMNS, signOff.rows, 'excel'))
-    })
+    const signOffFile = signOffFileBeside(out)
+    await writeSignOffCsv(signOffFile, events)
     if (xlsx) await writeXlsx(xlsx, summary, input)
     const last = events[events.length - 1]
     process.stdout.write(

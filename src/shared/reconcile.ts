@@ -393,6 +393,12 @@ export interface SessionInfo {
   closedAt: string | null
   closedBy: string | null
   counts: Record<Outcome, number> | null
+  /**
+   * Its place in a team workspace (HOST:PORT/DATABASE), or null: a replay of the shared session
+   * `sharedId` (decided through the workspace), or a session shared from here, whose replayed copy on
+   * this computer is `copyId`.
+   */
+  team: { workspace: string; sharedId: string; replay: boolean; copyId: string | null } | null
 }
 
 /** The formats the Sandbox's sample statement is written in. */

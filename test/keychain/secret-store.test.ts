@@ -26,8 +26,12 @@ describe('OS keychain secret store', () => {
     await store.set(a, 'sk_test_first')
     await store.set(b, 'sk_live_other')
     expect(await store.get(a)).toBe('sk_test_first')
-    await store.set(a, '  sk_test_second\n')
+    await store.set(a, 'sk_test_second')
     expect(await store.get(a)).toBe('sk_test_second')
+    // Kept exactly as given: a workspace password may begin or end with a space (a key is checked for spaces before it is stored).
+    await store.set(b, ' a pass phrase ')
+    expect(await store.get(b)).toBe(' a pass phrase ')
+    await store.set(b, 'sk_live_other')
     expect(await store.get(b)).toBe('sk_live_other')
     expect(await store.delete(a)).toBe(true)
     expect(await store.get(a)).toBeNull()

@@ -30,7 +30,8 @@ describe('ClientPool', () => {
       lastSyncedAt: null,
       timeZone: 'UTC',
       timeZoneIsSystem: false,
-      fundsSimulatorUrl: null
+      fundsSimulatorUrl: null,
+      workspace: null
     }
     stored.set('acme', sandbox.keys.test)
   })

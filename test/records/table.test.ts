@@ -24,7 +24,8 @@ const profile: Profile = {
   lastSyncedAt: null,
   timeZone: 'UTC',
   timeZoneIsSystem: false,
-  fundsSimulatorUrl: null
+  fundsSimulatorUrl: null,
+  workspace: null
 }
 
 function payment(n: number): Payment {

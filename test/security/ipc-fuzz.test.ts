@@ -69,7 +69,14 @@ const VALID: Partial<Record<CallName, Record<string, unknown>>> = {
   'bulk:save': { kind: 'plans', csv: 'title\r\nGold\r\n', fileName: 'plans.csv' },
   'bulk:follow': { sendId: 1, bulkFileId: 'bulk-1' },
   'bulk:status': { sendId: 1 },
-  'bulk:saveStatus': { sendId: 1, variant: 'retry' }
+  'bulk:saveStatus': { sendId: 1, variant: 'retry' },
+  'team:connect': { url: 'postgres://alice@127.0.0.1:1/postgres', password: 'a password' },
+  'team:open': { sharedId: 'session-1' },
+  'team:share': { sessionId: 'session-1' },
+  'team:session': { sessionId: 'session-1' },
+  'team:signOff': { sessionId: 'session-1', step: 'return', reason: 'check item 3' },
+  'team:comment': { sessionId: 'session-1', itemKey: 'a|b', text: 'is the fee netted?' },
+  'team:dismissConflict': { sessionId: 'session-1', ref: 'ref-1' }
 }
 
 const anything = fc.anything({

@@ -104,7 +104,7 @@ describe('members replaying a shared session', () => {
       HOME: home
     })
     expect(local.code).toBe(2)
-    expect(local.stderr).toMatch(/shared in a team workspace: decide through the workspace .* \[team_session\]/)
+    expect(local.stderr).toMatch(/shared in a team workspace: it changes only through the workspace .* \[team_session\]/)
   }, 120_000)
 
   it('sends a decision and every member sees it with its author; a reviewer only comments', async () => {

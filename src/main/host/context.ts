@@ -9,6 +9,7 @@ import { ActiveProfile } from '../profiles/active'
 import { ClientPool } from '../profiles/clients'
 import { ProfileService } from '../profiles/service'
 import { createOsKeychainStore, type SecretStore } from '../secrets/secret-store'
+import { TeamWorkspace } from '../team/workspace'
 import { join } from 'node:path'
 import type { HostConfig, MainUi } from './protocol'
 
@@ -23,6 +24,8 @@ export interface HostContext {
   events: EventEmitter
   log: Logger
   ui: MainUi
+  /** The team workspace this computer is connected to (started by the host once it is ready). */
+  team: TeamWorkspace
 }
 
 export interface HostDeps {
@@ -52,13 +55,15 @@ export function createHostContext(config: HostConfig, deps: HostDeps): HostConte
     jobs: new JobRunner(deps.events, log),
     events: deps.events,
     log,
-    ui: deps.ui
+    ui: deps.ui,
+    team: new TeamWorkspace({ db, secrets, events: deps.events, log, ...(config.teamDoorbell ? { doorbell: config.teamDoorbell } : {}) })
   }
 }
 
 /** Stops every job (each keeps what it saved), the built-in Sandbox, and closes the cache. */
 export async function closeHostContext(ctx: HostContext): Promise<void> {
   await ctx.jobs.stopAll()
+  await ctx.team.close()
   await ctx.clients.close()
   ctx.db.close()
 }

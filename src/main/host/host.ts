@@ -14,6 +14,7 @@ import { recordHandlers } from '../records/handlers'
 import { redactDeep } from '../redact'
 import { searchHandlers } from '../search/handlers'
 import { syncHandlers } from '../sync/handlers'
+import { teamHandlers } from '../team/handlers'
 import { closeHostContext, createHostContext, type HostContext, type HostDeps } from './context'
 import { readToHost, type AskRequest, type HostConfig, type HostPort, type MainUi } from './protocol'
 
@@ -29,7 +30,8 @@ export function domainHandlers(ctx: HostContext): HandlerMap[] {
     accountHandlers(ctx),
     jobHandlers(ctx),
     reconHandlers(ctx),
-    bulkHandlers(ctx)
+    bulkHandlers(ctx),
+    teamHandlers(ctx)
   ]
 }
 
@@ -84,6 +86,8 @@ export function serveHost(port: HostPort, options: ServeOptions = {}): void {
       dispatcher = createHostDispatcher(ctx)
       ctx.log.info(`service host ready (pid ${process.pid})`)
       resumeRemovals(ctx)
+      // The team workspace connects in the background: the window never waits for a server.
+      void ctx.team.start()
       post({ type: 'ready' })
     } catch (error) {
       const code = error instanceof AppError ? error.code : 'host_start_failed'

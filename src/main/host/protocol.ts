@@ -14,6 +14,8 @@ export interface HostConfig {
   pacing?: false
   /** The built-in Sandbox answers in strict-spec mode (only what the API description shows); main sets it from LEDGERLINE_SANDBOX_STRICT_SPEC=1. */
   sandboxStrictSpec?: boolean
+  /** The team workspace's listener: how often its connection is checked and the first wait before reconnecting (ms). Tests shorten them. */
+  teamDoorbell?: { heartbeatMs?: number; retryMs?: number }
 }
 
 /** A yes/no question shown as a native dialog by main: money-moving and destructive calls need one. */

@@ -61,6 +61,11 @@ export class ClientPool {
       key.value = sandbox.keys.test
       return createApiClient({ baseUrl: sandbox.baseUrl, getKey: () => key.value, pacing: false })
     }
+    if (profile.workspace !== null)
+      throw new AppError(
+        'team_profile',
+        `"${profile.name}" holds the sessions shared in the team workspace ${profile.workspace}: it has no API key and nothing to sync from the provider. Use the profile of the provider account to sync.`
+      )
     const stored = keyOverride ?? (await this.options.secrets.get(profile.id))
     if (!stored) throw new AppError('no_key', `No key is stored for "${profile.name}". Remove the profile and add it again with its key.`)
     registerSecret(stored)

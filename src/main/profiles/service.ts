@@ -25,6 +25,7 @@ interface ProfileRow {
   last_synced_at: string | null
   time_zone: string | null
   funds_simulator_url: string | null
+  team_workspace: string | null
 }
 
 const toProfile = (r: ProfileRow): Profile => ({
@@ -37,7 +38,8 @@ const toProfile = (r: ProfileRow): Profile => ({
   builtIn: r.built_in === 1,
   createdAt: r.created_at,
   lastSyncedAt: r.last_synced_at,
-  fundsSimulatorUrl: r.funds_simulator_url
+  fundsSimulatorUrl: r.funds_simulator_url,
+  workspace: r.team_workspace
 })
 
 /** Key checks with the server that profile:add may make: enough for typos, too few to guess keys. */

@@ -18,6 +18,8 @@ import { PDF_PASSWORD_REQUIRED, PDF_PASSWORD_WRONG } from './import/pdf'
 import type { ParsedStatement } from './import/statement'
 import { buildSummary, summaryOf, writeItemsCsv, writeSummaryCsv, writeXlsx, type ReportInput } from './report'
 import { ReconService, storedFileIds } from './service'
+import { replicaEvents, replicaOfSession } from '../team/replicas'
+import { signOffFileBeside, signOffOf, writeSignOffCsv } from '../team/report'
 
 /** Largest statement read: a million-line CSV is about 150 MB. */
 const MAX_STATEMENT_BYTES = 512 * 1024 * 1024
@@ -238,12 +240,21 @@ export function reconHandlers(ctx: HostContext): HandlerMap {
       sessionOfProfile(sessionId)
       return service.previewAcceptAll(sessionId, filter, minScore)
     },
-    'recon:acceptAll': ({ sessionId, minScore, ...filter }) => {
-      sessionOfProfile(sessionId)
+    // A shared session's decisions go through its workspace's outbox: the server orders them, and they come back on the next pull.
+    'recon:acceptAll': async ({ sessionId, minScore, ...filter }) => {
+      const session = sessionOfProfile(sessionId)
+      if (session.team?.replay) {
+        const { accepted } = await ctx.team.acceptAll(sessionId, filter, minScore)
+        return { accepted, session: service.session(sessionId) }
+      }
       return service.acceptAll(sessionId, filter, minScore)
     },
     'recon:decide': async ({ sessionId, decision }) => {
-      sessionOfProfile(sessionId)
+      const session = sessionOfProfile(sessionId)
+      if (session.team?.replay) {
+        const { waiting } = await ctx.team.decide(sessionId, decision)
+        return { session: service.session(sessionId), item: null, inPlace: false, waiting }
+      }
       return service.decide(sessionId, decision)
     },
     'recon:close': async ({ sessionId }) => {
@@ -292,13 +303,19 @@ export function reconHandlers(ctx: HostContext): HandlerMap {
         extensions: [extension]
       })
       if (!file) return { file: null }
-      const input = reportInput(session)
+      // A shared session's report carries its sign-off: a sheet of the workbook, a CSV beside the items.
+      const replica = session.team?.replay ? replicaOfSession(ctx.db, session.id) : null
+      const events = replica ? replicaEvents(ctx.db, replica) : null
+      const input = { ...reportInput(session), ...(events ? { signOff: signOffOf(events) } : {}) }
       const style = plain ? 'plain' : 'excel'
-      if (format === 'items-csv' || format === 'items-plain-csv') await writeItemsCsv(file, input, style)
-      else if (summaryFile) await writeSummaryCsv(file, buildSummary(input), input, style)
+      let signOffFile: string | null = null
+      if (format === 'items-csv' || format === 'items-plain-csv') {
+        await writeItemsCsv(file, input, style)
+        if (events && format === 'items-csv') await writeSignOffCsv((signOffFile = signOffFileBeside(file)), events)
+      } else if (summaryFile) await writeSummaryCsv(file, buildSummary(input), input, style)
       else await writeXlsx(file, buildSummary(input), input)
       ctx.log.info(`reconciliation report written (${format})`)
-      return { file }
+      return { file, signOffFile }
     },
     'recon:evidence': async ({ sessionId }) => {
       const session = sessionOfProfile(sessionId)

@@ -178,11 +178,15 @@ export class ReconService {
     if (this.replayed(sessionId))
       throw new AppError(
         'team_session',
-        'This session is shared in a team workspace: decide through the workspace (decide --server …, or the app), so every member sees the same decisions.'
+        'This session is shared in a team workspace: it changes only through the workspace (decisions and comments; submit, approve, return and reopen for its sign-off), in the app or with --server in the CLI, so every member sees the same.'
       )
   }
   previewAcceptAll(sessionId: string, filter: ItemFilter, minScore: number): ReturnType<Decisions['previewAcceptAll']> {
     return this.parts.decisions.previewAcceptAll(sessionId, filter, minScore)
+  }
+  /** The keys of the undecided suggestions the filter shows scoring at least minScore (what acceptAll would accept). */
+  suggestionKeys(sessionId: string, filter: ItemFilter, minScore: number): string[] {
+    return this.parts.items.suggestionsAbove(sessionId, filter, minScore).map((item) => item.key)
   }
   acceptAll(sessionId: string, filter: ItemFilter, minScore: number): Promise<{ accepted: number; session: SessionInfo }> {
     this.notReplayed(sessionId)

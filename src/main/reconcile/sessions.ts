@@ -148,6 +148,9 @@ export class Sessions {
       this.ctx.db.prepare('select file_id from recon_session_files where session_id = ? order by file_id').all(id) as { file_id: string }[]
     ).map((f) => this.statements.file(f.file_id))
     const counts = row.last_run_at ? this.items.totals(id, row).counts : null
+    const shared = this.ctx.db
+      .prepare('select session_id, server, shared_id from team_replicas where session_id = ? or shared_id = ? order by session_id = ? desc')
+      .get(id, id, id) as { session_id: string; server: string; shared_id: string } | undefined
     return {
       id: row.id,
       profileId: row.profile_id,
@@ -164,7 +167,15 @@ export class Sessions {
       lastRunAt: row.last_run_at,
       closedAt: row.closed_at,
       closedBy: row.closed_by,
-      counts
+      counts,
+      team: shared
+        ? {
+            workspace: shared.server,
+            sharedId: shared.shared_id,
+            replay: shared.session_id === id,
+            copyId: shared.session_id === id ? null : shared.session_id
+          }
+        : null
     }
   }
 

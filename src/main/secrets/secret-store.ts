@@ -65,7 +65,8 @@ export function createKeychainStore(keytar: KeytarLike, service: string = KEYCHA
     async set(profileId, secret) {
       checkAccount(profileId)
       if (typeof secret !== 'string' || secret.trim() === '') throw new AppError('invalid_key', 'The key is empty.')
-      return guarded(() => keytar.setPassword(service, profileId, secret.trim()))
+      // Kept exactly as given: a key is checked for spaces before it gets here, and a password may hold them.
+      return guarded(() => keytar.setPassword(service, profileId, secret))
     },
     async delete(profileId) {
       checkAccount(profileId)

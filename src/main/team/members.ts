@@ -1,9 +1,7 @@
 // A workspace's members: PostgreSQL logins given a Ledgerline role (preparer, reviewer, admin) through the workspace's own functions, which check that the caller is its owner or an admin.
 import type pg from 'pg'
+import { TEAM_ROLES, type TeamRole } from '../../shared/ipc/team'
 import { AppError } from '../errors'
-
-export const TEAM_ROLES = ['preparer', 'reviewer', 'admin'] as const
-export type TeamRole = (typeof TEAM_ROLES)[number]
 
 export interface Member {
   login: string

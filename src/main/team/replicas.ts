@@ -117,6 +117,74 @@ const toReplica = (r: ReplicaRow): Replica => ({
 
 const REPLICA_SELECT = `select t.*, s.name from team_replicas t join recon_sessions s on s.id = t.session_id`
 
+/** The replica a local session is, whichever workspace it came from; null for a session of this computer's own. */
+export function replicaOfSession(db: Database.Database, sessionId: string): Replica | null {
+  const row = db.prepare(`${REPLICA_SELECT} where t.session_id = ?`).get(sessionId) as ReplicaRow | undefined
+  return row ? toReplica(row) : null
+}
+
+/** An event queued here, not yet accepted by the server. */
+export interface QueuedEvent {
+  ref: string
+  kind: SessionEventKind
+  itemKey: string | null
+  payload: string
+  queuedAt: string
+}
+
+/** What waits on this computer to be sent for a replica, in the order it was made. */
+export function replicaWaiting(db: Database.Database, replica: Replica): QueuedEvent[] {
+  return (
+    db
+      .prepare('select ref, kind, item_key, payload, queued_at from team_outbox where session_id = ? order by num')
+      .all(replica.sessionId) as { ref: string; kind: SessionEventKind; item_key: string | null; payload: string; queued_at: string }[]
+  ).map((r) => ({ ref: r.ref, kind: r.kind, itemKey: r.item_key, payload: r.payload, queuedAt: r.queued_at }))
+}
+
+/** The conflicts waiting on a replica (on one item, when named). */
+export function replicaConflicts(db: Database.Database, replica: Replica, itemKey?: string): TeamConflict[] {
+  const rows = db
+    .prepare(`select * from team_conflicts where session_id = ? and (? is null or item_key = ?) order by refused_at, ref`)
+    .all(replica.sessionId, itemKey ?? null, itemKey ?? null) as {
+    ref: string
+    session_id: string
+    kind: string
+    item_key: string | null
+    based_on: number | null
+    payload: string
+    code: string
+    message: string
+    refused_at: string
+  }[]
+  return rows.map((r) => ({
+    ref: r.ref,
+    sessionId: r.session_id,
+    kind: r.kind,
+    itemKey: r.item_key,
+    basedOn: r.based_on,
+    payload: r.payload,
+    code: r.code,
+    message: r.message,
+    refusedAt: r.refused_at
+  }))
+}
+
+/** Resolves a conflict by letting the refused event go (decide again on the item as it is now, if still wanted). */
+export function dismissConflict(db: Database.Database, replica: Replica, ref: string): boolean {
+  return db.prepare('delete from team_conflicts where ref = ? and session_id = ?').run(ref, replica.sessionId).changes > 0
+}
+
+/** The shared session's events as this computer has them. */
+export function replicaEvents(db: Database.Database, replica: Replica): SessionEvent[] {
+  return (
+    db
+      .prepare(
+        'select seq, kind, item_key, based_on, payload, author, at, prev_hash, hash from team_events where session_id = ? order by seq'
+      )
+      .all(replica.sessionId) as SessionEventRow[]
+  ).map(eventFromRow)
+}
+
 /** The refusals a pushed event comes back with as a conflict; anything else (the network) leaves it queued. */
 const REFUSED = new Set(['team_role_refused', 'team_state_refused', 'team_duties_refused', 'team_conflict'])
 
@@ -304,7 +372,8 @@ export class TeamReplicas {
         .run(state, reviewer, prev.seq, prev.hash, this.now().toISOString(), replica.sessionId)
     })()
     const ran = run || decisions > 0
-    if (ran) await new ReconService(this.db).run(replica.sessionId)
+    // The run is this computer's replay, not a decision: its history names the member whose computer made it.
+    if (ran) await new ReconService(this.db, { user: `${this.server.user} (replayed on this computer)` }).run(replica.sessionId)
     return { events: events.length, decisions, problems, ran }
   }
 
@@ -442,58 +511,14 @@ export class TeamReplicas {
     return { sent, conflicts }
   }
 
-  /** The conflicts waiting on a replica (on one item, when named). */
-  conflicts(replica: Replica, itemKey?: string): TeamConflict[] {
-    const rows = this.db
-      .prepare(`select * from team_conflicts where session_id = ? and (? is null or item_key = ?) order by refused_at, ref`)
-      .all(replica.sessionId, itemKey ?? null, itemKey ?? null) as {
-      ref: string
-      session_id: string
-      kind: string
-      item_key: string | null
-      based_on: number | null
-      payload: string
-      code: string
-      message: string
-      refused_at: string
-    }[]
-    return rows.map((r) => ({
-      ref: r.ref,
-      sessionId: r.session_id,
-      kind: r.kind,
-      itemKey: r.item_key,
-      basedOn: r.based_on,
-      payload: r.payload,
-      code: r.code,
-      message: r.message,
-      refusedAt: r.refused_at
-    }))
-  }
-
-  /** Resolves a conflict by letting the refused event go (decide again on the item as it is now, if still wanted). */
-  dismissConflict(ref: string): boolean {
-    return this.db.prepare('delete from team_conflicts where ref = ?').run(ref).changes > 0
-  }
-
-  /** The shared session's events as this computer has them. */
-  events(replica: Replica): SessionEvent[] {
-    return (
-      this.db
-        .prepare(
-          'select seq, kind, item_key, based_on, payload, author, at, prev_hash, hash from team_events where session_id = ? order by seq'
-        )
-        .all(replica.sessionId) as SessionEventRow[]
-    ).map(eventFromRow)
-  }
-
   /** The local profile a workspace's sessions of one mode are kept under: no API key, test and live apart. */
   private teamProfile(mode: 'test' | 'live'): string {
     const id = `team-${createHash('sha256').update(`${this.key}\u001f${mode}`).digest('hex').slice(0, 16)}`
     this.db
       .prepare(
-        'insert into profiles (id, name, base_url, mode, built_in, created_at) values (?, ?, null, ?, 0, ?) on conflict (id) do nothing'
+        'insert into profiles (id, name, base_url, mode, built_in, created_at, team_workspace) values (?, ?, null, ?, 0, ?, ?) on conflict (id) do nothing'
       )
-      .run(id, `Team ${this.server.database} on ${this.server.host} (${mode})`, mode, this.now().toISOString())
+      .run(id, `Team ${this.server.database} on ${this.server.host} (${mode})`, mode, this.now().toISOString(), this.key)
     return id
   }
 }

@@ -1,9 +1,14 @@
-// A shared session's report for its auditor: the items as every member replays them, and who shared, submitted, returned, approved and reopened it when (an approval later reopened kept, marked superseded), with the comments.
-import type { CsvCell } from '../../shared/csv/excel-safe'
+// A shared session's history in words and its report for the auditor: the items as every member replays them, and who shared, submitted, returned, approved and reopened it when (an approval later reopened kept, marked superseded), with the comments.
+import { writeSync } from 'node:fs'
+import { toExcelCsv, type CsvCell } from '../../shared/csv/excel-safe'
+import type { TeamEventView } from '../../shared/ipc/team'
+import { describeEvent, type AuditEventBody } from '../../shared/reconcile-events'
+import { writeFileSafely } from '../export/safe-file'
 import type { SessionEvent } from './sessions'
 
 export const SIGN_OFF_COLUMNS = ['event', 'what', 'by', 'at_utc', 'item_key', 'comment', 'standing', 'event_hash'] as const
 
+/** The sign-off steps and comments, in words; decisions and runs are said by what they decided. */
 const WHAT: Record<string, string> = {
   shared: 'shared for preparation',
   submit: 'submitted for review',
@@ -13,28 +18,72 @@ const WHAT: Record<string, string> = {
   note: 'comment'
 }
 
-/** The sign-off rows: every event but decisions and runs (decisions show on their items), in the server's order. */
-export function signOffRows(events: readonly SessionEvent[]): CsvCell[][] {
-  const rows: CsvCell[][] = []
-  events.forEach((e, i) => {
-    const what = WHAT[e.kind]
-    if (!what) return
-    const payload = JSON.parse(e.payload) as { reason?: string; text?: string }
-    let standing = ''
+/** What a decision event decided, in words; one this Ledgerline cannot read is named as such (the server's rows are not trusted blindly). */
+function decided(payload: unknown): string {
+  try {
+    return describeEvent((payload as { body: AuditEventBody }).body)
+  } catch {
+    return 'a decision this Ledgerline cannot read'
+  }
+}
+
+/** Every event of a shared session in words, in the server's order; a submission or an approval says whether a later return or reopening superseded it. */
+export function teamEventViews(events: readonly SessionEvent[]): TeamEventView[] {
+  return events.map((e, i) => {
+    let payload: { reason?: unknown; text?: unknown } = {}
+    try {
+      payload = JSON.parse(e.payload) as typeof payload
+    } catch {
+      // Shown without its text: the chain check says whether the row was changed.
+    }
+    let standing: string | null = null
     if (e.kind === 'approve' || e.kind === 'submit') {
       const later = events.slice(i + 1).find((x) => x.kind === (e.kind === 'approve' ? 'reopen' : 'return'))
       standing = later ? `superseded: ${WHAT[later.kind]} by ${later.author} (event ${later.seq})` : 'in force'
     }
-    rows.push([
-      { kind: 'integer', value: e.seq },
-      { kind: 'text', value: what },
-      { kind: 'text', value: e.author },
-      { kind: 'text', value: e.at },
-      e.itemKey ? { kind: 'identifier', value: e.itemKey } : null,
-      (payload.reason ?? payload.text) ? { kind: 'text', value: (payload.reason ?? payload.text) as string } : null,
-      standing ? { kind: 'text', value: standing } : null,
-      { kind: 'identifier', value: e.hash }
-    ])
+    const said = typeof payload.reason === 'string' ? payload.reason : typeof payload.text === 'string' ? payload.text : null
+    return {
+      seq: e.seq,
+      kind: e.kind,
+      what: WHAT[e.kind] ?? (e.kind === 'decision' ? decided(payload) : e.kind),
+      author: e.author,
+      at: e.at,
+      itemKey: e.itemKey,
+      text: said,
+      standing,
+      hash: e.hash
+    }
   })
-  return rows
+}
+
+/** The sign-off rows: every event but decisions and runs (decisions show on their items), in the server's order. */
+export function signOffRows(events: readonly SessionEvent[]): CsvCell[][] {
+  return teamEventViews(events)
+    .filter((v) => v.kind in WHAT)
+    .map((v) => [
+      { kind: 'integer', value: v.seq },
+      { kind: 'text', value: v.what },
+      { kind: 'text', value: v.author },
+      { kind: 'text', value: v.at },
+      v.itemKey ? { kind: 'identifier', value: v.itemKey } : null,
+      v.text ? { kind: 'text', value: v.text } : null,
+      v.standing ? { kind: 'text', value: v.standing } : null,
+      { kind: 'identifier', value: v.hash }
+    ])
+}
+
+/** The sign-off as the report carries it (a sheet of the workbook). */
+export const signOffOf = (events: readonly SessionEvent[]): { columns: readonly string[]; rows: CsvCell[][] } => ({
+  columns: SIGN_OFF_COLUMNS,
+  rows: signOffRows(events)
+})
+
+/** Where the sign-off CSV goes beside an items CSV: march.csv → march-sign-off.csv. */
+export const signOffFileBeside = (itemsFile: string): string => itemsFile.replace(/(\.csv)?$/i, '-sign-off.csv')
+
+/** Writes the sign-off as an Excel-safe CSV. */
+export async function writeSignOffCsv(file: string, events: readonly SessionEvent[]): Promise<void> {
+  await writeFileSafely(file, (fd) => {
+    writeSync(fd, toExcelCsv(SIGN_OFF_COLUMNS, signOffRows(events), 'excel'))
+  })
 }

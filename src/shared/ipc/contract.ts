@@ -12,6 +12,7 @@ import { recordCalls } from './records'
 import { searchCalls } from './search'
 import type { CallResult } from './result'
 import { syncCalls } from './sync'
+import { teamCalls, teamEvents } from './team'
 
 export type { AppInfo } from './app'
 export type { ProfileSummary } from './profiles'
@@ -21,6 +22,7 @@ export type { ExportStarted } from './export'
 export type { VirtualAccountSummary } from './accounts'
 export type { JobInfo, JobKind, JobProgress, JobResult } from './jobs'
 export type { StatementPreview, AuditVerification, ReportFormat } from './reconcile'
+export type { SharedSessionRow, TeamSessionView, WorkspaceStatus } from './team'
 
 /**
  * Every call, named `domain:action`. Argument schemas are strict: unknown fields, wrong
@@ -36,11 +38,12 @@ export const calls = mergeParts('call', [
   accountCalls,
   jobCalls,
   reconCalls,
-  bulkCalls
+  bulkCalls,
+  teamCalls
 ])
 
 /** Events the host (through main) pushes to the renderer, with the payload schema checked before sending. */
-export const events = mergeParts('event', [appEvents, jobEvents, profileEvents])
+export const events = mergeParts('event', [appEvents, jobEvents, profileEvents, teamEvents])
 
 export type Calls = typeof calls
 export type CallName = keyof Calls & string

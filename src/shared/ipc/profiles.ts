@@ -18,6 +18,8 @@ export interface ProfileSummary {
   timeZoneIsSystem: boolean
   /** The provider's test-mode funds simulator (its base URL), when set; the built-in Sandbox has its own. */
   fundsSimulatorUrl: string | null
+  /** Set on a profile that holds the sessions replayed from a team workspace (HOST:PORT/DATABASE): no API key, nothing to sync. */
+  workspace: string | null
 }
 
 /** A secret key as typed: bounded here; its characters are checked in the host (no whitespace or control characters). */

@@ -224,16 +224,22 @@ export const reconCalls = {
    * One decision, kept as an audit event. A note, reason, resolve, accept or adjustment is applied in
    * place (the changed item comes back); anything else runs the session again (item: null).
    */
-  'recon:decide': call<{ session: SessionInfo; item: ReconItem | null; inPlace: boolean }>()(
-    z.strictObject({ sessionId: id, decision: decisionSchema })
-  ),
+  'recon:decide': call<{
+    session: SessionInfo
+    item: ReconItem | null
+    inPlace: boolean
+    /** A shared session: how many decisions wait on this computer to be sent (0: sent and applied). */
+    waiting?: number
+  }>()(z.strictObject({ sessionId: id, decision: decisionSchema })),
   /** Asks, in a native dialog from main with the session's summary, whether to close; a closed session is read-only. */
   'recon:close': call<SessionInfo>()(z.strictObject({ sessionId: id })),
   'recon:reopen': call<SessionInfo>()(z.strictObject({ sessionId: id, reason: z.string().trim().min(1).max(500) })),
   'recon:events': call<(AuditEntry & { hash: string })[]>()(z.strictObject({ sessionId: id })),
   'recon:summary': call<ReconSummary>()(z.strictObject({ sessionId: id })),
-  /** Asks where to save, then writes the reconciled items CSV, the summary CSV or the XLSX workbook. */
-  'recon:export': call<{ file: string | null }>()(z.strictObject({ sessionId: id, format: z.enum(REPORT_FORMATS) })),
+  /** Asks where to save, then writes the reconciled items CSV, the summary CSV or the XLSX workbook (a shared session's sign-off with it: a sheet, or a CSV beside the items). */
+  'recon:export': call<{ file: string | null; signOffFile?: string | null }>()(
+    z.strictObject({ sessionId: id, format: z.enum(REPORT_FORMATS) })
+  ),
   /** Asks where to save, then writes a closed session's evidence pack; chainHead: the audit trail's last hash, to keep with the sign-off. */
   'recon:evidence': call<{ file: string | null; chainHead: string | null }>()(z.strictObject({ sessionId: id })),
   'audit:verify': call<AuditVerification>()(noArgs)

@@ -12,13 +12,17 @@ import type { Migration } from '../migrations'
  *   the local audit event a decision was replayed as (local_seq);
  * - team_outbox: events decided here and not yet accepted by the server, in order, each with the
  *   reference the server makes it once by;
- * - team_conflicts: those the server refused, with its reason, until the user resolves them.
+ * - team_conflicts: those the server refused, with its reason, until the user resolves them;
+ * - profiles.team_workspace: the workspace (HOST:PORT/DATABASE) a profile holds the replayed
+ *   sessions of: such a profile has no API key and nothing to sync.
  */
 export const v12: Migration = {
   version: 12,
   name: 'team replicas, outbox and conflicts',
   up(db) {
     db.exec(`
+      ALTER TABLE profiles ADD COLUMN team_workspace TEXT;
+
       CREATE TABLE recon_provider_snapshots (
         session_id TEXT PRIMARY KEY REFERENCES recon_sessions(id) ON DELETE CASCADE,
         side       TEXT NOT NULL

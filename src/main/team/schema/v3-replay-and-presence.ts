@@ -1,4 +1,4 @@
-// Team schema v3 (frozen once shipped: a change is a new file): what a member's client needs to replay a session (its details and inputs), events sent at most once whatever the network does, and who has a session open.
+// Team schema v3 (frozen once shipped: a change is a new file): what a member's client needs to replay a session (its details and inputs), events sent at most once whatever the network does, who has a session open, and the workspace's schema version for a client to check.
 import type { TeamMigration } from '../migrations'
 
 export const v3: TeamMigration = {
@@ -79,6 +79,12 @@ begin
   insert into ledgerline.presence (session_id, login, seen_at) values (p_session, session_user, now())
   on conflict (session_id, login) do update set seen_at = excluded.seen_at;
 end $$;
+
+-- The workspace's schema version, for a member's client to check that it knows this workspace's rules.
+create function ledgerline.workspace_version() returns integer
+language sql stable security definer set search_path = pg_catalog, ledgerline as $$
+  select coalesce(max(version), 0) from ledgerline.schema_migrations
+$$;
 
 -- Who has which session open: seen in the last two minutes.
 create function ledgerline.session_presence() returns table (session_id text, login name, seen_at text)
