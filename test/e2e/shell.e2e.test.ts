@@ -48,7 +48,21 @@ describe('renderer shell in Chromium', { timeout: 60_000 }, () => {
     const { page } = harness
     // These run in the page, where globalThis is the window.
     const keys = await page.evaluate(() => Object.keys((globalThis as unknown as { api: object }).api).sort())
-    expect(keys).toEqual(['accounts', 'app', 'audit', 'bulk', 'export', 'job', 'on', 'profile', 'recon', 'records', 'search', 'sync'])
+    expect(keys).toEqual([
+      'accounts',
+      'app',
+      'audit',
+      'bulk',
+      'export',
+      'job',
+      'on',
+      'profile',
+      'recon',
+      'records',
+      'search',
+      'sync',
+      'team'
+    ])
     const forged = await page.evaluate(() =>
       (globalThis as unknown as { __ledgerlineInvoke(n: string, a: unknown): Promise<unknown> }).__ledgerlineInvoke('fs:write', {
         path: '/tmp/x'

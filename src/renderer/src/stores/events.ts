@@ -1,11 +1,13 @@
-// Events store: what the host pushes (notices, its own state, a profile change) taken in one place, so no screen listens on window.api itself.
+// Events store: what the host pushes (notices, its own state, a profile change, the team workspace) taken in one place, so no screen listens on window.api itself.
 import { defineStore } from 'pinia'
 import { ref } from 'vue'
 import type { EventPayload } from '../../../shared/ipc/contract'
 import { useJobsStore } from './jobs'
 import { resetProfileScoped } from './profile-scope'
 import { useSessionStore } from './session'
+import { useReviewStore } from './review'
 import { useSyncStore } from './sync'
+import { useTeamStore } from './team'
 
 export type Notify = (level: 'info' | 'warning' | 'error' | 'success', text: string) => void
 
@@ -19,6 +21,9 @@ export const useEventsStore = defineStore('events', () => {
     const session = useSessionStore()
     const jobs = useJobsStore()
     const sync = useSyncStore()
+    const team = useTeamStore()
+    const review = useReviewStore()
+    void team.loadStatus()
     stops = [
       window.api.on('app:notice', (notice) => notify(notice.level, notice.message)),
       window.api.on('host:status', (status) => {
@@ -36,6 +41,18 @@ export const useEventsStore = defineStore('events', () => {
         void session.loadProfile()
         void session.loadProfiles()
         void sync.load()
+      }),
+      // The workspace line came up, went down or was forgotten: the status (and what waits) is read again.
+      window.api.on('team:status', () => void team.loadStatus()),
+      // Another member's events arrived: the session under review and the shared list are read again.
+      window.api.on('team:changed', (change) => {
+        void team.loadStatus()
+        void team.loadShared()
+        const id = review.session?.id
+        if (id && change.sessionIds.includes(id)) {
+          void review.load(id, true)
+          void team.loadView(id)
+        }
       })
     ]
   }

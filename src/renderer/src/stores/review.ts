@@ -16,10 +16,12 @@ import { eventSubjects, SESSION_HISTORY_KINDS, type AuditEntry } from '../../../
 import { useCall } from '../calls'
 import { filterQuery, type AmountDateFilters } from '../format'
 import { profileScoped } from './profile-scope'
+import { useTeamStore } from './team'
 
 export const PAGE_SIZE = 50
 
 export const useReviewStore = defineStore('review', () => {
+  const team = useTeamStore()
   const session = ref<SessionInfo | null>(null)
   const summary = ref<ReconSummary | null>(null)
   const items = ref<ReconItem[]>([])
@@ -55,6 +57,15 @@ export const useReviewStore = defineStore('review', () => {
   })
 
   const closed = computed(() => session.value?.closedAt != null)
+  /**
+   * Nothing is decided here: the session is closed, or it is shared and this member may not decide in it
+   * now (its team side says why: the role, the sign-off state, the rules it was shared under).
+   */
+  const readOnly = computed(() => {
+    const s = session.value
+    if (!s?.team?.replay) return closed.value
+    return !(team.viewOf === s.id && team.view?.may.decide === true)
+  })
   const current = computed(() => items.value[selected.value] ?? null)
   const pages = computed(() => Math.max(1, Math.ceil(total.value / PAGE_SIZE)))
 
@@ -175,6 +186,8 @@ export const useReviewStore = defineStore('review', () => {
     const id = session.value?.id
     if (!id) return null
     const answer = await window.api.recon.decide({ sessionId: id, decision })
+    // A shared session's decision went to the workspace (or waits, or was refused): its team side is read again.
+    if (session.value?.team?.replay) await team.loadView(id)
     if (!answer.ok) return failed(answer.error)
     const { item, inPlace } = answer.value
     if (!inPlace) {
@@ -212,6 +225,7 @@ export const useReviewStore = defineStore('review', () => {
     if (!preview.ok) return failed(preview.error)
     if (preview.value.count === 0 || !(await confirm(preview.value))) return preview.value.count === 0 ? 0 : null
     const done = await window.api.recon.acceptAll({ sessionId: id, ...filter, minScore })
+    if (session.value?.team?.replay) await team.loadView(id)
     if (!done.ok) return failed(done.error)
     await load(id, true)
     return done.value.accepted
@@ -288,6 +302,7 @@ export const useReviewStore = defineStore('review', () => {
     picked,
     handMatch,
     closed,
+    readOnly,
     current,
     load,
     loadPage,

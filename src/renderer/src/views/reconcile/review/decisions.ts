@@ -4,17 +4,25 @@ import { isException, type Decision } from '../../../../../shared/reconcile'
 import { money } from '../../../format'
 import { useNotify } from '../../../notify'
 import { useReviewStore } from '../../../stores/review'
+import { useTeamStore } from '../../../stores/team'
 
 export function useDecisions() {
   const review = useReviewStore()
+  const team = useTeamStore()
   const message = useMessage()
   const dialog = useDialog()
   const notify = useNotify()
 
-  /** Sends one decision; says it is done, or why it failed. */
+  /** Sends one decision; says it is done, or why it failed, or (a shared session out of reach of its workspace) that it waits here. */
   async function send(decision: Decision, done: string): Promise<void> {
     const error = await review.decide(decision)
+    const waiting = review.session?.team?.replay ? (team.view?.waiting.length ?? 0) : 0
     if (error) notify.failed(error)
+    else if (waiting > 0)
+      message.warning(
+        `${done} The workspace cannot be reached: it waits on this computer (${waiting} waiting) and is sent as soon as the connection is back.`,
+        { duration: 6000 }
+      )
     else message.success(done, { duration: 2500 })
   }
   function accept(): void {
