@@ -45,8 +45,15 @@ async function freePort(): Promise<number> {
   })
 }
 
+export interface PostgresOptions {
+  /** Addresses to listen on (default 127.0.0.1). Any 127.x.y.z is this computer, but only 127.0.0.1, ::1 and localhost are taken for it by Ledgerline. */
+  listen?: string[]
+  /** Serves TLS with this certificate and key (PEM), besides plain connections. */
+  tls?: { cert: string; key: string }
+}
+
 /** Starts a server and waits until it takes connections. */
-export async function startPostgres(): Promise<TestPostgres> {
+export async function startPostgres(options: PostgresOptions = {}): Promise<TestPostgres> {
   const bin = postgresBin()
   if (bin === null) throw new Error('PostgreSQL is not installed (Debian: apt-get install postgresql); .ci/run installs it.')
   const root = process.getuid?.() === 0
@@ -80,13 +87,24 @@ export async function startPostgres(): Promise<TestPostgres> {
   const init = spawnSync(initCmd, initArgs, { encoding: 'utf8' })
   if (init.status !== 0) throw new Error(`initdb failed: ${init.stderr || init.stdout}`)
   const port = await freePort()
+  const tlsSettings: string[] = []
+  if (options.tls) {
+    // The key is the server user's own, readable by it alone (postgres refuses it otherwise).
+    const cert = join(dir, 'server.crt')
+    const key = join(dir, 'server.key')
+    writeFileSync(cert, options.tls.cert)
+    writeFileSync(key, options.tls.key, { mode: 0o600 })
+    if (uid !== null && gid !== null) for (const f of [cert, key]) chownSync(f, uid, gid)
+    tlsSettings.push('-c', 'ssl=on', '-c', `ssl_cert_file=${cert}`, '-c', `ssl_key_file=${key}`)
+  }
   const [serverCmd, serverArgs] = as(join(bin, 'postgres'), [
     '-D',
     data,
     '-p',
     String(port),
+    ...tlsSettings,
     '-c',
-    'listen_addresses=127.0.0.1',
+    `listen_addresses=${(options.listen ?? ['127.0.0.1']).join(',')}`,
     '-c',
     `unix_socket_directories=${dir}`,
     '-c',

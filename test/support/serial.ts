@@ -15,7 +15,8 @@ export const SERIAL_TESTS = [
   'test/ipc/router.test.ts',
   'test/team/workspace.test.ts',
   'test/team/sessions.test.ts',
-  'test/team/replicas.test.ts'
+  'test/team/replicas.test.ts',
+  'test/team/tls.test.ts'
 ] as const
 
 /** What a test file that starts a process of its own uses. */

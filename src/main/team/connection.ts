@@ -58,13 +58,25 @@ export function readServerUrl(text: string): TeamServer {
   return { url: clean.toString(), host, port: Number(url.port || 5432), database, user, sslMode, local }
 }
 
+/** The CA certificate file a URL names (sslrootcert=FILE), refused clearly when it cannot be read. */
+function readRootCert(file: string): string {
+  try {
+    return readFileSync(file, 'utf8')
+  } catch (error) {
+    throw new AppError(
+      'bad_server_url',
+      `sslrootcert=${file}: the CA certificate cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}).`
+    )
+  }
+}
+
 /** node-postgres settings for a server; the password given (the app's, from the keychain) or else PGPASSWORD / ~/.pgpass as libpq reads them. */
 export function clientConfig(server: TeamServer, password?: string): pg.ClientConfig {
   const url = new URL(server.url)
   const rootCert = url.searchParams.get('sslrootcert')
   let ssl: pg.ClientConfig['ssl'] = false
   if (server.sslMode !== 'disable') {
-    const ca = rootCert ? readFileSync(rootCert, 'utf8') : undefined
+    const ca = rootCert ? readRootCert(rootCert) : undefined
     ssl =
       server.sslMode === 'require'
         ? { rejectUnauthorized: false }
@@ -120,15 +132,16 @@ export function teamError(error: unknown, server: TeamServer): AppError {
   }
   if (/Connection terminated|connection timeout/i.test(e.message))
     return new AppError('team_unreachable', `The connection to the workspace server ${server.host}:${server.port} was lost (${e.message}).`)
-  if (/self[- ]signed|certificate|SSL|TLS/i.test(e.message))
-    return new AppError(
-      'team_tls_failed',
-      `The server's TLS could not be verified (${e.message}). Give its CA in sslrootcert=FILE, or lower the check with sslmode=require in the URL.`
-    )
+  // Before the check below, which its message would also match.
   if (/does not support SSL/i.test(e.message))
     return new AppError(
       'team_tls_failed',
       `${server.host} does not offer TLS, which Ledgerline requires for a server not on this computer (add sslmode=disable to the URL only on a network you trust).`
+    )
+  if (/self[- ]signed|certificate|SSL|TLS/i.test(e.message))
+    return new AppError(
+      'team_tls_failed',
+      `The server's TLS could not be verified (${e.message}). Give its CA in sslrootcert=FILE, or lower the check with sslmode=require in the URL.`
     )
   return new AppError('team_server_error', `${e.message}${e.code ? ` (SQLSTATE ${e.code})` : ''}`)
 }

@@ -35,7 +35,14 @@ export class Doorbell {
 
   private async connect(): Promise<void> {
     if (this.stopped) return
-    const client = new pg.Client(clientConfig(this.server, this.options.password))
+    let client: pg.Client
+    try {
+      client = new pg.Client(clientConfig(this.server, this.options.password))
+    } catch (error) {
+      // Settings that cannot be read (a CA file gone) do not mend by waiting: said, not tried again.
+      this.options.onState?.('lost', teamError(error, this.server).message)
+      return
+    }
     this.client = client
     client.on('notification', () => this.ring())
     client.on('error', (error) => this.lost(client, error))
