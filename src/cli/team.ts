@@ -18,6 +18,7 @@ import {
   verifySharedSession
 } from '../main/team/sessions'
 import { shareRequestOf } from '../main/team/share'
+import { signOffPayload } from '../main/team/sign-off'
 import { ReconService } from '../main/reconcile/service'
 import { buildSummary, writeItemsCsv, writeXlsx } from '../main/reconcile/report'
 import type { Decision } from '../shared/reconcile'
@@ -41,7 +42,8 @@ export const TEAM_REFUSALS = new Set([
   'team_session',
   'team_not_synced',
   'team_replay_failed',
-  'team_history_changed'
+  'team_history_changed',
+  'team_items_differ'
 ])
 
 const TEAM_COMMANDS = 'setup, member add|remove|list, share, sessions, sync, submit, approve, return, reopen, report'
@@ -250,7 +252,18 @@ async function sessionCommand(sub: string, args: string[]): Promise<number> {
   const kind = sub as 'submit' | 'approve' | 'return' | 'reopen'
   if ((kind === 'return' || kind === 'reopen') && !values.reason?.trim())
     throw new UsageError(`team ${kind} needs --reason TEXT (kept with the session's history)`)
-  const payload = values.reason ? { reason: values.reason.trim() } : {}
+  let payload: Record<string, unknown> = values.reason ? { reason: values.reason.trim() } : {}
+  if (kind === 'submit' || kind === 'approve') {
+    // A submission or an approval names the items it is of, as replayed in the member's cache.
+    const data = openData(values.db, 'fills')
+    try {
+      const { replicas, replica } = await replicaOf(data, target, session)
+      await withServer(target, (client) => replicas.pull(client, replica))
+      payload = signOffPayload(data.db, replicas.require(session), kind, values.reason)
+    } finally {
+      await data.close()
+    }
+  }
   const seq = await withServer(target, (client) => addSessionEventOnce(client, randomUUID(), session, kind, payload))
   const done = { submit: 'submitted for review', approve: 'approved', return: 'returned to its preparers', reopen: 'reopened' }[kind]
   process.stdout.write(`Session ${session} ${done} (event ${seq}).\n`)

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import keytar from 'keytar'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { openCache } from '../../src/main/cache/open'
 import type { ReconItem } from '../../src/shared/reconcile'
 import { startTestHost, syncAndWait, testHostConfig, valueOf, type TestHost } from '../support/app-env'
 import { runCli } from '../support/cli'
@@ -43,6 +44,13 @@ async function app(config = testHostConfig()): Promise<TestHost> {
 
 async function items(host: TestHost, sessionId: string): Promise<ReconItem[]> {
   return valueOf(await host.call('recon:items', { sessionId, limit: 1000 })).items
+}
+/** Runs the matching of a session as a job and waits for it to succeed. */
+async function runAndWait(host: TestHost, sessionId: string): Promise<void> {
+  const job = valueOf(await host.call('recon:run', { sessionId }))
+  await expect
+    .poll(async () => valueOf(await host.call('job:list')).find((j) => j.id === job.id)?.state, { timeout: 60_000 })
+    .toBe('succeeded')
 }
 const byPayment = async (host: TestHost, sessionId: string, n: number): Promise<ReconItem> =>
   (await items(host, sessionId)).find((i) => i.provider[0]?.id === `id-${n}`) as ReconItem
@@ -226,10 +234,16 @@ describe("the app's team workspace", () => {
     } finally {
       await proxy.restore()
     }
-    // Back online, the app sends what waited by itself: the server refuses it as stale, naming who changed the item and when.
+    // Back online, the app sends what waited by itself, and pulls: the server refuses it as stale, naming who changed the item and when.
     await expect
-      .poll(async () => valueOf(await alice.call('team:session', { sessionId: aliceCopy }))?.conflicts.length, { timeout: 60_000 })
-      .toBe(1)
+      .poll(
+        async () => {
+          const view = valueOf(await alice.call('team:session', { sessionId: aliceCopy }))
+          return [view?.conflicts.length, view?.history.some((e) => e.author === 'erin')]
+        },
+        { timeout: 60_000 }
+      )
+      .toEqual([1, true])
     const after = valueOf(await alice.call('team:session', { sessionId: aliceCopy }))
     expect(after?.waiting).toEqual([])
     expect(after?.conflicts[0]).toMatchObject({
@@ -270,7 +284,28 @@ describe("the app's team workspace", () => {
     await expect
       .poll(async () => valueOf(await bob.call('team:session', { sessionId: bobCopy }))?.may.approve, { timeout: 30_000 })
       .toBe(true)
+    // The submission names the items alice's computer replayed; bob's computer checks its own against them.
+    const inForce = valueOf(await bob.call('team:session', { sessionId: bobCopy }))?.history.findLast((e) => e.kind === 'submit')
+    expect(inForce).toMatchObject({
+      standing: 'in force',
+      items: { count: 13, sha256: expect.stringMatching(/^[0-9a-f]{64}$/) },
+      sameHere: true
+    })
+    // Items that differ on the reviewer's computer (a cache changed behind Ledgerline's back) are not approved.
+    const bobCache = openCache(bob.config.paths.cacheDatabase)
+    bobCache
+      .prepare(`update recon_items set data = json_set(data, '$.reasons', json('["changed here"]')) where session_id = ? and position = 0`)
+      .run(bobCopy)
+    bobCache.close()
+    const differing = await bob.call('team:signOff', { sessionId: bobCopy, step: 'approve' })
+    expect(differing.ok ? null : differing.error).toMatchObject({
+      code: 'team_items_differ',
+      message: expect.stringMatching(/This computer replays other items \(13, SHA-256 [0-9a-f]{12}…\) than alice submitted/)
+    })
+    // Matched again here, the items are the submitted ones.
+    await runAndWait(bob, bobCopy)
     const approved = valueOf(await bob.call('team:signOff', { sessionId: bobCopy, step: 'approve' }))
+    expect(approved.history.at(-1)).toMatchObject({ kind: 'approve', items: { sha256: inForce?.items?.sha256 }, sameHere: true })
     expect(approved).toMatchObject({ state: 'approved', reviewer: 'bob', may: { comment: false, approve: false } })
     expect(approved.history.filter((e) => e.kind === 'submit').map((e) => e.standing)).toEqual([
       'superseded: returned to its preparers by bob (event 6)',
@@ -285,7 +320,7 @@ describe("the app's team workspace", () => {
     const signOff = readFileSync(exported.signOffFile as string, 'utf8')
     expect(signOff).toMatch(/"shared for preparation","alice"/)
     expect(signOff).toMatch(/"returned to its preparers","bob",.*"Explain item 3"/)
-    expect(signOff).toMatch(/"approved","bob",.*"in force"/)
+    expect(signOff).toMatch(new RegExp(`"approved","bob",.*"in force",13,"=""${inForce?.items?.sha256}"""`))
     expect(readFileSync(exported.file as string, 'utf8')).toMatch(/item_key/)
     // The audit trail on the server agrees with what the app showed.
     const verify = await cli('bob', 'audit', 'verify', '--session', localSession)

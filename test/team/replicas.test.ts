@@ -236,15 +236,29 @@ describe('members replaying a shared session', () => {
   }, 180_000)
 
   it('writes the report with its sign-off, and refuses a history rewritten on the server', async () => {
-    expect((await as('alice', 'team', 'submit', '--session', shared)).code).toBe(0)
+    const byReviewer = await as('bob', 'team', 'submit', '--session', shared)
+    expect(byReviewer.code).toBe(2)
+    expect(byReviewer.stderr).toMatch(/bob is a reviewer: only a preparer submits a session for review \[team_role_refused\]/)
+    expect((await as('alice', 'team', 'submit', '--session', shared)).stdout).toMatch(
+      new RegExp(`^Session ${shared} submitted for review \\(event \\d+\\)\\.\\n$`)
+    )
+    const own = await as('alice', 'team', 'approve', '--session', shared)
+    expect(own.code).toBe(2)
+    expect(own.stderr).toMatch(/alice is a preparer: only a reviewer or an admin approves \[team_role_refused\]/)
+    expect((await as('bob', 'team', 'approve', '--session', shared)).stdout).toMatch(
+      new RegExp(`^Session ${shared} approved \\(event \\d+\\)\\.\\n$`)
+    )
     const out = join(home, 'october-team.csv')
     const report = await as('bob', 'team', 'report', '--session', shared, '--out', out, '--xlsx', join(home, 'october-team.xlsx'))
     expect(report.stderr).toBe('')
-    expect(report.stdout).toMatch(/SUBMITTED, prepared by alice/)
+    expect(report.stdout).toMatch(/APPROVED, prepared by alice, reviewed by bob/)
     const signOff = readFileSync(join(home, 'october-team-sign-off.csv'), 'utf8')
     expect(signOff).toMatch(/"shared for preparation","alice"/)
     expect(signOff).toMatch(/"comment","bob",.*"Check the fee on this one"/)
-    expect(signOff).toMatch(/"submitted for review","alice",.*"in force"/)
+    // The submission and the approval each name the same items: how many, and their SHA-256 as replayed on alice's and on bob's computer.
+    const submitted = /"submitted for review","alice",.*"in force",(\d+),"=""([0-9a-f]{64})"""/.exec(signOff)
+    expect(submitted?.[1]).toBe(String((JSON.parse(itemsOf('bob').items) as unknown[]).length))
+    expect(signOff).toMatch(new RegExp(`"approved","bob",.*"in force",${submitted?.[1]},"=""${submitted?.[2]}"""`))
     expect(existsSync(join(home, 'october-team.xlsx'))).toBe(true)
     // A superuser takes the last event away and makes the session's head agree: bob's computer read it, and says so.
     await server.sql(

@@ -25,26 +25,14 @@ async function connect(login: string): Promise<pg.Client> {
   return client
 }
 
-/** A decision (or "note TEXT") through the workspace's function as a member's client sends it; a refusal as the CLI reports one (exit 2, its message and code). */
-async function decide(
+/** Sends an event through the workspace's function as a member's client does; a refusal as the CLI reports one (exit 2, its message and code). */
+async function asMember(
   login: string,
-  item: string,
-  action: string,
-  basedOn?: number
+  send: (client: pg.Client) => Promise<number>
 ): Promise<{ code: number; stderr: string; seq?: number }> {
   const client = await connect(login)
   try {
-    const seq = action.startsWith('note ')
-      ? await addSessionEventOnce(client, randomUUID(), SESSION, 'note', { text: action.slice(5) }, { key: item, basedOn: 0 })
-      : await addSessionEventOnce(
-          client,
-          randomUUID(),
-          SESSION,
-          'decision',
-          { action },
-          { key: item, basedOn: basedOn ?? (await itemVersion(client, SESSION, item)) }
-        )
-    return { code: 0, stderr: '', seq }
+    return { code: 0, stderr: '', seq: await send(client) }
   } catch (error) {
     const refused = teamError(error, readServerUrl(server.url(login)))
     return { code: 2, stderr: `${refused.message} [${refused.code}]` }
@@ -52,6 +40,25 @@ async function decide(
     await client.end()
   }
 }
+
+/** A decision (or "note TEXT") on an item. */
+const decide = (login: string, item: string, action: string, basedOn?: number): ReturnType<typeof asMember> =>
+  asMember(login, async (client) =>
+    action.startsWith('note ')
+      ? addSessionEventOnce(client, randomUUID(), SESSION, 'note', { text: action.slice(5) }, { key: item, basedOn: 0 })
+      : addSessionEventOnce(
+          client,
+          randomUUID(),
+          SESSION,
+          'decision',
+          { action },
+          { key: item, basedOn: basedOn ?? (await itemVersion(client, SESSION, item)) }
+        )
+  )
+
+/** A sign-off step (the CLI's team submit|approve also names the items replayed on the member's computer: see replicas.test.ts). */
+const step = (login: string, kind: 'submit' | 'approve' | 'return' | 'reopen', reason?: string): ReturnType<typeof asMember> =>
+  asMember(login, (client) => addSessionEventOnce(client, randomUUID(), SESSION, kind, reason ? { reason } : {}))
 
 beforeAll(async () => {
   server = await startPostgres()
@@ -149,29 +156,28 @@ describe('a shared session', () => {
   })
 
   it('goes open → submitted → returned → approved → reopened, each step only for whoever may take it', async () => {
-    expect((await as('bob', 'team', 'submit', '--session', SESSION)).code).toBe(2)
-    expect((await as('alice', 'team', 'submit', '--session', SESSION)).stdout).toBe(`Session ${SESSION} submitted for review (event 6).\n`)
+    expect((await step('bob', 'submit')).code).toBe(2)
+    expect(await step('alice', 'submit')).toEqual({ code: 0, stderr: '', seq: 6 })
     // Submitted: read-only to its preparers.
     const late = await decide('alice', 'C', 'accept')
     expect(late.code).toBe(2)
     expect(late.stderr).toMatch(/is submitted: it is read-only until it is returned \[team_state_refused\]/)
     expect((await decide('alice', 'C', 'note one more thing')).code).toBe(2)
     // The preparer never approves her own session.
-    const own = await as('alice', 'team', 'approve', '--session', SESSION)
+    const own = await step('alice', 'approve')
     expect(own.code).toBe(2)
     expect(own.stderr).toMatch(/alice is a preparer: only a reviewer or an admin approves/)
     // Nor does anyone who made a decision in it, even after becoming a reviewer.
     expect((await as('owner', 'team', 'member', 'add', 'erin', '--role', 'reviewer')).code).toBe(0)
-    const decider = await as('erin', 'team', 'approve', '--session', SESSION)
+    const decider = await step('erin', 'approve')
     expect(decider.code).toBe(2)
     expect(decider.stderr).toMatch(/erin made decisions in session sess-2026-03 and may not approve it \[team_duties_refused\]/)
-    expect((await as('bob', 'team', 'return', '--session', SESSION)).code).toBe(2)
-    expect((await as('bob', 'team', 'return', '--session', SESSION, '--reason', 'Item C is not explained')).stdout).toMatch(
-      /returned to its preparers/
-    )
+    const noReason = await step('bob', 'return')
+    expect(noReason.stderr).toMatch(/returning a session needs a comment saying why \[team_state_refused\]/)
+    expect((await step('bob', 'return', 'Item C is not explained')).code).toBe(0)
     expect((await decide('alice', 'C', 'resolve')).code).toBe(0)
-    expect((await as('alice', 'team', 'submit', '--session', SESSION)).code).toBe(0)
-    expect((await as('bob', 'team', 'approve', '--session', SESSION)).stdout).toMatch(/approved/)
+    expect((await step('alice', 'submit')).code).toBe(0)
+    expect((await step('bob', 'approve')).code).toBe(0)
     // Approved: locked for everyone, reopened only by an admin with a reason.
     const locked = await decide('bob', 'A', 'note after the fact')
     expect(locked.stderr).toMatch(/is approved: it is locked for everyone/)

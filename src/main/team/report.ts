@@ -5,8 +5,20 @@ import type { TeamEventView } from '../../shared/ipc/team'
 import { describeEvent, type AuditEventBody } from '../../shared/reconcile-events'
 import { writeFileSafely } from '../export/safe-file'
 import type { SessionEvent } from './sessions'
+import { digestOf, type ItemsDigest } from './sign-off'
 
-export const SIGN_OFF_COLUMNS = ['event', 'what', 'by', 'at_utc', 'item_key', 'comment', 'standing', 'event_hash'] as const
+export const SIGN_OFF_COLUMNS = [
+  'event',
+  'what',
+  'by',
+  'at_utc',
+  'item_key',
+  'comment',
+  'standing',
+  'items',
+  'items_sha256',
+  'event_hash'
+] as const
 
 /** The sign-off steps and comments, in words; decisions and runs are said by what they decided. */
 const WHAT: Record<string, string> = {
@@ -27,8 +39,12 @@ function decided(payload: unknown): string {
   }
 }
 
-/** Every event of a shared session in words, in the server's order; a submission or an approval says whether a later return or reopening superseded it. */
-export function teamEventViews(events: readonly SessionEvent[]): TeamEventView[] {
+/**
+ * Every event of a shared session in words, in the server's order; a submission or an approval says
+ * whether a later return or reopening superseded it, the items it was of, and (given this computer's
+ * items digest) whether one in force is of exactly the items replayed here.
+ */
+export function teamEventViews(events: readonly SessionEvent[], here?: ItemsDigest): TeamEventView[] {
   return events.map((e, i) => {
     let payload: { reason?: unknown; text?: unknown } = {}
     try {
@@ -42,6 +58,7 @@ export function teamEventViews(events: readonly SessionEvent[]): TeamEventView[]
       standing = later ? `superseded: ${WHAT[later.kind]} by ${later.author} (event ${later.seq})` : 'in force'
     }
     const said = typeof payload.reason === 'string' ? payload.reason : typeof payload.text === 'string' ? payload.text : null
+    const items = standing === null ? null : digestOf(e.payload)
     return {
       seq: e.seq,
       kind: e.kind,
@@ -51,6 +68,8 @@ export function teamEventViews(events: readonly SessionEvent[]): TeamEventView[]
       itemKey: e.itemKey,
       text: said,
       standing,
+      items,
+      sameHere: items && here && standing === 'in force' ? items.sha256 === here.sha256 : null,
       hash: e.hash
     }
   })
@@ -68,6 +87,8 @@ export function signOffRows(events: readonly SessionEvent[]): CsvCell[][] {
       v.itemKey ? { kind: 'identifier', value: v.itemKey } : null,
       v.text ? { kind: 'text', value: v.text } : null,
       v.standing ? { kind: 'text', value: v.standing } : null,
+      v.items ? { kind: 'integer', value: v.items.count } : null,
+      v.items ? { kind: 'identifier', value: v.items.sha256 } : null,
       { kind: 'identifier', value: v.hash }
     ])
 }

@@ -27,6 +27,7 @@ import {
 import { teamEventViews } from './report'
 import { addSessionEventOnce, listSharedSessions, markSeen, sessionPresence, shareSession } from './sessions'
 import { shareRequestOf } from './share'
+import { itemsDigest, signOffPayload, type ItemsDigest } from './sign-off'
 
 const SETTING = 'team_workspace'
 
@@ -60,6 +61,7 @@ export class TeamWorkspace {
   private role: TeamRole | null = null
   private bell: Doorbell | null = null
   private line: { line: WorkspaceStatus['line']; problem: string | null } = { line: 'connecting', problem: null }
+  private digest: { key: string; value: ItemsDigest } | null = null
   /** Network work runs one piece at a time: a pull and a push never interleave on the cache's replicas. */
   private queue: Promise<unknown> = Promise.resolve()
 
@@ -265,11 +267,20 @@ export class TeamWorkspace {
         message: c.message,
         refusedAt: c.refusedAt
       })),
-      history: teamEventViews(events),
+      history: teamEventViews(events, this.digestHere(replica)),
       lastSeq: replica.lastSeq,
       lastHash: replica.lastHash,
       pulledAt: replica.pulledAt
     }
+  }
+
+  /** This computer's items digest of a replica once it is submitted, worked out again only when it has run again (after new events, or asked to). */
+  private digestHere(replica: Replica): ItemsDigest | undefined {
+    if (replica.state === 'open') return undefined
+    const ran = this.db.prepare('select last_run_at from recon_sessions where id = ?').pluck().get(replica.sessionId) as string | null
+    const key = `${replica.sessionId}:${replica.lastSeq}:${ran}`
+    if (this.digest?.key !== key) this.digest = { key, value: itemsDigest(this.db, replica.sessionId) }
+    return this.digest.value
   }
 
   /**
@@ -305,7 +316,7 @@ export class TeamWorkspace {
     const { replica, replicas } = this.replicaHere(sessionId)
     if ((step === 'return' || step === 'reopen') && !reason?.trim())
       throw new AppError('reason_needed', `${step === 'return' ? 'Returning' : 'Reopening'} a session needs a reason, kept in its history.`)
-    const payload = reason?.trim() ? { reason: reason.trim() } : {}
+    const payload = signOffPayload(this.db, replica, step, reason)
     await this.serial(() =>
       this.withClient(async (client) => {
         await addSessionEventOnce(client, randomUUID(), replica.sharedId, step, payload)

@@ -58,6 +58,10 @@ export interface TeamEventView {
   text: string | null
   /** For a submission or an approval: still in force, or superseded by which later step. */
   standing: string | null
+  /** For a submission or an approval: the items it was of (how many, their SHA-256 as replayed by its author). */
+  items: { count: number; sha256: string } | null
+  /** For one in force: whether this computer replays exactly those items (null when not checked). */
+  sameHere: boolean | null
   hash: string
 }
 
