@@ -325,5 +325,20 @@ describe("the app's team workspace", () => {
     // The audit trail on the server agrees with what the app showed.
     const verify = await cli('bob', 'audit', 'verify', '--session', localSession)
     expect(verify.stdout).toMatch(new RegExp(`audit trail intact, ${approved.lastSeq} event\\(s\\)`))
+
+    // A superuser takes the approval away on the server, after alice's computer has it: the app takes nothing from that session and says why.
+    await expect
+      .poll(async () => valueOf(await alice.call('team:session', { sessionId: aliceCopy }))?.state, { timeout: 30_000 })
+      .toBe('approved')
+    await server.sql(
+      `with gone as (delete from ledgerline.events where session_id = $1 and seq = (select max(seq) from ledgerline.events where session_id = $1) returning seq, prev_hash)
+       update ledgerline.sessions s set last_seq = gone.seq - 1, last_hash = gone.prev_hash, state = 'submitted' from gone where s.id = $1`,
+      [localSession]
+    )
+    const synced = valueOf(await alice.call('team:sync'))
+    expect(synced.problems).toEqual([
+      expect.stringMatching(/"October" .* no longer continues the history this computer read, at event \d+/)
+    ])
+    expect(valueOf(await alice.call('team:session', { sessionId: aliceCopy }))?.lastSeq).toBe(approved.lastSeq)
   }, 180_000)
 })

@@ -45,8 +45,8 @@ export function teamHandlers(ctx: HostContext): HandlerMap {
     'team:signOff': ({ sessionId, step, reason }) => ctx.team.signOff(sessionId, step, reason),
     'team:comment': ({ sessionId, itemKey, text }) => ctx.team.comment(sessionId, itemKey, text),
     'team:sync': async () => {
-      const { sent, refused, events } = await ctx.team.sync()
-      return { sent, refused, events }
+      const { sent, refused, events, problems } = await ctx.team.sync()
+      return { sent, refused, events, problems }
     },
     'team:dismissConflict': ({ sessionId, ref }) => ctx.team.dismissConflict(sessionId, ref)
   }

@@ -22,7 +22,8 @@ import {
   replicaWaiting,
   TeamReplicas,
   workspaceKey,
-  type Replica
+  type Replica,
+  type TeamConflict
 } from './replicas'
 import { teamEventViews } from './report'
 import { addSessionEventOnce, listSharedSessions, markSeen, sessionPresence, shareSession } from './sessions'
@@ -53,6 +54,8 @@ export interface SyncOutcome {
   events: number
   /** Local ids of the sessions that changed. */
   changed: string[]
+  /** What could not be taken, in words (an event not applied here, a session whose history changed on the server). */
+  problems: string[]
 }
 
 export class TeamWorkspace {
@@ -62,6 +65,8 @@ export class TeamWorkspace {
   private bell: Doorbell | null = null
   private line: { line: WorkspaceStatus['line']; problem: string | null } = { line: 'connecting', problem: null }
   private digest: { key: string; value: ItemsDigest } | null = null
+  /** Problems already said on screen, so each ring does not say them again. */
+  private readonly told = new Set<string>()
   /** Network work runs one piece at a time: a pull and a push never interleave on the cache's replicas. */
   private queue: Promise<unknown> = Promise.resolve()
 
@@ -291,7 +296,9 @@ export class TeamWorkspace {
   async decide(sessionId: string, decision: Decision): Promise<{ waiting: number }> {
     const { replica, replicas } = this.replicaHere(sessionId)
     const { ref } = replicas.queueDecision(replica, decision)
-    return this.sendQueued(replicas, replica, ref)
+    const { waiting, refused } = await this.sendQueued(replicas, replica, [ref])
+    if (refused[0]) throw new AppError(refused[0].code, refused[0].message)
+    return { waiting }
   }
 
   /** Accepts every undecided suggestion the filter shows scoring at least minScore, each its own decision through the outbox. */
@@ -299,15 +306,17 @@ export class TeamWorkspace {
     const { replica, replicas } = this.replicaHere(sessionId)
     const keys = new ReconService(this.db).suggestionKeys(sessionId, filter, minScore)
     const refs = keys.map((itemKey) => replicas.queueDecision(replica, { kind: 'accept', itemKey }).ref)
-    const sent = await this.sendQueued(replicas, replica, refs[refs.length - 1] ?? null)
-    return { accepted: keys.length, waiting: sent.waiting }
+    // Each refused one is a conflict on its item; the others stand.
+    const { waiting, refused } = await this.sendQueued(replicas, replica, refs)
+    return { accepted: keys.length - refused.length, waiting }
   }
 
   /** A comment on an item (or the session): all a reviewer adds. */
   async comment(sessionId: string, itemKey: string | null, text: string): Promise<TeamSessionView> {
     const { replica, replicas } = this.replicaHere(sessionId)
     const ref = replicas.queueNote(replica, itemKey, text.trim())
-    await this.sendQueued(replicas, replica, ref)
+    const { refused } = await this.sendQueued(replicas, replica, [ref])
+    if (refused[0]) throw new AppError(refused[0].code, refused[0].message)
     return (await this.view(sessionId)) as TeamSessionView
   }
 
@@ -343,13 +352,21 @@ export class TeamWorkspace {
     this.role = await readRole(client)
     const pushed = await replicas.push(client)
     const changed = new Set(pushed.conflicts.map((c) => c.sessionId))
+    const problems: string[] = []
     let events = 0
     for (const replica of replicas.list()) {
-      const pulled = await replicas.pull(client, replica)
-      events += pulled.events
-      if (pulled.events > 0) changed.add(replica.sessionId)
+      try {
+        const pulled = await replicas.pull(client, replica)
+        events += pulled.events
+        if (pulled.events > 0) changed.add(replica.sessionId)
+        problems.push(...pulled.problems)
+      } catch (error) {
+        // One session that cannot be pulled (its history rewritten on the server) does not hold the others back.
+        if (!(error instanceof AppError) || error.code === 'team_unreachable') throw error
+        problems.push(error.message)
+      }
     }
-    return { sent: pushed.sent, refused: pushed.conflicts.length, events, changed: [...changed] }
+    return { sent: pushed.sent, refused: pushed.conflicts.length, events, changed: [...changed], problems }
   }
 
   // ---- plumbing
@@ -376,25 +393,30 @@ export class TeamWorkspace {
     return { replica, replicas }
   }
 
-  private async sendQueued(replicas: TeamReplicas, replica: Replica, ref: string | null): Promise<{ waiting: number }> {
+  /** Sends what waits and pulls the replica: how many still wait (the line down), and which of `refs` the server refused. */
+  private async sendQueued(
+    replicas: TeamReplicas,
+    replica: Replica,
+    refs: readonly string[]
+  ): Promise<{ waiting: number; refused: TeamConflict[] }> {
+    const waiting = (): number => replicaWaiting(this.db, replica).length
     // With the line down it waits here; the doorbell sends it when the line is back.
-    if (this.line.line === 'lost') return { waiting: replicaWaiting(this.db, replica).length }
-    let refused: { code: string; message: string } | undefined
+    if (this.line.line === 'lost') return { waiting: waiting(), refused: [] }
+    const mine = new Set(refs)
+    let refused: TeamConflict[] = []
     try {
       await this.serial(() =>
         this.withClient(async (client) => {
           const pushed = await replicas.push(client)
-          refused = pushed.conflicts.find((c) => c.ref === ref)
+          refused = pushed.conflicts.filter((c) => mine.has(c.ref))
           await replicas.pull(client, replicas.require(replica.sharedId))
         })
       )
     } catch (error) {
       if (!(error instanceof AppError) || error.code !== 'team_unreachable') throw error
       this.setLine('lost', error.message)
-      return { waiting: replicaWaiting(this.db, replica).length }
     }
-    if (refused) throw new AppError(refused.code, refused.message)
-    return { waiting: replicaWaiting(this.db, replica).length }
+    return { waiting: waiting(), refused }
   }
 
   private profileOf(sessionId: string): string {
@@ -439,9 +461,21 @@ export class TeamWorkspace {
     try {
       const outcome = await this.sync()
       if (outcome.changed.length > 0) this.options.events.emit('team:changed', { sessionIds: outcome.changed })
+      this.tell(outcome.problems)
     } catch (error) {
       const e = this.server ? teamError(error, this.server) : (error as Error)
-      this.options.log.error(`team workspace: sync after a ring failed: ${e.message}`)
+      if (e instanceof AppError && e.code === 'team_unreachable') this.setLine('lost', e.message)
+      else this.tell([e.message])
+    }
+  }
+
+  /** Says on screen, once each, what a sync after a ring could not take (and writes it to the log). */
+  private tell(problems: readonly string[]): void {
+    for (const problem of problems) {
+      if (this.told.has(problem)) continue
+      this.told.add(problem)
+      this.options.log.info(`team workspace: ${problem}`)
+      this.options.events.emit('app:notice', { level: 'error', message: problem.slice(0, 2000) })
     }
   }
 

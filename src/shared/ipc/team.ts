@@ -129,7 +129,7 @@ export const teamCalls = {
   /** A comment on an item (or on the session when itemKey is null): all a reviewer adds. */
   'team:comment': call<TeamSessionView>()(z.strictObject({ sessionId: id, itemKey: z.string().min(1).max(4000).nullable(), text: reason })),
   /** Sends what waits and pulls what is new, for every session opened here. */
-  'team:sync': call<{ sent: number; refused: number; events: number }>()(noArgs),
+  'team:sync': call<{ sent: number; refused: number; events: number; problems: string[] }>()(noArgs),
   /** Lets a refused decision go (decide again on the item as it is now, if still wanted). */
   'team:dismissConflict': call<TeamSessionView>()(z.strictObject({ sessionId: id, ref: id }))
 } as const

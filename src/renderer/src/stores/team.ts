@@ -100,7 +100,7 @@ export const useTeamStore = defineStore('team', () => {
   }
 
   /** Sends what waits and pulls what is new now (the doorbell does it by itself when the line is up). */
-  async function sync(): Promise<CallResult<{ sent: number; refused: number; events: number }>> {
+  async function sync(): Promise<CallResult<{ sent: number; refused: number; events: number; problems: string[] }>> {
     const answer = await window.api.team.sync()
     await loadStatus()
     if (viewOf.value) await loadView(viewOf.value)
