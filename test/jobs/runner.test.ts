@@ -175,4 +175,28 @@ describe('JobRunner', () => {
     expect(events.filter((e) => e === 'job:progress').length).toBe(5)
     expect(events.at(-1)).toBe('job:finished')
   })
+
+  it('sends the latest progress held back by the interval once it is up, even when the job then waits', async () => {
+    const sent: (number | undefined)[] = []
+    const jobs = new JobRunner(
+      createEventEmitter((_c, name, payload) => name === 'job:progress' && sent.push((payload as JobInfo).progress?.done))
+    )
+    let release = (): void => undefined
+    const job = jobs.start({
+      kind: 'export',
+      profile: acme,
+      title: 'Export',
+      run: async (control) => {
+        control.progress({ phase: 'writing', done: 1, total: 10 })
+        control.progress({ phase: 'writing', done: 2, total: 10 })
+        // Waits (a held request) with no further report: the window must still learn of the second.
+        await new Promise<void>((resolve) => (release = resolve))
+        return { kind: 'export' as const, file: 'f', rows: 2 }
+      }
+    })
+    await expect.poll(() => sent.at(-1)).toBe(2)
+    expect(sent).toEqual([undefined, 1, 2])
+    release()
+    await jobs.settled(job.id)
+  })
 })

@@ -216,12 +216,17 @@ describe('members replaying a shared session', () => {
     })
     const resolvedOn = (key: string): unknown[] =>
       cacheRows('bob', `select seq from team_events where kind = 'decision' and item_key = '${key}'`)
+    // What it has said so far: each step below waits for the listener to be where the step needs it, not for a time.
+    let said = ''
+    watch.child.stdout?.on('data', (chunk: Buffer) => (said += chunk.toString()))
     try {
+      await expect.poll(() => said, { timeout: 60_000 }).toMatch(/Listening for changes/)
       const first = suggestion(30)
       expect((await as('alice', 'decide', '--session', shared, '--item', first, 'accept')).code).toBe(0)
       await expect.poll(() => resolvedOn(first), { timeout: 60_000 }).toHaveLength(1)
       // The listener's connection drops; a decision made meanwhile arrives once it is back.
       await proxy.cut()
+      await expect.poll(() => said, { timeout: 60_000 }).toMatch(/Lost the workspace/)
       await proxy.restore()
       const second = suggestion(31)
       expect((await as('alice', 'decide', '--session', shared, '--item', second, 'accept')).code).toBe(0)

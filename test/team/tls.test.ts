@@ -18,58 +18,17 @@ let plain: TestPostgres
 let host: TestHost | undefined
 const PASSWORD = 'tls member pass'
 
-/** A CA of its own and a server certificate it signed for 127.0.0.2 (its IP in the subject alternative names). */
+/** A CA of its own (and another, to be refused) and a server certificate it signed for 127.0.0.2 (its IP in the subject alternative names). */
 function certificates(): { cert: string; key: string } {
-  const openssl = (...args: string[]): void => void execFileSync('openssl', args, { cwd: dir, stdio: 'pipe' })
-  openssl(
-    'req',
-    '-x509',
-    '-newkey',
-    'rsa:2048',
-    '-nodes',
-    '-days',
-    '2',
-    '-subj',
-    '/CN=Ledgerline test CA',
-    '-keyout',
-    'ca.key',
-    '-out',
-    'ca.crt'
-  )
-  openssl(
-    'req',
-    '-x509',
-    '-newkey',
-    'rsa:2048',
-    '-nodes',
-    '-days',
-    '2',
-    '-subj',
-    '/CN=Another CA',
-    '-keyout',
-    'other-ca.key',
-    '-out',
-    'other-ca.crt'
-  )
-  openssl('req', '-newkey', 'rsa:2048', '-nodes', '-subj', '/CN=127.0.0.2', '-keyout', 'server.key', '-out', 'server.csr')
+  const openssl = (args: string): void => void execFileSync('openssl', args.split(' '), { cwd: dir, stdio: 'pipe' })
+  // A subject without spaces: the arguments are split on them.
+  const authority = (name: string, file: string): void =>
+    openssl(`req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=${name} -keyout ${file}.key -out ${file}.crt`)
+  authority('Ledgerline-test-CA', 'ca')
+  authority('Another-CA', 'other-ca')
+  openssl('req -newkey rsa:2048 -nodes -subj /CN=127.0.0.2 -keyout server.key -out server.csr')
   writeFileSync(join(dir, 'san.ext'), 'subjectAltName=IP:127.0.0.2\n')
-  openssl(
-    'x509',
-    '-req',
-    '-in',
-    'server.csr',
-    '-CA',
-    'ca.crt',
-    '-CAkey',
-    'ca.key',
-    '-CAcreateserial',
-    '-days',
-    '2',
-    '-extfile',
-    'san.ext',
-    '-out',
-    'server.crt'
-  )
+  openssl('x509 -req -in server.csr -CA ca.crt -CAkey ca.key -CAcreateserial -days 2 -extfile san.ext -out server.crt')
   return { cert: readFileSync(join(dir, 'server.crt'), 'utf8'), key: readFileSync(join(dir, 'server.key'), 'utf8') }
 }
 

@@ -11,7 +11,7 @@ import { redactSecrets } from '../redact'
 export interface JobControl {
   readonly id: string
   readonly signal: AbortSignal
-  /** Reports progress; sent to the window at most every PROGRESS_INTERVAL_MS, except when `force` is set. */
+  /** Reports progress; sent to the window at most every PROGRESS_INTERVAL_MS (the latest when the interval is up), except when `force` is set. */
   progress(
     progress: Omit<JobProgress, 'rate' | 'etaSeconds' | 'step'> & Partial<Pick<JobProgress, 'rate' | 'etaSeconds' | 'step'>>,
     force?: boolean
@@ -37,6 +37,8 @@ interface Running {
   controller: AbortController
   done: Promise<void>
   lastSent: number
+  /** The latest progress held back by the interval, sent when it is up. */
+  trailing: NodeJS.Timeout | null
 }
 
 export class JobRunner {
@@ -79,7 +81,13 @@ export class JobRunner {
       error: null
     }
     const started = this.now()
-    const entry: Running = { info, controller, done: Promise.resolve(), lastSent: 0 }
+    const entry: Running = { info, controller, done: Promise.resolve(), lastSent: 0, trailing: null }
+    const send = (): void => {
+      if (entry.trailing) clearTimeout(entry.trailing)
+      entry.trailing = null
+      entry.lastSent = this.now()
+      this.events.emit('job:progress', { ...info })
+    }
     const control: JobControl = {
       id: info.id,
       signal: controller.signal,
@@ -96,9 +104,13 @@ export class JobRunner {
           rate,
           etaSeconds: p.etaSeconds !== undefined ? p.etaSeconds : left === null || rate === 0 ? null : left / rate
         }
-        if (!force && t - entry.lastSent < PROGRESS_INTERVAL_MS) return
-        entry.lastSent = t
-        this.events.emit('job:progress', { ...info })
+        const wait = PROGRESS_INTERVAL_MS - (t - entry.lastSent)
+        if (force || wait <= 0) return send()
+        // Held back, not dropped: a job that then waits (on a slow server, a held request) still shows where it is.
+        entry.trailing ??= setTimeout(() => {
+          entry.trailing = null
+          if (info.state === 'running') send()
+        }, wait)
       }
     }
     this.running.set(info.id, entry)
@@ -132,6 +144,7 @@ export class JobRunner {
         }
       )
       .then(() => {
+        if (entry.trailing) clearTimeout(entry.trailing)
         info.finishedAt = new Date(this.now()).toISOString()
         this.running.delete(info.id)
         this.finished.unshift({ ...info })

@@ -349,7 +349,12 @@ export class TeamWorkspace {
   }
 
   private async syncWith(client: pg.Client, replicas: TeamReplicas): Promise<SyncOutcome> {
-    this.role = await readRole(client)
+    const role = await readRole(client)
+    if (role !== this.role) {
+      // Given another role (or removed) since: what the screens offer changes with it.
+      this.role = role
+      this.options.events.emit('team:status', { line: this.line.line, problem: this.line.problem })
+    }
     const pushed = await replicas.push(client)
     const changed = new Set(pushed.conflicts.map((c) => c.sessionId))
     const problems: string[] = []

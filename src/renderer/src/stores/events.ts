@@ -42,8 +42,12 @@ export const useEventsStore = defineStore('events', () => {
         void session.loadProfiles()
         void sync.load()
       }),
-      // The workspace line came up, went down or was forgotten: the status (and what waits) is read again.
-      window.api.on('team:status', () => void team.loadStatus()),
+      // The workspace line came up or went down, the member's role changed, or the connection was forgotten:
+      // the status (and what waits) is read again, and what the session under review offers.
+      window.api.on('team:status', () => {
+        void team.loadStatus()
+        if (team.viewOf) void team.loadView(team.viewOf)
+      }),
       // Another member's events arrived: the session under review and the shared list are read again.
       window.api.on('team:changed', (change) => {
         void team.loadStatus()
