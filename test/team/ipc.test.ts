@@ -183,9 +183,10 @@ describe("the app's team workspace", () => {
     expect(await byPayment(alice, aliceCopy, 1)).toMatchObject({ outcome: 'matched', decidedBy: 'alice' })
     // Bob's app hears the doorbell and pulls: the decision is there, with its author, without his asking.
     await expect.poll(async () => (await byPayment(bob, bobCopy, 1)).decidedBy, { timeout: 30_000 }).toBe('alice')
-    expect(bob.events.some((e) => e.name === 'team:changed' && (e.payload as { sessionIds: string[] }).sessionIds.includes(bobCopy))).toBe(
-      true
-    )
+    // And tells the window, once its pull and run are done (the items may be read a moment before).
+    await expect
+      .poll(() => bob.events.some((e) => e.name === 'team:changed' && (e.payload as { sessionIds: string[] }).sessionIds.includes(bobCopy)))
+      .toBe(true)
     const second = await byPayment(bob, bobCopy, 2)
     const refused = await bob.call('recon:decide', { sessionId: bobCopy, decision: { kind: 'accept', itemKey: second.key } })
     expect(refused.ok ? null : refused.error).toMatchObject({
@@ -307,8 +308,9 @@ describe("the app's team workspace", () => {
     const approved = valueOf(await bob.call('team:signOff', { sessionId: bobCopy, step: 'approve' }))
     expect(approved.history.at(-1)).toMatchObject({ kind: 'approve', items: { sha256: inForce?.items?.sha256 }, sameHere: true })
     expect(approved).toMatchObject({ state: 'approved', reviewer: 'bob', may: { comment: false, approve: false } })
+    const returnedAt = approved.history.find((e) => e.kind === 'return')?.seq
     expect(approved.history.filter((e) => e.kind === 'submit').map((e) => e.standing)).toEqual([
-      'superseded: returned to its preparers by bob (event 6)',
+      `superseded: returned to its preparers by bob (event ${returnedAt})`,
       'in force'
     ])
     // Locked for everyone: a local close or a decision is refused.
