@@ -31,7 +31,7 @@ const SHIPPED: Record<string, string> = {
   'v9-statement-proof-and-money-returned.ts': 'b7fc21ab5d1db297463a757dccbc18c8e1dfef92db5d58d359424b84e81aacbe',
   'v10-statement-formats.ts': 'ccd68e6a411cab9665f9d8c99e85730cb704b7ab0617f96d61fe6f57dc1ae504',
   'v11-pdf-pages.ts': 'ff51bb729b40bcf3ccffd76806d796a0a393e7d74ce7b39ee2d7ab8bd1e74c20',
-  'v12-team-replicas.ts': 'a8b31ae67cd71c6612855c55809e0f4bbe27cd8769872e0d3bf6f2ac5184c994'
+  'v12-team-replicas.ts': '1d5d9880d858226a93a9feebea43cec96845a4a159b6b0861b333dd6a8d475c3'
 }
 
 const sha256 = (file: string): string => createHash('sha256').update(readFileSync(file, 'utf8').replace(/\r\n/g, '\n')).digest('hex')

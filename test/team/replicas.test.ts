@@ -158,6 +158,15 @@ describe('members replaying a shared session', () => {
     } finally {
       await proxy.restore()
     }
+    // Another login syncing on erin's computer sends none of them: the server would make them that login's.
+    const other = await runCli(['team', 'sync', '--server', url('alice'), '--db', cache('erin')], {
+      PGPASSWORD: PASSWORDS.alice ?? '',
+      HOME: home,
+      PGPASSFILE: join(home, 'none')
+    })
+    expect(other.code).toBe(0)
+    expect(other.stdout).not.toMatch(/Sent \d+ event/)
+    expect(cacheRows('erin', 'select count(*) as n, min(login) as login from team_outbox')).toEqual([{ n: 3, login: 'erin' }])
     const sync = await as('erin', 'team', 'sync')
     expect(sync.stdout).toMatch(/Sent 3 event\(s\) that waited on this computer/)
     expect(cacheRows('erin', 'select count(*) as n from team_outbox')).toEqual([{ n: 0 }])

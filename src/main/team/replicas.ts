@@ -132,12 +132,18 @@ export interface QueuedEvent {
   queuedAt: string
 }
 
-/** What waits on this computer to be sent for a replica, in the order it was made. */
-export function replicaWaiting(db: Database.Database, replica: Replica): QueuedEvent[] {
+/** What a login made on this computer for a replica and waits to be sent, in the order it was made. */
+export function replicaWaiting(db: Database.Database, replica: Replica, login: string): QueuedEvent[] {
   return (
     db
-      .prepare('select ref, kind, item_key, payload, queued_at from team_outbox where session_id = ? order by num')
-      .all(replica.sessionId) as { ref: string; kind: SessionEventKind; item_key: string | null; payload: string; queued_at: string }[]
+      .prepare('select ref, kind, item_key, payload, queued_at from team_outbox where session_id = ? and login = ? order by num')
+      .all(replica.sessionId, login) as {
+      ref: string
+      kind: SessionEventKind
+      item_key: string | null
+      payload: string
+      queued_at: string
+    }[]
   ).map((r) => ({ ref: r.ref, kind: r.kind, itemKey: r.item_key, payload: r.payload, queuedAt: r.queued_at }))
 }
 
@@ -384,16 +390,16 @@ export class TeamReplicas {
     )
   }
 
-  /** An item's version as this computer knows it: decisions on it the server has accepted, and those queued here before this one. */
+  /** An item's version as this computer knows it: decisions on it the server has accepted, and those this login queued here before this one. */
   itemVersion(replica: Replica, itemKey: string): number {
     const accepted = this.db
       .prepare("select count(*) from team_events where session_id = ? and item_key = ? and kind = 'decision'")
       .pluck()
       .get(replica.sessionId, itemKey) as number
     const queued = this.db
-      .prepare("select count(*) from team_outbox where session_id = ? and item_key = ? and kind = 'decision'")
+      .prepare("select count(*) from team_outbox where session_id = ? and item_key = ? and kind = 'decision' and login = ?")
       .pluck()
-      .get(replica.sessionId, itemKey) as number
+      .get(replica.sessionId, itemKey, this.server.user) as number
     return accepted + queued
   }
 
@@ -426,28 +432,31 @@ export class TeamReplicas {
   private queue(replica: Replica, kind: SessionEventKind, itemKey: string | null, basedOn: number | null, payload: object): string {
     const ref = randomUUID()
     this.db
-      .prepare('insert into team_outbox (ref, session_id, kind, item_key, based_on, payload, queued_at) values (?, ?, ?, ?, ?, ?, ?)')
-      .run(ref, replica.sessionId, kind, itemKey, basedOn, JSON.stringify(payload), this.now().toISOString())
+      .prepare(
+        'insert into team_outbox (ref, session_id, kind, item_key, based_on, payload, queued_at, login) values (?, ?, ?, ?, ?, ?, ?, ?)'
+      )
+      .run(ref, replica.sessionId, kind, itemKey, basedOn, JSON.stringify(payload), this.now().toISOString(), this.server.user)
     return ref
   }
 
   queued(): number {
     return this.db
-      .prepare('select count(*) from team_outbox o join team_replicas t on t.session_id = o.session_id where t.server = ?')
+      .prepare('select count(*) from team_outbox o join team_replicas t on t.session_id = o.session_id where t.server = ? and o.login = ?')
       .pluck()
-      .get(this.key) as number
+      .get(this.key, this.server.user) as number
   }
 
   /**
-   * Sends the queued events in the order they were made, each at most once (the server knows its
-   * reference). One the server refuses becomes a conflict; a dropped connection leaves the rest queued.
+   * Sends the events this login queued, in the order they were made, each at most once (the server
+   * knows its reference); another login's wait for that login. One the server refuses becomes a
+   * conflict; a dropped connection leaves the rest queued.
    */
   async push(client: pg.Client): Promise<PushOutcome> {
     const rows = this.db
       .prepare(
-        `select o.*, t.shared_id from team_outbox o join team_replicas t on t.session_id = o.session_id where t.server = ? order by o.num`
+        `select o.*, t.shared_id from team_outbox o join team_replicas t on t.session_id = o.session_id where t.server = ? and o.login = ? order by o.num`
       )
-      .all(this.key) as {
+      .all(this.key, this.server.user) as {
       ref: string
       session_id: string
       shared_id: string

@@ -259,7 +259,7 @@ export class TeamWorkspace {
       readOnly: may.decide ? null : readOnlyReason(replica, here, role),
       may,
       openBy: openBy.filter((login) => login !== me),
-      waiting: replicaWaiting(this.db, replica).map((q) => ({
+      waiting: (me === null ? [] : replicaWaiting(this.db, replica, me)).map((q) => ({
         itemKey: q.itemKey,
         what: queuedWhat(q.kind, q.payload),
         queuedAt: q.queuedAt
@@ -404,7 +404,7 @@ export class TeamWorkspace {
     replica: Replica,
     refs: readonly string[]
   ): Promise<{ waiting: number; refused: TeamConflict[] }> {
-    const waiting = (): number => replicaWaiting(this.db, replica).length
+    const waiting = (): number => replicaWaiting(this.db, replica, (this.server as TeamServer).user).length
     // With the line down it waits here; the doorbell sends it when the line is back.
     if (this.line.line === 'lost') return { waiting: waiting(), refused: [] }
     const mine = new Set(refs)

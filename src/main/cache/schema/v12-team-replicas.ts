@@ -11,7 +11,8 @@ import type { Migration } from '../migrations'
  * - team_events: the shared session's events exactly as the server gave them (hash-chained), and
  *   the local audit event a decision was replayed as (local_seq);
  * - team_outbox: events decided here and not yet accepted by the server, in order, each with the
- *   reference the server makes it once by;
+ *   reference the server makes it once by and the login that made it (only that login sends it: the
+ *   server authors an event by whoever sends it);
  * - team_conflicts: those the server refused, with its reason, until the user resolves them;
  * - profiles.team_workspace: the workspace (HOST:PORT/DATABASE) a profile holds the replayed
  *   sessions of: such a profile has no API key and nothing to sync.
@@ -67,7 +68,8 @@ export const v12: Migration = {
         item_key   TEXT,
         based_on   INTEGER,
         payload    TEXT NOT NULL,
-        queued_at  TEXT NOT NULL
+        queued_at  TEXT NOT NULL,
+        login      TEXT NOT NULL
       ) STRICT;
 
       CREATE TABLE team_conflicts (
