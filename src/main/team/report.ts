@@ -31,7 +31,7 @@ const WHAT: Record<string, string> = {
 }
 
 /** What a decision event decided, in words; one this Ledgerline cannot read is named as such (the server's rows are not trusted blindly). */
-function decided(payload: unknown): string {
+export function decisionInWords(payload: unknown): string {
   try {
     return describeEvent((payload as { body: AuditEventBody }).body)
   } catch {
@@ -62,7 +62,7 @@ export function teamEventViews(events: readonly SessionEvent[], here?: ItemsDige
     return {
       seq: e.seq,
       kind: e.kind,
-      what: WHAT[e.kind] ?? (e.kind === 'decision' ? decided(payload) : e.kind),
+      what: WHAT[e.kind] ?? (e.kind === 'decision' ? decisionInWords(payload) : e.kind),
       author: e.author,
       at: e.at,
       itemKey: e.itemKey,

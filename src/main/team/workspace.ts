@@ -4,7 +4,6 @@ import type Database from 'better-sqlite3'
 import type pg from 'pg'
 import type { SharedSessionRow, SignOffStep, TeamRole, TeamSessionView, WorkspaceStatus } from '../../shared/ipc/team'
 import type { Decision, ItemFilter } from '../../shared/reconcile'
-import { describeEvent, type AuditEventBody } from '../../shared/reconcile-events'
 import { AppError } from '../errors'
 import type { EventEmitter } from '../ipc/events'
 import type { Logger } from '../log'
@@ -25,7 +24,7 @@ import {
   type Replica,
   type TeamConflict
 } from './replicas'
-import { teamEventViews } from './report'
+import { decisionInWords, teamEventViews } from './report'
 import { addSessionEventOnce, listSharedSessions, markSeen, sessionPresence, shareSession } from './sessions'
 import { shareRequestOf } from './share'
 import { itemsDigest, signOffPayload, type ItemsDigest } from './sign-off'
@@ -551,12 +550,7 @@ function readOnlyReason(replica: Replica, here: TeamServer | null, role: TeamRol
 
 /** What a queued or refused event would have done, in words. */
 function queuedWhat(kind: string, payload: string): string {
-  try {
-    const p = JSON.parse(payload) as { body?: AuditEventBody; text?: string }
-    if (kind === 'decision' && p.body) return describeEvent(p.body)
-    if (kind === 'note') return `Comment: "${p.text ?? ''}"`
-  } catch {
-    // Named by its kind.
-  }
+  if (kind === 'decision') return decisionInWords(JSON.parse(payload))
+  if (kind === 'note') return `Comment: "${(JSON.parse(payload) as { text?: string }).text ?? ''}"`
   return kind
 }
