@@ -308,10 +308,14 @@ describe('reconciliation in Chromium', { timeout: 180_000 }, () => {
     await harness.screenshot('reconcile-dropped-named-months')
     await page.keyboard.press('Escape')
     await expect.poll(() => page.getByTestId('import-wizard').count()).toBe(0)
+    // The refusal is said in a message; read from the page, so a failure shows every message that was there instead.
+    const messages = (): Promise<string[]> => page.locator('.n-message').allInnerTexts()
     await drop('invoice.pdf', '%PDF-1.7')
-    await page.getByText(/invoice\.pdf could not be read as a PDF/).waitFor()
+    await expect.poll(messages, { timeout: 30_000 }).toContainEqual(expect.stringMatching(/invoice\.pdf could not be read as a PDF/))
     await drop('statement.csv', '')
-    await page.getByText(/statement\.csv is an empty file \(0 bytes\), not a bank statement\. Export the statement/).waitFor()
+    await expect
+      .poll(messages, { timeout: 30_000 })
+      .toContainEqual(expect.stringMatching(/statement\.csv is an empty file \(0 bytes\), not a bank statement\. Export the statement/))
     expect(harness.pageErrors).toEqual([])
   })
 
