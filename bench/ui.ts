@@ -5,8 +5,8 @@ import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import { ReconService } from '../src/main/reconcile/service'
 import { itemColumns } from '../src/main/reconcile/item-filters'
-import { summarise } from '../src/main/reconcile/report'
-import { DEFAULT_SETTINGS, type ReconItem } from '../src/shared/reconcile'
+import { summarise } from '../src/main/reconcile/totals'
+import { DEFAULT_SETTINGS, shortItemKey, type ReconItem } from '../src/shared/reconcile'
 import { PROJECT_ROOT, RENDERER_DIR, startRendererHarness, type RendererHarness } from '../test/support/renderer-harness'
 import { fmt, line } from './common'
 import { percentile } from './stats'
@@ -109,7 +109,7 @@ async function storedSession(db: Database.Database, n: number): Promise<string> 
     fileIds: [imported.file.id]
   })
   const insert = db.prepare(
-    'insert into recon_items (session_id, position, item_key, outcome, data, currency, day, provider_minor, file_minor, search) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)'
+    'insert into recon_items (session_id, position, item_key, short_key, outcome, data, currency, day, provider_minor, file_minor, search) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)'
   )
   const all: ReconItem[] = []
   db.transaction(() => {
@@ -117,11 +117,23 @@ async function storedSession(db: Database.Database, n: number): Promise<string> 
       const it = item(k)
       all.push(it)
       const c = itemColumns(it)
-      insert.run(session.id, k, it.key, it.outcome, JSON.stringify(it), c.currency, c.day, c.providerMinor, c.fileMinor, c.search)
+      insert.run(
+        session.id,
+        k,
+        it.key,
+        shortItemKey(it.key),
+        it.outcome,
+        JSON.stringify(it),
+        c.currency,
+        c.day,
+        c.providerMinor,
+        c.fileMinor,
+        c.search
+      )
     }
     db.prepare('update recon_sessions set last_run_at = ?, summary = ? where id = ?').run(
       new Date().toISOString(),
-      JSON.stringify({ settings, totals: summarise(all, settings, []) }),
+      JSON.stringify({ settings, totals: summarise(all, { settings, periodTo: '2026-10-31' }, []) }),
       session.id
     )
   })()

@@ -28,26 +28,10 @@ import { SYNC_RESOURCES, type SyncProgress, type SyncResource } from '../shared/
 import { apiKeyFromEnv, chooseProfile, COMMON, FILTER_OPTIONS, openData, outputPath, PLAIN_NOTE, positiveInt, UsageError } from './common'
 import { readSecret } from './prompt'
 import { csvCommand } from './csv'
-import { auditCommand, importCommand, reconcileCommand } from './reconcile'
-import { acceptAllCommand, closeCommand, decideCommand, reopenCommand } from './session'
-import { TEAM_REFUSALS, teamAuditCommand, teamCommand, teamDecideCommand } from './team'
-
-/** Refusals of a given file as a whole: what it is, damaged or cut short, or without the statement asked for. */
-const UNREADABLE_FILE = new Set([
-  'not_a_statement',
-  'malformed_workbook',
-  'malformed_csv',
-  'malformed_xml',
-  'truncated_file',
-  'no_statement',
-  'malformed_pdf',
-  'scanned_pdf',
-  'pdf_no_table',
-  'pdf_password_required',
-  'pdf_password_wrong',
-  'no_such_account',
-  'empty_file'
-])
+import { auditCommand, importCommand, reconcileCommand, reportCommand } from './reconcile'
+import { acceptAllCommand, closeCommand, decideCommand, matchCommand, reopenCommand, sessionsCommand, undoCommand } from './session'
+import { teamAuditCommand, teamCommand, teamDecideCommand } from './team'
+import { failureExitCode } from './exit-codes'
 
 const USAGE = `Usage: ledgerline <command> [options]
 
@@ -82,7 +66,7 @@ Commands:
       value quoted as it is, nothing wrapped or prefixed.
   import [--profile NAME] [--mapping FILE] [--currency CUR] [--preview] [--save-preset NAME]
          [--same-file use-existing|import-again] [--same-rows keep|skip] [--account ID]
-         [--password-file FILE] [--json] STATEMENT
+         [--password-file FILE] [--max-size MB] [--json] STATEMENT
       Read a bank statement, ledger or order export and store its rows. The format is
       known by the file's content: CSV/TSV in any common encoding and separator, Excel
       (.xlsx, old .xls: every sheet that holds a statement), text PDF (lines named by
@@ -91,14 +75,19 @@ Commands:
       password-protected PDF opens with the password on the first line of
       --password-file FILE (never on the command line; never stored or printed).
       Columns, number form and date order are found from the file; each bad row is
-      reported with its line and column.
+      reported with its line and column. --max-size MB: the most a file, or one part of a
+      workbook once inflated, may hold (default 512; the cache's setting import.max_bytes).
   reconcile [--profile NAME] --source payments|payouts|subscriptions|virtual-accounts
             --against STATEMENT [--mapping FILE] [--currency CUR] [--from DATE --to DATE] [--time-zone ZONE]
             [--amount-tolerance X] [--days-before N --days-after N] [--net-of-fees]
             [--bulk-file ID]... [--transfer REF]... --out REPORT.csv [--summary FILE.csv]
-            [--xlsx FILE.xlsx] [--plain] [--account ID] [--password-file FILE] [--json]
+            [--xlsx FILE.xlsx] [--plain] [--account ID] [--password-file FILE] [--max-size MB] [--json]
       Import the statement, match it against the provider's records and write the
-      reconciled report. Exit 0: everything matched; 1: exceptions remain; 2: bad input.
+      reconciled report. Exit 0: accounted for, with nothing left to review (every line in
+      an item or counted outside the period, the statement's balances tie, the difference
+      left is 0); 1: anything left, or not proved; 2: bad input (a file it cannot read, a
+      period that holds none of its lines, a currency the file contradicts). --currency only
+      fills a currency the file leaves open.
   csv validate --kind transfers|plans [--profile NAME] [--remote] [--json] FILE
       Check a bulk transfer (payout) or bulk plan CSV before upload: every problem on
       its row (as a spreadsheet numbers it) and column, and totals per currency. With a
@@ -107,12 +96,23 @@ Commands:
       file cannot be read.
   decide --session ID --item KEY (accept|reject|unmatch|resolve|unresolve|note TEXT|exclude REASON|fix DAY AMOUNT CUR)
          [--reason CODE] [--json]
-      Decide about one item of a session (KEY as in the report's item_key column); fix reads a
+      Decide about one item of a session (KEY: the report's item_key column, 12 characters); fix reads a
       line that could not be read by hand, exclude leaves it out with a reason. Each decision
       is kept in the audit trail.
-  accept-all --session ID --min-score N [--yes] [--json]
-      Accept every undecided suggestion scoring N or more; prints how many and their total,
-      and asks first unless --yes.
+  accept-all --session ID --min-score N [--no-groups] [--yes] [--json]
+      Accept every undecided suggestion scoring N or more, and every group suggestion (one
+      line the exact sum of several records: they have no score) unless --no-groups; prints
+      how many and their total, and asks first unless --yes.
+  match --session ID --item KEY --item KEY... [--json]
+      Match by hand the records and lines of these items (one to one, one to many or many to
+      one); the session is matched again around it.
+  undo --session ID [--json]
+      Take back the last decision not taken back yet (it stays in the audit trail).
+  sessions [--profile NAME] [--json]
+      Every session: id, name, profile, account, currencies, period, state (not run, open,
+      closed, shared), counts, and what may be said of it.
+  report --session ID --out FILE [--summary FILE] [--xlsx FILE] [--plain] [--json]
+      Write the reports of any session as it stands now. Exit codes as reconcile's.
   close --session ID [--evidence PACK.zip]
       Close a session: read-only until reopened. --evidence writes one zip an auditor opens
       without Ledgerline: the reports, every statement as imported, the audit trail with its
@@ -624,6 +624,14 @@ export async function main(argv: string[]): Promise<number> {
         return await (rest.includes('--server') ? teamDecideCommand(rest) : decideCommand(rest))
       case 'accept-all':
         return await acceptAllCommand(rest)
+      case 'sessions':
+        return await sessionsCommand(rest)
+      case 'report':
+        return await reportCommand(rest)
+      case 'undo':
+        return await undoCommand(rest)
+      case 'match':
+        return await matchCommand(rest)
       case 'close':
         return await closeCommand(rest)
       case 'reopen':
@@ -647,7 +655,7 @@ export async function main(argv: string[]): Promise<number> {
     const message = error instanceof Error ? error.message : String(error)
     const code = error instanceof AppError ? ` [${error.code}]` : ''
     process.stderr.write(`ledgerline: ${redactSecrets(message.split('\n')[0] ?? '')}${code}\n`)
-    // A file that is not a statement it can read, or a refusal by the team workspace, is the caller's to fix, as a bad option is.
-    return usage || (error instanceof AppError && (UNREADABLE_FILE.has(error.code) || TEAM_REFUSALS.has(error.code))) ? 2 : 1
+    // A file it cannot read, a refusal by the team workspace, a session or item that is not there: the caller's to fix, as a bad option is.
+    return failureExitCode(error, usage)
   }
 }

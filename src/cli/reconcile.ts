@@ -6,12 +6,25 @@ import { mappingSchema } from '../shared/ipc/reconcile'
 import { bankReconciliations } from '../shared/bank-reconciliation'
 import { moneyText, toMajorString } from '../shared/money'
 import { isTimeZone } from '../shared/time'
-import { lineWhere, RECON_SOURCES, type ReconSettings, type ReconSource, type StatementMapping } from '../shared/reconcile'
+import {
+  AGE_BUCKETS,
+  AGEING_KINDS,
+  feeBasisInWords,
+  type AgeingKind,
+  lineWhere,
+  RECON_SOURCES,
+  type ReconSettings,
+  type ReconSource,
+  type ReconSummary,
+  type StatementMapping
+} from '../shared/reconcile'
 import { verifyAudit } from '../main/reconcile/audit'
 import type { ParsedStatement } from '../main/reconcile/import/statement'
-import { buildSummary, writeItemsCsv, writeSummaryCsv, writeXlsx } from '../main/reconcile/report'
+import { writeItemsCsv, writeSummaryCsv, writeXlsx } from '../main/reconcile/report'
+import { buildSummary } from '../main/reconcile/totals'
 import { verifyEvidencePack } from '../main/reconcile/evidence'
 import { ReconService, storedFileIds, type ImportOutcome } from '../main/reconcile/service'
+import { AppError } from '../main/errors'
 import { chooseProfile, COMMON, openData, outputPath, PLAIN_NOTE, positiveInt, UsageError } from './common'
 
 function readMapping(path: string | undefined): Partial<StatementMapping> {
@@ -58,6 +71,11 @@ function readPasswordFile(path: string | undefined): string | undefined {
   const password = text.replace(/^\uFEFF/, '').split(/\r?\n/)[0] ?? ''
   if (password === '') throw new UsageError(`the password file ${path} is empty: put the password on its first line`)
   return password
+}
+
+/** --max-size MB: the most a statement file (or one part of a workbook, inflated) may hold, for this run. */
+function maxSize(value: string | undefined): number | undefined {
+  return value === undefined ? undefined : positiveInt('max-size', value, 512, 1) * 1024 * 1024
 }
 
 /** Problems and open questions of a read, each naming its line and column, to stderr. */
@@ -138,7 +156,8 @@ export async function importCommand(args: string[]): Promise<number> {
       preview: { type: 'boolean' },
       'save-preset': { type: 'string' },
       account: { type: 'string' },
-      'password-file': { type: 'string' }
+      'password-file': { type: 'string' },
+      'max-size': { type: 'string' }
     },
     strict: true,
     allowPositionals: true
@@ -167,7 +186,8 @@ export async function importCommand(args: string[]): Promise<number> {
       ifSameRows: sameRows,
       previewOnly: values.preview === true,
       account: values.account,
-      password
+      password,
+      maxBytes: maxSize(values['max-size'])
     })
     // A statement without currencies: name the currency of the payments it names, as the app's import offers it.
     const askedCurrency = outcome.parsed.questions.find((q) => q.field === 'defaultCurrency')
@@ -287,7 +307,8 @@ export async function reconcileCommand(args: string[]): Promise<number> {
       plain: { type: 'boolean' },
       name: { type: 'string' },
       account: { type: 'string' },
-      'password-file': { type: 'string' }
+      'password-file': { type: 'string' },
+      'max-size': { type: 'string' }
     },
     strict: true,
     allowPositionals: false
@@ -333,7 +354,8 @@ export async function reconcileCommand(args: string[]): Promise<number> {
       ifSameFile: 'use-existing',
       ifSameRows: 'keep',
       account: values.account,
-      password
+      password,
+      maxBytes: maxSize(values['max-size'])
     })
     if (
       outcome.status === 'questions' &&
@@ -351,7 +373,8 @@ export async function reconcileCommand(args: string[]): Promise<number> {
           ifSameFile: 'use-existing',
           ifSameRows: 'keep',
           account: values.account,
-          password
+          password,
+          maxBytes: maxSize(values['max-size'])
         })
     }
     for (const statement of outcome.statements) reportRead(statement, values.against)
@@ -368,7 +391,8 @@ export async function reconcileCommand(args: string[]): Promise<number> {
       throw new UsageError(`${basename(values.against)} has no rows to reconcile; give --from and --to to reconcile an empty period`)
     // The period's days are the business's: the profile's time zone unless the command names one.
     const timeZone = values['time-zone'] ?? profile.timeZone
-    const session = service.createSession({
+    // Created and run as one transaction: a reconcile killed midway (Ctrl+C, kill -9) leaves no session half-made.
+    const run = service.createAndRun({
       profileId: profile.id,
       name: values.name ?? `${basename(values.against)} against ${source}, ${from} to ${to}`,
       source,
@@ -382,22 +406,8 @@ export async function reconcileCommand(args: string[]): Promise<number> {
       settings,
       fileIds
     })
-    const controller = new AbortController()
-    const stop = (): void => controller.abort()
-    process.once('SIGINT', stop)
-    process.once('SIGTERM', stop)
-    const run = await service.run(session.id, { signal: controller.signal }).finally(() => {
-      process.off('SIGINT', stop)
-      process.off('SIGTERM', stop)
-    })
-    const input = service.reportInput(session.id, { name: profile.name, mode: profile.mode })
-    const summary = buildSummary(input)
-    const style = values.plain ? 'plain' : 'excel'
-    await writeItemsCsv(out, input, style)
-    if (summaryFile) await writeSummaryCsv(summaryFile, summary, input, style)
-    if (xlsxFile) await writeXlsx(xlsxFile, summary, input)
-    // Lines not read are items of the session (not_read): counted among its exceptions until read by hand or left out.
-    const exceptions = summary.exceptions
+    const session = run.session
+    const summary = await writeReports(service, session.id, profile, { out, summaryFile, xlsxFile, plain: values.plain === true })
     if (values.json)
       process.stdout.write(
         `${JSON.stringify({ ...summary, fileProblems: outcome.parsed.problems.length, leftOutFailed: run.leftOutFailed, leftOutOutsidePeriod: run.leftOutOutsidePeriod, unreadable: run.unreadable, notes: run.notes })}\n`
@@ -406,34 +416,7 @@ export async function reconcileCommand(args: string[]): Promise<number> {
       process.stdout.write(
         `Reconciled ${basename(values.against)} (${describeRead(outcome.parsed)}) against ${source} of "${profile.name}" (${profile.mode.toUpperCase()}), ${from} to ${to} in ${timeZone}\n`
       )
-      for (const [outcomeName, count] of Object.entries(summary.counts))
-        if (count > 0) process.stdout.write(`  ${outcomeName.padEnd(22)} ${count.toLocaleString('en-US')}\n`)
-      // Never "accounted for" while a line is not read: what it holds is not known.
-      const notRead = summary.notReadOpen
-      for (const c of summary.currencies) {
-        const accounted = c.unexplainedMinor !== 0 ? 'NO' : notRead > 0 ? `NO: ${notRead.toLocaleString('en-US')} line(s) not read` : 'yes'
-        process.stdout.write(
-          `  ${c.currency}: provider ${moneyText(c.providerTotalMinor, c.currency)}, file ${moneyText(c.fileTotalMinor, c.currency)}, difference ${moneyText(c.fileTotalMinor - c.providerTotalMinor, c.currency)} (accounted for by outcomes: ${accounted})\n`
-        )
-      }
-      for (const rec of bankReconciliations(summary)) {
-        process.stdout.write(`  Bank reconciliation, ${rec.currency}:\n`)
-        for (const line of rec.lines)
-          process.stdout.write(
-            `    ${`${line.label}${line.count === null ? '' : ` (${line.count.toLocaleString('en-US')})`}`.padEnd(78)} ${line.amountMinor === null ? 'not stated' : moneyText(line.amountMinor, rec.currency)}\n`
-          )
-      }
-      for (const s of summary.statements) {
-        process.stdout.write(
-          `  statement ${s.file}${s.account ? ` (account ${s.account})` : ''}: ${s.complete ? 'complete' : 'NOT complete'}, ${s.verdict}\n`
-        )
-        for (const b of s.balanceBreaks)
-          process.stdout.write(
-            `    ${lineWhere(b.line, s.pageStarts)}: running balance ${b.found} where ${b.expected} was expected (gap ${b.gap}: a line missing or doubled)\n`
-          )
-        for (const l of s.notRead.slice(0, 20)) process.stdout.write(`    ${lineWhere(l.line, s.pageStarts)} not read: ${l.reason}\n`)
-        if (s.notRead.length > 20) process.stdout.write(`    … and ${s.notRead.length - 20} more line(s) not read\n`)
-      }
+      process.stdout.write(describeSummary(summary))
       if (run.leftOutFailed)
         process.stdout.write(
           `  ${run.leftOutFailed} failed or cancelled provider record(s) with nothing in the file were left out (no money moved)\n`
@@ -446,8 +429,117 @@ export async function reconcileCommand(args: string[]): Promise<number> {
       process.stdout.write(
         `Report: ${out}${summaryFile ? `, summary: ${summaryFile}` : ''}${values.plain ? PLAIN_NOTE : ''}${xlsxFile ? `, workbook: ${xlsxFile}` : ''} (session ${session.id})\n`
       )
+      process.stdout.write(`${summary.verdict.headline}\n`)
     }
-    return exceptions === 0 ? 0 : 1
+    // What the exit code says is the verdict's, as every other output's is.
+    return summary.verdict.exitCode
+  } finally {
+    await data.close()
+  }
+}
+
+/** A session's summary as the CLI says it: counts, each currency's totals, fees, ages and verdict, the bank reconciliation, each statement's check. */
+export function describeSummary(summary: ReconSummary): string {
+  const out: string[] = []
+  for (const [outcomeName, count] of Object.entries(summary.counts))
+    if (count > 0) out.push(`  ${outcomeName.padEnd(22)} ${count.toLocaleString('en-US')}`)
+  out.push(`  Expected amounts: ${feeBasisInWords(summary.basis)}`)
+  for (const w of summary.verdict.warnings) out.push(`  WARNING: ${w}`)
+  for (const c of summary.currencies) {
+    const v = summary.verdict.currencies.find((x) => x.currency === c.currency)
+    out.push(
+      `  ${c.currency}: provider ${moneyText(c.providerTotalMinor, c.currency)}, file ${moneyText(c.fileTotalMinor, c.currency)}, difference ${moneyText(c.fileTotalMinor - c.providerTotalMinor, c.currency)}; accounted for: ${v?.accountedFor ? 'yes' : 'NO'}, nothing left: ${v?.nothingLeft ? 'yes' : 'NO'}`
+    )
+    for (const why of v?.why ?? []) out.push(`    - ${why}`)
+    const fees = (['matched', 'pending_at_provider', 'only_in_provider'] as const)
+      .filter((o) => c.outcomes[o].feesMinor !== 0)
+      .map(
+        (o) =>
+          `${o === 'matched' ? 'matched' : o === 'pending_at_provider' ? 'pending' : 'not on the statement'} ${moneyText(c.outcomes[o].feesMinor, c.currency)}`
+      )
+    if (fees.length > 0) out.push(`    The provider's fees: ${fees.join(', ')}`)
+    for (const [kind, { label }] of Object.entries(AGEING_KINDS) as [AgeingKind, (typeof AGEING_KINDS)[AgeingKind]][]) {
+      const buckets = c.ageing[kind]
+        .map((b, k) =>
+          b.count === 0 ? null : `${AGE_BUCKETS[k]?.label} ${b.count.toLocaleString('en-US')} (${moneyText(b.minor, c.currency)})`
+        )
+        .filter((b) => b !== null)
+      if (buckets.length > 0) out.push(`    ${label[0]?.toUpperCase()}${label.slice(1)}, by age at the period's end: ${buckets.join(', ')}`)
+    }
+  }
+  for (const rec of bankReconciliations(summary)) {
+    out.push(`  Bank reconciliation, ${rec.currency}:`)
+    for (const line of rec.lines)
+      out.push(
+        `    ${`${line.label}${line.count === null ? '' : ` (${line.count.toLocaleString('en-US')})`}`.padEnd(78)} ${line.amountMinor === null ? 'not stated' : moneyText(line.amountMinor, rec.currency)}`
+      )
+  }
+  for (const s of summary.statements) {
+    out.push(
+      `  statement ${s.file}${s.account ? ` (account ${s.account})` : ''}: ${s.complete ? 'complete' : 'NOT complete'}, ${s.verdict}`
+    )
+    for (const b of s.balanceBreaks)
+      out.push(
+        `    ${lineWhere(b.line, s.pageStarts)}: running balance ${b.found} where ${b.expected} was expected (gap ${b.gap}: a line missing or doubled)`
+      )
+    for (const l of s.notRead.slice(0, 20)) out.push(`    ${lineWhere(l.line, s.pageStarts)} not read: ${l.reason}`)
+    if (s.notRead.length > 20) out.push(`    … and ${s.notRead.length - 20} more line(s) not read`)
+  }
+  return `${out.join('\n')}\n`
+}
+
+/** Writes a session's reports (items CSV, and the summary CSV and workbook when asked) as it stands; returns its summary. */
+async function writeReports(
+  service: ReconService,
+  sessionId: string,
+  profile: { name: string; mode: string },
+  files: { out: string; summaryFile: string | undefined; xlsxFile: string | undefined; plain: boolean }
+): Promise<ReconSummary> {
+  const input = service.reportInput(sessionId, { name: profile.name, mode: profile.mode })
+  const summary = buildSummary(input)
+  const style = files.plain ? 'plain' : 'excel'
+  await writeItemsCsv(files.out, input, style)
+  if (files.summaryFile) await writeSummaryCsv(files.summaryFile, summary, input, style)
+  if (files.xlsxFile) await writeXlsx(files.xlsxFile, summary, input)
+  return summary
+}
+
+/** ledgerline report --session ID --out FILE [--summary FILE] [--xlsx FILE] [--plain] [--json]: the reports of any session, as it stands. */
+export async function reportCommand(args: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      db: COMMON.db,
+      json: COMMON.json,
+      session: { type: 'string' },
+      out: { type: 'string' },
+      summary: { type: 'string' },
+      xlsx: { type: 'string' },
+      plain: { type: 'boolean' }
+    },
+    strict: true,
+    allowPositionals: false
+  })
+  if (!values.session) throw new UsageError('give the session with --session ID (ledgerline sessions lists them)')
+  if (!values.out) throw new UsageError('report needs --out REPORT.csv')
+  const out = outputPath('out', values.out)
+  const summaryFile = values.summary === undefined ? undefined : outputPath('summary', values.summary)
+  const xlsxFile = values.xlsx === undefined ? undefined : outputPath('xlsx', values.xlsx)
+  const data = openData(values.db, 'reads')
+  try {
+    const service = new ReconService(data.db)
+    const session = service.session(values.session)
+    if (!session.lastRunAt) throw new AppError('not_run', `The session "${session.name}" has not been run yet: it has no items to report.`)
+    const profile = data.profiles.get(session.profileId)
+    const summary = await writeReports(service, session.id, profile, { out, summaryFile, xlsxFile, plain: values.plain === true })
+    if (values.json) process.stdout.write(`${JSON.stringify(summary)}\n`)
+    else {
+      process.stdout.write(`Session "${session.name}" (${session.id}), ${session.from} to ${session.to}:\n${describeSummary(summary)}`)
+      process.stdout.write(
+        `Report: ${out}${summaryFile ? `, summary: ${summaryFile}` : ''}${values.plain ? PLAIN_NOTE : ''}${xlsxFile ? `, workbook: ${xlsxFile}` : ''}\n${summary.verdict.headline}\n`
+      )
+    }
+    return summary.verdict.exitCode
   } finally {
     await data.close()
   }

@@ -2,8 +2,9 @@
 import { createInterface } from 'node:readline/promises'
 import { parseArgs } from 'node:util'
 import { ReconService } from '../main/reconcile/service'
+import { summaryOf } from '../main/reconcile/totals'
 import { moneyText } from '../shared/money'
-import type { Decision, ReconItem, SessionInfo } from '../shared/reconcile'
+import { shortItemKey, type Decision, type ReconItem, type SessionInfo } from '../shared/reconcile'
 import { COMMON, itemKeyGiven, openData, outputPath, UsageError, type Opened } from './common'
 
 const SESSION_OPTIONS = { db: COMMON.db, json: COMMON.json, session: { type: 'string' } } as const
@@ -31,11 +32,20 @@ function left(service: ReconService, sessionId: string): string {
   return `${totals.exceptions.toLocaleString('en-US')} item(s) left to review${totals.notReadOpen > 0 ? `, ${totals.notReadOpen} line(s) not read` : ''}`
 }
 
-/** An item in a line, as the report shows it: outcome, records by reference, lines by number, amounts with currency. */
+/** An item in a line, as the report shows it: its short key, outcome, records by reference, lines by number, amounts with currency. */
 function describeItem(item: ReconItem): string {
   const records = item.provider.map((p) => `${p.reference ?? p.serviceReference ?? 'no reference'} ${moneyText(p.amountMinor, p.currency)}`)
   const lines = item.file.map((f) => `line ${f.line} ${moneyText(f.amountMinor, f.currency)}`)
-  return `${item.outcome}: ${[...records, ...lines].join(', ') || 'nothing'}${item.resolved ? ' (resolved)' : ''}${item.note ? `; note: ${item.note}` : ''}`
+  return `${item.outcome}: ${[...records, ...lines].join(', ') || 'nothing'}${item.resolved ? ' (resolved)' : ''}${item.note ? `; note: ${item.note}` : ''} [item ${shortItemKey(item.key)}]`
+}
+
+/** What a decision left: the items its records and lines are in now (each with its short key), and what is left to review. */
+function printDecided(service: ReconService, sessionId: string, what: string, items: ReconItem[], json: boolean): void {
+  if (json)
+    process.stdout.write(
+      `${JSON.stringify({ item: items.length === 1 ? items[0] : null, items: items.map((i) => ({ ...i, shortKey: shortItemKey(i.key) })), exceptions: service.totals(sessionId).exceptions })}\n`
+    )
+  else process.stdout.write(`${what} recorded. ${items.map(describeItem).join('; ') || 'nothing'}. ${left(service, sessionId)}.\n`)
 }
 
 const ACTIONS = ['accept', 'reject', 'resolve', 'unresolve', 'note', 'exclude', 'fix', 'unmatch'] as const
@@ -82,14 +92,19 @@ export async function decideCommand(args: string[]): Promise<number> {
         currency: (words[2] as string).toUpperCase()
       })
     if (values.reason !== undefined) decisions.push({ kind: 'reason', itemKey, code: values.reason })
+    const before = service.item(session.id, itemKey) as ReconItem
     let item: ReconItem | null = null
     for (const decision of decisions) item = (await service.decide(session.id, decision)).item
-    const now = item ?? service.item(session.id, itemKey)
-    if (values.json) process.stdout.write(`${JSON.stringify({ item: now, exceptions: service.totals(session.id).exceptions })}\n`)
-    else
-      process.stdout.write(
-        `${decisions.map((d) => d.kind).join(' and ')} recorded. ${now ? describeItem(now) : 'The session was matched again; the item now has another key.'}. ${left(service, session.id)}.\n`
-      )
+    const now = item ?? service.item(session.id, before.key)
+    // A decision that ran the session again (reject, unmatch) leaves its records and lines in other items: those are said.
+    const holding = now
+      ? [now]
+      : service.itemsHolding(
+          session.id,
+          before.provider.map((p) => p.id),
+          before.file.map((f) => f.id)
+        )
+    printDecided(service, session.id, decisions.map((d) => d.kind).join(' and '), holding, values.json === true)
     return 0
   } finally {
     await data.close()
@@ -100,23 +115,31 @@ export async function decideCommand(args: string[]): Promise<number> {
 export async function acceptAllCommand(args: string[]): Promise<number> {
   const { values } = parseArgs({
     args,
-    options: { ...SESSION_OPTIONS, 'min-score': { type: 'string' }, yes: { type: 'boolean' } },
+    options: { ...SESSION_OPTIONS, 'min-score': { type: 'string' }, yes: { type: 'boolean' }, 'no-groups': { type: 'boolean' } },
     strict: true,
     allowPositionals: false
   })
+  // Group suggestions (one line the exact sum of several records, or the reverse) have no score: taken unless --no-groups.
+  const groups = values['no-groups'] !== true
   const raw = values['min-score']
   if (raw === undefined || !/^\d+(\.\d+)?$/.test(raw))
     throw new UsageError(`accept-all needs --min-score N, a number such as 8 (got "${raw ?? ''}")`)
   const minScore = Number(raw)
   const { data, service, session } = openSession(values)
   try {
-    const preview = service.previewAcceptAll(session.id, {}, minScore)
+    const preview = service.previewAcceptAll(session.id, {}, minScore, groups)
     const totals = preview.totals.map((t) => `${moneyText(t.fileMinor, t.currency)} in the file`).join(' and ')
     if (preview.count === 0) {
-      process.stdout.write(`No undecided suggestion scores ${minScore} or more.\n`)
+      process.stdout.write(`No undecided suggestion scores ${minScore} or more${groups ? ', and no group is suggested' : ''}.\n`)
       return 0
     }
-    const what = `${preview.count.toLocaleString('en-US')} suggestion(s) scoring ${minScore} or more, totalling ${totals}`
+    const singles = preview.count - preview.groups
+    const what = `${[
+      singles > 0 ? `${singles.toLocaleString('en-US')} suggestion(s) scoring ${minScore} or more` : null,
+      preview.groups > 0 ? `${preview.groups.toLocaleString('en-US')} group suggestion(s)` : null
+    ]
+      .filter(Boolean)
+      .join(' and ')}, totalling ${totals}`
     if (!values.yes) {
       if (!process.stdin.isTTY) throw new UsageError(`accept-all would accept ${what}; add --yes to accept them without being asked`)
       const prompt = createInterface({ input: process.stdin, output: process.stderr })
@@ -127,7 +150,7 @@ export async function acceptAllCommand(args: string[]): Promise<number> {
         return 1
       }
     }
-    const { accepted } = await service.acceptAll(session.id, {}, minScore)
+    const { accepted } = await service.acceptAll(session.id, {}, minScore, groups)
     if (values.json)
       process.stdout.write(`${JSON.stringify({ accepted, totals: preview.totals, exceptions: service.totals(session.id).exceptions })}\n`)
     else
@@ -152,12 +175,12 @@ export async function closeCommand(args: string[]): Promise<number> {
   const pack = values.evidence === undefined ? undefined : outputPath('evidence', values.evidence)
   const { data, service, session } = openSession(values)
   try {
-    const closed = service.close(session.id)
+    const profile = data.profiles.get(session.profileId)
+    const closed = await service.close(session.id, { name: profile.name, mode: profile.mode })
     process.stdout.write(
       `Closed "${closed.name}" (${closed.closedAt} by ${closed.closedBy}): read-only until reopened. ${left(service, session.id)}.\n`
     )
     if (pack) {
-      const profile = data.profiles.get(closed.profileId)
       const written = await service.evidencePack(closed.id, pack, { name: profile.name, mode: profile.mode })
       process.stdout.write(
         `Evidence pack: ${written.file} (${written.files} files). Its audit trail ends in ${written.chainHead}: keep this value with your sign-off; ledgerline audit verify --evidence checks the pack.\n`
@@ -178,6 +201,105 @@ export async function reopenCommand(args: string[]): Promise<number> {
   try {
     const reopened = service.reopen(session.id, values.reason.trim())
     process.stdout.write(`Reopened "${reopened.name}"; the reason is in its history.\n`)
+    return 0
+  } finally {
+    await data.close()
+  }
+}
+
+/** ledgerline undo --session ID [--json]: takes back the last decision not yet taken back (it stays in the trail). */
+export async function undoCommand(args: string[]): Promise<number> {
+  const { values } = parseArgs({ args, options: SESSION_OPTIONS, strict: true, allowPositionals: false })
+  const { data, service, session } = openSession(values)
+  try {
+    const { item } = await service.decide(session.id, { kind: 'undo' })
+    // The undo, and the decision it took back: the items that decision's records and lines are in now.
+    const events = service.events(session.id)
+    const undo = [...events].reverse().find((e) => e.kind === 'undo')
+    const undone = undo?.kind === 'undo' ? events.find((e) => e.seq === undo.payload.undoes) : undefined
+    const members = undone && 'providerIds' in undone.payload ? undone.payload : null
+    const byKey = undo?.kind === 'undo' && undo.payload.itemKey ? service.item(session.id, undo.payload.itemKey) : null
+    const holding = item ? [item] : members ? service.itemsHolding(session.id, members.providerIds, members.fileIds) : byKey ? [byKey] : []
+    printDecided(service, session.id, `undo of event ${undone?.seq ?? '?'} (${undone?.kind ?? 'decision'})`, holding, values.json === true)
+    return 0
+  } finally {
+    await data.close()
+  }
+}
+
+/** ledgerline match --session ID --item KEY --item KEY… [--json]: the records and lines of these items matched by hand, one to one, one to many or many to one. */
+export async function matchCommand(args: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    options: { ...SESSION_OPTIONS, item: { type: 'string', multiple: true } },
+    strict: true,
+    allowPositionals: false
+  })
+  const keys = (values.item ?? []).map(itemKeyGiven)
+  if (keys.length < 2)
+    throw new UsageError('match needs two or more --item KEY: the items whose records and lines are one (keys from the report)')
+  const { data, service, session } = openSession(values)
+  try {
+    const items = keys.map((key) => {
+      const found = service.item(session.id, key)
+      if (!found) throw new UsageError(`no item "${key}" in session ${session.id}'s last run (copy it from the report's item_key column)`)
+      return found
+    })
+    const providerIds = [...new Set(items.flatMap((i) => i.provider.map((p) => p.id)))]
+    const fileIds = [...new Set(items.flatMap((i) => i.file.map((f) => f.id)))]
+    await service.decide(session.id, { kind: 'match', providerIds, fileIds })
+    printDecided(service, session.id, 'match', service.itemsHolding(session.id, providerIds, fileIds), values.json === true)
+    return 0
+  } finally {
+    await data.close()
+  }
+}
+
+/** What a session's state is, in a word: not run yet, open, closed, or shared (a replay of a team workspace's session). */
+function stateOf(s: SessionInfo): string {
+  if (s.team?.replay) return 'shared'
+  if (s.closedAt) return 'closed'
+  return s.lastRunAt ? 'open' : 'not run'
+}
+
+/** ledgerline sessions [--profile NAME] [--json]: every session, newest first, with its account, currency, period, state, counts and verdict. */
+export async function sessionsCommand(args: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    options: { db: COMMON.db, json: COMMON.json, profile: COMMON.profile },
+    strict: true,
+    allowPositionals: false
+  })
+  const data = openData(values.db, 'reads')
+  try {
+    const service = new ReconService(data.db)
+    const profiles = values.profile ? [data.profiles.get(values.profile)] : data.profiles.list()
+    const rows = profiles.flatMap((profile) =>
+      service.sessions(profile.id).map((s) => {
+        const summary = s.lastRunAt ? summaryOf(s, { name: profile.name, mode: profile.mode }, service.totals(s.id)) : null
+        return {
+          id: s.id,
+          name: s.name,
+          profile: profile.name,
+          mode: profile.mode,
+          accounts: [...new Set(s.files.map((f) => f.account ?? f.proof?.account).filter((a): a is string => Boolean(a)))],
+          currencies: summary?.currencies.map((c) => c.currency) ?? [],
+          from: s.from,
+          to: s.to,
+          state: stateOf(s),
+          counts: s.counts,
+          toReview: s.toReview,
+          verdict: summary?.verdict.headline ?? 'not run yet'
+        }
+      })
+    )
+    if (values.json) process.stdout.write(`${JSON.stringify(rows)}\n`)
+    else if (rows.length === 0) process.stdout.write('No reconciliation session in this cache yet: ledgerline reconcile makes one.\n')
+    else
+      for (const r of rows)
+        process.stdout.write(
+          `${r.id}  ${r.name}\n    ${r.profile} (${r.mode.toUpperCase()})${r.accounts.length ? `, account ${r.accounts.join(', ')}` : ''}${r.currencies.length ? `, ${r.currencies.join(', ')}` : ''}, ${r.from} to ${r.to}, ${r.state}${r.counts ? `, ${r.counts.matched.toLocaleString('en-US')} matched, ${(r.toReview ?? 0).toLocaleString('en-US')} to review` : ''}\n    ${r.verdict}\n`
+        )
     return 0
   } finally {
     await data.close()

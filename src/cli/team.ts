@@ -20,31 +20,10 @@ import {
 import { shareRequestOf } from '../main/team/share'
 import { signOffPayload } from '../main/team/sign-off'
 import { ReconService } from '../main/reconcile/service'
-import { buildSummary, writeItemsCsv, writeXlsx } from '../main/reconcile/report'
+import { writeItemsCsv, writeXlsx } from '../main/reconcile/report'
+import { buildSummary } from '../main/reconcile/totals'
 import type { Decision } from '../shared/reconcile'
 import { COMMON, itemKeyGiven, openData, outputPath, UsageError, type Opened } from './common'
-
-/** Refusals by the workspace (role, state, separation of duties, conflict, its schema) and logins it refuses: the user's to fix. */
-export const TEAM_REFUSALS = new Set([
-  'team_role_refused',
-  'team_state_refused',
-  'team_duties_refused',
-  'team_conflict',
-  'team_schema_changed',
-  'team_schema_too_new',
-  'team_login_failed',
-  'team_tls_failed',
-  'team_no_database',
-  'password_in_url',
-  'bad_server_url',
-  'bad_team_role',
-  'team_read_only',
-  'team_session',
-  'team_not_synced',
-  'team_replay_failed',
-  'team_history_changed',
-  'team_items_differ'
-])
 
 const TEAM_COMMANDS = 'setup, member add|remove|list, share, sessions, sync, submit, approve, return, reopen, report'
 
@@ -299,7 +278,7 @@ export async function teamDecideCommand(args: string[]): Promise<number> {
   const [action, ...words] = positionals
   const raw = values.item
   if (!raw) throw new UsageError("give the item with --item KEY (the report's item_key column)")
-  const itemKey = itemKeyGiven(raw)
+  const given = itemKeyGiven(raw)
   if (!action || !(DECIDE_ACTIONS as readonly string[]).includes(action))
     throw new UsageError(`decide --server needs one of ${DECIDE_ACTIONS.join(', ')}`)
   const text = words.join(' ').trim()
@@ -310,12 +289,15 @@ export async function teamDecideCommand(args: string[]): Promise<number> {
   const data = openData(values.db, 'fills')
   try {
     const { replicas, replica } = await replicaOf(data, target, session)
+    // A short key (the report's) names the item; the workspace keeps it by its full key.
+    const found = new ReconService(data.db).item(replica.sessionId, given)
+    const itemKey = found?.key ?? given
     let ref: string
     if (action === 'note') ref = replicas.queueNote(replica, itemKey, text)
     else {
-      if (!new ReconService(data.db).item(replica.sessionId, itemKey))
+      if (!found)
         throw new UsageError(
-          `no item "${itemKey}" in session ${session} as this computer has it (team sync, then copy it from team report's item_key column)`
+          `no item "${given}" in session ${session} as this computer has it (team sync, then copy it from team report's item_key column)`
         )
       const decision: Decision =
         action === 'resolve' || action === 'unresolve'

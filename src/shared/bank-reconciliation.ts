@@ -1,4 +1,4 @@
-// The bank reconciliation statement an auditor reads, per currency: the statement's opening balance, plus the provider's records, each class of reconciling item, the closing balance the lines add up to against the one stated, and the difference left.
+// The bank reconciliation statement an auditor reads, per currency: the statement's opening balance, plus the provider's records, each class of reconciling item, the lines counted apart, the closing balance the lines add up to against the one stated, and the difference left.
 import { parseMajor } from './money'
 import { OUTCOMES, type Outcome, type ReconSummary } from './reconcile'
 
@@ -8,7 +8,7 @@ export interface BankRecLine {
   count: number | null
   /** Null where the statement states no such balance. */
   amountMinor: number | null
-  /** balance: a balance the statement states; item: one class added or taken off; total: what the lines above add up to; difference: what is left. */
+  /** balance: a balance the statement states; item: one class added or taken off; total: what the lines above add up to; difference: what is left; memo: said, not added. */
   kind: 'balance' | 'item' | 'total' | 'difference' | 'memo'
 }
 
@@ -38,11 +38,12 @@ const CLASSES: { label: string; outcomes: Outcome[] }[] = [
 /**
  * The reconciliation per currency. Every item adds its provider side to the provider's records and
  * its file less its provider side to its class, so the provider's records and the classes add up to
- * exactly the statement's lines: opening + lines = the closing balance the lines make, set against
- * the closing balance the statement states. Adjustments are listed, not added: they explain items
- * above, not the statement.
+ * exactly the statement's lines in items; the lines counted apart (outside the period, the same line
+ * in two statements) are added as classes of their own: opening + every line = the closing balance
+ * the lines make, set against the closing balance the statement states. Adjustments and the
+ * provider's fees are listed, not added: they explain items above, not the statement.
  */
-export function bankReconciliations(summary: ReconSummary): BankReconciliation[] {
+export function bankReconciliations(summary: Omit<ReconSummary, 'verdict'>): BankReconciliation[] {
   return summary.currencies.map((c) => {
     const statements = (summary.statements ?? []).filter((s) => s.currency === c.currency)
     const stated = (pick: (s: (typeof statements)[number]) => string | null): number | null => {
@@ -55,23 +56,55 @@ export function bankReconciliations(summary: ReconSummary): BankReconciliation[]
     const lines: BankRecLine[] = [
       { label: 'Statement opening balance', count: null, amountMinor: opening, kind: 'balance' },
       {
-        label: "Provider's records for the period, as expected at the bank",
+        label: `Provider's records for the period, as expected at the bank${summary.basis ? (summary.basis.net ? ", net of the provider's fees" : ", gross of the provider's fees") : ''}`,
         count: providerCount,
         amountMinor: c.providerTotalMinor,
         kind: 'item'
       }
     ]
+    const excluded = c.excluded ?? { count: 0, fileMinor: 0, providerMinor: 0 }
+    const excludedMinor = excluded.fileMinor - excluded.providerMinor
     for (const k of CLASSES) {
-      const amount = k.outcomes.reduce((sum, o) => sum + c.outcomes[o].differenceMinor, 0)
-      if (amount === 0) continue
-      const count = k.outcomes.reduce((n, o) => n + c.outcomes[o].count, 0)
+      let amount = k.outcomes.reduce((sum, o) => sum + c.outcomes[o].differenceMinor, 0)
+      let count = k.outcomes.reduce((n, o) => n + c.outcomes[o].count, 0)
+      // Lines not read that the user left out with a reason are a class of their own, below.
+      if (k.outcomes.includes('not_read')) {
+        amount -= excludedMinor
+        count -= excluded.count
+      }
+      // A class with nothing to add is not listed; lines not read are, even when no amount of theirs could be read.
+      if (count === 0 || (amount === 0 && !k.outcomes.includes('not_read'))) continue
       lines.push({ label: k.label, count, amountMinor: amount, kind: 'item' })
     }
-    const made = opening === null ? null : opening + c.fileTotalMinor
+    if (excluded.count > 0)
+      lines.push({
+        label: 'Lines not read, left out with a reason (as far as they could be read)',
+        count: excluded.count,
+        amountMinor: excludedMinor,
+        kind: 'item'
+      })
+    // Lines in no item, each counted apart: the statement's total holds them.
+    let apart = 0
+    for (const [list, label] of [
+      [summary.lines?.outsidePeriod, `Statement lines dated outside the period ${summary.period.from} to ${summary.period.to}`],
+      [summary.lines?.sameLineTwice, 'The same line in two statements of the session, counted once']
+    ] as const) {
+      const here = list?.find((l) => l.currency === c.currency)
+      if (!here || here.count === 0) continue
+      apart += here.minor
+      lines.push({
+        label: here.amountNotRead > 0 ? `${label} (${here.amountNotRead} of them with no amount read)` : label,
+        count: here.count,
+        amountMinor: here.minor,
+        kind: 'item'
+      })
+    }
+    const fileTotal = c.fileTotalMinor + apart
+    const made = opening === null ? null : opening + fileTotal
     lines.push({
       label: opening === null ? "The statement's lines add up to (no opening balance stated)" : 'Closing balance as the lines add up',
       count: null,
-      amountMinor: made ?? c.fileTotalMinor,
+      amountMinor: made ?? fileTotal,
       kind: 'total'
     })
     lines.push({ label: 'Statement closing balance, as stated', count: null, amountMinor: closing, kind: 'balance' })
@@ -89,6 +122,14 @@ export function bankReconciliations(summary: ReconSummary): BankReconciliation[]
         amountMinor: c.adjustmentsMinor,
         kind: 'memo'
       })
+    for (const [outcome, label] of [
+      ['matched', "The provider's fees on matched records (to book as fee expense)"],
+      ['pending_at_provider', "The provider's fees on records still pending"],
+      ['only_in_provider', "The provider's fees on records not on the statement"]
+    ] as const) {
+      const fees = c.outcomes[outcome].feesMinor ?? 0
+      if (fees !== 0) lines.push({ label, count: null, amountMinor: fees, kind: 'memo' })
+    }
     return { currency: c.currency, lines, differenceMinor }
   })
 }

@@ -9,6 +9,19 @@ export interface DecidedMembers {
   itemKey: string
 }
 
+/** One file of an evidence pack: its path in the pack, SHA-256 and size (a statement's size is its file's). */
+export interface EvidenceFile {
+  path: string
+  sha256: string
+  bytes: number | null
+}
+
+/** What a close binds: the profile its reports name, and every file of its evidence pack but the trail, its README and manifest. */
+export interface ClosedEvidence {
+  profile: { name: string; mode: string }
+  files: EvidenceFile[]
+}
+
 /** Each event kind's payload, as it is hashed and stored. A stored payload never changes shape: a new shape is a new kind. */
 export interface AuditPayloads {
   session_created: {
@@ -57,7 +70,8 @@ export interface AuditPayloads {
   }
   /** A line not read, left out on purpose. */
   exclude: { itemKey: string; fileId: string; line: number; reason: string }
-  close: { counts: Record<Outcome, number> }
+  /** `evidence`: the files of the session's evidence pack as of this close, by SHA-256 (closes before the pack was bound have none). */
+  close: { counts: Record<Outcome, number>; evidence?: ClosedEvidence }
   reopen: { reason: string; closedAt: string | null; closedBy: string | null }
 }
 

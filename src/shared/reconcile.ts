@@ -35,7 +35,7 @@ export const RECON_SOURCES = ['payments', 'payouts', 'subscriptions', 'virtual-a
 export type ReconSource = (typeof RECON_SOURCES)[number]
 
 /** Bumped whenever a rule changes what the engine decides; written into every report. */
-export const RULE_VERSION = 'ledgerline-match/1'
+export const RULE_VERSION = 'ledgerline-match/2'
 
 export interface ReconSettings {
   /** Largest amount difference, in major units as text (e.g. "0.00", "1.50"), that still counts as the same amount. */
@@ -50,6 +50,8 @@ export interface ReconSettings {
   ambiguityMargin: number
   /** Most provider records the subset search for one settlement line looks at. */
   groupSearchLimit: number
+  /** A payment still pending at the provider this many days before the period's end is an item to review, not just outstanding. */
+  pendingAgeDays: number
 }
 
 /** The one check of a session's settings (the IPC contract, the CLI and the host all use it). */
@@ -62,7 +64,8 @@ export const reconSettingsSchema = z.strictObject({
   daysAfter: z.number().int().min(0).max(366),
   netOfFees: z.boolean(),
   ambiguityMargin: z.number().min(0).max(10),
-  groupSearchLimit: z.number().int().min(2).max(40)
+  groupSearchLimit: z.number().int().min(2).max(40),
+  pendingAgeDays: z.number().int().min(0).max(3650)
 }) satisfies z.ZodType<ReconSettings>
 
 /** Each setting's rule, as the user is told it when a value breaks it. */
@@ -72,7 +75,8 @@ const SETTING_RULES: Record<keyof ReconSettings, string> = {
   daysAfter: 'daysAfter must be a whole number of days from 0 to 366',
   netOfFees: 'netOfFees must be true or false',
   ambiguityMargin: 'ambiguityMargin must be a number from 0 to 10',
-  groupSearchLimit: 'groupSearchLimit must be a whole number from 2 to 40'
+  groupSearchLimit: 'groupSearchLimit must be a whole number from 2 to 40',
+  pendingAgeDays: 'pendingAgeDays must be a whole number of days from 0 to 3650'
 }
 
 /** Settings that pass the check, or what is wrong with the first that does not (in words, with the value given). */
@@ -95,7 +99,13 @@ export const DEFAULT_SETTINGS: ReconSettings = {
   daysAfter: 5,
   netOfFees: false,
   ambiguityMargin: 1,
-  groupSearchLimit: 24
+  groupSearchLimit: 24,
+  pendingAgeDays: 7
+}
+
+/** Settings as a session stored them, with what a later version added at its default (a session from before pendingAgeDays gets 7). */
+export function storedSettings(json: string): ReconSettings {
+  return { ...DEFAULT_SETTINGS, ...(JSON.parse(json) as Partial<ReconSettings>) }
 }
 
 /** The columns a statement can be mapped to; each holds the header text of the file's column, or null. */
@@ -193,7 +203,9 @@ export interface StatementProof {
   breaks: BalanceBreak[]
   /** closing − (opening + every line): 0 when the statement ties; null without both balances. */
   tieGapMinor: number | null
-  /** Balances exist and tie, no break, and every line was read (as imported: a session also counts lines read by hand or left out). */
+  /** Balances the statement states that cannot prove it (in another currency than its lines, no credit/debit mark), each on its line. */
+  balanceProblems?: { line: number; message: string }[]
+  /** Balances exist and tie, no break, no balance problem, and every line was read (as imported: a session also counts lines read by hand or left out). */
   complete: boolean
   /** The check in a sentence: "ties: opening NGN 1,000.00 + lines = closing NGN 2,000.00", "no balances to check", … */
   verdict: string
@@ -280,15 +292,135 @@ export interface ReconItem {
   decidedAt: string | null
 }
 
+/** The ages an auditor reads outstanding money in: days from an item's day to the period's last day. */
+export const AGE_BUCKETS = [
+  { label: '0–7 days', upTo: 7 },
+  { label: '8–30 days', upTo: 30 },
+  { label: '31–60 days', upTo: 60 },
+  { label: '61–90 days', upTo: 90 },
+  { label: 'over 90 days', upTo: Infinity }
+] as const
+
+/** The items whose age is kept, by their outcome, and how each is said. */
+export const AGEING_KINDS = {
+  pending: { outcome: 'pending_at_provider', label: 'pending at the provider' },
+  providerOnly: { outcome: 'only_in_provider', label: 'only at the provider' },
+  fileOnly: { outcome: 'only_in_file', label: 'only in the file' }
+} as const satisfies Record<string, { outcome: Outcome; label: string }>
+export type AgeingKind = keyof typeof AGEING_KINDS
+
+/** Items of one age bucket: how many, and their amount (a pending record's as expected at the bank, a line's as read). */
+export interface AgeBucket {
+  count: number
+  minor: number
+}
+
+/** One outcome's items in one currency: how many, both sides' amounts, their difference, and the provider's fees on its records. */
+export interface OutcomeTotals {
+  count: number
+  providerMinor: number
+  fileMinor: number
+  differenceMinor: number
+  /** The provider's fees on these records (a positive amount: what the ledger books as fee expense). */
+  feesMinor: number
+}
+
 export interface CurrencySummary {
   currency: string
   providerTotalMinor: number
   fileTotalMinor: number
   adjustmentsMinor: number
-  /** Per outcome: how many items, the provider and file amounts in this currency, and their difference. */
-  outcomes: Record<Outcome, { count: number; providerMinor: number; fileMinor: number; differenceMinor: number }>
+  /** Per outcome: how many items, the provider and file amounts in this currency, their difference and the provider's fees. */
+  outcomes: Record<Outcome, OutcomeTotals>
   /** file − provider − Σ outcome differences: zero when the report foots. */
   unexplainedMinor: number
+  /** Statement lines in this currency that are in an item (each counted once). */
+  fileLines: number
+  /** Lines not read that the user left out with a reason: a class of their own in the bank reconciliation, as far as their amounts were read, with any record they name. */
+  excluded: { count: number; fileMinor: number; providerMinor: number }
+  /** Money outstanding at the period's end by age (AGE_BUCKETS): pending at the provider, and on one side only (each side apart: their amounts have opposite senses). */
+  ageing: Record<AgeingKind, AgeBucket[]>
+}
+
+/** Statement lines of one currency that are in no item, counted apart: their number and their total as read (a line whose amount was not read is counted, not added). */
+export interface LinesApart {
+  currency: string
+  count: number
+  minor: number
+  amountNotRead: number
+}
+
+/**
+ * What a run counted of the session's statement lines, from what the import stored and apart from
+ * the matching: every line must be in an item, or outside the period, or the same line as one of
+ * another statement of the session (counted once).
+ */
+export interface StatementLineCount {
+  /** Lines the session's statements hold: rows read, and lines not read (each once). */
+  inStatements: number
+  /** Lines dated outside the period, per currency. */
+  outsidePeriod: LinesApart[]
+  /** Lines another statement of the session holds too, per currency: counted once, in the first. */
+  sameLineTwice: LinesApart[]
+  /** Lines in a currency none of the provider's records the session reads is in. */
+  inOtherCurrencies: number
+  /** The currencies the provider's records the session reads are in. */
+  providerCurrencies: string[]
+}
+
+/** What the expected amounts are read as: net of the provider's fees (what reached the bank) or gross, and why. */
+export interface FeeBasis {
+  net: boolean
+  /** 'setting': the session says so; 'statement': the pairs the engine matched say what the statement shows. */
+  from: 'setting' | 'statement'
+  /** Matched pairs with fees that the statement shows net, and gross. */
+  netPairs: number
+  grossPairs: number
+}
+
+/** The basis in words, as the reports and the screens say it. */
+export function feeBasisInWords(basis: FeeBasis | null): string {
+  if (basis === null) return 'each record as it matched (this session was run before the basis was kept: run it again)'
+  const why =
+    basis.from === 'setting'
+      ? 'as the session is set'
+      : `as the statement shows them (${basis.netPairs.toLocaleString('en-US')} matched pair(s) with fees net, ${basis.grossPairs.toLocaleString('en-US')} gross)`
+  return `${basis.net ? "net of the provider's fees" : "gross, before the provider's fees"}, ${why}`
+}
+
+/** What a run knows of the session beyond its items: its statement lines counted, and the basis of its expected amounts. */
+export interface RunFacts {
+  lines: StatementLineCount
+  basis: FeeBasis
+}
+
+/** What Ledgerline may say of one currency of a session (see shared/verdict.ts, the one place it is decided). */
+export interface CurrencyVerdict {
+  currency: string
+  /** The statement's stated closing balance less the closing its lines make; null when its statements do not state both balances. */
+  differenceLeftMinor: number | null
+  /** Every statement in this currency ties, its running balance does not break, and no line of it is still not read. */
+  statementComplete: boolean
+  /** Every line is in an item or counted apart, every line not read is read or left out as a reconciling item, and nothing is left over. */
+  accountedFor: boolean
+  /** Accounted for, and no item is left to review. */
+  nothingLeft: boolean
+  /** Why not, each in words; empty when all three hold. */
+  why: string[]
+}
+
+/** What Ledgerline may say of a session: the one verdict every output (summary, bank reconciliation, review, reports, --json, exit code) reads. */
+export interface Verdict {
+  accountedFor: boolean
+  complete: boolean
+  nothingLeft: boolean
+  /** 0 only when all three hold in every currency and no warning stands; else 1. */
+  exitCode: 0 | 1
+  /** The verdict in one sentence. */
+  headline: string
+  /** What is wrong beyond the items (a statement in another currency than the provider's records). */
+  warnings: string[]
+  currencies: CurrencyVerdict[]
 }
 
 export interface ReconSummary {
@@ -303,12 +435,57 @@ export interface ReconSummary {
   statements: StatementCheck[]
   counts: Record<Outcome, number>
   currencies: CurrencySummary[]
-  /** Items that still need the user: everything but matched and pending at the provider (and resolved ones). */
+  /** Items that still need the user: everything but matched and pending at the provider (and resolved ones), and payments pending too long. */
   exceptions: number
   /** Lines not read and still open: while any is, the difference is not accounted for. */
   notReadOpen: number
+  /** What the last run counted of the statements' lines, and the basis of the expected amounts; null before a run that kept them. */
+  lines: StatementLineCount | null
+  basis: FeeBasis | null
+  /** What may be said of the session: computed by verdictOf (shared/verdict.ts) and nowhere else. */
+  verdict: Verdict
   closedAt: string | null
   closedBy: string | null
+}
+
+/** Whole days from `day` to `periodTo` (both YYYY-MM-DD): how long an item had been outstanding at the period's end. */
+export function ageAtPeriodEnd(day: string, periodTo: string): number {
+  const ms = (d: string): number => Date.UTC(Number(d.slice(0, 4)), Number(d.slice(5, 7)) - 1, Number(d.slice(8, 10)))
+  return Math.round((ms(periodTo) - ms(day)) / 86_400_000)
+}
+
+/** The AGE_BUCKETS index of an age in days (an item dated after the period's end is in the first). */
+export function ageBucket(days: number): number {
+  return AGE_BUCKETS.findIndex((b) => days <= b.upTo)
+}
+
+/** The day an item is aged from: its earliest record's for what waits at the provider, else its earliest line's. */
+export function itemAgeDay(item: Pick<ReconItem, 'provider' | 'file'>): string | null {
+  const days = (item.provider.length > 0 ? item.provider.map((p) => p.date) : item.file.map((f) => f.date)).sort()
+  return days[0] ?? null
+}
+
+/** A payment still pending at the provider longer than the session allows before the period's end: no longer just outstanding, an item to review. */
+export function pendingTooLong(
+  item: Pick<ReconItem, 'outcome' | 'provider' | 'file'>,
+  periodTo: string,
+  settings: ReconSettings
+): number | null {
+  if (item.outcome !== 'pending_at_provider') return null
+  const day = itemAgeDay(item)
+  if (day === null) return null
+  const age = ageAtPeriodEnd(day, periodTo)
+  return age > settings.pendingAgeDays ? age : null
+}
+
+/** Whether an item is left for the user: an exception not resolved, or a payment pending too long. */
+export function needsReview(
+  item: Pick<ReconItem, 'outcome' | 'provider' | 'file' | 'resolved'>,
+  periodTo: string,
+  settings: ReconSettings
+): boolean {
+  if (item.resolved) return false
+  return isException(item.outcome) || pendingTooLong(item, periodTo, settings) !== null
 }
 
 /** What the review shows of a session's items: every part is optional and they all hold at once. */
@@ -371,6 +548,38 @@ export function pairKey(providerIds: readonly string[], fileIds: readonly string
   return `${[...providerIds].sort().join('+')}|${[...fileIds].sort().join('+')}`
 }
 
+/** Crockford's base-32 digits (no I, L, O or U): a short key is read aloud and typed without mistaking one for another. */
+const BASE32 = '0123456789ABCDEFGHJKMNPQRSTVWXYZ'
+
+/**
+ * An item's short key: 12 characters (60 bits) of a hash of its stable key, as reports show it and
+ * the CLI takes it ("K7F3QW9ZP2XA"), where the full key of a group runs to thousands of characters.
+ * Two 32-bit multiply-xor lanes over the key's UTF-16 code units, each finished by murmur3's mix.
+ * Never changes: short keys are stored, printed and typed back.
+ */
+export function shortItemKey(key: string): string {
+  let a = 0x811c9dc5 | 0
+  let b = 0x01000193 | 0
+  for (let i = 0; i < key.length; i++) {
+    const c = key.charCodeAt(i)
+    a = Math.imul(a ^ c, 0x5bd1e995)
+    b = Math.imul(b ^ c, 0x27d4eb2f)
+  }
+  const mix = (h: number): number => {
+    h ^= h >>> 16
+    h = Math.imul(h, 0x85ebca6b)
+    h ^= h >>> 13
+    h = Math.imul(h, 0xc2b2ae35)
+    return (h ^ (h >>> 16)) >>> 0
+  }
+  const hi = mix(a ^ key.length)
+  const lo = mix(b ^ hi)
+  // 30 bits of each lane, 5 bits a digit.
+  let out = ''
+  for (const lane of [hi & 0x3fffffff, lo & 0x3fffffff]) for (let k = 25; k >= 0; k -= 5) out += BASE32[(lane >>> k) & 31]
+  return out
+}
+
 /** What the file should show for a provider record: its amount, less its fees when read net of them (fees always reduce what arrives and add to what leaves). */
 export function expectedAmount(p: { amountMinor: number; feesMinor: number }, netOfFees: boolean): number {
   return netOfFees ? p.amountMinor - Math.abs(p.feesMinor) : p.amountMinor
@@ -393,6 +602,8 @@ export interface SessionInfo {
   closedAt: string | null
   closedBy: string | null
   counts: Record<Outcome, number> | null
+  /** Items left for the user as the last run and the decisions since leave them (exceptions not resolved, payments pending too long); null before a run. */
+  toReview: number | null
   /**
    * Its place in a team workspace (HOST:PORT/DATABASE), or null: a replay of the shared session
    * `sharedId` (decided through the workspace), or a session shared from here, whose replayed copy on
@@ -465,10 +676,15 @@ export interface AdjustmentInfo {
   at: string
 }
 
-/** A statement's proof as the session stands: its lines read by hand or left out no longer count against it. */
+/**
+ * A statement's proof as the session stands: its lines read by hand no longer count against it; a
+ * line left out with a reason does only while its amount was never read (nothing then shows what it
+ * moved, though the running balance may imply it).
+ */
 export function statementCheck(
   file: { fileId: string; file: string; rows: number; proof: StatementProof | null; pageStarts?: number[] | null },
-  notRead: LineNotRead[]
+  notRead: LineNotRead[],
+  leftOutUnread: LineNotRead[] = []
 ): StatementCheck {
   const proof = file.proof
   const currency = proof?.currency ?? null
@@ -491,7 +707,13 @@ export function statementCheck(
       gap: major(b.gapMinor) as string
     })),
     pageStarts: file.pageStarts ?? null,
-    complete: ties && notRead.length === 0,
-    verdict: notRead.length > 0 ? `${said}; ${notRead.length} line(s) not read` : said
+    complete: ties && notRead.length === 0 && leftOutUnread.length === 0 && (proof?.balanceProblems ?? []).length === 0,
+    verdict: [
+      said,
+      notRead.length > 0 ? `${notRead.length} line(s) not read` : null,
+      leftOutUnread.length > 0 ? `${leftOutUnread.length} line(s) left out whose amount was never read` : null
+    ]
+      .filter(Boolean)
+      .join('; ')
   }
 }

@@ -10,7 +10,7 @@ import { openDatabase } from '../../src/main/cache/sqlite'
 import { CacheStore } from '../../src/main/cache/store'
 import { itemColumns } from '../../src/main/reconcile/item-filters'
 import { ReconService } from '../../src/main/reconcile/service'
-import type { ReconItem } from '../../src/shared/reconcile'
+import { shortItemKey, type ReconItem } from '../../src/shared/reconcile'
 
 const SCHEMA_DIR = join(import.meta.dirname, '../../src/main/cache/schema')
 const FIXTURES = join(import.meta.dirname, '../fixtures/cache')
@@ -31,7 +31,8 @@ const SHIPPED: Record<string, string> = {
   'v9-statement-proof-and-money-returned.ts': 'b7fc21ab5d1db297463a757dccbc18c8e1dfef92db5d58d359424b84e81aacbe',
   'v10-statement-formats.ts': 'ccd68e6a411cab9665f9d8c99e85730cb704b7ab0617f96d61fe6f57dc1ae504',
   'v11-pdf-pages.ts': 'ff51bb729b40bcf3ccffd76806d796a0a393e7d74ce7b39ee2d7ab8bd1e74c20',
-  'v12-team-replicas.ts': '1d5d9880d858226a93a9feebea43cec96845a4a159b6b0861b333dd6a8d475c3'
+  'v12-team-replicas.ts': '1d5d9880d858226a93a9feebea43cec96845a4a159b6b0861b333dd6a8d475c3',
+  'v13-statement-bytes-once.ts': '0a8a46f4cd80472c1da04786d24b98223b6ff587d528e65731988ae64c2c5b5a'
 }
 
 const sha256 = (file: string): string => createHash('sha256').update(readFileSync(file, 'utf8').replace(/\r\n/g, '\n')).digest('hex')
@@ -152,6 +153,13 @@ describe('frozen migrations', () => {
         ['NGN', '2026-05-31', 10050, 10050],
         ['GHS', '2026-05-31', null, -5644]
       ])
+      // Each item stored before got its short key, and is found by it.
+      for (const row of db.prepare("select item_key, short_key from recon_items where session_id = 'session-1'").all() as {
+        item_key: string
+        short_key: string
+      }[])
+        expect(row.short_key).toBe(shortItemKey(row.item_key))
+      expect(new ReconService(db).item('session-1', shortItemKey('pay-1|f1'))?.key).toBe('pay-1|f1')
       expect(new ReconService(db).items('session-1', { text: 'adaeze' }).items.map((i) => i.key)).toEqual(['pay-1|f1'])
       expect(new ReconService(db).items('session-1', { text: 'sms alert' }).items.map((i) => i.key)).toEqual(['|f2'])
     }

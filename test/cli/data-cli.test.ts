@@ -41,14 +41,15 @@ describe('ledgerline profile, sync, search, export', { timeout: 120_000 }, () =>
 
   it('refuses a wrong key, a public key and a base URL without /v1, each with a clear one-line reason', async () => {
     const wrong = await cli(['profile', 'add', 'Wrong', '--base-url', sandbox.baseUrl], { LEDGERLINE_API_KEY: 'sk_test_not-it' })
-    expect(wrong.code).toBe(1)
+    // Each is the caller's input to fix: exit 2, as the README says.
+    expect(wrong.code).toBe(2)
     expect(wrong.stderr).toMatch(/^ledgerline: The provider at .* refused this key .*\[invalid_credentials\]\n$/)
     const publicKey = await cli(['profile', 'add', 'Public', '--base-url', sandbox.baseUrl], { LEDGERLINE_API_KEY: 'pk_test_abc' })
-    expect(publicKey.stderr).toMatch(/public key/)
+    expect(publicKey).toMatchObject({ code: 2, stderr: expect.stringMatching(/public key/) })
     const noVersion = await cli(['profile', 'add', 'Bare', '--base-url', sandbox.baseUrl.replace(/\/v1$/, '')])
-    expect(noVersion.stderr).toMatch(/should end in \/v1/)
+    expect(noVersion).toMatchObject({ code: 2, stderr: expect.stringMatching(/should end in \/v1/) })
     const none = await cli(['profile', 'add', 'NoKey', '--base-url', sandbox.baseUrl], { LEDGERLINE_API_KEY: '' })
-    expect(none.code).toBe(1)
+    expect(none.code).toBe(2)
     expect(none.stderr).toMatch(/LEDGERLINE_API_KEY/)
   })
 
@@ -82,7 +83,7 @@ describe('ledgerline profile, sync, search, export', { timeout: 120_000 }, () =>
     for (const text of ['"', 'AND(', '*', '-', 'ünïcödé 🙂'])
       expect((await cli(['search', '--profile', 'Acme Ltd', text])).code, text).toBe(0)
     const badFilter = await cli(['search', '--profile', 'Acme Ltd', '--min', '10'])
-    expect(badFilter.code).toBe(1)
+    expect(badFilter.code).toBe(2)
     expect(badFilter.stderr).toMatch(/choose a currency/)
   })
 
@@ -169,7 +170,7 @@ describe('ledgerline profile, sync, search, export', { timeout: 120_000 }, () =>
     expect(run.code).toBe(0)
     expect(await createOsKeychainStore().get(profileId)).toBeNull()
     const left = await cli(['search', '--profile', 'Acme Ltd'])
-    expect(left.code).toBe(1)
+    expect(left.code).toBe(2)
     expect(left.stderr).toMatch(/No profile called "Acme Ltd"/)
     expect(existsSync(db)).toBe(true)
   })

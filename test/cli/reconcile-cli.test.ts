@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { toMajorString } from '../../src/shared/money'
 import { openCache } from '../../src/main/cache/open'
 import { startSandbox, type Sandbox } from '../../src/main/sandbox/server'
-import { runCli } from '../support/cli'
+import { addPayment, runCli } from '../support/cli'
 import { readExcelCsv } from '../support/excel-csv'
 
 let sandbox: Sandbox
@@ -29,21 +29,6 @@ interface Paid {
 const withThousands = (minor: number): string => {
   const [whole, fraction] = toMajorString(minor, 'NGN').split('.') as [string, string]
   return `${whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}.${fraction}`
-}
-/** One profile "Books" (live, in `timeZone`, null: the computer's) and its one successful payment of 12.50, in a migrated cache. */
-function addPayment(path: string, p: { reference: string; currency: string; createdAt: string; timeZone: string | null }): void {
-  const cache = new Database(path)
-  cache
-    .prepare(
-      "insert into profiles (id, name, base_url, mode, created_at, time_zone) values ('p', 'Books', 'https://x/v1', 'live', '2026-01-01', ?)"
-    )
-    .run(p.timeZone)
-  cache
-    .prepare(
-      "insert into payments (profile_id, id, reference, amount_raw, amount_minor, currency, status, status_raw, is_final, created_at, created_at_ms, raw, fetched_at_ms) values ('p', 'id-1', ?, '12.50', 1250, ?, 'successful', 'SUCCESS', 1, ?, ?, '{}', 0)"
-    )
-    .run(p.reference, p.currency, p.createdAt, Date.parse(p.createdAt))
-  cache.close()
 }
 const dayFirst = (iso: string): string => `${iso.slice(8, 10)}/${iso.slice(5, 7)}/${iso.slice(0, 4)}`
 
@@ -145,7 +130,11 @@ describe('ledgerline reconcile', { timeout: 120_000 }, () => {
     const zoned = join(dir, 'zoned.sqlite')
     openCache(zoned).close()
     addPayment(zoned, { reference: 'INV-78', currency: 'NGN', createdAt: '2026-10-12T23:30:00Z', timeZone: 'UTC' })
-    writeFileSync(join(dir, 'lagos.csv'), 'Date;Ref;Amount;Currency\n13.10.2026;inv-78;12,50;NGN\n')
+    // A statement with its balances, so that everything matched can be said (exit 0).
+    writeFileSync(
+      join(dir, 'lagos.csv'),
+      'Opening balance;0,00;;\nDate;Ref;Amount;Currency\n13.10.2026;inv-78;12,50;NGN\nClosing balance;12,50;;\n'
+    )
     // In the profile's UTC the payment is on the 12th: outside the statement's day, read because the line may trail it, and said so.
     const utc = await runCli(['reconcile', '--db', zoned, '--against', join(dir, 'lagos.csv'), '--out', join(dir, 'utc.csv')])
     expect(utc).toMatchObject({ code: 0, stdout: expect.stringMatching(/2026-10-13 to 2026-10-13 in UTC[\s\S]*matched +1/) })
@@ -198,11 +187,26 @@ describe('ledgerline reconcile', { timeout: 120_000 }, () => {
     })
     // A cache with one profile whose only payment the statement shows.
     addPayment(small, { reference: 'INV-77', currency: 'GHS', createdAt: '2026-10-13T10:00:00Z', timeZone: null })
-    writeFileSync(join(dir, 'ok.csv'), 'Date;Ref;Amount;Currency\n13.10.2026;inv-77;12,50;GHS\n')
+    // Everything matched, but the file states no balance: nothing proves every line was read, so not exit 0.
+    writeFileSync(join(dir, 'unproved.csv'), 'Date;Ref;Amount;Currency\n13.10.2026;inv-77;12,50;GHS\n')
+    const unproved = await runCli(['reconcile', '--db', small, '--against', join(dir, 'unproved.csv'), '--out', join(dir, 'u.csv')])
+    expect(unproved).toMatchObject({
+      code: 1,
+      stdout: expect.stringMatching(
+        /accounted for: NO[\s\S]*the statement does not state both an opening and a closing balance in GHS: nothing proves that every line was read/
+      )
+    })
+    writeFileSync(
+      join(dir, 'ok.csv'),
+      'Opening balance;100,00;;\nDate;Ref;Amount;Currency\n13.10.2026;inv-77;12,50;GHS\nClosing balance;112,50;;\n'
+    )
     const ok = await runCli(['reconcile', '--db', small, '--against', join(dir, 'ok.csv'), '--out', join(dir, 'ok-report.csv')])
     expect(ok.stderr).toBe('')
     expect(ok.code).toBe(0)
     expect(ok.stdout).toMatch(/matched +1/)
+    expect(ok.stdout).toMatch(
+      /Accounted for: every line of 1 statement is in an item, each statement ties, the difference left is 0 and nothing is left to review\./
+    )
     // --plain: the same report for accounting software, pandas and SQL, and said not to be for Excel.
     const plain = await runCli(['reconcile', '--db', small, '--against', join(dir, 'ok.csv'), '--out', join(dir, 'plain.csv'), '--plain'])
     expect(plain.stdout).toMatch(/plain CSV for accounting software, pandas and SQL; not meant for Excel/)
@@ -213,7 +217,7 @@ describe('ledgerline reconcile', { timeout: 120_000 }, () => {
       outcome: 'matched',
       provider_reference: 'INV-77',
       file_reference: 'inv-77',
-      file_line: '2'
+      file_line: '3'
     })
 
     writeFileSync(join(dir, 'ambiguous.csv'), 'Date;Ref;Amount;Currency\n01.02.2026;inv-77;12,50;GHS\n')
@@ -270,7 +274,7 @@ describe('ledgerline reconcile', { timeout: 120_000 }, () => {
     ])
     expect(fixed).toMatchObject({
       code: 0,
-      stdout: 'fix recorded. matched: INV-77 GHS 12.50, line 3 GHS 12.50. 1 item(s) left to review.\n'
+      stdout: expect.stringMatching(/^fix recorded\. matched: INV-77 GHS 12\.50, line 3 GHS 12\.50 \[item [0-9A-Z]{12}\]\. 1 item\(s\) left to review\.\n$/)
     })
     const badFix = await runCli(['decide', '--db', small, '--session', badSummary.sessionId, '--item', 'x', 'fix', '31/10/2026'])
     expect(badFix).toMatchObject({ code: 2, stderr: expect.stringMatching(/decide fix reads a line not read by hand: give its DAY/) })
@@ -351,5 +355,58 @@ describe('ledgerline reconcile', { timeout: 120_000 }, () => {
     const audit = await runCli(['audit', 'verify', '--db', small])
     expect(audit.code).toBe(1)
     expect(audit.stdout).toMatch(/event 1: its content was changed after it was written \(session_created/)
+  })
+
+  it('refuses, with exit 2 and both sides named, a period that holds none of the lines, a currency the file contradicts, and its own report given back', async () => {
+    const cache = join(dir, 'refusals.sqlite')
+    openCache(cache).close()
+    addPayment(cache, { reference: 'INV-90', currency: 'NGN', createdAt: '2026-10-13T10:00:00Z', timeZone: 'UTC' })
+    const file = join(dir, 'refusals.csv')
+    writeFileSync(
+      file,
+      'Currency;NGN;;\nOpening balance;0,00;;\nDate;Ref;Amount;Details\n13.10.2026;inv-90;12,50;card\nClosing balance;12,50;;\n'
+    )
+    const base = ['reconcile', '--db', cache, '--against', file, '--out', join(dir, 'refused.csv')]
+    const sessions = (): number => {
+      const read = new Database(cache, { readonly: true })
+      const n = (read.prepare('select count(*) as n from recon_sessions').get() as { n: number }).n
+      read.close()
+      return n
+    }
+    const outside = await runCli([...base, '--from', '2020-01-01', '--to', '2020-01-31'])
+    expect(outside).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(
+        /The period 2020-01-01 to 2020-01-31 holds none of the lines of refusals\.csv: they are dated 2026-10-13 to 2026-10-13\..*\[period_outside_statement\]/
+      )
+    })
+    const reversed = await runCli([...base, '--from', '2026-10-31', '--to', '2026-10-01'])
+    expect(reversed).toMatchObject({ code: 2, stderr: expect.stringMatching(/\[invalid_period\]/) })
+    const currency = await runCli([...base, '--currency', 'GHS'])
+    expect(currency).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/refusals\.csv states its currency is NGN \(in its header block\), not the GHS given/)
+    })
+    expect(sessions()).toBe(0)
+    // Its own report, given back as a statement, is refused as what it is.
+    const ok = await runCli([...base.slice(0, -1), join(dir, 'own-report.csv')])
+    expect(ok.code).toBe(0)
+    const own = await runCli([
+      'reconcile',
+      '--db',
+      cache,
+      '--against',
+      join(dir, 'own-report.csv'),
+      '--currency',
+      'NGN',
+      '--out',
+      join(dir, 'x.csv')
+    ])
+    expect(own).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(
+        /own-report\.csv is one of Ledgerline's own reconciliation reports \(its items or its summary\), not a bank statement/
+      )
+    })
   })
 })

@@ -124,7 +124,7 @@ describe('ledgerline sandbox statement', { timeout: 120_000 }, () => {
     const verified = await runCli(['audit', 'verify', '--evidence', join(dir, 'pack.zip')])
     expect(verified).toMatchObject({ code: 0, stdout: expect.stringContaining(`its audit trail ends in ${head}`) })
     const refused = await runCli(['decide', ...session, '--item', report[0]?.['item_key'] as string, 'note', 'too late'])
-    expect(refused.code).toBe(1)
+    expect(refused.code).toBe(2)
     expect(refused.stderr).toMatch(/closed/)
     const noReason = await runCli(['reopen', ...session])
     expect(noReason).toMatchObject({ code: 2, stderr: expect.stringMatching(/reopen needs --reason TEXT/) })

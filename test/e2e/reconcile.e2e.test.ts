@@ -47,9 +47,9 @@ describe('reconciliation in Chromium', { timeout: 180_000 }, () => {
     await page.getByTestId('wizard-preset').locator('input').fill('Sandbox Test Bank')
     await page.getByTestId('wizard-import').click()
 
-    // The new session starts on the imported file, over its days, net of fees (the sample's credits are).
+    // The new session starts on the imported file, over its days, reading each record both ways: the statement shows which.
     await page.getByTestId('new-create').waitFor()
-    expect(await page.getByTestId('new-net').getAttribute('class')).toContain('n-switch--active')
+    expect(await page.getByTestId('new-net').getAttribute('class')).not.toContain('n-switch--active')
     await harness.screenshot('reconcile-new-session')
     await page.getByTestId('new-create').click()
     await page.getByTestId('review').waitFor()
@@ -60,6 +60,10 @@ describe('reconciliation in Chromium', { timeout: 180_000 }, () => {
     expect(summary).toContain('Duplicate in the file 1')
     expect(await page.getByTestId('unexplained-NGN').textContent()).toMatch(/unexplained ₦0\.00|unexplained NGN\s?0\.00/)
     expect(await page.getByTestId('summary-bar').getByTestId('statement-complete').textContent()).toBe('Statement complete')
+    // The one verdict, with why not; the basis the sample's credits show (net of fees), as the CLI says it.
+    expect(await page.getByTestId('verdict').textContent()).toMatch(/^\s*Accounted for, but \d+ items left to review\.\s*$/)
+    expect(await page.getByTestId('summary-basis').textContent()).toMatch(/net of the provider's fees, as the statement shows them/)
+    expect(await page.getByTestId('fees-NGN').textContent()).toMatch(/provider's fees: matched (NGN\s?|₦)[\d,]+\.\d\d/)
     // b shows the bank reconciliation statement: from the opening balance to the closing balance, nothing left.
     await page.evaluate('(document.activeElement && document.activeElement.blur && document.activeElement.blur())')
     await page.keyboard.press('b')
@@ -182,7 +186,7 @@ describe('reconciliation in Chromium', { timeout: 180_000 }, () => {
     await page.getByTestId('session-0').click()
     await page.getByTestId('recon-next-period').click()
     expect(await page.getByTestId('new-name').locator('input').inputValue()).toMatch(/ \(next\)$/)
-    expect(await page.getByTestId('new-net').getAttribute('class')).toContain('n-switch--active')
+    expect(await page.getByTestId('new-net').getAttribute('class')).not.toContain('n-switch--active')
     await page.getByRole('button', { name: 'Cancel' }).click()
 
     await page.goto(`${harness.baseUrl}#/reconcile/no-such-session`)
@@ -343,7 +347,10 @@ describe('reconciliation in Chromium', { timeout: 180_000 }, () => {
     await page.getByTestId('review').waitFor()
     await expect.poll(() => page.getByTestId('summary-bar').textContent(), { timeout: 60_000 }).toContain('Line not read 1')
     // Never accounted for while the line is open; the statement (no balances) is not complete either.
-    expect(await page.getByTestId('unexplained-NGN').textContent()).toMatch(/not accounted for: 1 line\(s\) not read/)
+    expect(await page.getByTestId('verdict').textContent()).toMatch(
+      /Not accounted for: 1 line not read: read each by hand or leave it out with a reason\./
+    )
+    expect(await page.getByTestId('verdict-why').textContent()).toMatch(/does not state both an opening and a closing balance in NGN/)
     expect(await page.getByTestId('statement-verdict').textContent()).toBe('no balances to check; 1 line(s) not read')
     const row = page.locator('tr', { hasText: 'not read: 10/30/2026' })
     await row.click()

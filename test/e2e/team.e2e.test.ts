@@ -81,7 +81,7 @@ describe('team mode in Chromium', { timeout: 240_000 }, () => {
     await page.getByTestId('workspace-password').locator('input').press('Enter')
     await expect
       .poll(() => page.getByTestId('workspace-error').textContent())
-      .toMatch(/team_login_failed.*refused the login alice@127\.0\.0\.1/)
+      .toMatch(/^The team workspace said no.*refused the login alice@127\.0\.0\.1.*\(team_login_failed\)$/)
     expect(await page.getByTestId('workspace-password').locator('input').inputValue()).toBe('')
     await connect(harness, 'alice')
     expect(await page.getByTestId('workspace-role').textContent()).toBe('preparer')

@@ -122,6 +122,8 @@ describe('workflow in Chromium', { timeout: 120_000 }, () => {
     }
     await fill('Wrong key', 'sk_test_definitely-wrong')
     await expect.poll(() => page.getByTestId('add-error').textContent()).toContain('invalid_credentials')
+    // The banner's title is words; the code stays in its text, for support.
+    expect(await page.getByTestId('add-error').locator('.n-alert-body__title').textContent()).toBe('The key was not accepted')
     expect(await page.getByTestId('add-key').locator('input').inputValue()).toBe('')
 
     await fill('Acme live', remote.keys.live)

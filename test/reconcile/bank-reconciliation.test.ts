@@ -1,6 +1,7 @@
 // The bank reconciliation statement: opening + the provider's records ± each class of reconciling item = the closing balance the lines make, against the one stated; it foots to the cent.
 import { beforeEach, describe, expect, it } from 'vitest'
-import { buildSummary, summaryRows } from '../../src/main/reconcile/report'
+import { summaryRows } from '../../src/main/reconcile/report'
+import { buildSummary } from '../../src/main/reconcile/totals'
 import type { ReconService } from '../../src/main/reconcile/service'
 import { scenarioService, scenarioSession } from '../support/recon-session'
 import { bankReconciliations } from '../../src/shared/bank-reconciliation'
@@ -33,15 +34,16 @@ describe('the bank reconciliation statement', () => {
     const [rec] = bankReconciliations(summary)
     expect(rec?.lines.map((l) => [l.label, l.count, l.amountMinor])).toEqual([
       ['Statement opening balance', null, 1_000_000],
-      // Net of fees for the first (read so by the engine), gross for the rest; the reversed payment is not among them.
-      ["Provider's records for the period, as expected at the bank", 4, 98_500 + 250_000 + 40_000 + 77_777],
+      // Net of fees, as the statement shows the one pair with fees; the reversed payment is not among them.
+      ["Provider's records for the period, as expected at the bank, net of the provider's fees", 4, 98_500 + 250_000 + 40_000 + 77_777],
       ['Pending at the provider: not yet due at the bank', 1, -77_777],
       ['Only at the provider: not on the statement', 1, -40_000],
       ['Amount differences', 1, -10_000],
       ['Only in the file: not at the provider', 1, -5_250],
       ['Closing balance as the lines add up', null, 1_333_250],
       ['Statement closing balance, as stated', null, 1_333_250],
-      ['Difference left', null, 0]
+      ['Difference left', null, 0],
+      ["The provider's fees on matched records (to book as fee expense)", null, 1_500]
     ])
     // Every line but the results adds up to the closing balance the lines make.
     const added = (rec?.lines ?? []).filter((l) => l.kind === 'item' || (l.kind === 'balance' && l.label.includes('opening')))
@@ -49,8 +51,10 @@ describe('the bank reconciliation statement', () => {
     expect(rec?.differenceMinor).toBe(0)
     // The summary CSV carries it line by line.
     const rows = summaryRows(summary, input).filter((r) => r[0]?.kind === 'text' && r[0].value === 'bank_reconciliation')
-    expect(rows.map((r) => (r[1] as { value: string }).value).at(-1)).toBe('Difference left')
-    expect(rows.at(-1)?.[8]).toEqual({ kind: 'text', value: 'nothing left' })
+    const left = rows.find((r) => (r[1] as { value: string }).value === 'Difference left')
+    expect(left?.[8]).toEqual({ kind: 'text', value: 'nothing left' })
+    // Nothing left over, but items to review: accounted for, and no more.
+    expect(summary.verdict).toMatchObject({ accountedFor: true, complete: true, nothingLeft: false, exitCode: 1 })
   })
 
   it('says the difference is not checked when the statement states no balances', async () => {
@@ -59,11 +63,17 @@ describe('the bank reconciliation statement', () => {
       from: '2026-10-29',
       to: '2026-10-29'
     })
-    const [rec] = bankReconciliations(buildSummary(service.reportInput(s.id, { name: 'Acme test', mode: 'test' })))
+    const summary = buildSummary(service.reportInput(s.id, { name: 'Acme test', mode: 'test' }))
+    const [rec] = bankReconciliations(summary)
     expect(rec?.differenceMinor).toBeNull()
-    expect(rec?.lines.at(-1)).toMatchObject({
+    expect(rec?.lines.find((l) => l.kind === 'difference')).toMatchObject({
       label: 'Difference left: not checked, the statement does not state both balances',
       amountMinor: null
     })
+    // Nothing proves every line was read: never "accounted for", never exit 0.
+    expect(summary.verdict).toMatchObject({ accountedFor: false, complete: false, exitCode: 1 })
+    expect(summary.verdict.currencies[0]?.why).toContain(
+      'the statement does not state both an opening and a closing balance in NGN: nothing proves that every line was read'
+    )
   })
 })

@@ -11,7 +11,8 @@ import {
   type EngineProvider,
   type MatchResult
 } from '../../src/main/reconcile/engine'
-import { ITEM_COLUMNS, itemCells, summarise } from '../../src/main/reconcile/report'
+import { ITEM_COLUMNS, itemCells } from '../../src/main/reconcile/report'
+import { summarise } from '../../src/main/reconcile/totals'
 import { materialise } from '../../src/main/reconcile/runs'
 
 let fileSeq = 0
@@ -54,10 +55,12 @@ function outcomes(result: MatchResult): Map<string, Outcome> {
   return map
 }
 const settings = (o: Partial<ReconSettings> = {}): ReconSettings => ({ ...DEFAULT_SETTINGS, ...o })
+/** The period the scenarios' days are in: its end, which items are aged to. */
+const PERIOD = { to: '2026-10-31', settings: DEFAULT_SETTINGS }
 const reportBytes = (result: MatchResult): string =>
   toExcelCsv(
     ITEM_COLUMNS,
-    materialise(result, folded).map((item) => itemCells(item))
+    materialise(result, folded, PERIOD).items.map((item) => itemCells(item))
   )
 
 describe('matching scenarios', () => {
@@ -118,7 +121,7 @@ describe('matching scenarios', () => {
     expect(suggestion?.score).toBeGreaterThan(6)
     expect(suggestion?.reasons.join('; ')).toMatch(/amount equal \+3; date 1 day\(s\) after the provider's \+2; text 100% alike \+4/)
     // The bank charge stays a file item with its sign.
-    expect(materialise(result, folded).find((i) => i.outcome === 'only_in_file')?.file[0]?.amountMinor).toBe(-5_250)
+    expect(materialise(result, folded, PERIOD).items.find((i) => i.outcome === 'only_in_file')?.file[0]?.amountMinor).toBe(-5_250)
   })
 
   it('keeps money not due apart: pending with no line is pending_at_provider, reversed and refunded with no line are left out like failed ones', () => {
@@ -138,12 +141,23 @@ describe('matching scenarios', () => {
       'f-reversed-paid': 'status_differs'
     })
     expect(result.leftOutFailed).toBe(2)
-    const items = materialise(result, folded)
+    // Two days before the period's end, the pending payment is not due yet: counted and totalled, but no exception to review.
+    const soon = { to: '2026-10-12', settings: settings() }
+    const items = materialise(result, folded, soon).items
     expect(items.find((i) => i.outcome === 'status_differs')?.reasons.join('; ')).toMatch(/reversed/)
-    // Money not due yet is counted and totalled, but is no exception to review.
-    const totals = summarise(items, settings(), [])
+    const totals = summarise(items, { settings: soon.settings, periodTo: soon.to }, [])
     expect(totals.counts.pending_at_provider).toBe(1)
     expect(totals.exceptions).toBe(1)
+    expect(totals.currencies[0]?.ageing.pending[0]).toEqual({ count: 1, minor: 10_000 })
+    // Three weeks before it, it has waited longer than the session's 7 days: an item to review, its age said.
+    const late = materialise(result, folded, PERIOD).items
+    const pending = late.find((i) => i.outcome === 'pending_at_provider')
+    expect(pending?.reasons).toContain(
+      "pending at the provider for 21 days at the period's end (more than 7): ask the provider what became of it"
+    )
+    const lateTotals = summarise(late, { settings: PERIOD.settings, periodTo: PERIOD.to }, [])
+    expect(lateTotals.exceptions).toBe(2)
+    expect(lateTotals.currencies[0]?.ageing.pending[1]).toEqual({ count: 1, minor: 10_000 })
   })
 
   it('offers the one candidate of exactly the amount inside the window as a low suggestion, and never when a second qualifies', () => {
@@ -201,7 +215,7 @@ describe('matching scenarios', () => {
     ])
     // With no setting the same group is found, read net of fees per group, and its difference is nil.
     const unset = runMatch(provider, file, settings())
-    const found = materialise(unset, folded).find((i) => i.outcome === 'suggested')
+    const found = materialise(unset, folded, PERIOD).items.find((i) => i.outcome === 'suggested')
     expect(found?.provider.map((p) => p.id).sort()).toEqual(['m1', 'm2', 'm3'])
     expect(found?.netOfFees).toBe(true)
     expect(found?.differenceMinor).toBe(0)
@@ -211,7 +225,7 @@ describe('matching scenarios', () => {
       [F({ id: 'gross', amountMinor: 350_000, description: 'MOMO SETTLEMENT', date: '2026-10-14' })],
       settings()
     )
-    const grossItem = materialise(gross, folded).find((i) => i.outcome === 'suggested')
+    const grossItem = materialise(gross, folded, PERIOD).items.find((i) => i.outcome === 'suggested')
     expect(grossItem?.netOfFees).toBe(false)
     expect(grossItem?.reasons).toEqual(['the line is the sum of 3 provider records (all records of one day and channel)'])
   })
@@ -227,7 +241,7 @@ describe('matching scenarios', () => {
       F({ id: 'f-short', reference: 'SHORT-0002', amountMinor: 187_000 }),
       F({ id: 'f-gross', reference: 'GROSS-0003', amountMinor: 50_000 })
     ]
-    const items = materialise(runMatch(provider, file, settings()), folded)
+    const items = materialise(runMatch(provider, file, settings()), folded, PERIOD).items
     const of = (id: string): ReconItem => items.find((i) => i.provider[0]?.id === id) as ReconItem
     expect(of('net')).toMatchObject({ outcome: 'matched', netOfFees: true, differenceMinor: 0 })
     expect(of('net').reasons).toEqual(["the line's reference is the provider's reference", "same amount as the provider's net of its fees"])
@@ -236,11 +250,11 @@ describe('matching scenarios', () => {
     expect(of('short').reasons[1]).toBe("the file shows NGN 100.00 less than the provider's amount net of fees (NGN 30.00)")
     expect(of('gross')).toMatchObject({ outcome: 'matched', netOfFees: false, differenceMinor: 0 })
     // The totals foot item by item, each read as it was matched.
-    const totals = summarise(items, settings(), [])
+    const totals = summarise(items, { settings: settings(), periodTo: PERIOD.to }, [])
     expect(totals.currencies[0]?.unexplainedMinor).toBe(0)
     expect(totals.currencies[0]?.outcomes.amount_differs.differenceMinor).toBe(-10_000)
     // Forced net: the gross line now differs by its fee.
-    const forced = materialise(runMatch(provider, file, settings({ netOfFees: true })), folded)
+    const forced = materialise(runMatch(provider, file, settings({ netOfFees: true })), folded, PERIOD).items
     expect(forced.find((i) => i.provider[0]?.id === 'gross')).toMatchObject({ outcome: 'amount_differs', differenceMinor: 750 })
   })
 
@@ -269,8 +283,8 @@ describe('matching scenarios', () => {
     expect(by.has('sep-29')).toBe(false)
     expect(result.leftOutOutsidePeriod).toBe(1)
     expect(
-      materialise(result, folded)
-        .find((i) => i.provider.some((p) => p.id === 'sep-30'))
+      materialise(result, folded, PERIOD)
+        .items.find((i) => i.provider.some((p) => p.id === 'sep-30'))
         ?.reasons.at(-1)
     ).toBe("the provider's record R-0930 is dated 2026-09-30, outside the period: a line in the period settles it")
     // An in-period record with a reference the outside one shares keeps it; the outside one is no duplicate of this period.
@@ -392,7 +406,7 @@ describe('matching scenarios', () => {
     ]
     const s = settings({ netOfFees: true })
     const result = runMatch(provider, file, s)
-    const { currencies } = summarise(materialise(result, folded), s, [])
+    const { currencies } = summarise(materialise(result, folded, PERIOD).items, { settings: s, periodTo: PERIOD.to }, [])
     const ngn = currencies.find((c) => c.currency === 'NGN')
     expect(ngn).toMatchObject({ providerTotalMinor: 9_850 + 777, fileTotalMinor: 9_850 - 300, unexplainedMinor: 0 })
     expect(ngn?.outcomes.only_in_provider).toMatchObject({ count: 1, differenceMinor: -777 })

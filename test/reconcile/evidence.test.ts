@@ -1,10 +1,12 @@
-// The evidence pack: written on close, checked offline; one changed byte of a statement or one changed event fails the check with the file or event named, and an older pack still checks after the session is reopened and closed again.
+// The evidence pack: its files bound to the sign-off by the close event inside the audit chain; written on close, checked offline; any change (a byte, an edited, deleted, reordered or added event, a file added, dropped or rewritten with its manifest, two entries of one name, a damaged or oversized zip) fails the check naming what; an older pack still checks after the session is reopened and closed again.
 import JSZip from 'jszip'
+import { zipSync } from 'fflate'
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { verifyEvidencePack } from '../../src/main/reconcile/evidence'
+import { zipEntries, type ZipEntry } from '../../src/main/files/zip'
 import type { ReconService } from '../../src/main/reconcile/service'
 import { scenarioService, scenarioSession } from '../support/recon-session'
 
@@ -28,22 +30,57 @@ async function closedSession(): Promise<string> {
   const s = await scenarioSession(service, STATEMENT, { name: 'oct.csv', from: '2026-10-29', to: '2026-10-30' })
   const charge = service.items(s.id).items.find((i) => i.outcome === 'only_in_file')?.key as string
   await service.decide(s.id, { kind: 'note', itemKey: charge, note: 'SMS charges, booked to bank fees' })
-  service.close(s.id)
+  await service.close(s.id, PROFILE)
   return s.id
 }
 
-/** The pack with one file changed by `change`. */
-async function tampered(pack: string, path: string, change: (text: Buffer) => Buffer): Promise<Buffer> {
-  const zip = await JSZip.loadAsync(readFileSync(pack))
-  zip.file(path, change(await (zip.file(path) as JSZip.JSZipObject).async('nodebuffer')))
-  return zip.generateAsync({ type: 'nodebuffer' })
+async function writtenPack(): Promise<{ pack: string; id: string; head: string }> {
+  const id = await closedSession()
+  const pack = join(dir, 'pack.zip')
+  const written = await service.evidencePack(id, pack, PROFILE)
+  return { pack, id, head: written.chainHead }
 }
+
+/** The pack with its files changed by `change` (a file dropped when it returns null; others added when it returns more). */
+async function rewritten(pack: string, change: (files: Map<string, Buffer>) => void | Promise<void>): Promise<Buffer> {
+  const zip = await JSZip.loadAsync(readFileSync(pack))
+  const files = new Map<string, Buffer>()
+  for (const [path, entry] of Object.entries(zip.files)) if (!entry.dir) files.set(path, await entry.async('nodebuffer'))
+  await change(files)
+  const out = new JSZip()
+  for (const [path, bytes] of files) out.file(path, bytes)
+  return out.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE' })
+}
+
+const sha256 = async (bytes: Buffer): Promise<string> => (await import('node:crypto')).createHash('sha256').update(bytes).digest('hex')
+
+/** The manifest rewritten to list each file as it now is: what someone covering a change would do. */
+async function coverInManifest(files: Map<string, Buffer>): Promise<void> {
+  const manifest = JSON.parse((files.get('manifest.json') as Buffer).toString('utf8')) as {
+    files: { path: string; sha256: string; bytes: number }[]
+  }
+  manifest.files = await Promise.all(
+    [...files.entries()]
+      .filter(([p]) => p !== 'manifest.json')
+      .map(async ([path, bytes]) => ({ path, sha256: await sha256(bytes), bytes: bytes.length }))
+  )
+  files.set('manifest.json', Buffer.from(JSON.stringify(manifest)))
+}
+
+/** The audit trail with its events changed by `change`. */
+const trailEdit =
+  (change: (events: { seq: number; kind: string; payload: unknown }[]) => void) =>
+  (files: Map<string, Buffer>): void => {
+    const trail = JSON.parse((files.get('audit-trail.json') as Buffer).toString('utf8')) as {
+      events: { seq: number; kind: string; payload: unknown }[]
+    }
+    change(trail.events)
+    files.set('audit-trail.json', Buffer.from(JSON.stringify(trail, null, 2)))
+  }
 
 describe('the evidence pack', () => {
   it('holds the reports, the statement exactly as imported, the audit trail, the settings and a README, and checks intact', async () => {
-    const id = await closedSession()
-    const pack = join(dir, 'pack.zip')
-    const written = await service.evidencePack(id, pack, PROFILE)
+    const { pack, id, head } = await writtenPack()
     const zip = await JSZip.loadAsync(readFileSync(pack))
     expect(
       Object.keys(zip.files)
@@ -61,34 +98,179 @@ describe('the evidence pack', () => {
     ])
     expect(await zip.file('statements/01-oct.csv')?.async('string')).toBe(STATEMENT)
     expect(await zip.file('summary.csv')?.async('string')).toMatch(/"bank_reconciliation","Difference left","NGN",,,,,0\.00,"nothing left"/)
-    expect(await zip.file('README.txt')?.async('string')).toContain(written.chainHead)
+    expect(await zip.file('README.txt')?.async('string')).toContain(head)
+    // The close event, inside the chain, names every file the pack holds besides the trail, its README and manifest.
+    const close = service.events(id).find((e) => e.kind === 'close')
+    expect(close?.kind === 'close' ? close.payload.evidence?.files.map((f) => f.path).sort() : null).toEqual([
+      'report.csv',
+      'report.xlsx',
+      'settings.json',
+      'statements/01-oct.csv',
+      'summary.csv'
+    ])
     const report = await verifyEvidencePack(readFileSync(pack))
-    expect(report).toMatchObject({ ok: true, problems: [], chainHead: written.chainHead, events: service.events(id).length })
+    expect(report).toMatchObject({ ok: true, problems: [], chainHead: head, events: service.events(id).length })
+    // Written again, it is the same files (the workbook too): the pack a preparer writes later still matches the close.
+    const again = join(dir, 'again.zip')
+    await service.evidencePack(id, again, PROFILE)
+    expect(await verifyEvidencePack(readFileSync(again))).toMatchObject({ ok: true, chainHead: head })
   })
 
-  it('fails the check naming the statement when one byte of it changed, and the event when one event changed', async () => {
-    const id = await closedSession()
-    const pack = join(dir, 'pack.zip')
-    await service.evidencePack(id, pack, PROFILE)
-    const oneByte = await tampered(pack, 'statements/01-oct.csv', (b) => {
-      const copy = Buffer.from(b)
+  it('fails, naming what, when a report or the summary is edited and the manifest rewritten to match', async () => {
+    const { pack, head } = await writtenPack()
+    // As the issue found it: every amount_differs or only_in_file made "matched", the summary's difference made nothing left.
+    const edits: Record<string, (b: Buffer) => Buffer> = {
+      'report.csv': (b) => Buffer.from(b.toString('utf8').replace(/only_in_file/g, 'matched')),
+      'summary.csv': (b) => Buffer.from(b.toString('utf8').replace('"only_in_file"', '"matched"')),
+      'report.xlsx': (b) => Buffer.concat([b, Buffer.from(' ')]),
+      'settings.json': (b) => Buffer.from(b.toString('utf8').replace('"daysAfter": 5', '"daysAfter": 9'))
+    }
+    for (const [path, edit] of Object.entries(edits)) {
+      const edited = await rewritten(pack, async (files) => {
+        const before = files.get(path) as Buffer
+        files.set(path, edit(before))
+        expect(files.get(path)?.equals(before), path).toBe(false)
+        await coverInManifest(files)
+      })
+      const result = await verifyEvidencePack(edited)
+      expect(result.ok, path).toBe(false)
+      expect(result.chainHead).toBe(head)
+      expect(
+        result.problems.some((p) => p.what === path && /not the file the session was closed with/.test(p.message)),
+        path
+      ).toBe(true)
+    }
+  })
+
+  it('fails naming the statement when one byte of it changed, and the event when one event changed, was deleted, moved or added', async () => {
+    const { pack } = await writtenPack()
+    const oneByte = await rewritten(pack, (files) => {
+      const copy = Buffer.from(files.get('statements/01-oct.csv') as Buffer)
       copy[copy.indexOf('1,000.00')] = '7'.charCodeAt(0)
-      return copy
+      files.set('statements/01-oct.csv', copy)
     })
     const statement = await verifyEvidencePack(oneByte)
     expect(statement.ok).toBe(false)
     expect(statement.problems.map((p) => p.what)).toEqual(['statements/01-oct.csv', 'statements/01-oct.csv'])
-    expect(statement.problems[0]?.message).toMatch(/^it was changed: its SHA-256 is [0-9a-f]{64}, the manifest lists/)
+    expect(statement.problems[0]?.message).toMatch(/^it is not the file the session was closed with: its SHA-256 is [0-9a-f]{64}/)
     expect(statement.problems[1]?.message).toMatch(/^it is not the file that was imported/)
 
-    const oneEvent = await tampered(pack, 'audit-trail.json', (b) =>
-      Buffer.from(b.toString('utf8').replace('SMS charges, booked to bank fees', 'SMS charges, written off'))
+    const edited = await verifyEvidencePack(
+      await rewritten(
+        pack,
+        (files) =>
+          void files.set(
+            'audit-trail.json',
+            Buffer.from(
+              (files.get('audit-trail.json') as Buffer)
+                .toString('utf8')
+                .replace('SMS charges, booked to bank fees', 'SMS charges, written off')
+            )
+          )
+      )
     )
-    const event = await verifyEvidencePack(oneEvent)
-    expect(event.ok).toBe(false)
-    expect(event.problems.map((p) => p.what)).toEqual(['audit-trail.json', expect.stringMatching(/^event \d+ \(note\)$/)])
-    expect(event.problems[1]?.message).toMatch(/its content was changed after it was written \(note at .* by ada\)/)
-    // Not a pack at all.
+    expect(edited.ok).toBe(false)
+    expect(
+      edited.problems.some(
+        (p) => /^event \d+ \(note\)$/.test(p.what) && /its content was changed after it was written \(note at .* by ada\)/.test(p.message)
+      )
+    ).toBe(true)
+    const deleted = await verifyEvidencePack(
+      await rewritten(
+        pack,
+        trailEdit((events) => events.splice(2, 1))
+      )
+    )
+    expect(deleted.ok).toBe(false)
+    expect(deleted.problems.map((p) => p.message).join(' ')).toMatch(/event 3 is missing/)
+    const reordered = await verifyEvidencePack(
+      await rewritten(
+        pack,
+        trailEdit((events) => events.reverse())
+      )
+    )
+    expect(reordered.ok).toBe(false)
+    const added = await verifyEvidencePack(
+      await rewritten(
+        pack,
+        trailEdit((events) =>
+          events.push({ ...(events.at(-1) as { seq: number; kind: string; payload: unknown }), seq: events.length + 1 })
+        )
+      )
+    )
+    expect(added.ok).toBe(false)
+    expect(added.problems.map((p) => p.message).join(' ')).toMatch(
+      /events were removed or added|does not follow|changed after it was written/
+    )
+  })
+
+  it('fails when a file is added or dropped, even with the manifest rewritten, and when the manifest names another head', async () => {
+    const { pack } = await writtenPack()
+    const extra = await verifyEvidencePack(await rewritten(pack, (files) => void files.set('statements/02-extra.csv', Buffer.from('x'))))
+    expect(extra.problems).toContainEqual({
+      what: 'statements/02-extra.csv',
+      message: expect.stringMatching(/neither the manifest nor the close names it/)
+    })
+    const withManifest = await verifyEvidencePack(
+      await rewritten(pack, async (files) => {
+        files.set('statements/02-extra.csv', Buffer.from('x'))
+        await coverInManifest(files)
+      })
+    )
+    expect(withManifest.problems).toContainEqual({
+      what: 'statements/02-extra.csv',
+      message: 'the manifest lists it, but the close did not record it'
+    })
+    const dropped = await verifyEvidencePack(await rewritten(pack, (files) => void files.delete('report.csv')))
+    expect(dropped.problems).toContainEqual({ what: 'report.csv', message: 'the close recorded it, but it is missing from the pack' })
+    const otherHead = await verifyEvidencePack(
+      await rewritten(pack, (files) => {
+        const m = JSON.parse((files.get('manifest.json') as Buffer).toString('utf8')) as { chainHead: string }
+        m.chainHead = '0'.repeat(64)
+        files.set('manifest.json', Buffer.from(JSON.stringify(m)))
+      })
+    )
+    expect(otherHead.ok).toBe(false)
+  })
+
+  it('refuses two entries of one name, says a damaged zip is damaged, and checks a declared size before inflating', async () => {
+    const { pack } = await writtenPack()
+    const files = new Map<string, Buffer>()
+    const zip = await JSZip.loadAsync(readFileSync(pack))
+    for (const [p, e] of Object.entries(zip.files)) files.set(p, await e.async('nodebuffer'))
+    // Two central-directory entries named report.csv: fflate writes what it is given, so the second name is patched in.
+    const twice = Buffer.from(
+      zipSync({ ...Object.fromEntries([...files].map(([p, b]) => [p, new Uint8Array(b)])), 'report.csx': new Uint8Array(Buffer.from('x')) })
+    )
+    twice.write('report.csv', twice.lastIndexOf('report.csx'), 'latin1')
+    twice.write('report.csv', twice.indexOf('report.csx'), 'latin1')
+    const duplicate = await verifyEvidencePack(twice)
+    expect(duplicate).toMatchObject({
+      ok: false,
+      problems: [{ what: 'the pack', message: expect.stringMatching(/holds two entries named "report.csv"/) }]
+    })
+    const bytes = readFileSync(pack)
+    // One byte flipped inside report.csv's compressed data: the zip's own checks find it (never a raw "Bug" or size mismatch).
+    const entry = zipEntries(bytes, 'pack').find((e) => e.name === 'report.csv') as ZipEntry
+    const flipped = Buffer.from(bytes)
+    const at =
+      entry.offset +
+      30 +
+      flipped.readUInt16LE(entry.offset + 26) +
+      flipped.readUInt16LE(entry.offset + 28) +
+      Math.floor(entry.compressedSize / 2)
+    flipped[at] = (flipped[at] as number) ^ 0xff
+    const damaged = await verifyEvidencePack(flipped)
+    expect(damaged.ok).toBe(false)
+    expect(damaged.problems).toContainEqual({
+      what: 'report.csv',
+      message: expect.stringMatching(
+        /^This pack is damaged: its part report.csv (does not inflate|does not match its checksum|inflates to)/
+      )
+    })
+    expect(damaged.problems.map((p) => p.message).join(' ')).not.toMatch(/Bug|size mismatch/)
+    const small = await verifyEvidencePack(bytes, 100)
+    expect(small.problems.some((p) => /would inflate to .* more than the 0 MB Ledgerline reads of one part/.test(p.message))).toBe(true)
     writeFileSync(join(dir, 'not.zip'), 'hello')
     await expect(verifyEvidencePack(readFileSync(join(dir, 'not.zip')))).rejects.toThrow(/not a readable zip/)
   })
@@ -99,11 +281,45 @@ describe('the evidence pack', () => {
     const one = await service.evidencePack(id, first, PROFILE)
     service.reopen(id, 'Bank corrected a line')
     expect(() => service.evidencePack(id, join(dir, 'open.zip'), PROFILE)).toThrow(/Close the session "October" first/)
-    service.close(id)
+    await service.close(id, PROFILE)
     const second = join(dir, 'second.zip')
     const two = await service.evidencePack(id, second, PROFILE)
     expect(two.chainHead).not.toBe(one.chainHead)
     expect((await verifyEvidencePack(readFileSync(first))).ok).toBe(true)
     expect(await verifyEvidencePack(readFileSync(second))).toMatchObject({ ok: true, events: service.events(id).length })
+  })
+
+  it('keeps a file of several statements once', async () => {
+    const two = [
+      'OFXHEADER:100',
+      'DATA:OFXSGML',
+      '',
+      '<OFX><BANKMSGSRSV1>',
+      ...['1111111111', '2222222222'].map(
+        (acct) =>
+          `<STMTTRNRS><STMTRS><CURDEF>NGN<BANKACCTFROM><ACCTID>${acct}</BANKACCTFROM><BANKTRANLIST><DTSTART>20261029<DTEND>20261029<STMTTRN><TRNTYPE>CREDIT<DTPOSTED>20261029<TRNAMT>1000.00<FITID>${acct}1<REFNUM>PAY-0001</STMTTRN></BANKTRANLIST><LEDGERBAL><BALAMT>1000.00<DTASOF>20261029</LEDGERBAL></STMTRS></STMTTRNRS>`
+      ),
+      '</BANKMSGSRSV1></OFX>'
+    ].join('\n')
+    const imported = await service.importStatement({ profileId: 'test', name: 'two.ofx', bytes: Buffer.from(two) })
+    expect(imported.status).toBe('imported')
+    const session = service.createSession({
+      profileId: 'test',
+      name: 'Two accounts',
+      source: 'payments',
+      from: '2026-10-29',
+      to: '2026-10-29',
+      timeZone: 'UTC',
+      fileIds: imported.status === 'imported' ? imported.files.map((f) => f.id) : []
+    })
+    await service.run(session.id)
+    await service.close(session.id, PROFILE)
+    const pack = join(dir, 'two.zip')
+    await service.evidencePack(session.id, pack, PROFILE)
+    const zip = await JSZip.loadAsync(readFileSync(pack))
+    expect(Object.keys(zip.files).filter((f) => f.startsWith('statements/') && !zip.files[f]?.dir)).toEqual(['statements/01-two.ofx'])
+    const manifest = JSON.parse((await zip.file('manifest.json')?.async('string')) as string) as { statements: { path: string }[] }
+    expect(manifest.statements.map((s) => s.path)).toEqual(['statements/01-two.ofx', 'statements/01-two.ofx'])
+    expect((await verifyEvidencePack(readFileSync(pack))).ok).toBe(true)
   })
 })

@@ -1,6 +1,6 @@
 // Nothing read is lost: a statement line that cannot be read stays in the session as a not_read item, with the provider record it names beside it, until the user reads it by hand or leaves it out with a reason.
 import { beforeEach, describe, expect, it } from 'vitest'
-import { buildSummary } from '../../src/main/reconcile/report'
+import { buildSummary } from '../../src/main/reconcile/totals'
 import type { ReconService } from '../../src/main/reconcile/service'
 import { scenarioService, scenarioSession } from '../support/recon-session'
 
@@ -96,12 +96,14 @@ describe('the summary of a session with a line not read', () => {
     const s = await session()
     const input = service.reportInput(s.id, { name: 'Acme test', mode: 'test' })
     const { summaryRows } = await import('../../src/main/reconcile/report')
+    const rows = summaryRows(buildSummary(input), input)
     const facts = Object.fromEntries(
-      summaryRows(buildSummary(input), input)
-        .filter((r) => r[0]?.kind === 'text' && r[0].value === 'session' && r[8] !== null)
+      rows
+        .filter((r) => r[0]?.kind === 'text' && (r[0].value === 'session' || r[0].value === 'verdict') && r[8] !== null)
         .map((r) => [(r[1] as { value: string }).value, (r[8] as { value: string }).value])
     )
-    expect(facts).toMatchObject({ lines_not_read_open: '1', difference_accounted_for: 'no: 1 line(s) not read' })
+    expect(facts).toMatchObject({ lines_not_read_open: '1', difference_accounted_for: 'no', nothing_left: 'no' })
+    expect(facts['verdict']).toMatch(/^Not accounted for: 1 line not read: read each by hand or leave it out with a reason\.$/)
   })
 })
 
@@ -144,5 +146,47 @@ describe("a session's statements", () => {
       complete: false
     })
     expect(statement?.verdict).toMatch(/^does not tie/)
+  })
+})
+
+describe('a line left out whose running balance proves it real', () => {
+  it('is a reconciling item of its own, and the session is never said to be accounted for while its money is left over', async () => {
+    // Line 3's amount cannot be read; the running balance shows it moved 2,500.00.
+    const csv = [
+      'Date,Reference,Description,Debit,Credit,Balance',
+      'Opening balance,,,,,"10,000.00"',
+      '28/10/2026,PAY-0001,Card,,"1,000.00","11,000.00"',
+      '29/10/2026,PAY-0002,Card,,"2,5OO.00","13,500.00"',
+      '30/10/2026,PAY-0003,Card,,400.00,"13,900.00"',
+      'Closing balance,,,,,"13,900.00"'
+    ].join('\n')
+    const s = await scenarioSession(service, csv, { name: 'oct.csv', from: '2026-10-28', to: '2026-10-31' })
+    const line = service.items(s.id).items.find((i) => i.outcome === 'not_read')
+    await service.decide(s.id, { kind: 'exclude', itemKey: line?.key as string, reason: 'a duplicate, the bank says' })
+    const summary = summaryOf(s.id)
+    const { bankReconciliations } = await import('../../src/shared/bank-reconciliation')
+    const [rec] = bankReconciliations(summary)
+    // The line left out, with the payment it names: nothing of it is on the statement as read.
+    expect(rec?.lines.find((l) => l.label.startsWith('Lines not read, left out with a reason'))).toMatchObject({
+      count: 1,
+      amountMinor: -250_000
+    })
+    const added = (rec?.lines ?? []).filter((l) => l.kind === 'item' || (l.kind === 'balance' && l.label.includes('opening')))
+    expect(added.reduce((sum, l) => sum + (l.amountMinor ?? 0), 0)).toBe(rec?.lines.find((l) => l.kind === 'total')?.amountMinor)
+    expect(rec?.differenceMinor).toBe(250_000)
+    // Not accounted for, and the statement is not called complete: its line's amount was never read.
+    expect(summary.verdict).toMatchObject({ accountedFor: false, complete: false, exitCode: 1 })
+    expect(summary.verdict.headline).toBe(
+      "Not accounted for: difference left NGN 2,500.00: the statement's balances do not follow from its lines."
+    )
+    expect(summary.statements[0]).toMatchObject({
+      complete: false,
+      verdict: expect.stringMatching(/1 line\(s\) left out whose amount was never read$/)
+    })
+    // Read by hand instead, with the amount the balance shows, it is accounted for.
+    await service.decide(s.id, { kind: 'undo' })
+    const again = service.items(s.id).items.find((i) => i.outcome === 'not_read')
+    await service.decide(s.id, { kind: 'fix', itemKey: again?.key as string, date: '2026-10-29', amount: '2500.00', currency: 'NGN' })
+    expect(summaryOf(s.id).verdict).toMatchObject({ accountedFor: true, complete: true })
   })
 })

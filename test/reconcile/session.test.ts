@@ -10,21 +10,15 @@ import { paymentRow } from '../../src/main/cache/api-rows'
 import { CacheStore } from '../../src/main/cache/store'
 import { deleteProfileData } from '../../src/main/profiles/removal'
 import { verifyAudit } from '../../src/main/reconcile/audit'
-import {
-  buildSummary,
-  summaryOf,
-  summaryRows,
-  writeItemsCsv,
-  writeSummaryCsv,
-  writeXlsx,
-  type ReportInput
-} from '../../src/main/reconcile/report'
+import { summaryRows, writeItemsCsv, writeSummaryCsv, writeXlsx } from '../../src/main/reconcile/report'
+import { buildSummary, summaryOf, type ReportInput } from '../../src/main/reconcile/totals'
 import { ReconService } from '../../src/main/reconcile/service'
 import type { ReconItem } from '../../src/shared/reconcile'
 
 let db: Database.Database
 let service: ReconService
 let clock = Date.UTC(2026, 10, 1, 9)
+const PROFILE = { name: 'Acme test', mode: 'test' }
 
 const statement = (rows: string[]): Uint8Array => Buffer.from(['Date,Reference,Description,Debit,Credit', ...rows].join('\n'))
 const base = ['01/10/2026,PAY-1,Card,,"1,000.00"', '02/10/2026,,TRANSFER FROM ADA OBI,,"2,500.00"', '13/10/2026,,BANK CHARGE,50.00,']
@@ -380,10 +374,11 @@ describe('a reconciliation session', () => {
     await service.run(session.id)
     expect(service.items(session.id, { outcome: 'suggested' }).total).toBe(2)
     const score = (service.items(session.id, { outcome: 'suggested' }).items.find((i) => i.score !== null) as ReconItem).score as number
-    expect(service.previewAcceptAll(session.id, {}, score + 0.1)).toEqual({ count: 0, totals: [] })
-    expect(service.previewAcceptAll(session.id, { text: 'nobody' }, 0)).toEqual({ count: 0, totals: [] })
+    expect(service.previewAcceptAll(session.id, {}, score + 0.1)).toEqual({ count: 0, groups: 0, totals: [] })
+    expect(service.previewAcceptAll(session.id, { text: 'nobody' }, 0)).toEqual({ count: 0, groups: 0, totals: [] })
     expect(service.previewAcceptAll(session.id, {}, score)).toEqual({
       count: 1,
+      groups: 0,
       totals: [{ currency: 'NGN', fileMinor: 250_000, providerMinor: 250_000 }]
     })
     expect(await service.acceptAll(session.id, {}, score)).toMatchObject({ accepted: 1 })
@@ -391,6 +386,10 @@ describe('a reconciliation session', () => {
     expect(service.events(session.id).filter((e) => e.kind === 'accept')).toHaveLength(1)
     // Nothing left to accept: a second run of it does nothing.
     expect(await service.acceptAll(session.id, {}, 0)).toMatchObject({ accepted: 0 })
+    // Asked for them (the CLI's accept-all does), group suggestions are accepted too.
+    expect(service.previewAcceptAll(session.id, {}, 0, true)).toMatchObject({ count: 1, groups: 1 })
+    expect(await service.acceptAll(session.id, {}, 0, true)).toMatchObject({ accepted: 1 })
+    expect(service.items(session.id, { outcome: 'suggested' }).total).toBe(0)
   })
 
   it('finds one edited, removed or reordered audit row', async () => {
@@ -419,9 +418,9 @@ describe('a reconciliation session', () => {
 
   it('locks a closed session; reopening needs a reason and the changes after it are the discrepancy log', async () => {
     const session = newSession([(await importBase()).id])
-    expect(() => service.close(session.id)).toThrow(/Run the session/)
+    await expect(service.close(session.id, PROFILE)).rejects.toThrow(/Run the session/)
     await service.run(session.id)
-    const closed = service.close(session.id)
+    const closed = await service.close(session.id, PROFILE)
     expect(closed).toMatchObject({ closedBy: 'ada', closedAt: expect.any(String) })
     const key = service.items(session.id, { outcome: 'suggested' }).items[0]?.key as string
     await expect(service.decide(session.id, { kind: 'accept', itemKey: key })).rejects.toThrow(/closed by ada .* reopen it/)
@@ -429,7 +428,7 @@ describe('a reconciliation session', () => {
     expect(() => service.reopen(session.id, '  ')).toThrow(/needs a reason/)
     service.reopen(session.id, 'Bank sent a corrected statement')
     await service.decide(session.id, { kind: 'accept', itemKey: key })
-    service.close(session.id)
+    await service.close(session.id, PROFILE)
     const input = reportInput(session.id)
     const rows = summaryRows(buildSummary(input), input)
     const log = rows.filter((r) => r[0]?.kind === 'text' && r[0].value === 'discrepancy_log').map((r) => (r[1] as { value: string }).value)

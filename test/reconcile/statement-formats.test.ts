@@ -244,7 +244,9 @@ describe('bad bytes', () => {
   it('refuses a CSV that opens a quote it never closes with one message (a file of one quote mark, found by the fuzz below)', async () => {
     await expect(parseStatementFile(Buffer.from('"'), 'quote.csv')).rejects.toMatchObject({
       code: 'malformed_csv',
-      message: expect.stringMatching(/could not be read as CSV: Quoted field unterminated/)
+      message: expect.stringMatching(
+        /could not be read as CSV: no line of it reads as a row \(line 1: A quote opens in this line and is not closed\)/
+      )
     })
     await settle(Uint8Array.from([34]), 'random.bin')
   })
@@ -269,5 +271,159 @@ describe('bad bytes', () => {
       fc.asyncProperty(fc.integer({ min: 0, max: file.bytes.length - 1 }), async (at) => settle(file.bytes.subarray(0, at), file.name)),
       { numRuns: 40 }
     )
+  })
+})
+
+/** The Sandbox's own sample in a format, as text to change as the issue's files were. */
+const sampleText = (format: 'csv' | 'ofx' | 'mt940' | 'camt053' | 'qif'): { text: string; lines: number } => {
+  const sample = sampleStatement(sandboxSeed({ seed: 2, payments: 900 }), { timeZone: 'UTC' })
+  return { text: sampleStatementFile(sample, format).bytes.toString('latin1'), lines: sample.entries.length }
+}
+const readText = (text: string, name: string, given = {}): Promise<Awaited<ReturnType<typeof parseStatementFile>>> =>
+  parseStatementFile(Buffer.from(text, 'latin1'), name, given)
+const accounted = (s: { rows: unknown[]; problems: { line: number }[] } | undefined): number =>
+  (s?.rows.length ?? 0) + new Set(s?.problems.map((p) => p.line)).size
+
+describe('what a file holds is never dropped or altered in silence', () => {
+  it('OFX: a raw "<" in a memo, or a lost </STMTTRN>, costs no transaction after it', async () => {
+    const { text, lines } = sampleText('ofx')
+    for (const changed of [text.replace('<MEMO>', '<MEMO>Refund <3 days <2h '), text.replace('</STMTTRN>', '')]) {
+      const [s] = await readText(changed, 'x.ofx')
+      expect(s?.rows).toHaveLength(lines)
+      expect(s?.problems).toEqual([])
+    }
+    // A damaged <STMTTRN> tag: its transaction is a line not read, found by its <TRNAMT>.
+    const [broken] = await readText(text.replace('<STMTTRN>', '<STM"TTRN>'), 'x.ofx')
+    expect(accounted(broken)).toBe(lines)
+    expect(broken?.problems[0]?.message).toMatch(/This <TRNAMT> is in no transaction Ledgerline could read/)
+  })
+
+  it('OFX: amounts follow the one rule: a comma before three digits in NGN groups thousands; in a three-decimal currency it is not read', async () => {
+    const ofx = (currency: string, amount: string): string =>
+      `OFXHEADER:100\n\n<OFX><BANKMSGSRSV1><STMTTRNRS><STMTRS><CURDEF>${currency}<BANKACCTFROM><ACCTID>1</BANKACCTFROM><BANKTRANLIST><STMTTRN><TRNTYPE>CREDIT<DTPOSTED>20261001<TRNAMT>${amount}<FITID>A</STMTTRN></BANKTRANLIST></STMTRS></STMTTRNRS></BANKMSGSRSV1></OFX>`
+    for (const [amount, minor] of [
+      ['12,340', 1_234_000],
+      ['1,000', 100_000],
+      ['12,345', 1_234_500],
+      ['12,34', 1234]
+    ] as const)
+      expect((await readText(ofx('NGN', amount), 'x.ofx'))[0]?.rows[0]?.amountMinor, amount).toBe(minor)
+    const [kwd] = await readText(ofx('KWD', '12,345'), 'x.ofx')
+    expect(kwd?.rows).toEqual([])
+    expect(kwd?.problems[0]?.message).toMatch(/reads both as thousands and as 3 decimals in KWD: it is not read, never guessed/)
+    // An entity outside Unicode is kept as written, never an error.
+    expect((await readText(ofx('NGN', '5.00').replace('<FITID>A', '<FITID>A<MEMO>&#x110000; x'), 'x.ofx'))[0]?.rows[0]?.description).toBe(
+      '&#x110000; x'
+    )
+  })
+
+  it('CSV: a quote opened and never closed swallows no line after it', async () => {
+    const { text, lines } = sampleText('csv')
+    const rows = text.split('\r\n')
+    rows[20] = `${rows[20]},"`
+    const [s] = await readText(rows.join('\r\n'), 'x.csv')
+    expect(accounted(s)).toBe(lines)
+    expect(s?.problems).toEqual([
+      expect.objectContaining({
+        line: 21,
+        code: 'malformed_line',
+        message: expect.stringMatching(/^A quote opens in this line and is not closed/)
+      })
+    ])
+    expect(s?.proof?.complete).toBe(false)
+  })
+
+  it('a balance in another currency than its statement is no balance of it: CAMT, MT940', async () => {
+    const camt = sampleText('camt053').text
+    const [sek] = await readText(camt.replace(/(<Cd>CLBD<\/Cd><\/CdOrPrtry><\/Tp><Amt Ccy=")NGN/, '$1SEK'), 'x.xml')
+    expect(sek?.proof).toMatchObject({ complete: false, closingMinor: null })
+    expect(sek?.proof?.balanceProblems?.[0]?.message).toBe(
+      "the closing balance is in SEK, the statement's currency is NGN: it is not this statement's balance"
+    )
+    const mt = sampleText('mt940').text
+    const [usd] = await readText(mt.replace(/:62F:([CD]\d{6})NGN/, ':62F:$1USD'), 'x.sta')
+    expect(usd?.proof?.complete).toBe(false)
+    expect(usd?.proof?.balanceProblems?.[0]?.message).toMatch(/the closing balance \(:62F:\) is in USD, the statement's currency is NGN/)
+    // An entry in USD on an NGN statement: not read.
+    const [entry] = await readText(camt.replace(/(<Ntry><NtryRef>3<\/NtryRef><Amt Ccy=")NGN/, '$1USD'), 'x.xml')
+    expect(entry?.problems[0]?.message).toMatch(/The entry's amount is in USD, the statement's currency is NGN/)
+  })
+
+  it('CAMT: an entry with no or another CdtDbtInd is not read as a credit; bytes that are not UTF-8 are said so', async () => {
+    const camt = sampleText('camt053').text
+    const [none] = await readText(
+      camt.replace(/(<Ntry><NtryRef>2<\/NtryRef><Amt Ccy="NGN">[\d.]+<\/Amt>)<CdtDbtInd>CRDT<\/CdtDbtInd>/, '$1'),
+      'x.xml'
+    )
+    expect(none?.problems[0]?.message).toMatch(/The entry states no CdtDbtInd: whether it is money in or out cannot be read/)
+    const [other] = await readText(
+      camt.replace(/(<Ntry><NtryRef>2<\/NtryRef><Amt Ccy="NGN">[\d.]+<\/Amt><CdtDbtInd>)CRDT/, '$1XXXX'),
+      'x.xml'
+    )
+    expect(other?.problems[0]?.message).toMatch(/CdtDbtInd "XXXX" is neither CRDT nor DBIT/)
+    const bytes = Buffer.from(camt, 'latin1')
+    const at = bytes.indexOf('<Ustrd>') + 7
+    bytes[at] = 0xe9
+    const [latin] = await parseStatementFile(bytes, 'x.xml')
+    expect(latin?.encodingHow).toMatch(/1 byte\(s\) are not UTF-8 \(the first on line \d+\) and were read as Windows-1252/)
+    expect(latin?.rows.some((r) => r.description?.includes('é'))).toBe(true)
+  })
+
+  it('QIF: an !Account list or AutoSwitch header is set aside, and the opening balance stays the opening balance', async () => {
+    const { text, lines } = sampleText('qif')
+    const headed = `!Option:AutoSwitch\r\n!Account\r\nNChecking\r\nTBank\r\n^\r\n!Clear:AutoSwitch\r\n${text}`
+    const [s] = await readText(headed, 'x.qif', { defaultCurrency: 'NGN', dateOrder: 'mdy' })
+    expect(s?.rows).toHaveLength(lines)
+    expect(s?.proof?.openingMinor).toBe(1_000_000_00)
+    expect(s?.skipped).toContainEqual({ line: 3, reason: 'account record "Checking" (Bank), not a transaction' })
+  })
+
+  it('Excel: an error value or an uncomputed formula in an amount is a line not read; two columns of one name are asked about', async () => {
+    const { zipSync, strToU8 } = await import('fflate')
+    const sheet = (cells: string): Uint8Array =>
+      strToU8(
+        `<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData><row r="1"><c r="A1" t="inlineStr"><is><t>Date</t></is></c><c r="B1" t="inlineStr"><is><t>Amount</t></is></c><c r="C1" t="inlineStr"><is><t>Amount</t></is></c><c r="D1" t="inlineStr"><is><t>Reference</t></is></c></row>${cells}</sheetData></worksheet>`
+      )
+    const workbook = (cells: string): Uint8Array =>
+      zipSync({
+        '[Content_Types].xml': strToU8('<Types/>'),
+        '_rels/.rels': strToU8(
+          '<Relationships><Relationship Id="r1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="xl/workbook.xml"/></Relationships>'
+        ),
+        'xl/workbook.xml': strToU8('<workbook><sheets><sheet name="S" sheetId="1" r:id="rId1"/></sheets></workbook>'),
+        'xl/_rels/workbook.xml.rels': strToU8(
+          '<Relationships><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/></Relationships>'
+        ),
+        'xl/worksheets/sheet1.xml': sheet(cells)
+      })
+    const row = (r: number, amount: string): string =>
+      `<row r="${r}"><c r="A${r}" t="inlineStr"><is><t>2026-10-0${r}</t></is></c>${amount}<c r="D${r}" t="inlineStr"><is><t>R-${r}</t></is></c></row>`
+    const file = workbook(
+      row(2, '<c r="B2" t="e"><v>#REF!</v></c>') + row(3, '<c r="B3"><f>SUM(X1:X2)</f></c>') + row(4, '<c r="B4"><v>12.5</v></c>')
+    )
+    const [asked] = await parseStatementFile(file, 'x.xlsx', { defaultCurrency: 'NGN' })
+    expect(asked?.questions[0]?.message).toMatch(/The header names "Amount" more than once; say which column holds what/)
+    const [s] = await parseStatementFile(file, 'x.xlsx', {
+      defaultCurrency: 'NGN',
+      columns: { date: 'Date', amount: 'Amount', reference: 'Reference' }
+    })
+    expect(s?.rows.map((r) => r.amountMinor)).toEqual([1250])
+    expect(s?.problems.map((p) => [p.line, p.message])).toEqual([
+      [2, '"#REF!" is not an amount.'],
+      [3, '"=SUM(X1:X2) (a formula with no value: open the file in Excel and save it)" is not an amount.']
+    ])
+  })
+
+  it('refuses a file, or a workbook part, larger than the limit, before reading it', async () => {
+    const { zipSync, strToU8 } = await import('fflate')
+    const bomb = zipSync({ 'xl/workbook.xml': strToU8('<workbook/>'), 'xl/worksheets/sheet1.xml': new Uint8Array(8 * 1024 * 1024) })
+    await expect(parseStatementFile(bomb, 'bomb.xlsx', {}, { maxBytes: 1024 * 1024 })).rejects.toMatchObject({
+      code: 'file_too_large',
+      message: expect.stringMatching(/bomb.xlsx: its part xl\/worksheets\/sheet1.xml would inflate to 8 MB, more than the 1 MB/)
+    })
+    await expect(parseStatementFile(Buffer.alloc(2 * 1024 * 1024, 'a'), 'big.csv', {}, { maxBytes: 1024 * 1024 })).rejects.toMatchObject({
+      code: 'file_too_large',
+      message: expect.stringMatching(/^big.csv is 2 MB, more than the 1 MB Ledgerline reads of one file/)
+    })
   })
 })

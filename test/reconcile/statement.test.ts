@@ -328,7 +328,7 @@ describe('reading a statement', () => {
       /broken.xlsx is a zip archive that is not an Excel workbook/
     )
     await expect(parseStatement(Buffer.from('PK\u0003\u0004..xl/workbook.xml..'), 'cut.xlsx')).rejects.toThrow(
-      /could not be read as an Excel workbook/
+      /cut.xlsx is damaged: it has no zip directory at its end \(cut short, or not a zip\)/
     )
     await expect(parseStatement(utf8(''), 'empty.csv', { defaultCurrency: 'NGN' })).rejects.toThrow(/empty.csv is an empty file/)
     const nothing = await parseStatement(utf8('just some words\n'), 'words.csv', { defaultCurrency: 'NGN' })
@@ -404,7 +404,11 @@ describe('a currency named in the bank header block', () => {
     expect(read.questions).toEqual([])
     expect(read.rows.map((r) => [r.currency, r.amountMinor])).toEqual([['GHS', 100_050]])
     expect((await parseStatement(utf8(text.replace('Account currency: GHS', 'Currency,KES')), 's.csv')).rows[0]?.currency).toBe('KES')
-    expect((await parseStatement(utf8(text), 's.csv', { defaultCurrency: 'NGN' })).rows[0]?.currency).toBe('NGN')
+    // A currency given only fills what the file leaves open: one that contradicts the file is refused, naming both.
+    await expect(parseStatement(utf8(text), 's.csv', { defaultCurrency: 'NGN' })).rejects.toThrow(
+      's.csv states its currency is GHS (in its header block), not the NGN given'
+    )
+    expect((await parseStatement(utf8(text), 's.csv', { defaultCurrency: 'GHS' })).rows[0]?.currency).toBe('GHS')
     // Not a currency code: still asked.
     expect(
       (await parseStatement(utf8(text.replace('Account currency: GHS', 'Currency,ABC')), 's.csv')).questions.map((q) => q.field)

@@ -103,17 +103,17 @@ describe('the .xlsx fast reader', () => {
         )
       )
     }
-    expect(() => readOoxmlSheets(zipSync(strict))).toThrow(LeftToSheetJs)
+    expect(() => readOoxmlSheets(zipSync(strict), 'x.xlsx')).toThrow(LeftToSheetJs)
     // A cell type it has never seen.
     const sheetPath = Object.keys(files).find((f) => f.endsWith('sheet2.xml')) as string
     const odd = { ...files, [sheetPath]: strToU8(strFromU8(files[sheetPath] as Uint8Array).replace(/t="s"/, 't="x"')) }
-    expect(() => readOoxmlSheets(zipSync(odd))).toThrow(LeftToSheetJs)
+    expect(() => readOoxmlSheets(zipSync(odd), 'x.xlsx')).toThrow(LeftToSheetJs)
     expect(readWorkbookGrids(zipSync(odd), 'odd.xlsx').map((g) => g.sheet)).toEqual(['Summary & notes', 'Transactions'])
   })
 
-  it('leaves a damaged workbook to SheetJS, which says so', () => {
+  it('says a damaged workbook is damaged, before any reader inflates it', () => {
     expect(() => readWorkbookGrids(Buffer.from('PK\u0003\u0004 not really a zip'), 'cut.xlsx')).toThrow(
-      /could not be read as an Excel workbook/
+      /cut.xlsx is damaged: it has no zip directory at its end/
     )
   })
 })

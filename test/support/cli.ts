@@ -1,4 +1,5 @@
 // Runs the real ledgerline command in a child process and collects what it printed.
+import Database from 'better-sqlite3'
 import { spawn, type ChildProcess } from 'node:child_process'
 import { join } from 'node:path'
 import { PROJECT_ROOT } from './renderer-harness'
@@ -40,4 +41,20 @@ export function startCli(
 
 export function runCli(args: string[], env: NodeJS.ProcessEnv = {}, options: { timeoutMs?: number } = {}): Promise<CliRun> {
   return startCli(args, env, options).ended
+}
+
+/** One profile "Books" (live, in `timeZone`, null: the computer's) and its one successful payment of 12.50, in a migrated cache. */
+export function addPayment(path: string, p: { reference: string; currency: string; createdAt: string; timeZone: string | null }): void {
+  const cache = new Database(path)
+  cache
+    .prepare(
+      "insert into profiles (id, name, base_url, mode, created_at, time_zone) values ('p', 'Books', 'https://x/v1', 'live', '2026-01-01', ?)"
+    )
+    .run(p.timeZone)
+  cache
+    .prepare(
+      "insert into payments (profile_id, id, reference, amount_raw, amount_minor, currency, status, status_raw, is_final, created_at, created_at_ms, raw, fetched_at_ms) values ('p', 'id-1', ?, '12.50', 1250, ?, 'successful', 'SUCCESS', 1, ?, ?, '{}', 0)"
+    )
+    .run(p.reference, p.currency, p.createdAt, Date.parse(p.createdAt))
+  cache.close()
 }

@@ -7,6 +7,7 @@ export const SERIAL_TESTS = [
   'test/app/shell.test.ts',
   'test/**/ipc.test.ts',
   'test/sync/kill-resume.test.ts',
+  'test/reconcile/killed.test.ts',
   'test/security/confirmations.exploit.test.ts',
   'test/security/ipc-fuzz.test.ts',
   'test/security/key-checks.exploit.test.ts',

@@ -3,6 +3,7 @@ import type Database from 'better-sqlite3'
 import { AppError } from '../errors'
 import { migrate } from './migrations'
 import { openDatabase, type SqliteOptions } from './sqlite'
+import { processRunning } from '../processes'
 
 /** Blocks this thread for `ms` (start-up only: the cache is being opened, nothing else can run yet). */
 function sleepSync(ms: number): void {
@@ -53,6 +54,68 @@ function quickCheck(db: Database.Database): string {
   }
 }
 
+/** The settings key that lists the processes that have the cache open. */
+const OPEN_BY = 'cache.open_by'
+
+const listedPids = (db: Database.Database): number[] =>
+  JSON.parse((db.prepare('select value from settings where key = ?').pluck().get(OPEN_BY) as string | undefined) ?? '[]') as number[]
+
+const listPids = (db: Database.Database, pids: number[]): void => {
+  db.prepare('insert into settings (key, value) values (?, ?) on conflict (key) do update set value = excluded.value').run(
+    OPEN_BY,
+    JSON.stringify(pids)
+  )
+}
+
+/** The caches this process has open: at its exit, each still open says it is done with (one hook, however many are opened). */
+const openHere = new Set<Database.Database>()
+let exitHooked = false
+
+/** Takes this process off a cache's list; a cache that cannot be written then is checked in full at its next open, which is safe. */
+function markClosed(db: Database.Database): void {
+  openHere.delete(db)
+  try {
+    db.transaction(() =>
+      listPids(
+        db,
+        listedPids(db).filter((pid) => pid !== process.pid)
+      )
+    ).immediate()
+  } catch {
+    // See above.
+  }
+}
+
+/**
+ * Notes this process as having the cache open, until the cache is closed or the process exits, and
+ * says whether one that had it open is gone without closing it: its process id is still listed, but
+ * no process of that id runs.
+ */
+function markOpen(db: Database.Database): boolean {
+  const mine = process.pid
+  const unclean = db
+    .transaction(() => {
+      const listed = listedPids(db)
+      const running = listed.filter((pid) => pid === mine || processRunning(pid))
+      listPids(db, [...new Set([...running, mine])])
+      return running.length < listed.length
+    })
+    .immediate()
+  const close = db.close.bind(db)
+  db.close = () => {
+    if (db.open) markClosed(db)
+    return close()
+  }
+  openHere.add(db)
+  if (!exitHooked) {
+    exitHooked = true
+    process.once('exit', () => {
+      for (const open of [...openHere]) if (open.open) markClosed(open)
+    })
+  }
+  return unclean
+}
+
 export function openCache(file: string, options: SqliteOptions = {}): Database.Database {
   let db: Database.Database
   try {
@@ -73,6 +136,15 @@ export function openCache(file: string, options: SqliteOptions = {}): Database.D
     const check = quickCheck(db)
     if (check !== 'ok') throw new AppError('cache_damaged', `The cache database ${file} is damaged (${check}).`)
     migrate(db)
+    // A process that had the cache open and died without closing it (killed, a power cut): the whole file is checked, indexes against their tables too.
+    if (file !== ':memory:' && markOpen(db)) {
+      const full = String(db.pragma('integrity_check', { simple: true }))
+      if (full !== 'ok')
+        throw new AppError(
+          'cache_damaged',
+          `The cache database ${file} is damaged (${full}); it was last left open by a program that stopped without closing it. Move it aside: Ledgerline starts a new cache and syncs again.`
+        )
+    }
     return db
   } catch (error) {
     db.close()

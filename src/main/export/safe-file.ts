@@ -1,19 +1,42 @@
 // Every file Ledgerline writes for people (exports, reconciliation reports) goes through here: an exclusively created temporary file, renamed under its name only when complete.
 import { randomBytes } from 'node:crypto'
-import { closeSync, openSync, renameSync, rmSync } from 'node:fs'
+import { closeSync, openSync, readdirSync, renameSync, rmSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import { AppError } from '../errors'
+import { processRunning } from '../processes'
 
 /**
  * A new file beside the target, created exclusively (O_CREAT|O_EXCL, owner-only) under a random
  * name: nothing already there, such as a planted symlink, is ever opened or overwritten.
  */
 function createTempFile(file: string): { path: string; fd: number } {
-  const path = join(dirname(file), `.${basename(file)}.${randomBytes(12).toString('hex')}.partial`)
+  removeStalePartials(file)
+  const path = join(dirname(file), `.${basename(file)}.${process.pid}-${randomBytes(12).toString('hex')}.partial`)
   try {
     return { path, fd: openSync(path, 'wx', 0o600) }
   } catch (error) {
     throw new AppError('export_failed', `Cannot write ${file} (${error instanceof Error ? error.message : String(error)}).`)
+  }
+}
+
+/**
+ * Removes what a writer of `file` that was killed (kill -9, a power cut) left beside it: its
+ * temporary files, named with that writer's process id, once no process of that id runs. A live
+ * writer's (another window, another CLI) is left alone.
+ */
+function removeStalePartials(file: string): void {
+  const prefix = `.${basename(file)}.`
+  let names: string[]
+  try {
+    names = readdirSync(dirname(file))
+  } catch {
+    return
+  }
+  for (const name of names) {
+    if (!name.startsWith(prefix) || !name.endsWith('.partial')) continue
+    const pid = Number(/^(\d+)-[0-9a-f]+\.partial$/.exec(name.slice(prefix.length))?.[1])
+    if (!Number.isInteger(pid) || pid === process.pid || processRunning(pid)) continue
+    rmSync(join(dirname(file), name), { force: true })
   }
 }
 

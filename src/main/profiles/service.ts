@@ -116,6 +116,9 @@ export function checkKey(key: string): KeyMode {
   )
 }
 
+/** The id prefix of a profile made for a base URL and a key given directly (CLI --base-url), whose key is never stored. */
+const AD_HOC_PREFIX = 'url-'
+
 export class ProfileService {
   private keyChecks: number[] = []
 
@@ -333,14 +336,15 @@ export class ProfileService {
   async beginRemoval(idOrName: string): Promise<Profile> {
     const profile = this.get(idOrName)
     if (profile.builtIn) throw new AppError('built_in_profile', 'The built-in Sandbox profile cannot be removed.')
-    await this.options.secrets.get(profile.id)
+    if (!profile.id.startsWith(AD_HOC_PREFIX)) await this.options.secrets.get(profile.id)
     this.db.prepare("update profiles set removing = 1, name = name || ' (removing ' || id || ')' where id = ?").run(profile.id)
     return profile
   }
 
   /** The last step of a removal, once its records are gone: the key leaves the keychain, then the profile row goes. */
   async finishRemoval(profileId: string): Promise<void> {
-    await this.options.secrets.delete(profileId)
+    // An ad-hoc profile's key was never stored: the keychain is not touched (it may not even be there).
+    if (!profileId.startsWith(AD_HOC_PREFIX)) await this.options.secrets.delete(profileId)
     this.db.prepare('delete from profiles where id = ? and removing = 1').run(profileId)
   }
 
@@ -361,7 +365,7 @@ export class ProfileService {
   /** The same ad-hoc profile, found by mode (e.g. to search its cache without the key). */
   adHocForMode(baseUrlInput: string, mode: KeyMode): Profile {
     const baseUrl = normaliseBaseUrl(baseUrlInput)
-    const id = `url-${createHash('sha256').update(`${baseUrl}|${mode}`).digest('hex').slice(0, 20)}`
+    const id = `${AD_HOC_PREFIX}${createHash('sha256').update(`${baseUrl}|${mode}`).digest('hex').slice(0, 20)}`
     this.db
       .prepare(
         'insert into profiles (id, name, base_url, mode, built_in, created_at) values (?, ?, ?, ?, 0, ?) on conflict (id) do nothing'

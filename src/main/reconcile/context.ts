@@ -18,8 +18,8 @@ export class ReconContext {
     return this.options.user ?? osUserName()
   }
 
-  /** Appends one event to a session's audit trail, in the caller's transaction when there is one. */
-  record(sessionId: string, body: AuditEventBody): AuditEvent {
-    return appendEvent(this.db, sessionId, body, () => this.now(), this.user())
+  /** Appends one event to a session's audit trail, in the caller's transaction when there is one; `at`: a time fixed before (a close's, which its evidence was made for). */
+  record(sessionId: string, body: AuditEventBody, at?: string): AuditEvent {
+    return appendEvent(this.db, sessionId, body, at === undefined ? () => this.now() : () => new Date(at), this.user())
   }
 }

@@ -8,7 +8,8 @@ import type { ReconContext } from './context'
 import { runMatch } from './engine'
 import { undoneEvents } from './fold'
 import type { SessionItems } from './items'
-import { fileNamesOf, filePagesOf, Totals } from './report'
+import { fileNamesOf, filePagesOf } from './report'
+import { Totals, totalsBasis } from './totals'
 import { engineFileRow, engineProvider, materialise, type Runs } from './runs'
 import type { Sessions } from './sessions'
 
@@ -61,7 +62,7 @@ export class Decisions {
     if (!stored) return false
     const { settings, totals } = stored
     if (JSON.stringify(settings) !== JSON.stringify(session.settings)) return false
-    const next = new Totals(settings, totals)
+    const next = new Totals(totalsBasis({ settings, to: session.to }), totals)
     if (decision.kind === 'adjust') {
       next.adjust(decision.payload.currency, decision.payload.amountMinor)
       this.items.storeTotals(session.id, settings, next.result())
@@ -99,7 +100,7 @@ export class Decisions {
         },
         { fileNames: fileNamesOf(session), filePages: filePagesOf(session) }
       )
-      const [made, ...rest] = materialise(result, { notes: new Map([[item.key, annotation]]) })
+      const [made, ...rest] = materialise(result, { notes: new Map([[item.key, annotation]]) }, { to: session.to, settings }).items
       if (!made || rest.length > 0 || made.decision !== 'accepted' || made.key !== item.key) return false
       replaced = made
     } else return false
@@ -116,12 +117,14 @@ export class Decisions {
   }
 
   /** The event a decision is kept as: checked against the session's last run, with the members it is about. */
-  private decisionEvent(session: SessionInfo, decision: Decision): DecisionEvent {
+  private decisionEvent(session: SessionInfo, given: Decision): DecisionEvent {
     const item = (key: string): ReconItem => {
       const found = this.items.get(session.id, key)
       if (!found) throw new AppError('item_not_found', `No item "${key}" in the session's last run; run it again and pick the item anew.`)
       return found
     }
+    // An item named by its short key is kept by its full one: the events, the fold and every computer read that.
+    const decision: Decision = 'itemKey' in given && given.itemKey ? { ...given, itemKey: item(given.itemKey).key } : given
     const members = (it: ReconItem): DecidedMembers => ({
       providerIds: it.provider.map((p) => p.id),
       fileIds: it.file.map((f) => f.id),
@@ -247,10 +250,11 @@ export class Decisions {
   previewAcceptAll(
     sessionId: string,
     filter: ItemFilter,
-    minScore: number
-  ): { count: number; totals: { currency: string; fileMinor: number; providerMinor: number }[] } {
+    minScore: number,
+    groups = false
+  ): { count: number; groups: number; totals: { currency: string; fileMinor: number; providerMinor: number }[] } {
     const byCurrency = new Map<string, { currency: string; fileMinor: number; providerMinor: number }>()
-    const found = this.items.suggestionsAbove(sessionId, filter, minScore)
+    const found = this.items.suggestionsAbove(sessionId, filter, minScore, groups)
     for (const item of found) {
       const currency = item.file[0]?.currency ?? item.provider[0]?.currency ?? ''
       const t = byCurrency.get(currency) ?? { currency, fileMinor: 0, providerMinor: 0 }
@@ -258,14 +262,23 @@ export class Decisions {
       t.providerMinor += item.provider.reduce((sum, p) => sum + p.amountMinor, 0)
       byCurrency.set(currency, t)
     }
-    return { count: found.length, totals: [...byCurrency.values()].sort((a, b) => (a.currency < b.currency ? -1 : 1)) }
+    return {
+      count: found.length,
+      groups: found.filter((i) => i.score === null).length,
+      totals: [...byCurrency.values()].sort((a, b) => (a.currency < b.currency ? -1 : 1))
+    }
   }
 
   /** Accepts every suggestion above a score that the filter shows, each as its own decision (and audit event), in place. */
-  async acceptAll(sessionId: string, filter: ItemFilter, minScore: number): Promise<{ accepted: number; session: SessionInfo }> {
+  async acceptAll(
+    sessionId: string,
+    filter: ItemFilter,
+    minScore: number,
+    groups = false
+  ): Promise<{ accepted: number; session: SessionInfo }> {
     this.sessions.open(sessionId)
     let accepted = 0
-    for (const item of this.items.suggestionsAbove(sessionId, filter, minScore)) {
+    for (const item of this.items.suggestionsAbove(sessionId, filter, minScore, groups)) {
       await this.decide(sessionId, { kind: 'accept', itemKey: item.key })
       accepted++
     }

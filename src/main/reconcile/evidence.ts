@@ -1,24 +1,20 @@
-// The evidence pack an auditor opens without Ledgerline: one zip of the reports, every statement exactly as imported, the audit trail with its hash chain, the settings, and how to check it all by hand; and the offline check of such a pack.
+// The evidence pack an auditor opens without Ledgerline: one zip of the reports, every statement exactly as imported (a file once), the audit trail with its hash chain, the settings, and how to check it all by hand; its files bound to the sign-off, since closing records their SHA-256 in the chain; and the offline check of such a pack.
 import { createHash } from 'node:crypto'
-import { mkdtempSync, readFileSync, rmSync, writeSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import JSZip from 'jszip'
 import { RULE_VERSION, type SessionInfo } from '../../shared/reconcile'
+import type { ClosedEvidence, EvidenceFile } from '../../shared/reconcile-events'
 import { AppError } from '../errors'
 import { writeFileSafely } from '../export/safe-file'
+import { DEFAULT_INFLATED_LIMIT, zipEntries, zipEntryBytes, ZipError, type ZipEntry } from '../files/zip'
 import { chainProblems, GENESIS, type AuditEvent } from './audit'
-import { buildSummary, writeItemsCsv, writeSummaryCsv, writeXlsx, type ReportInput } from './report'
+import { writeItemsCsv, writeSummaryCsv, writeXlsx } from './report'
+import { buildSummary, type ReportInput } from './totals'
 
 /** The pack's own format, written into its manifest. */
-export const EVIDENCE_FORMAT = 'ledgerline-evidence/1'
-
-/** What the manifest says of each file in the pack. */
-interface PackedFile {
-  path: string
-  sha256: string
-  bytes: number
-}
+export const EVIDENCE_FORMAT = 'ledgerline-evidence/2'
 
 interface Manifest {
   format: string
@@ -35,11 +31,13 @@ interface Manifest {
   profile: { name: string; mode: string }
   ruleVersion: string
   writtenAt: string
-  /** The last event's hash: the whole trail is bound to it. */
+  /** The last event's hash: the whole trail is bound to it, and through the close event every file below. */
   chainHead: string
   events: number
-  files: PackedFile[]
-  /** Each statement of the session: its SHA-256 as recorded at import, and where its bytes are in the pack (null when they were not kept). */
+  /** The close event whose record of the files this pack holds. */
+  closeSeq: number
+  files: EvidenceFile[]
+  /** Each statement of the session: its SHA-256 as recorded at import, and where its bytes are in the pack (one file once, however many statements it holds). */
   statements: { name: string; sha256: string; path: string | null }[]
 }
 
@@ -49,10 +47,72 @@ const sha256 = (bytes: Uint8Array | string): string => createHash('sha256').upda
 const packedName = (n: number, name: string): string =>
   `statements/${String(n).padStart(2, '0')}-${name.replace(/[^A-Za-z0-9._ -]+/g, '_').slice(0, 120)}`
 
+/** Where each statement of the session sits in the pack: a file's bytes once, under the first of its statements' names. */
+function statementPaths(session: SessionInfo): { name: string; sha256: string; path: string; fileId: string }[] {
+  const bySha = new Map<string, string>()
+  return session.files.map((f, k) => {
+    const path = bySha.get(f.sha256) ?? packedName(k + 1, f.name)
+    bySha.set(f.sha256, path)
+    return { name: f.name, sha256: f.sha256, path, fileId: f.id }
+  })
+}
+
+/** The session as the close event leaves it: its reports are written as of that moment, whenever they are written. */
+function asClosed(input: ReportInput, close: { at: string; user: string; seq: number }, profile: ReportInput['profile']): ReportInput {
+  return {
+    ...input,
+    profile,
+    session: { ...input.session, closedAt: close.at, closedBy: close.user },
+    events: input.events.filter((e) => e.seq < close.seq)
+  }
+}
+
 /**
- * Writes the pack for a session: report.csv, report.xlsx, summary.csv (with the bank reconciliation
- * statement), statements/… exactly as imported, audit-trail.json, settings.json, manifest.json
- * (every file's SHA-256, the chain's head) and README.txt. Returns the chain head it is bound to.
+ * The files the pack holds besides the audit trail, its README and its manifest, written into `dir`
+ * and hashed: the reports as of the close (the workbook made the same bytes each time), the settings,
+ * and each statement file once (hashed from the import's record; its bytes are added by the pack).
+ */
+async function reportFiles(dir: string, input: ReportInput, closedAt: string): Promise<EvidenceFile[]> {
+  const summary = buildSummary(input)
+  await writeItemsCsv(join(dir, 'report.csv'), input)
+  await writeXlsx(join(dir, 'report.xlsx'), summary, input, new Date(closedAt))
+  await writeSummaryCsv(join(dir, 'summary.csv'), summary, input)
+  const session = input.session
+  const settings = Buffer.from(
+    `${JSON.stringify({ ruleVersion: RULE_VERSION, settings: session.settings, source: session.source, filter: session.filter, period: { from: session.from, to: session.to, timeZone: session.timeZone } }, null, 2)}\n`
+  )
+  writeFileSync(join(dir, 'settings.json'), settings)
+  const files: EvidenceFile[] = ['report.csv', 'report.xlsx', 'summary.csv', 'settings.json'].map((path) => {
+    const bytes = readFileSync(join(dir, path))
+    return { path, sha256: sha256(bytes), bytes: bytes.byteLength }
+  })
+  const seen = new Set<string>()
+  for (const s of statementPaths(session))
+    if (!seen.has(s.path)) {
+      seen.add(s.path)
+      files.push({ path: s.path, sha256: s.sha256, bytes: null })
+    }
+  return files
+}
+
+/**
+ * What closing a session binds: every file of its evidence pack (reports, summary, settings,
+ * statements), by SHA-256, with the profile the reports name. Recorded in the close event, so the
+ * chain head kept with the sign-off covers them all.
+ */
+export async function evidenceOnClose(input: ReportInput, closing: { at: string; user: string; seq: number }): Promise<ClosedEvidence> {
+  const dir = mkdtempSync(join(tmpdir(), 'ledgerline-evidence-'))
+  try {
+    return { profile: input.profile, files: await reportFiles(dir, asClosed(input, closing, input.profile), closing.at) }
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+/**
+ * Writes the pack of a closed session: its files as its last close recorded them (written again,
+ * each checked against the SHA-256 the close recorded), the audit trail, settings.json, manifest.json
+ * and README.txt. Returns the chain head it is bound to.
  */
 export async function writeEvidencePack(
   file: string,
@@ -61,27 +121,39 @@ export async function writeEvidencePack(
   now: Date
 ): Promise<{ file: string; chainHead: string; files: number }> {
   const { session, events } = input
+  const close = [...events].reverse().find((e) => e.kind === 'close')
+  const evidence = close?.kind === 'close' ? close.payload.evidence : undefined
+  if (!close || !evidence)
+    throw new AppError(
+      'evidence_not_bound',
+      `"${session.name}" was closed by a Ledgerline that did not record its files in the audit trail: reopen it (with a reason) and close it again to write a pack an auditor can check.`
+    )
   const dir = mkdtempSync(join(tmpdir(), 'ledgerline-evidence-'))
   try {
     const zip = new JSZip()
-    const files: PackedFile[] = []
+    const recorded = new Map(evidence.files.map((f) => [f.path, f]))
+    const files: EvidenceFile[] = []
     const add = (path: string, bytes: Buffer): void => {
+      const hash = sha256(bytes)
+      const bound = recorded.get(path)
+      if (bound && bound.sha256 !== hash)
+        throw new AppError(
+          'evidence_changed',
+          `${path} written now is not the file the close of "${session.name}" recorded (SHA-256 ${hash}, recorded ${bound.sha256}); nothing was written.`
+        )
       zip.file(path, bytes, { date: now, binary: true })
-      files.push({ path, sha256: sha256(bytes), bytes: bytes.byteLength })
+      files.push({ path, sha256: hash, bytes: bytes.byteLength })
     }
-    // The reports, written as the app and the CLI write them.
-    const summary = buildSummary(input)
-    await writeItemsCsv(join(dir, 'report.csv'), input)
-    await writeXlsx(join(dir, 'report.xlsx'), summary, input)
-    await writeSummaryCsv(join(dir, 'summary.csv'), summary, input)
-    for (const name of ['report.csv', 'report.xlsx', 'summary.csv']) add(name, readFileSync(join(dir, name)))
-    const statements: Manifest['statements'] = session.files.map((f, k) => {
-      const bytes = statementBytes(f.id)
-      if (bytes === null) return { name: f.name, sha256: f.sha256, path: null }
-      const path = packedName(k + 1, f.name)
-      add(path, bytes)
-      return { name: f.name, sha256: f.sha256, path }
-    })
+    const written = await reportFiles(dir, asClosed(input, close, evidence.profile), close.at)
+    for (const f of written) if (f.bytes !== null) add(f.path, readFileSync(join(dir, f.path)))
+    const statements: Manifest['statements'] = []
+    const packed = new Set<string>()
+    for (const s of statementPaths(session)) {
+      const bytes = packed.has(s.path) ? null : statementBytes(s.fileId)
+      if (!packed.has(s.path) && bytes !== null) add(s.path, bytes)
+      if (bytes !== null) packed.add(s.path)
+      statements.push({ name: s.name, sha256: s.sha256, path: packed.has(s.path) ? s.path : null })
+    }
     const trail = events.map((e) => ({
       seq: e.seq,
       at: e.at,
@@ -92,14 +164,8 @@ export async function writeEvidencePack(
       hash: e.hash
     }))
     add('audit-trail.json', Buffer.from(`${JSON.stringify({ sessionId: session.id, genesis: GENESIS, events: trail }, null, 2)}\n`))
-    add(
-      'settings.json',
-      Buffer.from(
-        `${JSON.stringify({ ruleVersion: RULE_VERSION, settings: session.settings, source: session.source, filter: session.filter, period: { from: session.from, to: session.to, timeZone: session.timeZone } }, null, 2)}\n`
-      )
-    )
     const chainHead = events.at(-1)?.hash ?? GENESIS
-    add('README.txt', Buffer.from(readme(session, chainHead, events.length)))
+    add('README.txt', Buffer.from(readme(session, chainHead, events.length, close.seq)))
     const manifest: Manifest = {
       format: EVIDENCE_FORMAT,
       session: {
@@ -109,14 +175,15 @@ export async function writeEvidencePack(
         from: session.from,
         to: session.to,
         timeZone: session.timeZone,
-        closedAt: session.closedAt,
-        closedBy: session.closedBy
+        closedAt: close.at,
+        closedBy: close.user
       },
-      profile: input.profile,
+      profile: evidence.profile,
       ruleVersion: RULE_VERSION,
       writtenAt: now.toISOString(),
       chainHead,
       events: events.length,
+      closeSeq: close.seq,
       files,
       statements
     }
@@ -131,33 +198,34 @@ export async function writeEvidencePack(
   }
 }
 
-function readme(session: SessionInfo, chainHead: string, events: number): string {
+function readme(session: SessionInfo, chainHead: string, events: number, closeSeq: number): string {
   return `Ledgerline evidence pack — ${session.name}
 Period ${session.from} to ${session.to} (${session.timeZone}), ${session.closedAt ? `closed ${session.closedAt} by ${session.closedBy}` : 'not closed'}.
 
 What is in it
   report.csv        every item of the reconciliation (Excel-safe CSV)
   report.xlsx       the same, with the summary, as one workbook
-  summary.csv       totals per currency and outcome, each statement's own check, and the bank
-                    reconciliation statement (opening balance to closing balance, difference left)
-  statements/       every statement file exactly as it was imported
+  summary.csv       the verdict, totals per currency and outcome, each statement's own check, and
+                    the bank reconciliation statement (opening balance to closing balance, difference left)
+  statements/       every statement file exactly as it was imported (a file of several statements once)
   audit-trail.json  every event of the session (runs, decisions, close, reopen), each with its hash
   settings.json     the matching settings and rule version
-  manifest.json     the SHA-256 of every file above, each statement's SHA-256 as recorded at
-                    import, and the hash of the last event (the chain head)
+  manifest.json     the SHA-256 of every file above and the hash of the last event (the chain head)
 
 How to check it by hand
-  1. Each file: its SHA-256 (sha256sum FILE on Linux, shasum -a 256 FILE on macOS,
-     certutil -hashfile FILE SHA256 on Windows) must be the one manifest.json lists for it.
-  2. Each statement: its SHA-256 must also be the one summary.csv lists for that file.
-  3. The audit trail: for each event in order, SHA-256 of
+  1. The audit trail: for each event in order, SHA-256 of
         previous hash + "\\n" + {"at":…,"kind":…,"payload":…,"seq":…,"session":…,"user":…}
      (that JSON with keys sorted at every level and no spaces; "session" is ${session.id})
      must be the event's hash; the first event's previous hash is 64 zeros, and each event's
      prevHash is the hash of the one before.
-  4. The last event's hash must be ${chainHead}
-     (${events} event(s)); the preparer can confirm this value, which Ledgerline printed when
-     the pack was written.
+  2. The last event's hash must be ${chainHead}
+     (${events} event(s)); the preparer kept this value with the sign-off.
+  3. Event ${closeSeq} (the close) lists, in its payload's "evidence", the SHA-256 of every other file
+     of this pack as it was when the session was closed. Each file's SHA-256 (sha256sum FILE on Linux,
+     shasum -a 256 FILE on macOS, certutil -hashfile FILE SHA256 on Windows) must be the one listed
+     there. Since the close event is inside the chain, a file changed after the sign-off cannot
+     match, whatever manifest.json says.
+  4. Each statement: its SHA-256 must also be the one summary.csv lists for that file.
 
 Or, with Ledgerline: ledgerline audit verify --evidence THIS-PACK.zip
 `
@@ -177,46 +245,130 @@ export interface EvidenceReport {
   problems: EvidenceProblem[]
 }
 
-/** Checks a pack offline: every file against the manifest, each statement against its recorded SHA-256, and the audit trail's chain. */
-export async function verifyEvidencePack(bytes: Uint8Array): Promise<EvidenceReport> {
-  let zip: JSZip
+/** A pack that cannot be checked at all, said as a report with one problem. */
+const refused = (what: string, message: string): EvidenceReport => ({
+  ok: false,
+  files: 0,
+  events: 0,
+  chainHead: null,
+  problems: [{ what, message }]
+})
+
+/** Files a pack holds beside those its close recorded. */
+const UNBOUND = new Set(['manifest.json', 'README.txt', 'audit-trail.json'])
+
+/**
+ * Checks a pack offline: the audit trail's chain up to the manifest's head; the files the last close
+ * recorded (from inside the chain), each present once with that SHA-256; every file against the
+ * manifest; nothing added; each statement against its recorded SHA-256. A zip that is damaged, names
+ * an entry twice, or would inflate past the limit is said to be so, before anything is inflated.
+ */
+export async function verifyEvidencePack(bytes: Uint8Array, limit = DEFAULT_INFLATED_LIMIT): Promise<EvidenceReport> {
+  let entries: ZipEntry[]
   try {
-    zip = await JSZip.loadAsync(bytes)
+    entries = zipEntries(bytes, 'This pack')
   } catch (error) {
-    throw new AppError(
-      'not_a_pack',
-      `This is not an evidence pack Ledgerline wrote: it is not a readable zip (${(error as Error).message}).`
-    )
+    if (error instanceof ZipError && error.code === 'duplicate_entry') return refused('the pack', error.message)
+    if (error instanceof ZipError && error.message.includes('no zip directory'))
+      throw new AppError('not_a_pack', `This is not an evidence pack Ledgerline wrote: it is not a readable zip (${error.message}).`)
+    if (error instanceof ZipError) return refused('the pack', error.message)
+    throw error
   }
   const problems: EvidenceProblem[] = []
-  const manifestFile = zip.file('manifest.json')
-  if (!manifestFile) throw new AppError('not_a_pack', 'This is not an evidence pack Ledgerline wrote: it has no manifest.json.')
+  const contents = new Map<string, Buffer>()
+  for (const entry of entries) {
+    if (entry.name.endsWith('/')) continue
+    try {
+      contents.set(entry.name, zipEntryBytes(bytes, entry, 'This pack', limit))
+    } catch (error) {
+      if (!(error instanceof ZipError)) throw error
+      problems.push({ what: entry.name, message: error.message })
+    }
+  }
+  const manifestText = contents.get('manifest.json')
+  if (!manifestText) {
+    if (entries.some((e) => e.name === 'manifest.json')) return { ...refused('manifest.json', 'it cannot be read'), problems }
+    throw new AppError('not_a_pack', 'This is not an evidence pack Ledgerline wrote: it has no manifest.json.')
+  }
   let manifest: Manifest
   try {
-    manifest = JSON.parse(await manifestFile.async('string')) as Manifest
+    manifest = JSON.parse(manifestText.toString('utf8')) as Manifest
   } catch {
-    return { ok: false, files: 0, events: 0, chainHead: null, problems: [{ what: 'manifest.json', message: 'it is not readable JSON' }] }
+    return refused('manifest.json', 'it is not readable JSON')
   }
-  if (manifest.format !== EVIDENCE_FORMAT || !Array.isArray(manifest.files))
+  if (!Array.isArray(manifest.files))
     throw new AppError('not_a_pack', `This is not an evidence pack Ledgerline reads (format ${JSON.stringify(manifest.format)}).`)
-  const listed = new Set(manifest.files.map((f) => f.path))
-  for (const path of Object.keys(zip.files))
-    if (!zip.files[path]?.dir && path !== 'manifest.json' && !listed.has(path))
-      problems.push({ what: path, message: 'it is in the pack but not in the manifest (added after the pack was written)' })
-  const contents = new Map<string, Buffer>()
-  for (const f of manifest.files) {
-    const entry = zip.file(f.path)
-    if (!entry) {
-      problems.push({ what: f.path, message: 'it is missing from the pack' })
+  if (manifest.format !== EVIDENCE_FORMAT)
+    return refused(
+      'manifest.json',
+      `it is a pack of format ${JSON.stringify(manifest.format)}, whose files are not bound to the sign-off: reopen the session and close it again to write one that is`
+    )
+  // The audit trail: every event's hash from its content and the one before, ending at the manifest's head.
+  let events = 0
+  let bound: Map<string, EvidenceFile> | null = null
+  const trailText = contents.get('audit-trail.json')
+  if (!trailText)
+    problems.push({ what: 'audit-trail.json', message: 'it is missing, so neither the decisions nor the files can be checked' })
+  else {
+    try {
+      const trail = JSON.parse(trailText.toString('utf8')) as {
+        sessionId: string
+        events: (Omit<AuditEvent, 'sessionId'> & { payload: unknown })[]
+      }
+      events = trail.events.length
+      for (const p of chainProblems(trail.sessionId, trail.events, { hash: manifest.chainHead, count: manifest.events })) {
+        const event = p.seq === null ? null : trail.events.find((e) => e.seq === p.seq)
+        problems.push({
+          what: p.seq === null ? 'audit-trail.json' : `event ${p.seq}${event ? ` (${event.kind})` : ''}`,
+          message: p.message
+        })
+      }
+      if (trail.sessionId !== manifest.session.id)
+        problems.push({ what: 'audit-trail.json', message: `it is the trail of another session (${trail.sessionId})` })
+      const close = [...trail.events].reverse().find((e) => e.kind === 'close')
+      const evidence = (close?.payload as { evidence?: ClosedEvidence } | undefined)?.evidence
+      if (!close || !evidence) problems.push({ what: 'audit-trail.json', message: 'no close in it records the files of the pack' })
+      else bound = new Map(evidence.files.map((f) => [f.path, f]))
+    } catch {
+      problems.push({ what: 'audit-trail.json', message: 'it is not readable JSON' })
+    }
+  }
+  // Each file the close recorded: there, and the bytes it recorded.
+  for (const f of bound?.values() ?? []) {
+    const content = contents.get(f.path)
+    if (!content) {
+      if (!problems.some((p) => p.what === f.path))
+        problems.push({ what: f.path, message: 'the close recorded it, but it is missing from the pack' })
       continue
     }
-    const content = await entry.async('nodebuffer')
-    contents.set(f.path, content)
     const found = sha256(content)
     if (found !== f.sha256)
+      problems.push({
+        what: f.path,
+        message: `it is not the file the session was closed with: its SHA-256 is ${found}, the close recorded ${f.sha256}`
+      })
+  }
+  // Every file against the manifest, and nothing that neither the manifest nor the close names.
+  const listed = new Map(manifest.files.map((f) => [f.path, f]))
+  for (const path of contents.keys())
+    if (path !== 'manifest.json' && !listed.has(path) && !bound?.has(path))
+      problems.push({
+        what: path,
+        message: 'it is in the pack but neither the manifest nor the close names it (added after the pack was written)'
+      })
+  for (const f of manifest.files) {
+    const content = contents.get(f.path)
+    if (!content) {
+      if (!problems.some((p) => p.what === f.path)) problems.push({ what: f.path, message: 'it is missing from the pack' })
+      continue
+    }
+    if (bound && !bound.has(f.path) && !UNBOUND.has(f.path))
+      problems.push({ what: f.path, message: 'the manifest lists it, but the close did not record it' })
+    const found = sha256(content)
+    if (found !== f.sha256 && !bound?.has(f.path))
       problems.push({ what: f.path, message: `it was changed: its SHA-256 is ${found}, the manifest lists ${f.sha256}` })
   }
-  // Each statement: as recorded at import, in the manifest and in the summary.
+  // Each statement: as recorded at import, and listed in the summary.
   const summaryText = contents.get('summary.csv')?.toString('utf8') ?? ''
   for (const s of manifest.statements ?? []) {
     if (s.path === null) {
@@ -235,29 +387,5 @@ export async function verifyEvidencePack(bytes: Uint8Array): Promise<EvidenceRep
     if (!summaryText.includes(s.sha256))
       problems.push({ what: 'summary.csv', message: `it does not list ${s.name} with the SHA-256 recorded at import` })
   }
-  // The audit trail: every event's hash from its content and the one before, ending at the manifest's head.
-  let events = 0
-  const trailText = contents.get('audit-trail.json')
-  if (!trailText) problems.push({ what: 'audit-trail.json', message: 'it is missing, so the decisions cannot be checked' })
-  else {
-    try {
-      const trail = JSON.parse(trailText.toString('utf8')) as {
-        sessionId: string
-        events: (Omit<AuditEvent, 'sessionId'> & { payload: unknown })[]
-      }
-      events = trail.events.length
-      for (const p of chainProblems(trail.sessionId, trail.events, { hash: manifest.chainHead, count: manifest.events })) {
-        const event = p.seq === null ? null : trail.events.find((e) => e.seq === p.seq)
-        problems.push({
-          what: p.seq === null ? 'audit-trail.json' : `event ${p.seq}${event ? ` (${event.kind})` : ''}`,
-          message: p.message
-        })
-      }
-      if (trail.sessionId !== manifest.session.id)
-        problems.push({ what: 'audit-trail.json', message: `it is the trail of another session (${trail.sessionId})` })
-    } catch {
-      problems.push({ what: 'audit-trail.json', message: 'it is not readable JSON' })
-    }
-  }
-  return { ok: problems.length === 0, files: manifest.files.length + 1, events, chainHead: manifest.chainHead, problems }
+  return { ok: problems.length === 0, files: contents.size, events, chainHead: manifest.chainHead, problems }
 }

@@ -16,7 +16,8 @@ import type { HandlerMap } from '../ipc/router'
 import { verifyAudit } from './audit'
 import { PDF_PASSWORD_REQUIRED, PDF_PASSWORD_WRONG } from './import/pdf'
 import type { ParsedStatement } from './import/statement'
-import { buildSummary, summaryOf, writeItemsCsv, writeSummaryCsv, writeXlsx, type ReportInput } from './report'
+import { writeItemsCsv, writeSummaryCsv, writeXlsx } from './report'
+import { buildSummary, summaryOf, type ReportInput } from './totals'
 import { ReconService, storedFileIds } from './service'
 import { replicaEvents, replicaOfSession } from '../team/replicas'
 import { signOffFileBeside, signOffOf, writeSignOffCsv } from '../team/report'
@@ -266,6 +267,7 @@ export function reconHandlers(ctx: HostContext): HandlerMap {
         title: 'Close this reconciliation?',
         message: `Close "${session.name}" (${session.from} to ${session.to})?`,
         detail: [
+          summary.verdict.headline,
           `${summary.exceptions.toLocaleString('en-US')} item(s) still need attention; ${summary.counts.matched.toLocaleString('en-US')} matched.`,
           ...summary.currencies.map(
             (c) =>
@@ -276,7 +278,7 @@ export function reconHandlers(ctx: HostContext): HandlerMap {
         confirmLabel: 'Close session'
       })
       if (!yes) throw notConfirmed(`Closing "${session.name}"`)
-      return service.close(sessionId)
+      return service.close(sessionId, profileOf(session))
     },
     'recon:reopen': ({ sessionId, reason }) => {
       sessionOfProfile(sessionId)

@@ -1,10 +1,13 @@
 // A session's stored result: its items in order (a page, one, all, or those a filter shows) and the summary totals kept with them.
-import type { ItemFilter, ReconItem, ReconSettings } from '../../shared/reconcile'
+import { shortItemKey, storedSettings, type ItemFilter, type ReconItem, type ReconSettings } from '../../shared/reconcile'
+
+/** What a short key looks like (12 of Crockford's base-32 digits), so only such a key is looked up by it. */
+const SHORT_KEY = /^[0-9A-Za-z]{12}$/
 import { AppError } from '../errors'
 import type { ReconContext } from './context'
 import { foldSession } from './fold'
 import { filterClause, itemColumns } from './item-filters'
-import { summarise, type SummaryTotals } from './report'
+import { summarise, totalsBasis, type SummaryTotals } from './totals'
 
 /** What a run keeps of a session's totals: the totals and the settings they were summed under. */
 export interface StoredSummary {
@@ -16,6 +19,7 @@ export interface StoredSummary {
 interface TotalsRow {
   summary: string | null
   settings: string
+  period_to: string
 }
 
 export class SessionItems {
@@ -28,7 +32,7 @@ export class SessionItems {
       .filter(([, v]) => v !== undefined && v !== '')
       .map(([k]) => k)
     // Counts and currencies come from the stored totals where they can (a million items are not counted for each page).
-    const row = this.ctx.db.prepare('select last_run_at, summary, settings from recon_sessions where id = ?').get(sessionId) as
+    const row = this.ctx.db.prepare('select last_run_at, summary, settings, period_to from recon_sessions where id = ?').get(sessionId) as
       (TotalsRow & { last_run_at: string | null }) | undefined
     const totals = row?.last_run_at ? this.totals(sessionId, row) : null
     const where = filterClause(
@@ -52,8 +56,8 @@ export class SessionItems {
     return { total, items: rows.map((r) => JSON.parse(r.data) as ReconItem) }
   }
 
-  /** The suggestions a filter shows that score at least `minScore` and are not decided yet (groups have no score and are never among them). */
-  suggestionsAbove(sessionId: string, filter: ItemFilter, minScore: number): ReconItem[] {
+  /** The suggestions a filter shows that score at least `minScore` and are not decided yet; group suggestions (which have no score) only when `groups`. */
+  suggestionsAbove(sessionId: string, filter: ItemFilter, minScore: number, groups = false): ReconItem[] {
     const where = filterClause(
       { ...filter, outcome: 'suggested' },
       filter.minAmount || filter.maxAmount ? this.totals(sessionId).currencies.map((c) => c.currency) : []
@@ -61,7 +65,9 @@ export class SessionItems {
     const rows = this.ctx.db
       .prepare(`select data from recon_items where session_id = ?${where.sql} order by position`)
       .all(sessionId, ...where.args) as { data: string }[]
-    return rows.map((r) => JSON.parse(r.data) as ReconItem).filter((i) => i.score !== null && i.score >= minScore && i.decision === null)
+    return rows
+      .map((r) => JSON.parse(r.data) as ReconItem)
+      .filter((i) => i.decision === null && (i.score === null ? groups : i.score >= minScore))
   }
 
   /** Every stored item in order, one at a time (reports of a million items). */
@@ -76,11 +82,22 @@ export class SessionItems {
     return this.withPosition(sessionId, key)?.item ?? null
   }
 
-  /** An item and its place in the stored order. */
+  /** An item and its place in the stored order, by its stable key or its short key (shortItemKey). */
   withPosition(sessionId: string, key: string): { item: ReconItem; position: number } | null {
     const row = this.ctx.db.prepare('select position, data from recon_items where session_id = ? and item_key = ?').get(sessionId, key) as
       { position: number; data: string } | undefined
-    return row ? { item: JSON.parse(row.data) as ReconItem, position: row.position } : null
+    if (row) return { item: JSON.parse(row.data) as ReconItem, position: row.position }
+    if (!SHORT_KEY.test(key)) return null
+    const short = this.ctx.db
+      .prepare('select position, data from recon_items where session_id = ? and short_key = ? limit 2')
+      .all(sessionId, key.toUpperCase()) as { position: number; data: string }[]
+    if (short.length > 1)
+      throw new AppError(
+        'item_key_ambiguous',
+        `Two items of the session share the short key ${key}: give the item's full key from the report.`
+      )
+    const found = short[0]
+    return found ? { item: JSON.parse(found.data) as ReconItem, position: found.position } : null
   }
 
   /** The items holding any of these provider records or file lines. */
@@ -96,7 +113,7 @@ export class SessionItems {
   replaceAll(sessionId: string, items: readonly ReconItem[]): void {
     this.ctx.db.prepare('delete from recon_items where session_id = ?').run(sessionId)
     const insert = this.ctx.db.prepare(
-      'insert into recon_items (session_id, position, item_key, outcome, data, currency, day, provider_minor, file_minor, search) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)'
+      'insert into recon_items (session_id, position, item_key, short_key, outcome, data, currency, day, provider_minor, file_minor, search) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)'
     )
     items.forEach((item, position) => {
       const c = itemColumns(item)
@@ -104,6 +121,7 @@ export class SessionItems {
         sessionId,
         position,
         item.key,
+        shortItemKey(item.key),
         item.outcome,
         JSON.stringify(item),
         c.currency,
@@ -131,11 +149,16 @@ export class SessionItems {
    */
   totals(sessionId: string, row?: TotalsRow): SummaryTotals {
     const stored =
-      row ?? (this.ctx.db.prepare('select summary, settings from recon_sessions where id = ?').get(sessionId) as TotalsRow | undefined)
+      row ??
+      (this.ctx.db.prepare('select summary, settings, period_to from recon_sessions where id = ?').get(sessionId) as TotalsRow | undefined)
     if (!stored) throw new AppError('session_not_found', `No reconciliation session ${sessionId}.`)
     if (stored.summary) return (JSON.parse(stored.summary) as StoredSummary).totals
-    const settings = JSON.parse(stored.settings) as ReconSettings
-    const totals = summarise(this.all(sessionId), settings, foldSession(this.ctx.db, sessionId).adjustments)
+    const settings = storedSettings(stored.settings)
+    const totals = summarise(
+      this.all(sessionId),
+      totalsBasis({ settings, to: stored.period_to }),
+      foldSession(this.ctx.db, sessionId).adjustments
+    )
     this.storeTotals(sessionId, settings, totals)
     return totals
   }
@@ -143,7 +166,10 @@ export class SessionItems {
   /** The totals and the settings they were summed under, as the last run or decision stored them (null before the first run). */
   storedSummary(sessionId: string): StoredSummary | null {
     const stored = this.ctx.db.prepare('select summary from recon_sessions where id = ?').get(sessionId) as { summary: string | null }
-    return stored.summary ? (JSON.parse(stored.summary) as StoredSummary) : null
+    if (!stored.summary) return null
+    const kept = JSON.parse(stored.summary) as StoredSummary
+    // Settings a later version added take their defaults, as the session's own do (storedSettings).
+    return { ...kept, settings: storedSettings(JSON.stringify(kept.settings)) }
   }
 
   storeTotals(sessionId: string, settings: ReconSettings, totals: SummaryTotals): void {

@@ -1,5 +1,7 @@
 // Reports an auditor can open: the reconciled items and a summary that foots per currency, as Excel-safe CSV and as one XLSX workbook (Summary and Items).
-import { createWriteStream, writeSync } from 'node:fs'
+import { createWriteStream, readFileSync, writeSync } from 'node:fs'
+import { zipSync } from 'fflate'
+import { unzipBounded } from '../files/zip'
 import type { Writable } from 'node:stream'
 import ExcelJS from 'exceljs'
 import {
@@ -17,19 +19,17 @@ import {
 } from '../../shared/csv/excel-safe'
 import { currencyExponent, moneyText, parseMajor, toMajorString } from '../../shared/money'
 import {
+  AGE_BUCKETS,
+  AGEING_KINDS,
+  type AgeingKind,
   expectedAmount,
-  isException,
+  feeBasisInWords,
   OUTCOMES,
   shownAmount,
   shownDay,
-  RULE_VERSION,
-  type CurrencySummary,
-  type LineNotRead,
-  type Outcome,
+  shortItemKey,
   type ReconItem,
-  type ReconSettings,
   type ReconSummary,
-  statementCheck,
   type SessionInfo,
   lineWhere
 } from '../../shared/reconcile'
@@ -37,7 +37,7 @@ import { writeFileSafely } from '../export/safe-file'
 import { bankReconciliations } from '../../shared/bank-reconciliation'
 import { describeEvent } from '../../shared/reconcile-events'
 import type { AuditEvent } from './audit'
-import type { FoldedDecisions } from './fold'
+import type { ReportInput } from './totals'
 
 export const ITEM_COLUMNS = [
   'outcome',
@@ -136,170 +136,9 @@ export function itemCells(
     hasF && item.file.every((f) => shownAmount(f) !== null)
       ? money(fCurrency ? sum(item.file.map((f) => f.amountMinor)) : null, fCurrency)
       : null,
-    identifier(item.key)
+    // The short key (12 characters, stable across runs): what the CLI's decide and the review take back.
+    identifier(shortItemKey(item.key))
   ]
-}
-
-/** What a summary counts: items per outcome, totals per currency and outcome, and the items still needing the user. */
-export interface SummaryTotals {
-  counts: Record<Outcome, number>
-  currencies: CurrencySummary[]
-  exceptions: number
-  /** Lines not read that are still open (neither read by hand nor left out): while any is, nothing is accounted for. */
-  notReadOpen: number
-  /** Those lines by statement (file id). */
-  notReadLines: Record<string, LineNotRead[]>
-}
-
-/**
- * Totals per currency and outcome, built up item by item: every item adds its provider side (net
- * when the session nets fees) and its file side to its currencies. Items can be taken out again
- * (sign −1), so one decision updates a stored summary without reading every item.
- */
-export class Totals {
-  private readonly counts = Object.fromEntries(OUTCOMES.map((o) => [o, 0])) as Record<Outcome, number>
-  private readonly byCurrency = new Map<string, CurrencySummary>()
-  private exceptions = 0
-  private notReadOpen = 0
-  private notReadLines: Record<string, LineNotRead[]> = {}
-
-  constructor(
-    private readonly settings: ReconSettings,
-    from?: SummaryTotals
-  ) {
-    if (!from) return
-    Object.assign(this.counts, from.counts)
-    this.exceptions = from.exceptions
-    this.notReadOpen = from.notReadOpen ?? 0
-    this.notReadLines = Object.fromEntries(Object.entries(from.notReadLines ?? {}).map(([k, v]) => [k, [...v]]))
-    for (const c of from.currencies)
-      this.byCurrency.set(c.currency, {
-        ...c,
-        outcomes: Object.fromEntries(OUTCOMES.map((o) => [o, { ...c.outcomes[o] }])) as CurrencySummary['outcomes']
-      })
-  }
-
-  private of(currency: string): CurrencySummary {
-    let c = this.byCurrency.get(currency)
-    if (!c) {
-      c = {
-        currency,
-        providerTotalMinor: 0,
-        fileTotalMinor: 0,
-        adjustmentsMinor: 0,
-        outcomes: Object.fromEntries(
-          OUTCOMES.map((o) => [o, { count: 0, providerMinor: 0, fileMinor: 0, differenceMinor: 0 }])
-        ) as CurrencySummary['outcomes'],
-        unexplainedMinor: 0
-      }
-      this.byCurrency.set(currency, c)
-    }
-    return c
-  }
-
-  add(item: ReconItem, sign: 1 | -1 = 1): void {
-    this.counts[item.outcome] += sign
-    if (isException(item.outcome) && !item.resolved) this.exceptions += sign
-    if (item.outcome === 'not_read' && !item.resolved) {
-      this.notReadOpen += sign
-      for (const f of item.file) {
-        if (!f.notRead || f.notRead.fixed) continue
-        const list = (this.notReadLines[f.fileId] ??= [])
-        if (sign === 1) list.push({ line: f.line, text: f.notRead.text, reason: f.notRead.reason })
-        else this.notReadLines[f.fileId] = list.filter((l) => l.line !== f.line)
-      }
-    }
-    const touched = new Set<string>()
-    for (const p of item.provider) {
-      const c = this.of(p.currency)
-      const value = sign * expectedAmount(p, item.netOfFees ?? this.settings.netOfFees)
-      c.providerTotalMinor += value
-      c.outcomes[item.outcome].providerMinor += value
-      touched.add(p.currency)
-    }
-    for (const f of item.file) {
-      const c = this.of(f.currency)
-      c.fileTotalMinor += sign * f.amountMinor
-      c.outcomes[item.outcome].fileMinor += sign * f.amountMinor
-      touched.add(f.currency)
-    }
-    for (const currency of touched) this.of(currency).outcomes[item.outcome].count += sign
-  }
-
-  adjust(currency: string, amountMinor: number): void {
-    this.of(currency).adjustmentsMinor += amountMinor
-  }
-
-  result(): SummaryTotals {
-    for (const c of this.byCurrency.values()) {
-      let explained = 0
-      for (const o of OUTCOMES) {
-        const bucket = c.outcomes[o]
-        bucket.differenceMinor = bucket.fileMinor - bucket.providerMinor
-        explained += bucket.differenceMinor
-      }
-      c.unexplainedMinor = c.fileTotalMinor - c.providerTotalMinor - explained
-      for (const v of [c.providerTotalMinor, c.fileTotalMinor, c.unexplainedMinor])
-        if (!Number.isSafeInteger(v)) throw new Error('A total is too large to be held exactly')
-    }
-    // A currency whose last item and adjustment went away leaves the summary.
-    const currencies = [...this.byCurrency.values()]
-      .filter((c) => c.adjustmentsMinor !== 0 || OUTCOMES.some((o) => c.outcomes[o].count !== 0))
-      .sort((a, b) => (a.currency < b.currency ? -1 : a.currency > b.currency ? 1 : 0))
-    for (const list of Object.values(this.notReadLines)) list.sort((a, b) => a.line - b.line)
-    return {
-      counts: { ...this.counts },
-      currencies,
-      exceptions: this.exceptions,
-      notReadOpen: this.notReadOpen,
-      notReadLines: this.notReadLines
-    }
-  }
-}
-
-export function summarise(items: Iterable<ReconItem>, settings: ReconSettings, adjustments: FoldedDecisions['adjustments']): SummaryTotals {
-  const totals = new Totals(settings)
-  for (const item of items) totals.add(item)
-  for (const a of adjustments) totals.adjust(a.currency, a.amountMinor)
-  return totals.result()
-}
-
-export interface ReportInput {
-  session: SessionInfo
-  profile: { name: string; mode: string }
-  items: () => Iterable<ReconItem>
-  folded: FoldedDecisions
-  events: AuditEvent[]
-  /** Who prepared, reviewed and approved it (a session shared in a team workspace): a sheet of its own in the workbook. */
-  signOff?: { columns: readonly string[]; rows: CsvCell[][] }
-}
-
-/** The summary a report carries: its totals summed from every item as the report writes them. */
-export function buildSummary(input: ReportInput): ReconSummary {
-  return summaryOf(input.session, input.profile, summarise(input.items(), input.session.settings, input.folded.adjustments))
-}
-
-/** A session's summary from totals already at hand (the stored ones the screen shows): no item, decision or event is read. */
-export function summaryOf(session: SessionInfo, profile: ReportInput['profile'], totals: SummaryTotals): ReconSummary {
-  const { counts, currencies, exceptions, notReadOpen, notReadLines } = totals
-  return {
-    sessionId: session.id,
-    ruleVersion: RULE_VERSION,
-    profile,
-    source: session.source,
-    period: { from: session.from, to: session.to, timeZone: session.timeZone },
-    settings: session.settings,
-    files: session.files.map((f) => ({ id: f.id, name: f.name, sha256: f.sha256, rows: f.rows })),
-    statements: session.files.map((f) =>
-      statementCheck({ fileId: f.id, file: f.name, rows: f.rows, proof: f.proof, pageStarts: f.pageStarts }, notReadLines?.[f.id] ?? [])
-    ),
-    counts,
-    currencies,
-    exceptions,
-    notReadOpen: notReadOpen ?? 0,
-    closedAt: session.closedAt,
-    closedBy: session.closedBy
-  }
 }
 
 /** Events after the session was first reopened: the discrepancy log an auditor reads. */
@@ -347,17 +186,17 @@ export function summaryRows(summary: ReconSummary, input: ReportInput): CsvCell[
     fact('session', 'rule_version', summary.ruleVersion),
     fact('session', 'exceptions_open', String(summary.exceptions)),
     fact('session', 'lines_not_read_open', String(summary.notReadOpen)),
-    // Never "accounted for" while a line is not read, or any currency's difference is not explained by its outcomes.
-    fact(
-      'session',
-      'difference_accounted_for',
-      summary.notReadOpen > 0
-        ? `no: ${summary.notReadOpen} line(s) not read`
-        : summary.currencies.some((c) => c.unexplainedMinor !== 0)
-          ? 'no'
-          : 'yes'
-    )
+    // What may be said, as the one verdict says it (shared/verdict.ts): never decided here.
+    fact('verdict', 'verdict', summary.verdict.headline),
+    fact('verdict', 'difference_accounted_for', summary.verdict.accountedFor ? 'yes' : 'no'),
+    fact('verdict', 'statements_complete', summary.verdict.complete ? 'yes' : 'no'),
+    fact('verdict', 'nothing_left', summary.verdict.nothingLeft ? 'yes' : 'no'),
+    ...summary.verdict.warnings.map((w) => fact('warning', 'warning', w)),
+    fact('session', 'expected_amounts', feeBasisInWords(summary.basis)),
+    ...(summary.lines === null ? [] : [fact('lines', 'lines_in_statements', String(summary.lines.inStatements))])
   ]
+  for (const v of summary.verdict.currencies)
+    for (const why of v.why) rows.push([text('verdict'), text('why_not'), text(v.currency), null, null, null, null, null, text(why)])
   for (const [name, value] of Object.entries(summary.settings)) rows.push(fact('setting', name, String(value)))
   for (const f of summary.files)
     rows.push([text('file'), text(f.name), null, null, integer(f.rows), null, null, null, identifier(f.sha256)])
@@ -443,6 +282,36 @@ export function summaryRows(summary: ReconSummary, input: ReportInput): CsvCell[
         amount(c.adjustmentsMinor, c.currency),
         null
       ])
+    // The provider's fees per outcome: what the ledger books as fee expense (matched), and what waits.
+    for (const o of ['matched', 'pending_at_provider', 'only_in_provider'] as const)
+      if (c.outcomes[o].feesMinor !== 0)
+        rows.push([
+          text('fees'),
+          text(o),
+          text(c.currency),
+          text(o),
+          integer(c.outcomes[o].count),
+          null,
+          null,
+          amount(c.outcomes[o].feesMinor, c.currency),
+          null
+        ])
+    // Money outstanding at the period's end, by age.
+    for (const kind of Object.keys(AGEING_KINDS) as AgeingKind[])
+      c.ageing[kind].forEach((b, k) => {
+        if (b.count !== 0)
+          rows.push([
+            text(`ageing_${AGEING_KINDS[kind].outcome}`),
+            text((AGE_BUCKETS[k] as (typeof AGE_BUCKETS)[number]).label),
+            text(c.currency),
+            null,
+            integer(b.count),
+            null,
+            null,
+            amount(b.minor, c.currency),
+            null
+          ])
+      })
   }
   // The bank reconciliation statement, per currency: opening, the provider's records, each class of reconciling item, closing, the difference left.
   for (const rec of bankReconciliations(summary))
@@ -515,12 +384,29 @@ export async function writeSummaryCsv(file: string, summary: ReconSummary, input
 }
 
 /** One workbook, Summary then Items (then Sign-off for a team session): identifiers as text cells, amounts as numbers with their currency's decimals. */
-export async function writeXlsx(file: string, summary: ReconSummary, input: ReportInput): Promise<void> {
-  await writeFileSafely(file, (fd) => writeWorkbook(createWriteStream('', { fd, autoClose: false }), summary, input))
+/**
+ * The workbook. `fixedTime` makes it the same bytes each time it is written from the same session
+ * (its document dates and every part's zip time set to it): an evidence pack's workbook is bound by
+ * its SHA-256 when the session closes, and written again later.
+ */
+export async function writeXlsx(file: string, summary: ReconSummary, input: ReportInput, fixedTime?: Date): Promise<void> {
+  await writeFileSafely(file, (fd) => writeWorkbook(createWriteStream('', { fd, autoClose: false }), summary, input, fixedTime))
+  if (fixedTime) {
+    // The workbook is this process's own: no ceiling on what it inflates to.
+    const parts = unzipBounded(readFileSync(file), file, () => true, { perEntry: Number.MAX_SAFE_INTEGER, total: Number.MAX_SAFE_INTEGER })
+    const zipped = zipSync(Object.fromEntries([...parts].map(([name, data]) => [name, [data, { mtime: fixedTime, level: 6 }]])))
+    await writeFileSafely(file, (fd) => {
+      writeSync(fd, zipped)
+    })
+  }
 }
 
-async function writeWorkbook(stream: Writable, summary: ReconSummary, input: ReportInput): Promise<void> {
+async function writeWorkbook(stream: Writable, summary: ReconSummary, input: ReportInput, fixedTime?: Date): Promise<void> {
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream, useSharedStrings: false, useStyles: true })
+  if (fixedTime) {
+    workbook.created = fixedTime
+    workbook.modified = fixedTime
+  }
   const put = (sheet: ExcelJS.Worksheet, cells: CsvCell[]): void => {
     const row = sheet.addRow(cells.map(xlsxValue))
     cells.forEach((cell, i) => {

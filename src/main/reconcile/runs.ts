@@ -2,22 +2,27 @@
 import {
   expectedAmount,
   pairKey,
+  pendingTooLong,
   RULE_VERSION,
+  type FeeBasis,
   type FileSide,
+  type LinesApart,
   type Outcome,
   type ParseProblem,
+  type StatementLineCount,
   type StatementMapping,
   type ProviderSide,
   type ReconItem,
   type SessionInfo
 } from '../../shared/reconcile'
 import type { ReconContext } from './context'
-import { runMatchAsync, type EngineFileRow, type EngineProvider, type MatchResult } from './engine'
+import { runMatch, runMatchAsync, type EngineFileRow, type EngineProvider, type MatchResult } from './engine'
 import { foldSession, type FoldedDecisions } from './fold'
 import type { SessionItems } from './items'
 import { outsideThePeriod, sessionProviderSide } from './provider-side'
 import { keysNamedBy, normaliseReference } from './references'
-import { fileNamesOf, filePagesOf, summarise } from './report'
+import { fileNamesOf, filePagesOf } from './report'
+import { summarise, totalsBasis } from './totals'
 import type { Sessions } from './sessions'
 
 export interface RunOutcome {
@@ -29,6 +34,17 @@ export interface RunOutcome {
   leftOutOutsidePeriod: number
   unreadable: number
   notes: string[]
+}
+
+/** What a run of a session reads, gathered once for the engine and for storing its answer. */
+interface RunInputs {
+  records: EngineProvider[]
+  file: EngineFileRow[]
+  folded: FoldedDecisions
+  unreadable: number
+  notes: string[]
+  lines: StatementLineCount
+  names: { fileNames: Map<string, string>; filePages: Map<string, number[]> }
 }
 
 export interface RunOptions {
@@ -46,16 +62,61 @@ export class Runs {
   /** Runs the engine over the session's inputs and decisions (yielding to the event loop as it goes) and stores the result in place of the last one. */
   async run(sessionId: string, options: RunOptions = {}): Promise<RunOutcome> {
     const session = this.sessions.open(sessionId)
-    const { result, folded, unreadable, notes } = await this.compute(session, options)
-    const items = materialise(result, folded)
-    const totals = summarise(items, session.settings, folded.adjustments)
-    const counts = totals.counts
+    const inputs = this.inputs(session)
+    const result = await runMatchAsync(inputs.records, inputs.file, session.settings, inputs.folded.engine, { ...options, ...inputs.names })
     options.signal?.throwIfAborted()
+    return this.store(session, inputs, result)
+  }
+
+  /**
+   * Runs the session synchronously, inside the caller's transaction (the CLI creates and runs a
+   * session as one: a process killed midway leaves no session half-made).
+   */
+  runNow(sessionId: string): RunOutcome {
+    const session = this.sessions.open(sessionId)
+    const inputs = this.inputs(session)
+    return this.store(session, inputs, runMatch(inputs.records, inputs.file, session.settings, inputs.folded.engine, inputs.names))
+  }
+
+  /** The engine's answer for the session as it stands, without storing anything (what a run would store), and its statements' lines counted. */
+  async compute(
+    session: SessionInfo,
+    options: RunOptions = {}
+  ): Promise<{ result: MatchResult; folded: FoldedDecisions; unreadable: number; notes: string[]; lines: StatementLineCount }> {
+    const inputs = this.inputs(session)
+    const result = await runMatchAsync(inputs.records, inputs.file, session.settings, inputs.folded.engine, { ...options, ...inputs.names })
+    return { result, folded: inputs.folded, unreadable: inputs.unreadable, notes: inputs.notes, lines: inputs.lines }
+  }
+
+  /** What a run reads: the provider side, the decisions, the statement lines in the period (those apart counted), and the names reasons give files by. */
+  private inputs(session: SessionInfo): RunInputs {
+    const side = sessionProviderSide(this.ctx.db, session)
+    const folded = foldSession(this.ctx.db, session.id)
+    const counted = new LineCounter()
+    const file = [...this.fileRows(session, counted), ...this.linesNotRead(session, folded.fixedLines, counted)]
+    const { records, notes } = inFileCurrencies(side.records, file)
+    return {
+      records,
+      file,
+      folded,
+      unreadable: side.unreadable,
+      notes: [...side.notes, ...notes],
+      lines: counted.result(this.statementLines(session), file, side.records),
+      names: { fileNames: fileNamesOf(session), filePages: filePagesOf(session) }
+    }
+  }
+
+  /** Stores a run's result as the session's items and totals, with its audit event, in one transaction. */
+  private store(session: SessionInfo, inputs: RunInputs, result: MatchResult): RunOutcome {
+    const { folded, lines, unreadable, notes } = inputs
+    const { items, basis } = materialise(result, folded, session)
+    const totals = summarise(items, totalsBasis(session), folded.adjustments, { lines, basis })
+    const counts = totals.counts
     this.ctx.db.transaction(() => {
-      this.items.replaceAll(sessionId, items)
-      this.ctx.db.prepare('update recon_sessions set last_run_at = ? where id = ?').run(this.ctx.now().toISOString(), sessionId)
-      this.items.storeTotals(sessionId, session.settings, totals)
-      this.ctx.record(sessionId, {
+      this.items.replaceAll(session.id, items)
+      this.ctx.db.prepare('update recon_sessions set last_run_at = ? where id = ?').run(this.ctx.now().toISOString(), session.id)
+      this.items.storeTotals(session.id, session.settings, totals)
+      this.ctx.record(session.id, {
         kind: 'run',
         payload: {
           ruleVersion: RULE_VERSION,
@@ -69,7 +130,7 @@ export class Runs {
       })
     })()
     return {
-      session: this.sessions.get(sessionId),
+      session: this.sessions.get(session.id),
       counts,
       items: items.length,
       leftOutFailed: result.leftOutFailed,
@@ -79,21 +140,14 @@ export class Runs {
     }
   }
 
-  /** The engine's answer for the session as it stands, without storing anything (what a run would store). */
-  async compute(
-    session: SessionInfo,
-    options: RunOptions = {}
-  ): Promise<{ result: MatchResult; folded: FoldedDecisions; unreadable: number; notes: string[] }> {
-    const side = sessionProviderSide(this.ctx.db, session)
-    const folded = foldSession(this.ctx.db, session.id)
-    const file = [...this.fileRows(session), ...this.linesNotRead(session, folded.fixedLines)]
-    const { records, notes } = inFileCurrencies(side.records, file)
-    const result = await runMatchAsync(records, file, session.settings, folded.engine, {
-      ...options,
-      fileNames: fileNamesOf(session),
-      filePages: filePagesOf(session)
-    })
-    return { result, folded, unreadable: side.unreadable, notes: [...side.notes, ...notes] }
+  /** How many lines the session's statements hold, from what each import stored: its rows read, and its lines not read (each once). */
+  private statementLines(session: SessionInfo): number {
+    let n = 0
+    for (const f of session.files) {
+      const problems = this.ctx.db.prepare('select problems from recon_files where id = ?').pluck().get(f.id) as string
+      n += f.rows + new Set((JSON.parse(problems) as ParseProblem[]).map((p) => p.line)).size
+    }
+    return n
   }
 
   /**
@@ -101,7 +155,7 @@ export class Runs {
    * day that could be read): each stays part of the session, as it could be read, or as the user
    * read it by hand.
    */
-  private linesNotRead(session: SessionInfo, fixed: FoldedDecisions['fixedLines']): EngineFileRow[] {
+  private linesNotRead(session: SessionInfo, fixed: FoldedDecisions['fixedLines'], counted: LineCounter): EngineFileRow[] {
     const files = this.ctx.db
       .prepare(
         `select f.id, f.problems, f.mapping, (select r.currency from recon_file_rows r where r.file_num = f.num limit 1) as currency
@@ -122,7 +176,11 @@ export class Runs {
         const read = p.read ?? { date: null, amountMinor: null, currency: null, reference: null, description: null }
         const byHand = fixed.get(id)
         const date = byHand?.date ?? read.date
-        if (date !== null && (date < session.from || date > session.to)) continue
+        const currency = byHand?.currency ?? read.currency ?? fallback
+        if (date !== null && (date < session.from || date > session.to)) {
+          counted.outside(currency, byHand?.amountMinor ?? read.amountMinor)
+          continue
+        }
         const reason = `${p.message}${p.column ? ` (column "${p.column}")` : ''}`
         out.push({
           id,
@@ -130,7 +188,7 @@ export class Runs {
           line: p.line,
           date: date ?? session.from,
           amountMinor: byHand?.amountMinor ?? read.amountMinor ?? 0,
-          currency: byHand?.currency ?? read.currency ?? fallback,
+          currency,
           reference: read.reference,
           description: read.description,
           counterparty: null,
@@ -147,26 +205,68 @@ export class Runs {
     return out
   }
 
-  /** The session's statement rows within its period; a row in two of its files counts once. */
-  private fileRows(session: SessionInfo): EngineFileRow[] {
+  /** The session's statement rows within its period; a row in two of its files counts once. Those outside the period, and the second of a row held twice, are counted apart. */
+  private fileRows(session: SessionInfo, counted: LineCounter): EngineFileRow[] {
     const rows = this.ctx.db
       .prepare(
         `select f.id, r.row_id, r.line, r.date, r.amount_minor, r.currency, r.reference, r.description, r.counterparty
          from recon_session_files s join recon_files f on f.id = s.file_id join recon_file_rows r on r.file_num = f.num
-         where s.session_id = ? and r.date >= ? and r.date <= ? order by f.num, r.line`
+         where s.session_id = ? order by f.num, r.line`
       )
       .raw(true)
-      .iterate(session.id, session.from, session.to) as Iterable<
-      [string, string, number, string, number, string, string | null, string | null, string | null]
-    >
+      .iterate(session.id) as Iterable<[string, string, number, string, number, string, string | null, string | null, string | null]>
     const seen = new Set<string>()
     const out: EngineFileRow[] = []
     for (const [fileId, id, line, date, amount, currency, reference, description, counterparty] of rows) {
-      if (seen.has(id)) continue
+      if (seen.has(id)) {
+        counted.twice(currency, amount)
+        continue
+      }
       seen.add(id)
+      if (date < session.from || date > session.to) {
+        counted.outside(currency, amount)
+        continue
+      }
       out.push({ id, fileId, line, date, amountMinor: amount, currency, reference, description, counterparty })
     }
     return out
+  }
+}
+
+/** The session's statement lines that are in no item, counted apart per currency as a run reads them. */
+class LineCounter {
+  private readonly outsidePeriod = new Map<string, LinesApart>()
+  private readonly sameLineTwice = new Map<string, LinesApart>()
+
+  private static add(into: Map<string, LinesApart>, currency: string, minor: number | null): void {
+    let l = into.get(currency)
+    if (!l) into.set(currency, (l = { currency, count: 0, minor: 0, amountNotRead: 0 }))
+    l.count++
+    if (minor === null) l.amountNotRead++
+    else l.minor += minor
+  }
+
+  /** A line dated outside the period (its amount, or null when it could not be read). */
+  outside(currency: string, minor: number | null): void {
+    LineCounter.add(this.outsidePeriod, currency, minor)
+  }
+
+  /** A row another statement of the session holds too. */
+  twice(currency: string, minor: number): void {
+    LineCounter.add(this.sameLineTwice, currency, minor)
+  }
+
+  result(inStatements: number, inPeriod: readonly EngineFileRow[], records: readonly EngineProvider[]): StatementLineCount {
+    const providerCurrencies = [...new Set(records.map((p) => p.currency))].sort()
+    const known = new Set(providerCurrencies)
+    const sorted = (m: Map<string, LinesApart>): LinesApart[] => [...m.values()].sort((a, b) => (a.currency < b.currency ? -1 : 1))
+    return {
+      inStatements,
+      outsidePeriod: sorted(this.outsidePeriod),
+      sameLineTwice: sorted(this.sameLineTwice),
+      inOtherCurrencies: inPeriod.reduce((n, f) => n + (known.has(f.currency) ? 0 : 1), 0),
+      providerCurrencies
+    }
   }
 }
 
@@ -201,16 +301,49 @@ function inFileCurrencies(records: EngineProvider[], file: EngineFileRow[]): { r
 
 const NONE: readonly FileSide[] = Object.freeze([])
 
-/** The engine's result as report items: both sides' key fields, difference, decision and the user's notes. */
-export function materialise(result: MatchResult, folded: Pick<FoldedDecisions, 'notes'>): ReconItem[] {
+/**
+ * The basis the statement shows the provider's money on: net of its fees when the session says so,
+ * else as most matched pairs with fees were read (a settlement arrives net; a card payout gross).
+ */
+function feeBasis(result: MatchResult): FeeBasis {
   const { items } = result
+  let netPairs = 0
+  let grossPairs = 0
+  for (let k = 0; k < items.length; k++) {
+    const outcome = items.outcome(k)
+    if (outcome !== 'matched' && outcome !== 'amount_differs') continue
+    const providers = items.providers(k)
+    if (providers.length === 0 || items.files(k).length === 0) continue
+    if (!providers.some((i) => (result.provider[i] as EngineProvider).feesMinor !== 0)) continue
+    if (items.net(k)) netPairs++
+    else grossPairs++
+  }
+  if (result.netOfFees) return { net: true, from: 'setting', netPairs, grossPairs }
+  return { net: netPairs > grossPairs, from: 'statement', netPairs, grossPairs }
+}
+
+/** What materialise needs of the session: its period's end and settings (a payment pending too long is said so). */
+export type MaterialiseSession = Pick<SessionInfo, 'to' | 'settings'>
+
+/**
+ * The engine's result as report items: both sides' key fields, difference, decision and the user's
+ * notes. A record with no line is read on the basis the statement shows (see feeBasis), so every
+ * expected amount of the session is on one basis.
+ */
+export function materialise(
+  result: MatchResult,
+  folded: Pick<FoldedDecisions, 'notes'>,
+  session: MaterialiseSession
+): { items: ReconItem[]; basis: FeeBasis } {
+  const { items } = result
+  const basis = feeBasis(result)
   const out: ReconItem[] = new Array(items.length)
   for (let k = 0; k < items.length; k++) {
-    let outside: string[] | null = null
+    let more: string[] | null = null
     const provider: ProviderSide[] = items.providers(k).map((i) => {
       const p = result.provider[i] as MatchResult['provider'][number]
       if (p.outsidePeriod === true)
-        (outside ??= []).push(
+        (more ??= []).push(
           `the provider's record ${p.reference ?? p.serviceReference ?? 'with no reference'} is dated ${p.day}, outside the period: a line in the period settles it`
         )
       return {
@@ -246,31 +379,31 @@ export function materialise(result: MatchResult, folded: Pick<FoldedDecisions, '
       file.map((f) => f.id)
     )
     const currencies = new Set([...provider.map((p) => p.currency), ...file.map((f) => f.currency)])
-    // Read net of fees when the engine matched it so, or when the session reads every record so.
-    const net = result.netOfFees || items.net(k)
+    const outcome = items.outcome(k)
+    // A pair is read as the engine matched it (or as the session reads every record); a record alone, on the statement's basis.
+    const net = result.netOfFees || (file.length > 0 ? items.net(k) : basis.net)
     const fixedBy = file.length === 1 && !file[0]?.notRead ? NONE : file.filter((f) => f.notRead?.fixed)
+    for (const f of fixedBy) (more ??= []).push(`line ${f.line} was read by hand: the file has "${f.notRead?.text}" (${f.notRead?.reason})`)
+    const waited = pendingTooLong({ outcome, provider, file }, session.to, session.settings)
+    if (waited !== null)
+      (more ??= []).push(
+        `pending at the provider for ${waited} days at the period's end (more than ${session.settings.pendingAgeDays}): ask the provider what became of it`
+      )
     const differenceMinor =
-      currencies.size === 1 && items.outcome(k) !== 'not_read'
+      currencies.size === 1 && outcome !== 'not_read'
         ? file.reduce((s, f) => s + f.amountMinor, 0) - provider.reduce((s, p) => s + expectedAmount(p, net), 0)
         : null
     const annotation = folded.notes.get(key)
     out[k] = {
       key,
-      outcome: items.outcome(k),
+      outcome,
       provider,
       file,
       differenceMinor,
       netOfFees: net,
       score: items.score(k),
       // Most items share their reasons' array: a new one only for the few with more to say.
-      reasons:
-        outside === null && fixedBy.length === 0
-          ? (items.reasons(k) as string[])
-          : [
-              ...items.reasons(k),
-              ...(outside ?? []),
-              ...fixedBy.map((f) => `line ${f.line} was read by hand: the file has "${f.notRead?.text}" (${f.notRead?.reason})`)
-            ],
+      reasons: more === null ? (items.reasons(k) as string[]) : [...items.reasons(k), ...more],
       decision: items.decision(k),
       note: annotation?.note ?? null,
       reasonCode: annotation?.reasonCode ?? null,
@@ -279,7 +412,7 @@ export function materialise(result: MatchResult, folded: Pick<FoldedDecisions, '
       decidedAt: annotation?.at ?? null
     }
   }
-  return out
+  return { items: out, basis }
 }
 
 /** A stored item's record as the engine saw it, outside the period again when its day is. */

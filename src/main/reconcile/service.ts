@@ -16,11 +16,11 @@ import type { AuditEventBody } from '../../shared/reconcile-events'
 import { AppError } from '../errors'
 import { ReconContext } from './context'
 import { sessionProviderSide } from './provider-side'
-import { writeEvidencePack } from './evidence'
+import { evidenceOnClose, writeEvidencePack } from './evidence'
 import { Decisions } from './decisions'
 import { foldSession, type FoldedDecisions } from './fold'
 import { SessionItems } from './items'
-import type { ReportInput, SummaryTotals } from './report'
+import type { ReportInput, SummaryTotals } from './totals'
 import { Runs, type RunOptions, type RunOutcome } from './runs'
 import { Sessions, type NewSession } from './sessions'
 import { Statements, type ImportOutcome, type ImportRequest } from './statements'
@@ -109,9 +109,16 @@ export class ReconService {
   reportInput(sessionId: string, profile: { name: string; mode: string }): ReportInput {
     return this.parts.sessions.reportInput(sessionId, profile)
   }
-  close(sessionId: string): SessionInfo {
+  /**
+   * Closes a session, binding its evidence: every file of its pack (reports as of this moment,
+   * settings, statements), by SHA-256, goes into the close event, so the chain head kept with the
+   * sign-off covers them. `profile`: the profile the reports name.
+   */
+  async close(sessionId: string, profile: { name: string; mode: string }): Promise<SessionInfo> {
     this.notReplayed(sessionId)
-    return this.parts.sessions.close(sessionId)
+    const closing = this.parts.sessions.closing(sessionId)
+    const evidence = await evidenceOnClose(this.reportInput(sessionId, profile), closing)
+    return this.parts.sessions.close(sessionId, closing, evidence)
   }
   reopen(sessionId: string, reason: string): SessionInfo {
     this.notReplayed(sessionId)
@@ -152,6 +159,13 @@ export class ReconService {
   run(sessionId: string, options: RunOptions = {}): Promise<RunOutcome> {
     return this.parts.runs.run(sessionId, options)
   }
+  /**
+   * Creates a session and runs it as one transaction (the CLI's reconcile): killed at any point, the
+   * cache holds the session run, or no session at all, never one half-made.
+   */
+  createAndRun(input: NewSession): RunOutcome {
+    return this.ctx.db.transaction(() => this.parts.runs.runNow(this.parts.sessions.create(input).id))()
+  }
   compute(session: SessionInfo, options: RunOptions = {}): ReturnType<Runs['compute']> {
     return this.parts.runs.compute(session, options)
   }
@@ -181,16 +195,20 @@ export class ReconService {
         'This session is shared in a team workspace: it changes only through the workspace (decisions and comments; submit, approve, return and reopen for its sign-off), in the app or with --server in the CLI, so every member sees the same.'
       )
   }
-  previewAcceptAll(sessionId: string, filter: ItemFilter, minScore: number): ReturnType<Decisions['previewAcceptAll']> {
-    return this.parts.decisions.previewAcceptAll(sessionId, filter, minScore)
+  previewAcceptAll(sessionId: string, filter: ItemFilter, minScore: number, groups = false): ReturnType<Decisions['previewAcceptAll']> {
+    return this.parts.decisions.previewAcceptAll(sessionId, filter, minScore, groups)
   }
   /** The keys of the undecided suggestions the filter shows scoring at least minScore (what acceptAll would accept). */
   suggestionKeys(sessionId: string, filter: ItemFilter, minScore: number): string[] {
     return this.parts.items.suggestionsAbove(sessionId, filter, minScore).map((item) => item.key)
   }
-  acceptAll(sessionId: string, filter: ItemFilter, minScore: number): Promise<{ accepted: number; session: SessionInfo }> {
+  acceptAll(sessionId: string, filter: ItemFilter, minScore: number, groups = false): Promise<{ accepted: number; session: SessionInfo }> {
     this.notReplayed(sessionId)
-    return this.parts.decisions.acceptAll(sessionId, filter, minScore)
+    return this.parts.decisions.acceptAll(sessionId, filter, minScore, groups)
+  }
+  /** The items that hold any of these records or lines now (after a decision ran the session again). */
+  itemsHolding(sessionId: string, providerIds: string[], fileIds: string[]): ReconItem[] {
+    return this.parts.items.containing(sessionId, providerIds, fileIds)
   }
 
   // ---- the stored result

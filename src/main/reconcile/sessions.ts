@@ -4,6 +4,7 @@ import {
   checkReconSettings,
   DEFAULT_SETTINGS,
   RECON_SOURCES,
+  storedSettings,
   type ReconSettings,
   type ReconSource,
   type SessionInfo
@@ -15,7 +16,8 @@ import type { ReconContext } from './context'
 import { foldEvents } from './fold'
 import type { SessionItems } from './items'
 import type { SourceFilter } from './provider-side'
-import type { ReportInput } from './report'
+import type { ReportInput } from './totals'
+import type { ClosedEvidence } from '../../shared/reconcile-events'
 import type { Statements } from './statements'
 
 export interface NewSession {
@@ -79,6 +81,7 @@ export class Sessions {
       throw new AppError('invalid_source', 'A payouts session needs the bulk files or transfer references it reconciles.')
     }
     for (const fileId of input.fileIds) this.statements.ofProfile(fileId, input.profileId)
+    this.periodHoldsLines(input.from, input.to, input.fileIds)
     const id = randomUUID()
     const at = this.ctx.now().toISOString()
     this.ctx.db.transaction(() => {
@@ -123,6 +126,7 @@ export class Sessions {
   addFiles(sessionId: string, fileIds: string[]): SessionInfo {
     const session = this.open(sessionId)
     for (const fileId of fileIds) this.statements.ofProfile(fileId, session.profileId)
+    for (const fileId of fileIds) this.periodHoldsLines(session.from, session.to, [fileId])
     this.ctx.db.transaction(() => {
       for (const fileId of fileIds)
         this.ctx.db.prepare('insert or ignore into recon_session_files (session_id, file_id) values (?, ?)').run(sessionId, fileId)
@@ -141,13 +145,29 @@ export class Sessions {
     return this.get(sessionId)
   }
 
+  /**
+   * Refuses a period that holds none of the statements' dated lines: every line would be left
+   * outside it, and a reconciliation of nothing says nothing. Names both date ranges.
+   */
+  private periodHoldsLines(from: string, to: string, fileIds: readonly string[]): void {
+    const days = fileIds.map((id) => ({ id, days: this.statements.lineDays(id) })).filter((f) => f.days !== null)
+    if (days.length === 0 || days.some((f) => f.days !== null && this.statements.linesBetween(f.id, from, to) > 0)) return
+    const first = days.map((f) => f.days?.from as string).sort()[0] as string
+    const last = days.map((f) => f.days?.to as string).sort()[days.length - 1] as string
+    const names = fileIds.map((id) => this.statements.file(id).name)
+    throw new AppError(
+      'period_outside_statement',
+      `The period ${from} to ${to} holds none of the lines of ${[...new Set(names)].join(', ')}: they are dated ${first} to ${last}. Choose a period that overlaps them.`
+    )
+  }
+
   get(id: string): SessionInfo {
     const row = this.ctx.db.prepare('select * from recon_sessions where id = ?').get(id) as SessionRow | undefined
     if (!row) throw new AppError('session_not_found', `No reconciliation session ${id}.`)
     const files = (
       this.ctx.db.prepare('select file_id from recon_session_files where session_id = ? order by file_id').all(id) as { file_id: string }[]
     ).map((f) => this.statements.file(f.file_id))
-    const counts = row.last_run_at ? this.items.totals(id, row).counts : null
+    const totals = row.last_run_at ? this.items.totals(id, row) : null
     const shared = this.ctx.db
       .prepare('select session_id, server, shared_id from team_replicas where session_id = ? or shared_id = ? order by session_id = ? desc')
       .get(id, id, id) as { session_id: string; server: string; shared_id: string } | undefined
@@ -160,14 +180,15 @@ export class Sessions {
       from: row.period_from,
       to: row.period_to,
       timeZone: row.time_zone,
-      settings: JSON.parse(row.settings) as ReconSettings,
+      settings: storedSettings(row.settings),
       files,
       createdAt: row.created_at,
       createdBy: row.created_by,
       lastRunAt: row.last_run_at,
       closedAt: row.closed_at,
       closedBy: row.closed_by,
-      counts,
+      counts: totals?.counts ?? null,
+      toReview: totals?.exceptions ?? null,
       team: shared
         ? {
             workspace: shared.server,
@@ -206,16 +227,36 @@ export class Sessions {
   /** What the reports of a session are written from: its stored items (read as they are written), decisions and events. */
   reportInput(sessionId: string, profile: { name: string; mode: string }): ReportInput {
     const events = this.events(sessionId)
-    return { session: this.get(sessionId), profile, items: () => this.items.all(sessionId), folded: foldEvents(events), events }
+    return {
+      session: this.get(sessionId),
+      profile,
+      items: () => this.items.all(sessionId),
+      folded: foldEvents(events),
+      events,
+      facts: this.items.storedSummary(sessionId)?.totals.facts ?? null
+    }
   }
 
-  close(sessionId: string): SessionInfo {
+  /** What a close will record (its time, who, its event number), checked before its evidence is made. */
+  closing(sessionId: string): { at: string; user: string; seq: number } {
     const session = this.open(sessionId)
     if (!session.lastRunAt) throw new AppError('not_run', 'Run the session before closing it.')
-    const at = this.ctx.now().toISOString()
+    const count = this.ctx.db.prepare('select event_count from recon_sessions where id = ?').pluck().get(sessionId) as number
+    return { at: this.ctx.now().toISOString(), user: this.ctx.user(), seq: count + 1 }
+  }
+
+  /**
+   * Closes the session at the moment `closing` gave, recording the evidence made for that moment;
+   * refused when anything happened to the session meanwhile (the evidence would describe another one).
+   */
+  close(sessionId: string, closing: { at: string; user: string; seq: number }, evidence: ClosedEvidence): SessionInfo {
+    this.open(sessionId)
     this.ctx.db.transaction(() => {
-      this.ctx.db.prepare('update recon_sessions set closed_at = ?, closed_by = ? where id = ?').run(at, this.ctx.user(), sessionId)
-      this.ctx.record(sessionId, { kind: 'close', payload: { counts: this.items.totals(sessionId).counts } })
+      const count = this.ctx.db.prepare('select event_count from recon_sessions where id = ?').pluck().get(sessionId) as number
+      if (count + 1 !== closing.seq)
+        throw new AppError('session_changed', 'The session changed while it was being closed (a decision came in): close it again.')
+      this.ctx.db.prepare('update recon_sessions set closed_at = ?, closed_by = ? where id = ?').run(closing.at, closing.user, sessionId)
+      this.ctx.record(sessionId, { kind: 'close', payload: { counts: this.items.totals(sessionId).counts, evidence } }, closing.at)
     })()
     return this.get(sessionId)
   }

@@ -1,7 +1,7 @@
 // Imported statements: reading a file (with a saved preset when its headers match), storing its rows, finding rows imported before, and the saved presets.
 import type Database from 'better-sqlite3'
 import { createHash, randomUUID } from 'node:crypto'
-import type { ImportedFileInfo, ReconSource, StatementMapping, StatementProof } from '../../shared/reconcile'
+import type { ImportedFileInfo, ParseProblem, ReconSource, StatementMapping, StatementProof } from '../../shared/reconcile'
 import { AppError } from '../errors'
 import type { ReconContext } from './context'
 import { parseStatementFile, type ParsedStatement, type StatementRow } from './import/statement'
@@ -22,6 +22,8 @@ export interface ImportRequest {
   account?: string | undefined
   /** Opens a password-protected PDF; only handed to its reader, never stored. */
   password?: string | undefined
+  /** The most a file (or one part of a workbook, inflated) may hold; else the cache's setting `import.max_bytes`, else 512 MB. */
+  maxBytes?: number | undefined
   /** The id to store a statement under (a shared session replayed keeps its files' ids, so its items' keys are the same everywhere); else a new one. */
   idOf?: ((statement: { account: string | null; label: string | null }) => string | undefined) | undefined
 }
@@ -81,23 +83,21 @@ export class Statements {
    * something needs the user.
    */
   async importStatement(request: ImportRequest): Promise<ImportOutcome> {
-    const read = { password: request.password }
+    const read = { password: request.password, maxBytes: request.maxBytes ?? this.maxBytes() }
     let statements = await parseStatementFile(request.bytes, request.name, request.mapping ?? {}, read)
     let presetApplied: string | null = null
     const head = statements[0] as ParsedStatement
     if (TABULAR.has(head.format) && (!request.mapping?.columns || Object.keys(request.mapping.columns).length === 0)) {
       const preset = [head.headerSignature, ...head.rowSignatures].map((s) => this.presetFor(s)).find((p) => p !== null) ?? null
       if (preset) {
-        statements = await parseStatementFile(
-          request.bytes,
-          request.name,
-          {
-            ...preset.mapping,
-            ...stripEmpty(request.mapping ?? {}),
-            columns: preset.mapping.columns
-          },
-          read
-        )
+        const mapping = { ...preset.mapping, ...stripEmpty(request.mapping ?? {}), columns: preset.mapping.columns }
+        try {
+          statements = await parseStatementFile(request.bytes, request.name, mapping, read)
+        } catch (error) {
+          // A preset's currency fills only a file that states none: this one states its own.
+          if (!(error instanceof AppError && error.code === 'currency_conflict') || request.mapping?.defaultCurrency) throw error
+          statements = await parseStatementFile(request.bytes, request.name, { ...mapping, defaultCurrency: null }, read)
+        }
         presetApplied = preset.sourceName
       }
     }
@@ -126,7 +126,8 @@ export class Statements {
       for (const statement of statements) {
         const rows = request.ifSameRows === 'skip' ? statement.rows.filter((r) => !known.has(r.id)) : statement.rows
         skippedSameRows += statement.rows.length - rows.length
-        ids.push(this.store(request, statement, rows))
+        // The file's bytes are kept once, with its first statement; the others point at it.
+        ids.push(this.store(request, statement, rows, ids[0] ?? null))
       }
     })()
     const files = ids.map((id) => this.file(id))
@@ -143,13 +144,13 @@ export class Statements {
   }
 
   /** Stores one statement of a file and its rows; returns its id. */
-  private store(request: ImportRequest, parsed: ParsedStatement, rows: readonly StatementRow[]): string {
+  private store(request: ImportRequest, parsed: ParsedStatement, rows: readonly StatementRow[], contentOf: string | null): string {
     const id = request.idOf?.(parsed) ?? randomUUID()
     const num = this.ctx.db.prepare('select coalesce(max(num), 0) + 1 from recon_files').pluck().get() as number
     this.ctx.db
       .prepare(
-        `insert into recon_files (id, num, profile_id, name, sha256, size, encoding, separator, sheet, header, header_line, mapping, number_form, date_form, row_count, problems, skipped, proof, content, imported_at, imported_by, format, statement, account, page_starts)
-         values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+        `insert into recon_files (id, num, profile_id, name, sha256, size, encoding, separator, sheet, header, header_line, mapping, number_form, date_form, row_count, problems, skipped, proof, content, content_of, imported_at, imported_by, format, statement, account, page_starts)
+         values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
       )
       .run(
         id,
@@ -170,8 +171,9 @@ export class Statements {
         JSON.stringify(parsed.problems),
         JSON.stringify(parsed.skipped),
         parsed.proof === null ? null : JSON.stringify(parsed.proof),
-        // The file exactly as imported, for the evidence pack (its SHA-256 is the one above).
-        Buffer.from(request.bytes.buffer, request.bytes.byteOffset, request.bytes.byteLength),
+        // The file exactly as imported, for the evidence pack (its SHA-256 is the one above): once per file.
+        contentOf === null ? Buffer.from(request.bytes.buffer, request.bytes.byteOffset, request.bytes.byteLength) : null,
+        contentOf,
         this.ctx.now().toISOString(),
         this.ctx.user(),
         parsed.format,
@@ -234,9 +236,15 @@ export class Statements {
     if (currencies.length <= 1) return currencies[0] ?? null
     if (table !== 'payments' && table !== 'transfers') return null
     // Read with a placeholder currency: only the references and descriptions are looked at.
-    const keys = keysNamedBy(
-      (await parseStatementFile(bytes, name, { ...mapping, defaultCurrency: 'USD' }, { password })).flatMap((s) => s.rows)
-    )
+    let read: ParsedStatement[]
+    try {
+      read = await parseStatementFile(bytes, name, { ...mapping, defaultCurrency: 'USD' }, { password })
+    } catch (error) {
+      // A file that states a currency of its own for some rows: no guess for the others.
+      if (error instanceof AppError && error.code === 'currency_conflict') return null
+      throw error
+    }
+    const keys = keysNamedBy(read.flatMap((s) => s.rows))
     const hits = new Map<string, number>()
     const rows = this.ctx.db
       .prepare(`select reference, service_reference, currency from ${table} where profile_id = ?`)
@@ -249,6 +257,12 @@ export class Statements {
     const ranked = [...hits].sort((a, b) => b[1] - a[1])
     if (ranked.length === 0 || (ranked.length > 1 && ranked[0]?.[1] === ranked[1]?.[1])) return null
     return (ranked[0] as [string, number])[0]
+  }
+
+  /** The cache's setting of the most a statement file may hold (import.max_bytes), when it has one. */
+  private maxBytes(): number | undefined {
+    const value = this.ctx.db.prepare("select value from settings where key = 'import.max_bytes'").pluck().get() as string | undefined
+    return value !== undefined && /^\d+$/.test(value) ? Number(value) : undefined
   }
 
   /** How many of these rows were imported before in another file of the profile. */
@@ -316,10 +330,38 @@ export class Statements {
     return row.from && row.to ? { from: row.from, to: row.to } : null
   }
 
+  /** The first and last day of a statement's lines, read or (as far as their day was read) not read; null when none has a day. */
+  lineDays(id: string): { from: string; to: string } | null {
+    const row = this.ctx.db
+      .prepare(
+        'select min(r.date) as "from", max(r.date) as "to", f.problems from recon_files f left join recon_file_rows r on r.file_num = f.num where f.id = ? group by f.num'
+      )
+      .get(id) as { from: string | null; to: string | null; problems: string } | undefined
+    if (!row) return null
+    const days = [row.from, row.to, ...(JSON.parse(row.problems) as ParseProblem[]).map((p) => p.read?.date ?? null)]
+      .filter((d): d is string => d !== null)
+      .sort()
+    return days.length === 0 ? null : { from: days[0] as string, to: days[days.length - 1] as string }
+  }
+
+  /** How many of a statement's lines (read, or not read with a day read) are dated from `from` to `to`. */
+  linesBetween(id: string, from: string, to: string): number {
+    const row = this.ctx.db
+      .prepare(
+        'select (select count(*) from recon_file_rows r where r.file_num = f.num and r.date >= ? and r.date <= ?) as n, f.problems from recon_files f where f.id = ?'
+      )
+      .get(from, to, id) as { n: number; problems: string }
+    const notRead = (JSON.parse(row.problems) as ParseProblem[]).filter((p) => p.read?.date && p.read.date >= from && p.read.date <= to)
+    return row.n + notRead.length
+  }
+
   /** A statement's bytes exactly as imported (checked against its SHA-256), or null for a file imported before they were kept. */
   content(id: string): Buffer | null {
-    const row = this.ctx.db.prepare('select content, sha256, name from recon_files where id = ?').get(id) as
-      { content: Buffer | null; sha256: string; name: string } | undefined
+    const row = this.ctx.db
+      .prepare(
+        'select coalesce(f.content, (select c.content from recon_files c where c.id = f.content_of)) as content, f.sha256, f.name from recon_files f where f.id = ?'
+      )
+      .get(id) as { content: Buffer | null; sha256: string; name: string } | undefined
     if (!row) throw new AppError('file_not_found', `No imported statement ${id}.`)
     if (row.content === null) return null
     const bytes = row.content

@@ -57,7 +57,7 @@ function render(sample: SampleStatement, format: SampleFormat): { bytes: Buffer;
         `:20:SBX${yymmdd(sample.day)}`,
         `:25:${sample.account}`,
         ':28C:00001/001',
-        `:60F:C${yymmdd(sample.day)}NGN${swift(sample.openingMinor)}`
+        `:60F:${sample.openingMinor < 0 ? 'D' : 'C'}${yymmdd(sample.day)}NGN${swift(sample.openingMinor)}`
       ]
       const lines: number[] = []
       for (const x of e) {

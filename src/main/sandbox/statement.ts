@@ -203,28 +203,64 @@ export function sampleStatement(seed: SeedOptions, options: SampleStatementOptio
   })
   lines.sort((a, b) => a.ms - b.ms)
 
+  const statement = writtenStatement(
+    day,
+    lines.map((l) => ({ reference: l.reference, narration: l.narration, amountMinor: l.credit - l.debit }))
+  )
+  lines.forEach((l, k) => {
+    if (l.note) differences.push({ ...l.note, line: FIRST_ROW_LINE + k })
+  })
+  return { ...statement, differences, netOfFees: true }
+}
+
+/** One line of a statement to write: its reference as keyed, narration, and signed amount in kobo. */
+export interface StatementLineInput {
+  reference: string
+  narration: string
+  amountMinor: number
+}
+
+/** A CSV cell: quoted (its quotes doubled) when it holds a comma, a quote or a line break. */
+const csvCell = (text: string): string => (/[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text)
+
+/**
+ * A statement of these lines on `day`, as the Sandbox's bank writes it: the CSV (an eight-line
+ * header block, the column header, one row per line with its running balance, the closing
+ * balance), and the entries every other format is written from. Tests write random statements
+ * through it to read them back in every format.
+ */
+export function writtenStatement(
+  day: string,
+  lines: readonly StatementLineInput[],
+  openingMinor = 1_000_000_00,
+  account = '0123456789'
+): Omit<SampleStatement, 'differences' | 'netOfFees'> {
   const dayFirst = DateTime.fromISO(day).toFormat('dd/MM/yyyy')
-  const opening = 1_000_000_00
   const header = [
     'SANDBOX TEST BANK PLC',
     'Statement of account',
     'Account name,LEDGERLINE SANDBOX MERCHANT',
-    'Account number,0123456789',
+    `Account number,${account}`,
     `Currency,${CURRENCY}`,
     `Period,${dayFirst} to ${dayFirst}`,
-    `Opening balance,"${printed(opening)}"`,
+    `Opening balance,"${printed(openingMinor)}"`,
     ''
   ]
-  // The bank header block above is eight lines; the column header is the ninth, the first row the tenth.
-  const firstRowLine = FIRST_ROW_LINE
-  let balance = opening
+  let balance = openingMinor
   const entries: SampleEntry[] = []
-  const rows = lines.map((l, k) => {
-    balance += l.credit - l.debit
-    entries.push({ day, reference: l.reference.trim(), narration: l.narration, amountMinor: l.credit - l.debit, balanceMinor: balance })
-    if (l.note) differences.push({ ...l.note, line: firstRowLine + k })
+  const rows = lines.map((l) => {
+    balance += l.amountMinor
+    entries.push({ day, reference: l.reference.trim(), narration: l.narration, amountMinor: l.amountMinor, balanceMinor: balance })
     const cell = (minor: number): string => (minor === 0 ? '' : `"${printed(minor)}"`)
-    return [dayFirst, dayFirst, l.reference, l.narration, cell(l.debit), cell(l.credit), `"${printed(balance)}"`].join(',')
+    return [
+      dayFirst,
+      dayFirst,
+      csvCell(l.reference),
+      csvCell(l.narration),
+      cell(l.amountMinor < 0 ? -l.amountMinor : 0),
+      cell(l.amountMinor > 0 ? l.amountMinor : 0),
+      `"${printed(balance)}"`
+    ].join(',')
   })
   const csv = [
     ...header,
@@ -233,16 +269,5 @@ export function sampleStatement(seed: SeedOptions, options: SampleStatementOptio
     `,,,Closing balance,,,"${printed(balance)}"`,
     ''
   ].join('\r\n')
-  return {
-    csv,
-    entries,
-    openingMinor: opening,
-    closingMinor: balance,
-    account: '0123456789',
-    day,
-    currency: CURRENCY,
-    lines: rows.length,
-    differences,
-    netOfFees: true
-  }
+  return { csv, entries, openingMinor, closingMinor: balance, account, day, currency: CURRENCY, lines: rows.length }
 }

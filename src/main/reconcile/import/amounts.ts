@@ -296,3 +296,34 @@ export function describeNumberForm(mark: DecimalMark, spaces: boolean): string {
   if (spaces) return mark === '.' ? '1 234.56' : '1 234,56'
   return mark === '.' ? '1,234.56' : '1.234,56'
 }
+
+/**
+ * One amount as a format writes it, with either mark ("12,340", "-12,50", "1.234,56", "+1,000"),
+ * as plain decimal text ("12340", "-12.50", "1234.56", "1000"): each separator decided by the
+ * currency's decimals, the one rule every format follows. A lone separator before exactly three
+ * digits groups thousands in a currency of fewer than three decimals; in one of three it could be
+ * either, so the amount is not read (never guessed). Null with why when it is not an amount.
+ */
+export function decimalTextOf(text: string, currency: string | null): { value: string } | { why: string } {
+  const t = readAmountText(text)
+  if (t === null || t.currency !== null || t.side !== null || !/\d/.test(t.body))
+    return { why: `"${text.trim()}" is not an amount (digits with one decimal mark)` }
+  const known = currency !== null && isKnownCurrency(currency) ? currency : null
+  const exponent = known === null ? 2 : currencyExponent(known)
+  const vote = decimalVote(t.body)
+  if (vote === 'invalid') return { why: `"${text.trim()}" is not an amount (digits with one decimal mark)` }
+  if (vote === 'either' && exponent >= 3)
+    return {
+      why: `"${text.trim()}" reads both as thousands and as ${exponent} decimals in ${known ?? 'this currency'}: it is not read, never guessed`
+    }
+  const mark: DecimalMark = vote === ',' ? ',' : vote === '.' ? '.' : t.body.includes(',') ? '.' : ','
+  try {
+    // A currency Ledgerline does not know is read with two decimals; the line is then refused for its currency, not its amount.
+    const minor = parseAmountBody(t.body, mark, known ?? 'USD')
+    const digits = String(minor).padStart(exponent + 1, '0')
+    const value = exponent === 0 ? digits : `${digits.slice(0, -exponent)}.${digits.slice(-exponent)}`
+    return { value: t.negative && minor !== 0 ? `-${value}` : value }
+  } catch (error) {
+    return { why: (error as Error).message }
+  }
+}

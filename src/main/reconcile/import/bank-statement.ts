@@ -1,5 +1,5 @@
 // The one statement model every structured format (MT940, CAMT, OFX) feeds: statements of lines as the bank wrote them, laid out as a grid the tabular reader checks like any CSV (the same exact amounts, balance proof, lines not read), then keyed by the bank's own ids.
-import type { StatementMapping } from '../../../shared/reconcile'
+import type { StatementMapping, StatementProof } from '../../../shared/reconcile'
 import { parseGrid, type FileFacts, type ParsedStatement } from './statement'
 import type { StatementFormat } from './sniff'
 import type { Grid } from './table'
@@ -27,6 +27,40 @@ export interface BankLine {
   why?: string | undefined
 }
 
+/** A line a format's own count found and its reader could not read: named on its line, with its text and why, and nothing else made up. */
+export function lineNotRead(line: number, text: () => string, why: string): BankLine {
+  return {
+    line,
+    bookingDate: '(none)',
+    valueDate: null,
+    amount: '(none)',
+    bankId: null,
+    reference: null,
+    otherReferences: [],
+    description: null,
+    counterparty: null,
+    text,
+    balanceAfter: null,
+    why
+  }
+}
+
+/** The 1-based line of an offset in a text, its line starts found once (however many offsets are asked). */
+export function lineCounter(text: string): (at: number) => number {
+  const starts: number[] = [0]
+  for (let k = text.indexOf('\n'); k >= 0; k = text.indexOf('\n', k + 1)) starts.push(k + 1)
+  return (at) => {
+    let lo = 0
+    let hi = starts.length - 1
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1
+      if ((starts[mid] as number) <= at) lo = mid
+      else hi = mid - 1
+    }
+    return lo + 1
+  }
+}
+
 export interface BankStatement {
   account: string | null
   currency: string | null
@@ -38,6 +72,8 @@ export interface BankStatement {
   notes: { line: number; reason: string }[]
   /** How the user tells this statement from the file's others: its account and period. */
   label: string
+  /** Balances the statement states that cannot prove it (in another currency, no credit/debit mark), each on its line: the statement is then not complete. */
+  balanceProblems?: { line: number; message: string }[]
 }
 
 const COLUMNS = ['Booking date', 'Value date', 'Amount', 'Currency', 'Reference', 'Description', 'Counterparty', 'Bank id', 'Balance']
@@ -116,7 +152,20 @@ export function parseBankStatements(statements: readonly BankStatement[], facts:
       header: COLUMNS,
       headerLine: null,
       skipped: [...parsed.skipped, ...statement.notes].sort((a, b) => a.line - b.line),
-      proof: parsed.proof && { ...parsed.proof, account: statement.account ?? parsed.proof.account }
+      proof:
+        parsed.proof &&
+        withBalanceProblems({ ...parsed.proof, account: statement.account ?? parsed.proof.account }, statement.balanceProblems ?? [])
     }
   })
+}
+
+/** A statement's proof with the balances it states that cannot prove it: then never complete, each said on its line. */
+function withBalanceProblems(proof: StatementProof, problems: { line: number; message: string }[]): StatementProof {
+  if (problems.length === 0) return proof
+  return {
+    ...proof,
+    balanceProblems: problems,
+    complete: false,
+    verdict: `${proof.verdict}; ${problems.map((p) => `line ${p.line}: ${p.message}`).join('; ')}`
+  }
 }

@@ -1,6 +1,6 @@
 // Old Excel (.xls, BIFF8) sheets read straight from their records: the fast way for the binary workbooks Nigerian and Ghanaian banks export (SheetJS builds a buffer and a cell object per record). The compound file is opened by SheetJS's CFB; anything this reader does not expect (BIFF5 or older, encryption, an odd record) is left to SheetJS.
 import * as XLSX from '@e965/xlsx'
-import { LeftToSheetJs, type CellSheet, type SheetCell } from './sheet-cells'
+import { errorText, LeftToSheetJs, type CellSheet, type SheetCell } from './sheet-cells'
 
 const BOF = 0x0809
 const EOF = 0x000a
@@ -277,6 +277,7 @@ function readSheet(data: Buffer, offset: number, strings: readonly string[], dat
         if (data.readUInt16LE(p + 12) !== 0xffff) put(row, column, number(xf, data.readDoubleLE(p + 6)))
         else if (data[p + 6] === 0) pending = [row, column]
         else if (data[p + 6] === 1) put(row, column, { t: 'b', v: data[p + 8] === 1 })
+        else if (data[p + 6] === 2) put(row, column, { t: 's', v: errorText(data[p + 8] as number) })
         break
       }
       case STRING:
@@ -284,7 +285,7 @@ function readSheet(data: Buffer, offset: number, strings: readonly string[], dat
         pending = null
         break
       case BOOLERR:
-        if (data[p + 7] === 0) put(row, column, { t: 'b', v: data[p + 6] === 1 })
+        put(row, column, data[p + 7] === 0 ? { t: 'b', v: data[p + 6] === 1 } : { t: 's', v: errorText(data[p + 6] as number) })
         break
     }
   }

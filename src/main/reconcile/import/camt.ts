@@ -2,8 +2,8 @@
 import iconv from 'iconv-lite'
 import { SaxesParser } from 'saxes'
 import { AppError } from '../../errors'
-import type { BankLine, BankStatement } from './bank-statement'
-import { decodeAs } from './encoding'
+import { lineCounter, lineNotRead, type BankLine, type BankStatement } from './bank-statement'
+import { decodeAs, decodeUtf8Strictly } from './encoding'
 
 /** What is collected of one element kind (a statement, a balance, an entry, a transaction detail): its line and each leaf's text by its path below it. */
 interface Node {
@@ -47,20 +47,50 @@ function opened(parser: SaxesParser, text: string): Node {
   return node(parser.line, text.lastIndexOf('<', parser.position - 1))
 }
 
-/** XML bytes as text, in the encoding its declaration names (UTF-8 when it names none). */
-export function decodeXml(bytes: Uint8Array): { text: string; encoding: string } {
+/**
+ * XML bytes as text, in the encoding its declaration names (UTF-8 when it names none), and how: a
+ * byte that is not the UTF-8 the file claims is read as Windows-1252 and said so, never replaced
+ * silently.
+ */
+export function decodeXml(bytes: Uint8Array): { text: string; encoding: string; how: string } {
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
-  if (buffer[0] === 0xff && buffer[1] === 0xfe) return { text: iconv.decode(buffer.subarray(2), 'utf-16le'), encoding: 'utf-16le' }
-  if (buffer[0] === 0xfe && buffer[1] === 0xff) return { text: iconv.decode(buffer.subarray(2), 'utf-16be'), encoding: 'utf-16be' }
+  if (buffer[0] === 0xff && buffer[1] === 0xfe)
+    return { text: iconv.decode(buffer.subarray(2), 'utf-16le'), encoding: 'utf-16le', how: 'byte order mark' }
+  if (buffer[0] === 0xfe && buffer[1] === 0xff)
+    return { text: iconv.decode(buffer.subarray(2), 'utf-16be'), encoding: 'utf-16be', how: 'byte order mark' }
   const declared = /^\s*<\?xml[^>]*encoding\s*=\s*["']([A-Za-z0-9._-]+)["']/.exec(buffer.subarray(0, 200).toString('latin1'))?.[1]
   const encoding = declared && iconv.encodingExists(declared) ? declared.toLowerCase() : 'utf-8'
-  return { text: decodeAs(buffer, encoding), encoding }
+  if (!/^utf-?8$/i.test(encoding)) return { text: decodeAs(buffer, encoding), encoding, how: 'XML declaration' }
+  const decoded = decodeUtf8Strictly(buffer)
+  if (decoded.notUtf8 === 0) return { text: decoded.text, encoding, how: declared ? 'XML declaration' : 'XML default' }
+  const line = 1 + countNewlines(buffer, decoded.firstAt as number)
+  return {
+    text: decoded.text,
+    encoding,
+    how: `${declared ? 'XML declaration' : 'XML default'}; ${decoded.notUtf8} byte(s) are not UTF-8 (the first on line ${line}) and were read as Windows-1252`
+  }
 }
 
-/** Signed decimal text of an amount and its credit/debit mark ("500.00", "DBIT" → "-500.00"); null when the amount is not a plain decimal. */
+function countNewlines(buffer: Buffer, to: number): number {
+  let n = 0
+  for (let i = buffer.indexOf(10); i >= 0 && i < to; i = buffer.indexOf(10, i + 1)) n++
+  return n
+}
+
+/** Signed decimal text of an amount and its credit/debit mark ("500.00", "DBIT" → "-500.00"); null when the amount is not a plain decimal or the mark is neither CRDT nor DBIT. */
 function signed(amount: string | null, mark: string | null): string | null {
   if (amount === null || !/^\d+(\.\d+)?$/.test(amount)) return null
-  return mark === 'DBIT' ? `-${amount}` : amount
+  if (mark === 'DBIT') return `-${amount}`
+  return mark === 'CRDT' ? amount : null
+}
+
+/** Why an amount and its mark do not read, in words; null when they do. */
+function amountWhy(amount: string | null, mark: string | null, where: string): string | null {
+  if (amount === null) return `${where} states no amount`
+  if (!/^\d+(\.\d+)?$/.test(amount)) return `${where}'s amount "${amount}" is not a decimal`
+  if (mark === null) return `${where} states no CdtDbtInd: whether it is money in or out cannot be read`
+  if (mark !== 'CRDT' && mark !== 'DBIT') return `${where}'s CdtDbtInd "${mark}" is neither CRDT nor DBIT`
+  return null
 }
 
 /** YYYY-MM-DD of a Dt or DtTm (the bank's own day, no time zone applied). */
@@ -97,6 +127,9 @@ export function readCamt(text: string, name: string): BankStatement[] {
   let record: Node | null = null
   let textBuffer = ''
   let failure: { line: number; column: number; message: string } | null = null
+  /** Where each entry the parser opened starts, and those it found outside a statement's entries. */
+  const seen = new Set<number>()
+  const misplaced: { line: number; start: number; statement: OpenStatement | null }[] = []
   const raw = (n: Node): (() => string) => {
     const { start, end } = n
     return () => text.slice(start, end).replace(/>\s+</g, '><')
@@ -123,6 +156,12 @@ export function readCamt(text: string, name: string): BankStatement[] {
       entry = { entry: opened(parser, text), details: [] }
       entryDepth = depth
       record = entry.entry
+      seen.add(entry.entry.start)
+    } else if (local === 'Ntry') {
+      // An entry where no statement lists its entries: never a line silently lost.
+      const at = opened(parser, text)
+      seen.add(at.start)
+      misplaced.push({ line: at.line, start: at.start, statement: stmt })
     } else if (entry && local === 'TxDtls') {
       detail = opened(parser, text)
       detailDepth = depth
@@ -166,7 +205,8 @@ export function readCamt(text: string, name: string): BankStatement[] {
       balance = null
       balanceDepth = -1
       record = stmt.stmt
-    } else if (depth === stmtDepth) {
+    } else if (depth === stmtDepth && stmt) {
+      stmt.stmt.end = parser.position
       stmt = null
       stmtDepth = -1
       record = null
@@ -184,6 +224,27 @@ export function readCamt(text: string, name: string): BankStatement[] {
         ? `${name} ends before its XML does (line ${f.line}): the file was cut short. Download the statement again.`
         : `${name} is not well-formed XML at line ${f.line}, column ${f.column}: ${f.message}.`
     )
+  }
+  // Every "<Ntry" the bytes hold is a line or a note: one the parser did not read as an entry of a statement is a line not read.
+  const lost = [...misplaced]
+  const lineAt = lineCounter(text)
+  for (const m of text.matchAll(/<(?:[A-Za-z_][\w.-]*:)?Ntry[\s>]/g))
+    if (!seen.has(m.index)) lost.push({ line: lineAt(m.index), start: m.index, statement: null })
+  if (lost.length > 0 && statements.length > 0) {
+    for (const l of lost) {
+      const home =
+        l.statement ?? ((statements.find((s) => s.stmt.start <= l.start && l.start < s.stmt.end) ?? statements[0]) as OpenStatement)
+      const close = text.indexOf('Ntry>', l.start + 5)
+      const rawText = text.slice(l.start, close < 0 ? Math.min(text.length, l.start + 400) : close + 5)
+      home.lines.push(
+        lineNotRead(
+          l.line,
+          () => rawText.replace(/>\s+</g, '><').slice(0, 400),
+          'this <Ntry> is not among the entries of a statement (Stmt, Rpt or Ntfctn): it could not be read as one'
+        )
+      )
+    }
+    for (const s of statements) s.lines.sort((a, b) => a.line - b.line)
   }
   return statements.map(toStatement)
 }
@@ -214,6 +275,12 @@ function readEntry(s: OpenStatement, entry: Node, details: Node[], raw: (n: Node
   const { lines, notes } = s
   const status = first(entry, 'Sts/Cd', 'Sts/Prtry', 'Sts')
   const amount = signed(first(entry, 'Amt'), first(entry, 'CdtDbtInd'))
+  // An entry is booked in its account's currency: one in another cannot be this statement's line as it stands.
+  const entryCurrency = first(entry, 'Amt@Ccy')
+  const otherCurrency =
+    entryCurrency !== null && currency !== null && entryCurrency !== currency
+      ? `the entry's amount is in ${entryCurrency}, the statement's currency is ${currency}`
+      : null
   const booked = day(first(entry, 'BookgDt/Dt', 'BookgDt/DtTm'))
   const valued = day(first(entry, 'ValDt/Dt', 'ValDt/DtTm'))
   const additional = first(entry, 'AddtlNtryInf')
@@ -237,18 +304,28 @@ function readEntry(s: OpenStatement, entry: Node, details: Node[], raw: (n: Node
   }
   if (details.length <= 1) {
     const d = details[0] ?? node(entry.line)
-    lines.push(detailLine(d, entry, amount, base, reversal, entryText, currency, raw(entry)))
+    const line = detailLine(d, entry, amount, base, reversal, entryText, currency, raw(entry))
+    line.why = otherCurrency ?? amountWhy(first(entry, 'Amt'), first(entry, 'CdtDbtInd'), 'the entry') ?? undefined
+    if (otherCurrency) line.amount = '(none)'
+    lines.push(line)
     return
   }
   // A batch: each detail is a line with its own amount; their sum must be the entry's.
   let sum = 0n
   let every = true
   for (const [k, d] of details.entries()) {
-    const own = signed(first(d, 'Amt', 'AmtDtls/TxAmt/Amt'), first(d, 'CdtDbtInd') ?? first(entry, 'CdtDbtInd'))
+    const ownAmount = first(d, 'Amt', 'AmtDtls/TxAmt/Amt')
+    const ownMark = first(d, 'CdtDbtInd') ?? first(entry, 'CdtDbtInd')
+    const own = otherCurrency ? null : signed(ownAmount, ownMark)
     const line = detailLine(d, entry, own, base, reversal, entryText, currency, raw(d))
     if (own === null) {
       every = false
-      line.why = `transaction ${k + 1} of the batch booked on line ${entry.line} states no amount of its own`
+      line.amount = '(none)'
+      line.why =
+        otherCurrency ??
+        (ownAmount === null
+          ? `transaction ${k + 1} of the batch booked on line ${entry.line} states no amount of its own`
+          : (amountWhy(ownAmount, ownMark, `transaction ${k + 1} of the batch booked on line ${entry.line}`) ?? undefined))
     } else sum += cents(own)
     lines.push(line)
   }
@@ -266,9 +343,29 @@ function readEntry(s: OpenStatement, entry: Node, details: Node[], raw: (n: Node
 
 function toStatement(s: OpenStatement): BankStatement {
   const account = first(s.stmt, 'Acct/Id/IBAN', 'Acct/Id/Othr/Id', 'Acct/Id/PrtryAcct/Id')
-  const opening = balanceOf(s, 'OPBD', 'PRCD')
-  const closing = balanceOf(s, 'CLBD')
   const currency = currencyOf(s)
+  const balanceProblems: { line: number; message: string }[] = []
+  /** A balance the statement can be proved by: in its currency, with an amount and a credit/debit mark that read. */
+  const usable = (codes: string[], name: string): ReturnType<typeof balanceOf> => {
+    const b = balanceOf(s, ...codes)
+    const n = s.balances.find((x) => codes.includes(first(x, 'Tp/CdOrPrtry/Cd', 'Tp/CdOrPrtry/Prtry') ?? ''))
+    if (!b || !n) return null
+    if (b.currency !== null && currency !== null && b.currency !== currency) {
+      balanceProblems.push({
+        line: n.line,
+        message: `the ${name} balance is in ${b.currency}, the statement's currency is ${currency}: it is not this statement's balance`
+      })
+      return null
+    }
+    const why = amountWhy(first(n, 'Amt'), first(n, 'CdtDbtInd'), `the ${name} balance`)
+    if (why) {
+      balanceProblems.push({ line: n.line, message: why })
+      return null
+    }
+    return b
+  }
+  const opening = usable(['OPBD', 'PRCD'], 'opening')
+  const closing = usable(['CLBD'], 'closing')
   const from = day(first(s.stmt, 'FrToDt/FrDtTm', 'FrToDt/FrDt')) ?? opening?.day ?? null
   const to = day(first(s.stmt, 'FrToDt/ToDtTm', 'FrToDt/ToDt')) ?? closing?.day ?? null
   return {
@@ -278,6 +375,7 @@ function toStatement(s: OpenStatement): BankStatement {
     closing: closing?.amount ?? null,
     lines: s.lines,
     notes: s.notes,
+    balanceProblems,
     label: `account ${account ?? '(not stated)'}${currency ? ` ${currency}` : ''}${from && to ? `, ${from} to ${to}` : ''}`
   }
 }

@@ -101,3 +101,46 @@ export function utf16ByZeros(buffer: Buffer): 'utf-16le' | 'utf-16be' | null {
   if (even > pairs * 0.6 && odd < pairs * 0.1) return 'utf-16be'
   return null
 }
+
+/**
+ * Bytes that should be UTF-8, as text: every valid sequence as UTF-8, and each byte that is not
+ * UTF-8 as the Windows-1252 character it most likely is (a stray "é" from a legacy system), never
+ * a silent U+FFFD. Says how many bytes were read so and the first one's offset.
+ */
+export function decodeUtf8Strictly(buffer: Buffer): { text: string; notUtf8: number; firstAt: number | null } {
+  try {
+    return { text: stripBom(new TextDecoder('utf-8', { fatal: true }).decode(buffer)), notUtf8: 0, firstAt: null }
+  } catch {
+    // Some bytes are not UTF-8: read sequence by sequence below.
+  }
+  let text = ''
+  let notUtf8 = 0
+  let firstAt: number | null = null
+  let start = 0
+  const strict = new TextDecoder('utf-8', { fatal: true })
+  let i = 0
+  while (i < buffer.length) {
+    const b = buffer[i] as number
+    const size = b < 0x80 ? 1 : b >= 0xc2 && b <= 0xdf ? 2 : b >= 0xe0 && b <= 0xef ? 3 : b >= 0xf0 && b <= 0xf4 ? 4 : 0
+    let ok = size > 0 && i + size <= buffer.length
+    for (let k = 1; ok && k < size; k++) ok = ((buffer[i + k] as number) & 0xc0) === 0x80
+    if (ok && size > 1) {
+      try {
+        strict.decode(buffer.subarray(i, i + size))
+      } catch {
+        ok = false
+      }
+    }
+    if (ok) {
+      i += size
+      continue
+    }
+    text += buffer.subarray(start, i).toString('utf8') + iconv.decode(buffer.subarray(i, i + 1), 'windows-1252')
+    notUtf8++
+    firstAt ??= i
+    i++
+    start = i
+  }
+  text += buffer.subarray(start).toString('utf8')
+  return { text: stripBom(text), notUtf8, firstAt }
+}

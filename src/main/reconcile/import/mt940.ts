@@ -211,6 +211,12 @@ export function readMt940(text: string): BankStatement[] {
   let account: string | null = null
   /** The opening of the message being read, until its first line. */
   let pendingOpening: string | null = null
+  // The last opening balance's place: a closing balance before it is an intermediate one (found once, not by looking ahead at every closing).
+  let lastOpening = -1
+  for (let k = 0; k < all.length; k++) if (all[k]?.tag === '60M' || all[k]?.tag === '60F') lastOpening = k
+  const problem = (s: BankStatement, line: number, message: string): void => {
+    ;(s.balanceProblems ??= []).push({ line, message })
+  }
   for (let k = 0; k < all.length; k++) {
     const f = all[k] as Field
     switch (f.tag) {
@@ -264,8 +270,15 @@ export function readMt940(text: string): BankStatement[] {
       case '62M': {
         const b = balance(f.value)
         if (!current || !b) break
+        if (current.currency !== null && b.currency !== current.currency) {
+          // A balance in another currency is not this statement's: it proves nothing, and says so.
+          problem(current, f.line, `the closing balance (:${f.tag}:) is in ${b.currency}, the statement's currency is ${current.currency}`)
+          current.closing = null
+          carried = null
+          break
+        }
         const last = current.lines[current.lines.length - 1]
-        if (f.tag === '62M' || all.slice(k + 1).some((g) => g.tag === '60M' || g.tag === '60F')) {
+        if (f.tag === '62M' || k < lastOpening) {
           // An intermediate balance: the running balance after the last line of the page.
           if (last && b.amount) last.balanceAfter = b.amount
         }

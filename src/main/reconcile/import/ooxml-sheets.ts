@@ -1,5 +1,6 @@
 // Excel 2007+ (.xlsx) sheets read straight from their XML parts: the fast way for the workbooks banks export (SheetJS builds a cell object and formats text for each of a million cells; this keeps only the value and whether its style is a date). Anything it does not expect is left to SheetJS.
-import { strFromU8, unzipSync } from 'fflate'
+import { strFromU8 } from 'fflate'
+import { DEFAULT_ZIP_LIMITS, unzipBounded, type ZipLimits } from '../../files/zip'
 import * as XLSX from '@e965/xlsx'
 import { LeftToSheetJs, type CellSheet, type SheetCell } from './sheet-cells'
 
@@ -7,6 +8,7 @@ const TEXT = /<(?:[A-Za-z_][\w.-]*:)?t(?:\s[^>]*)?>([^<]*)<\/(?:[A-Za-z_][\w.-]*
 const PHONETIC = /<(?:[A-Za-z_][\w.-]*:)?rPh\b[\s\S]*?<\/(?:[A-Za-z_][\w.-]*:)?rPh>/g
 const SHARED = /<(?:[A-Za-z_][\w.-]*:)?si(?:\s[^>]*)?(?:\/>|>([\s\S]*?)<\/(?:[A-Za-z_][\w.-]*:)?si>)/g
 const CELL_OR_ROW = /<([A-Za-z_][\w.-]*:)?(row|c)(?=[\s/>])([^>]*)>/g
+const FORMULA = /<(?:[A-Za-z_][\w.-]*:)?f(?:\s[^>]*)?(?:\/>|>([^<]*)<\/(?:[A-Za-z_][\w.-]*:)?f>)/
 const VALUE = /<(?:[A-Za-z_][\w.-]*:)?v(?:\s[^>]*)?>([^<]*)<\/(?:[A-Za-z_][\w.-]*:)?v>/
 const ENTITY = /&(#x[0-9a-fA-F]+|#\d+|amp|lt|gt|quot|apos);|_x([0-9a-fA-F]{4})_/g
 const NAMED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" }
@@ -138,21 +140,18 @@ function dateStyles(xml: string | null): boolean[] {
  * OOXML workbook of worksheets this reader knows (binary .xlsb parts, strict OOXML, a missing part):
  * the caller then reads it with SheetJS, which also says what is wrong with a damaged file.
  */
-export function readOoxmlSheets(bytes: Uint8Array): CellSheet[] {
+export function readOoxmlSheets(bytes: Uint8Array, name: string, limits: ZipLimits = DEFAULT_ZIP_LIMITS): CellSheet[] {
+  // Every part inflated within the limits first (SheetJS, if it reads the file after, meets no part larger than they allow); damage is said as damage.
+  const parts = unzipBounded(bytes, name, (part) => part.endsWith('.xml') || part.endsWith('.rels'), limits)
+  const files: Record<string, Uint8Array> = Object.fromEntries(parts)
   try {
-    return readSheets(bytes)
+    return readSheets(files)
   } catch (error) {
     throw error instanceof LeftToSheetJs ? error : new LeftToSheetJs((error as Error).message)
   }
 }
 
-function readSheets(bytes: Uint8Array): CellSheet[] {
-  let files: Record<string, Uint8Array>
-  try {
-    files = unzipSync(bytes, { filter: (f) => f.name.endsWith('.xml') || f.name.endsWith('.rels') })
-  } catch (error) {
-    throw new LeftToSheetJs(`not a zip fflate reads: ${(error as Error).message}`)
-  }
+function readSheets(files: Record<string, Uint8Array>): CellSheet[] {
   const root = relationships(part(files, '_rels/.rels'), '')
   const workbookPath = [...root.values()].find((r) => r.type.endsWith('/officeDocument'))?.path
   if (!workbookPath || !workbookPath.endsWith('.xml')) throw new LeftToSheetJs('no XML workbook part')
@@ -227,7 +226,11 @@ function sheetRows(xml: string, strings: readonly string[], styles: readonly boo
 function readCell(content: string, type: string, style: string | null, strings: readonly string[], styles: readonly boolean[]): SheetCell {
   if (type === 'inlineStr') return { t: 's', v: stringText(content) }
   const raw = VALUE.exec(content)?.[1]
-  if (raw === undefined) return null
+  if (raw === undefined) {
+    // A formula Excel never worked out (a file written by a program, not saved in Excel): shown as what it is, never an empty cell.
+    const formula = FORMULA.exec(content)
+    return formula ? { t: 's', v: `=${unescapeXml(formula[1] ?? '')} (a formula with no value: open the file in Excel and save it)` } : null
+  }
   switch (type) {
     case 'n': {
       const v = Number(raw)
@@ -236,8 +239,8 @@ function readCell(content: string, type: string, style: string | null, strings: 
     }
     case 's': {
       const text = strings[Number(raw)]
-      if (text === undefined) throw new LeftToSheetJs(`shared string ${raw} is missing`)
-      return { t: 's', v: text }
+      // A string the workbook lists nowhere: the cell says so (the line is then not read where it matters), never blank.
+      return { t: 's', v: text ?? `(text ${raw} is missing from the workbook's shared strings)` }
     }
     case 'str':
       return { t: 's', v: unescapeXml(raw) }
@@ -246,7 +249,7 @@ function readCell(content: string, type: string, style: string | null, strings: 
     case 'd':
       return { t: 'd', v: unescapeXml(raw).trim() }
     case 'e':
-      return null
+      return { t: 's', v: unescapeXml(raw).trim() || '#ERROR' }
     default:
       throw new LeftToSheetJs(`cell type ${type}`)
   }

@@ -12,3 +12,20 @@ export interface CellSheet {
 
 /** Why a fast reader stepped aside: the caller reads the workbook with SheetJS instead (which also says what is wrong with a damaged one). */
 export class LeftToSheetJs extends Error {}
+
+/** Excel's error values by their code in BIFF8 and SheetJS: a cell holding one is shown as Excel shows it, so a line with "#REF!" for its amount is a line not read, never a line without an amount. */
+export const EXCEL_ERRORS: Readonly<Record<number, string>> = {
+  0x00: '#NULL!',
+  0x07: '#DIV/0!',
+  0x0f: '#VALUE!',
+  0x17: '#REF!',
+  0x1d: '#NAME?',
+  0x24: '#NUM!',
+  0x2a: '#N/A',
+  0x2b: '#GETTING_DATA'
+}
+
+/** A cell's error as text ("#REF!"), for a code Excel's list has or not. */
+export function errorText(code: number): string {
+  return EXCEL_ERRORS[code] ?? `#ERROR (code ${code})`
+}

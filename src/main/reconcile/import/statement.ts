@@ -24,16 +24,17 @@ import {
 import { DateOrderTally, dayOf, fitsOrder, NUMERIC_FORMS, readDateShape, type DateShape } from './dates'
 import { decodeStatement, decodeUtf8Else1252 } from './encoding'
 import { currencyOfHeader, guessColumns, headerSignature, INDICATOR_CREDIT, INDICATOR_DEBIT, normaliseHeader } from './mapping'
-import { findHeaderRow, readCsvGrid, type Grid } from './table'
-import { parseBankStatements } from './bank-statement'
+import { findHeaderRow, isOwnReport, readCsvGrid, type Grid } from './table'
+import { parseBankStatements, type BankStatement } from './bank-statement'
 import { readMt940 } from './mt940'
 import { decodeXml, readCamt } from './camt'
 import { decodeOfx, readOfx } from './ofx'
 import { QIF_MAPPING, readQifGrid } from './qif'
 import { layoutPdfStatement, readPdfText } from './pdf'
-import { sniffStatement, type StatementFormat } from './sniff'
+import { notAStatement, sniffStatement, type StatementFormat } from './sniff'
 import { readWorkbookGrids } from './workbook'
 import { AppError } from '../../errors'
+import { DEFAULT_INFLATED_LIMIT } from '../../files/zip'
 import { keyChar } from '../key-index'
 
 export interface StatementRow {
@@ -222,6 +223,9 @@ const BALANCE_WORDS = /bal|forward|b\/f|c\/f|solde|saldo/i
 const TOTALS =
   /\b(total|totals|sub-?total|closing balance|opening balance|balance b\/?f|balance c\/?f|brought forward|carried forward|end of statement|balance as at)\b/i
 
+/** What one of Ledgerline's own reports is said to be when given back as a statement. */
+const OWN_REPORT = "one of Ledgerline's own reconciliation reports (its items or its summary)"
+
 /** The first (or only) statement of a file; parseStatementFile gives them all. */
 export async function parseStatement(
   bytes: Uint8Array,
@@ -235,6 +239,8 @@ export async function parseStatement(
 export interface ReadOptions {
   /** Opens a password-protected PDF; handed to the PDF reader only, never kept, logged or returned. */
   password?: string | undefined
+  /** The most a file, or one part of a workbook once inflated, may hold (default DEFAULT_INFLATED_LIMIT, 512 MB). */
+  maxBytes?: number | undefined
 }
 
 /**
@@ -258,15 +264,25 @@ export async function parseStatementFile(
     encodingHow
   })
   const format = sniffStatement(bytes, name)
+  const maxBytes = options.maxBytes ?? DEFAULT_INFLATED_LIMIT
+  if (bytes.byteLength > maxBytes)
+    throw new AppError(
+      'file_too_large',
+      `${name} is ${megabytes(bytes.byteLength)}, more than the ${megabytes(maxBytes)} Ledgerline reads of one file (a setting: --max-size in the CLI). Split the statement by month or account.`
+    )
   switch (format) {
     case 'csv': {
       const decoded = decodeStatement(bytes, given.encoding)
-      const parsed = parseGrid(readCsvGrid(decoded.text, given.separator ?? null), facts(decoded.encoding, decoded.how), mapping())
+      const grid = readCsvGrid(decoded.text, given.separator ?? null)
+      if (isOwnReport(grid.rows)) throw notAStatement(name, OWN_REPORT)
+      const parsed = parseGrid(grid, facts(decoded.encoding, decoded.how), mapping())
       return [parsed]
     }
     case 'xlsx':
     case 'xls': {
-      const sheets = readWorkbookGrids(bytes, name).map((grid) => ({ ...parseGrid(grid, facts(), mapping()), format }))
+      const grids = readWorkbookGrids(bytes, name, { perEntry: maxBytes, total: 2 * maxBytes })
+      if (grids.some((g) => isOwnReport(g.rows))) throw notAStatement(name, OWN_REPORT)
+      const sheets = grids.map((grid) => ({ ...parseGrid(grid, facts(), mapping()), format }))
       // Each sheet that holds a statement (its date and amount columns found, lines on it); the first sheet when none does, to be mapped.
       const statements = sheets.filter((s) => !s.questions.some((q) => q.field === 'columns') && s.rows.length + s.problems.length > 0)
       if (statements.length === 0) return [sheets[0] as ParsedStatement]
@@ -278,21 +294,27 @@ export async function parseStatementFile(
       const statements = readMt940(decoded.text)
       if (statements.length === 0)
         throw new AppError('no_statement', `${name} is an MT940 file with no statement in it (no :61: line and no balance).`)
-      return labelled(parseBankStatements(statements, facts(decoded.encoding, decoded.how), 'mt940'))
+      return labelled(
+        parseBankStatements(withCurrency(statements, given.defaultCurrency, name), facts(decoded.encoding, decoded.how), 'mt940')
+      )
     }
     case 'camt': {
       const decoded = decodeXml(bytes)
       const statements = readCamt(decoded.text, name)
       if (statements.length === 0)
         throw new AppError('no_statement', `${name} is a CAMT file with no statement in it (no Stmt, Rpt or Ntfctn).`)
-      return labelled(parseBankStatements(statements, facts(decoded.encoding, 'XML declaration'), 'camt'))
+      return labelled(
+        parseBankStatements(withCurrency(statements, given.defaultCurrency, name), facts(decoded.encoding, decoded.how), 'camt')
+      )
     }
     case 'ofx': {
       const decoded = decodeOfx(bytes)
-      const statements = readOfx(decoded.text)
+      const statements = readOfx(decoded.text, given.defaultCurrency ?? null)
       if (statements.length === 0)
         throw new AppError('no_statement', `${name} is an OFX file with no bank or card statement in it (no STMTRS or CCSTMTRS).`)
-      return labelled(parseBankStatements(statements, facts(decoded.encoding, 'OFX header'), 'ofx'))
+      return labelled(
+        parseBankStatements(withCurrency(statements, given.defaultCurrency, name), facts(decoded.encoding, 'OFX header'), 'ofx')
+      )
     }
     case 'qif': {
       const decoded = decodeStatement(bytes, given.encoding)
@@ -317,6 +339,20 @@ export async function parseStatementFile(
       throw new AppError('not_a_statement', `${name} is a ${format} file, which Ledgerline does not read yet.`)
   }
 }
+
+/** A structured file's statements with a given currency filling only those that state none; one that states another refuses it. */
+function withCurrency(statements: BankStatement[], given: string | null | undefined, name: string): BankStatement[] {
+  if (!given) return statements
+  for (const s of statements)
+    if (s.currency !== null && s.currency !== given)
+      throw new AppError(
+        'currency_conflict',
+        `${name} states its currency is ${s.currency}${statements.length > 1 ? ` (${s.label})` : ''}, not the ${given} given: a currency the file states is never overridden. Leave the currency out, or import the right file.`
+      )
+  return statements.map((s) => (s.currency === null ? { ...s, currency: given } : s))
+}
+
+const megabytes = (n: number): string => `${Math.ceil(n / (1024 * 1024)).toLocaleString('en-US')} MB`
 
 /** A file's statements: the label only says which when there are several. */
 function labelled(statements: ParsedStatement[]): ParsedStatement[] {
@@ -360,10 +396,18 @@ export function parseGrid(grid: Grid, facts: FileFacts, mapping: StatementMappin
   const header =
     headerIndex === null
       ? Array.from({ length: width }, (_, i) => `Column ${i + 1}`)
-      : (grid.rows[headerIndex] as string[]).map((h, i) => h.trim() || `Column ${i + 1}`)
+      : uniqueHeader((grid.rows[headerIndex] as string[]).map((h, i) => h.trim() || `Column ${i + 1}`))
   const first = headerIndex === null ? 0 : headerIndex + 1
+  // A currency given by the caller only fills what the file leaves open: what the file states wins, and a given one it contradicts is refused below.
+  const givenCurrency = mapping.defaultCurrency
+  /** Where the file states its currency, said when a given one contradicts it. */
+  const statedWhere = new Map<string, string>()
   // A bank's header block often says the account's currency ("Currency,NGN", "Account currency: GHS"): the default for rows that name none.
-  if (!mapping.defaultCurrency && headerIndex !== null) mapping.defaultCurrency = currencyNamedAbove(grid.rows.slice(0, headerIndex))
+  const namedAbove = headerIndex === null ? null : currencyNamedAbove(grid.rows.slice(0, headerIndex))
+  if (namedAbove !== null) {
+    mapping.defaultCurrency = namedAbove
+    statedWhere.set(namedAbove, 'in its header block')
+  }
   for (let i = 0; i < first; i++) {
     const words = i === headerIndex ? '' : (grid.rows[i] as string[]).join(' ')
     const reason =
@@ -402,7 +446,7 @@ export function parseGrid(grid: Grid, facts: FileFacts, mapping: StatementMappin
     dateForm,
     rows,
     problems,
-    skipped,
+    skipped: grid.setAside ? [...skipped, ...grid.setAside].sort((a, b) => a.line - b.line) : skipped,
     questions,
     proof
   })
@@ -419,7 +463,19 @@ export function parseGrid(grid: Grid, facts: FileFacts, mapping: StatementMappin
       })
   }
   const given = Object.keys(mapping.columns).length > 0
-  if (!given) mapping.columns = guessColumns(header, dataRows.slice(0, 200))
+  if (!given) {
+    mapping.columns = guessColumns(header, dataRows.slice(0, 200))
+    // Two columns under one name: which is which is the user's to say, never a guess that reads one and drops the other.
+    const twice = header.filter((h) => / \(column \d+\)$/.test(h))
+    const named = new Set(Object.values(mapping.columns).map((c) => normaliseHeader(c.replace(/ \(column \d+\)$/, ''))))
+    const clash = twice.find((h) => named.has(normaliseHeader(h.replace(/ \(column \d+\)$/, ''))))
+    if (clash && !structured)
+      questions.push({
+        field: 'columns',
+        message: `The header names "${clash.replace(/ \(column \d+\)$/, '')}" more than once; say which column holds what (the second and later are named by their column).`,
+        choices: header
+      })
+  }
   const col = Object.fromEntries((Object.entries(mapping.columns) as [MappedField, string][]).map(([f, c]) => [f, indexOf(c)])) as Partial<
     Record<MappedField, number>
   >
@@ -434,13 +490,16 @@ export function parseGrid(grid: Grid, facts: FileFacts, mapping: StatementMappin
   }
   if (questions.length > 0) return result([], null, null)
   // An amount header may name the currency ("Amount (NGN)"): the default for rows that name none.
-  if (!mapping.defaultCurrency) {
+  if (namedAbove === null) {
     const named = new Set(
       (['amount', 'debit', 'credit'] as const)
         .map((f) => ((col[f] ?? -1) >= 0 ? currencyOfHeader(header[col[f] as number] as string) : null))
         .filter((c) => c !== null)
     )
-    if (named.size === 1) mapping.defaultCurrency = [...named][0] as string
+    if (named.size === 1) {
+      mapping.defaultCurrency = [...named][0] as string
+      statedWhere.set(mapping.defaultCurrency, "in the amount column's header")
+    }
   }
 
   // Column positions as plain numbers (-1: not mapped), read once per row without any lookup by name.
@@ -471,13 +530,18 @@ export function parseGrid(grid: Grid, facts: FileFacts, mapping: StatementMappin
   const dateTally = new DateOrderTally()
   const decimalTally = new DecimalTally()
   const currencyColumn = CURRENCY >= 0
-  /** The currency column, else a code in the amount, else the default. */
-  const rowCurrency = (row: readonly string[], amounts: (AmountText | null)[]): string | null => {
+  /** The one currency the statement states for all its lines (its header block, or its amount column's header); null when it leaves it to each line. */
+  const statementCurrency = statedWhere.size === 1 && !currencyColumn ? ([...statedWhere.keys()][0] as string) : null
+  /** The currency a row names: its currency column, else a code in its amount; null when it names none. */
+  const namedCurrency = (row: readonly string[], amounts: (AmountText | null)[]): string | null => {
     const fromColumn = currencyColumn ? text(row, CURRENCY).toUpperCase() : ''
     if (fromColumn !== '') return fromColumn
     for (const t of amounts) if (t?.currency) return t.currency
-    return mapping.defaultCurrency
+    return null
   }
+  /** The currency a row names, else the statement's. */
+  const rowCurrency = (row: readonly string[], amounts: (AmountText | null)[]): string | null =>
+    namedCurrency(row, amounts) ?? mapping.defaultCurrency
   let missingCurrency = false
   // Lines that could not be read: [index of their problem, index of their row], read in part once the number form is known.
   const unread: [number, number][] = []
@@ -497,6 +561,13 @@ export function parseGrid(grid: Grid, facts: FileFacts, mapping: StatementMappin
   for (let i = 0; i < dataRows.length; i++) {
     const row = dataRows[i] as string[]
     const line = dataLines[i] as number
+    const broken = grid.unreadable?.get(first + i)
+    if (broken) {
+      // A line the reader could not split into cells (a quote left open): not read, its text as the file has it.
+      unread.push([problems.length, i])
+      problems.push({ line, column: null, code: 'malformed_line', message: broken.reason })
+      continue
+    }
     const dateText = text(row, DATE)
     const shape = shapeOf(dateText)
     let hasAmount = false
@@ -542,12 +613,22 @@ export function parseGrid(grid: Grid, facts: FileFacts, mapping: StatementMappin
       continue
     }
     dateTally.add(shape)
-    const currency = rowCurrency(row, amounts)
+    const named = namedCurrency(row, amounts)
+    if (named !== null && statedWhere.size < 20 && !statedWhere.has(named)) statedWhere.set(named, `on line ${line}`)
+    const currency = named ?? mapping.defaultCurrency
     if (currency === null) missingCurrency = true
     for (const t of amounts) if (t) decimalTally.add(t.body, currency)
     candidates.push(i)
   }
 
+  // The given currency fills only rows that name none, and only when the file does not state another.
+  if (givenCurrency !== null && statedWhere.size > 0 && !statedWhere.has(givenCurrency)) {
+    const [stated, where] = [...statedWhere][0] as [string, string]
+    throw new AppError(
+      'currency_conflict',
+      `${facts.name} states its currency is ${stated} (${where}), not the ${givenCurrency} given: a currency the file states is never overridden. Leave the currency out, or import the right file.`
+    )
+  }
   const dateOrder = mapping.dateOrder ?? dateTally.choose().order
   if (dateOrder === null) {
     questions.push({
@@ -604,6 +685,16 @@ export function parseGrid(grid: Grid, facts: FileFacts, mapping: StatementMappin
         currencyColumn ? 'currency' : (amountFields[0] as MappedField),
         'unknown_currency',
         `"${currency}" is not an ISO 4217 currency code.`
+      )
+      continue
+    }
+    // A line in another currency than the one its statement states is not this statement's line as it stands.
+    if (statementCurrency !== null && currency !== statementCurrency) {
+      problem(
+        line,
+        amountFields[0] as MappedField,
+        'currency_conflict',
+        `The amount is in ${currency}, but the statement states its currency is ${statementCurrency} (${statedWhere.get(statementCurrency)}).`
       )
       continue
     }
@@ -711,15 +802,24 @@ export function parseGrid(grid: Grid, facts: FileFacts, mapping: StatementMappin
       if ((problems[k] as ParseProblem).code !== 'invalid_indicator')
         read.amountMinor = readSignedAmount(amountFields, amounts, decimalMark as DecimalMark, currency)
     }
-    const source = options.unreadLine?.(i)
+    const source = options.unreadLine?.(i) ?? grid.unreadable?.get(first + i)
     const problem = problems[k] as ParseProblem
-    problems[k] = { ...problem, message: source?.message ?? problem.message, text: source?.text ?? row.join(separator), read }
+    problems[k] = {
+      ...problem,
+      message: (source && 'message' in source ? source.message : undefined) ?? problem.message,
+      text: source?.text ?? row.join(separator),
+      read
+    }
+    // A line in another currency than its statement's moved an amount the proof cannot add: the running balance may say what.
+    const inStatementCurrency = statementCurrency === null || read.currency === statementCurrency
     if (proving)
       proofLines.push(
         dataLines[i] as number,
         read.date,
-        read.amountMinor,
-        BALANCE >= 0 && read.currency ? readBalance(text(row, BALANCE), decimalMark as DecimalMark, read.currency) : null
+        inStatementCurrency ? read.amountMinor : null,
+        BALANCE >= 0 && (statementCurrency ?? read.currency)
+          ? readBalance(text(row, BALANCE), decimalMark as DecimalMark, (statementCurrency ?? read.currency) as string)
+          : null
       )
   }
   // The statement's proof: one currency, its stated balances, every line in file order.
@@ -729,7 +829,8 @@ export function parseGrid(grid: Grid, facts: FileFacts, mapping: StatementMappin
     if (currencies.size > 1) break
   }
   for (const p of problems) if (p.read?.currency) currencies.add(p.read.currency)
-  const proofCurrency = currencies.size === 1 ? ([...currencies][0] as string) : currencies.size === 0 ? mapping.defaultCurrency : null
+  const proofCurrency =
+    statementCurrency ?? (currencies.size === 1 ? ([...currencies][0] as string) : currencies.size === 0 ? mapping.defaultCurrency : null)
   const proofDecimalMark = decimalMark as DecimalMark
   const statedMinor = (value: string | null): number | null =>
     value === null || proofCurrency === null ? null : readBalance(value, proofDecimalMark, proofCurrency)
@@ -748,6 +849,19 @@ export function parseGrid(grid: Grid, facts: FileFacts, mapping: StatementMappin
     dateTally.describe(dateOrder as DateOrder),
     proof
   )
+}
+
+/** A header whose names repeat ("Amount", "Amount"): the second and later named by their column too, so each can be mapped and none is lost. */
+function uniqueHeader(names: string[]): string[] {
+  const seen = new Set<string>()
+  return names.map((name, i) => {
+    const key = normaliseHeader(name)
+    if (!seen.has(key)) {
+      seen.add(key)
+      return name
+    }
+    return `${name} (column ${i + 1})`
+  })
 }
 
 /** A balance as the statement writes it ("1,234.56", "-50.00", "1,234.56 DR" overdrawn), in minor units; null when it reads as none. */

@@ -12,6 +12,10 @@ export interface Grid {
   lines: number[]
   separator: string | null
   sheet: string | null
+  /** Lines of the file its reader set aside, each with why (a QIF account record): listed with the lines skipped. */
+  setAside?: { line: number; reason: string }[]
+  /** Rows (by index) the reader could not split into cells, with why and the line as the file has it: each a line not read. */
+  unreadable?: Map<number, { reason: string; text: string }>
 }
 
 /** The separator under which the most lines share one width of two or more cells. */
@@ -28,25 +32,121 @@ export function detectSeparator(text: string): string {
   return best.separator
 }
 
+/**
+ * A CSV file's rows, each with the line it starts on. A quoted field may hold line breaks; but one
+ * whose quote opens and then runs over lines that look like rows of their own (as many separators as
+ * a row has, or a date first) is a quote left open: that line is not read (said so, with its text)
+ * and the lines after it are read as the rows they are, never swallowed into one field.
+ */
 export function readCsvGrid(text: string, separator: string | null): Grid {
   const chosen = separator ?? detectSeparator(text)
   const rows: string[][] = []
   const lines: number[] = []
-  let line = 1
-  // papaparse reports no line numbers; count the line breaks each row consumed (quoted fields may hold some).
-  const result = Papa.parse<string[]>(text, { delimiter: chosen, skipEmptyLines: false })
-  for (const row of result.data) {
-    const here = line
-    for (const cell of row) for (let i = cell.indexOf('\n'); i >= 0; i = cell.indexOf('\n', i + 1)) line++
-    line++
-    if (row.length === 1 && (row[0] as string).trim() === '') continue
-    rows.push(row)
-    lines.push(here)
+  const unreadable = new Map<number, { reason: string; text: string }>()
+  let physical: number[] | null = null
+  /** Line n as the file has it (line starts found once, only when a line is not read). */
+  const lineText = (n: number): string => {
+    physical ??= lineStarts(text)
+    return text.slice(physical[n - 1] ?? text.length, (physical[n] ?? text.length + 1) - 1).replace(/\r$/, '')
   }
-  const broken = result.errors.find((e) => e.code === 'MissingQuotes' || e.code === 'InvalidQuotes')
-  if (broken && rows.length === 0)
-    throw new AppError('malformed_csv', `The file could not be read as CSV: ${broken.message} (row ${broken.row ?? '?'}).`)
-  return { rows, lines, separator: chosen, sheet: null }
+  let from = 1
+  for (let restarts = 0; ; restarts++) {
+    physical ??= from > 1 ? lineStarts(text) : null
+    const part = from === 1 ? text : text.slice(physical?.[from - 1] ?? text.length)
+    // Each quote left open costs a new reading of what follows it: past MAX_RESTARTS, the rest is read line by line (linear, whatever the file).
+    const result =
+      restarts < MAX_RESTARTS ? Papa.parse<string[]>(part, { delimiter: chosen, skipEmptyLines: false }) : lineByLine(part, chosen)
+    const width = usualWidth(result.data)
+    const broken = new Set(result.errors.filter((e) => e.code === 'MissingQuotes' || e.code === 'InvalidQuotes').map((e) => e.row ?? -1))
+    let line = from
+    let restart: number | null = null
+    for (let r = 0; r < result.data.length; r++) {
+      const row = result.data[r] as string[]
+      const here = line
+      let breaks = 0
+      let suspect = false
+      for (const cell of row)
+        for (let i = cell.indexOf('\n'); i >= 0; i = cell.indexOf('\n', i + 1)) {
+          breaks++
+          const end = cell.indexOf('\n', i + 1)
+          if (!suspect && looksLikeRow(cell.slice(i + 1, end < 0 ? cell.length : end), chosen, width)) suspect = true
+        }
+      if (suspect || broken.has(r)) {
+        const raw = lineText(here)
+        unreadable.set(rows.length, {
+          reason: `A quote opens in this line and is not closed${breaks > 0 ? ' before the next line, which reads as a row of its own' : ''}: the line is not read; the lines after it are.`,
+          text: raw
+        })
+        rows.push(raw.split(chosen))
+        lines.push(here)
+        if (breaks > 0) {
+          restart = here + 1
+          break
+        }
+      } else {
+        if (!(row.length === 1 && (row[0] as string).trim() === '')) {
+          rows.push(row)
+          lines.push(here)
+        }
+      }
+      line += breaks + 1
+    }
+    if (restart === null) break
+    physical ??= lineStarts(text)
+    if (restart > physical.length) break
+    from = restart
+  }
+  if (rows.length > 0 && unreadable.size === rows.length) {
+    const first = unreadable.get(0)
+    throw new AppError(
+      'malformed_csv',
+      `The file could not be read as CSV: no line of it reads as a row (line ${lines[0]}: ${first?.reason.replace(/: the line is not read.*$/, '') ?? 'unreadable'}).`
+    )
+  }
+  if (rows.length === 0 && text.trim() !== '')
+    throw new AppError('malformed_csv', 'The file could not be read as CSV: no line of it reads as a row.')
+  return { rows, lines, separator: chosen, sheet: null, ...(unreadable.size > 0 ? { unreadable } : {}) }
+}
+
+/** Quotes left open that are each read past by a new reading of the rest; after these, the rest is read a line at a time. */
+const MAX_RESTARTS = 20
+
+/** Text read one line at a time (quotes only within a line): what papaparse gives, with a line whose quote is not closed as an error. */
+function lineByLine(text: string, separator: string): { data: string[][]; errors: { code: string; row?: number }[] } {
+  const data: string[][] = []
+  const errors: { code: string; row?: number }[] = []
+  for (const line of text.split(/\n/)) {
+    const parsed = Papa.parse<string[]>(line.replace(/\r$/, ''), { delimiter: separator, skipEmptyLines: false })
+    if (parsed.errors.length > 0) errors.push({ code: 'MissingQuotes', row: data.length })
+    data.push(parsed.data[0] ?? [''])
+  }
+  return { data, errors }
+}
+
+/** Where each line of the text starts (index k: line k + 1). */
+function lineStarts(text: string): number[] {
+  const starts = [0]
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts.push(i + 1)
+  return starts
+}
+
+/** The number of cells most rows have (at least 2), from the first rows. */
+function usualWidth(data: readonly (readonly string[])[]): number {
+  const widths = new Map<number, number>()
+  for (const row of data.slice(0, 200)) if (row.length >= 2) widths.set(row.length, (widths.get(row.length) ?? 0) + 1)
+  let best = 2
+  let most = 0
+  for (const [w, n] of widths) if (n > most || (n === most && w > best)) [best, most] = [w, n]
+  return best
+}
+
+/** Whether a line inside a quoted field reads as a row of its own: nearly as many separators as a row has, or a date then a separator. */
+function looksLikeRow(line: string, separator: string, width: number): boolean {
+  let separators = 0
+  for (let i = line.indexOf(separator); i >= 0; i = line.indexOf(separator, i + 1)) separators++
+  if (separators >= Math.max(2, width - 2)) return true
+  const first = line.split(separator, 1)[0]?.trim() ?? ''
+  return separators >= 1 && readDateShape(first.replace(/^"/, '')) !== null
 }
 
 /**
@@ -73,4 +173,19 @@ function wordsAboveFirstDate(rows: readonly (readonly string[])[], limit: number
   const below = filled(rows[first] as readonly string[])
   const words = above.every((c) => /[A-Za-z\u00C0-\u024F]/.test(c) && !/\d/.test(c))
   return words && above.length >= 2 && above.length >= below.length * 0.75 ? first - 1 : null
+}
+
+/** Columns that only Ledgerline's own reports carry together (its items report and its summary; see report.ts): a file headed so is a report, never a statement. */
+export const OWN_REPORT_HEADERS: readonly (readonly string[])[] = [
+  ['outcome', 'provider_ids', 'file_row_ids', 'item_key'],
+  ['section', 'outcome', 'provider_amount', 'file_amount', 'difference']
+]
+
+/** Whether a grid is one of Ledgerline's own reports (a row among its first 20 holds every column of one): given back, it would be reconciled as a bank statement. */
+export function isOwnReport(rows: readonly (readonly string[])[]): boolean {
+  for (const row of rows.slice(0, 20)) {
+    const cells = new Set(row.map((c) => c.trim().toLowerCase()))
+    if (OWN_REPORT_HEADERS.some((names) => names.every((n) => cells.has(n)))) return true
+  }
+  return false
 }

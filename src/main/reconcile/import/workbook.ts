@@ -2,16 +2,17 @@
 import * as XLSX from '@e965/xlsx'
 import { AppError } from '../../errors'
 import { readOoxmlSheets } from './ooxml-sheets'
+import { DEFAULT_ZIP_LIMITS, type ZipLimits } from '../../files/zip'
 import { readBiff8Sheets } from './biff8-sheets'
-import { LeftToSheetJs, type CellSheet, type SheetCell } from './sheet-cells'
+import { errorText, LeftToSheetJs, type CellSheet, type SheetCell } from './sheet-cells'
 import type { Grid } from './table'
 
 /** Every sheet with rows, in workbook order (a bank's "Summary" sheet included: the caller decides which hold a statement). */
-export function readWorkbookGrids(bytes: Uint8Array, name: string): Grid[] {
+export function readWorkbookGrids(bytes: Uint8Array, name: string, limits: ZipLimits = DEFAULT_ZIP_LIMITS): Grid[] {
   // A .xlsx from its XML or a .xls from its records (fast); anything else, or a file those readers do not expect, through SheetJS.
   let grids: Grid[] | null = null
   try {
-    grids = fastGrids(bytes)
+    grids = fastGrids(bytes, name, limits)
   } catch (error) {
     if (!(error instanceof LeftToSheetJs)) throw error
   }
@@ -21,9 +22,9 @@ export function readWorkbookGrids(bytes: Uint8Array, name: string): Grid[] {
 }
 
 /** The grids of a plain .xlsx or BIFF8 .xls, read by the fast readers; throws LeftToSheetJs for any other file or one they do not know. */
-export function fastGrids(bytes: Uint8Array): Grid[] {
+export function fastGrids(bytes: Uint8Array, name = 'The workbook', limits: ZipLimits = DEFAULT_ZIP_LIMITS): Grid[] {
   let sheets: CellSheet[]
-  if (bytes[0] === 0x50 && bytes[1] === 0x4b) sheets = readOoxmlSheets(bytes)
+  if (bytes[0] === 0x50 && bytes[1] === 0x4b) sheets = readOoxmlSheets(bytes, name, limits)
   else if (bytes[0] === 0xd0 && bytes[1] === 0xcf && bytes[2] === 0x11 && bytes[3] === 0xe0) sheets = readBiff8Sheets(bytes, isDateFormat)
   else throw new LeftToSheetJs('neither a zip nor a compound file')
   const grids: Grid[] = []
@@ -130,6 +131,9 @@ function cellText(cell: XLSX.CellObject | undefined, date1904: boolean): string 
       return String(cell.v)
     case 'b':
       return cell.v ? 'TRUE' : 'FALSE'
+    case 'e':
+      // An error value ("#REF!"): shown as Excel shows it, so its line is not read rather than read without an amount.
+      return typeof cell.w === 'string' && cell.w !== '' ? cell.w : errorText(cell.v as number)
     default:
       return ''
   }

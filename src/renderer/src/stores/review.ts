@@ -73,7 +73,9 @@ export const useReviewStore = defineStore('review', () => {
   const handMatch = computed(() => {
     const provider = [...picked.value.values()].flatMap((i) => i.provider)
     const file = [...picked.value.values()].flatMap((i) => i.file)
-    const providerMinor = provider.reduce((s, p) => s + expectedAmount(p, session.value?.settings.netOfFees === true), 0)
+    // On the basis the statement shows (net of fees when its pairs are), as the bank reconciliation reads every record.
+    const net = summary.value?.basis?.net ?? session.value?.settings.netOfFees === true
+    const providerMinor = provider.reduce((s, p) => s + expectedAmount(p, net), 0)
     const fileMinor = file.reduce((s, f) => s + f.amountMinor, 0)
     const currencies = [...new Set([...provider.map((p) => p.currency), ...file.map((f) => f.currency)])]
     return {
