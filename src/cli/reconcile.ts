@@ -96,7 +96,12 @@ function describeRead(parsed: ParsedStatement): string {
     parsed.format === 'csv' || parsed.format === 'xlsx' || parsed.format === 'xls' || parsed.format === 'qif'
       ? null
       : parsed.format.toUpperCase(),
-    parsed.sheet !== null ? `sheet ${parsed.sheet}` : parsed.encoding ? `encoding ${parsed.encoding}` : null,
+    parsed.sheet !== null
+      ? `sheet ${parsed.sheet}`
+      : parsed.encoding
+        ? // Bytes that were not the encoding the file claims are said, never passed over.
+          `encoding ${parsed.encoding}${/not UTF-8/.test(parsed.encodingHow ?? '') ? ` (${parsed.encodingHow})` : ''}`
+        : null,
     parsed.separator ? `separator ${JSON.stringify(parsed.separator)}` : null,
     parsed.numberForm ? `numbers like ${parsed.numberForm}` : null,
     parsed.dateForm ? `dates ${parsed.dateForm}` : null

@@ -274,7 +274,9 @@ describe('ledgerline reconcile', { timeout: 120_000 }, () => {
     ])
     expect(fixed).toMatchObject({
       code: 0,
-      stdout: expect.stringMatching(/^fix recorded\. matched: INV-77 GHS 12\.50, line 3 GHS 12\.50 \[item [0-9A-Z]{12}\]\. 1 item\(s\) left to review\.\n$/)
+      stdout: expect.stringMatching(
+        /^fix recorded\. matched: INV-77 GHS 12\.50, line 3 GHS 12\.50 \[item [0-9A-Z]{12}\]\. 1 item\(s\) left to review\.\n$/
+      )
     })
     const badFix = await runCli(['decide', '--db', small, '--session', badSummary.sessionId, '--item', 'x', 'fix', '31/10/2026'])
     expect(badFix).toMatchObject({ code: 2, stderr: expect.stringMatching(/decide fix reads a line not read by hand: give its DAY/) })
