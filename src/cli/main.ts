@@ -120,10 +120,10 @@ Commands:
   reopen --session ID --reason TEXT    Open a closed session again; the reason is kept.
   audit verify [--session ID] [--json]
       Check every reconciliation decision's hash chain; exit 1 when anything was changed.
-  audit verify --evidence PACK.zip [--json]
+  audit verify --evidence PACK.zip [--head HASH] [--json]
       Check an evidence pack offline: every file's SHA-256, each statement against the one
       recorded at import, and the audit trail's chain; exit 1 naming each file or event that
-      does not match.
+      does not match. --head HASH: the chain head kept with the sign-off, checked too.
   team setup --server URL [--json]   (every team command also takes --db FILE: your cache and outbox)
       Create (or upgrade) a team workspace's schema on a PostgreSQL 14+ server; run by the
       workspace owner, a login that may create schemas in that database. URL:

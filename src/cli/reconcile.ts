@@ -4,7 +4,7 @@ import { basename, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { mappingSchema } from '../shared/ipc/reconcile'
 import { bankReconciliations } from '../shared/bank-reconciliation'
-import { moneyText, toMajorString } from '../shared/money'
+import { moneyText, parseMajor, toMajorString } from '../shared/money'
 import { isTimeZone } from '../shared/time'
 import {
   AGE_BUCKETS,
@@ -382,16 +382,23 @@ export async function reconcileCommand(args: string[]): Promise<number> {
           maxBytes: maxSize(values['max-size'])
         })
     }
-    for (const statement of outcome.statements) reportRead(statement, values.against)
+    // A file imported before is reconciled as it was read then (said so); this reading's questions and problems are not its.
+    if (outcome.status === 'same-file') {
+      if (!values.json)
+        process.stdout.write(
+          `${basename(values.against)} was imported before (${outcome.existing.importedAt} by ${outcome.existing.importedBy}): that import is used.\n`
+        )
+    } else for (const statement of outcome.statements) reportRead(statement, values.against)
     if (outcome.status === 'questions') {
       process.stderr.write(`ledgerline: ${basename(values.against)} cannot be read without an answer; ${questionHelp}\n`)
       return 2
     }
     const fileIds = storedFileIds(outcome)
     if (fileIds.length === 0) throw new UsageError(`${basename(values.against)} was not stored (${outcome.status})`)
-    const dates = outcome.statements.flatMap((s) => s.rows.map((r) => r.date)).sort()
-    const from = values.from ?? dates[0]
-    const to = values.to ?? dates[dates.length - 1]
+    // The period defaults to the days of the lines as stored (read and, where their day was read, not read).
+    const days = fileIds.map((id) => service.lineDays(id)).filter((d) => d !== null)
+    const from = values.from ?? days.map((d) => d.from).sort()[0]
+    const to = values.to ?? days.map((d) => d.to).sort()[days.length - 1]
     if (!from || !to)
       throw new UsageError(`${basename(values.against)} has no rows to reconcile; give --from and --to to reconcile an empty period`)
     // The period's days are the business's: the profile's time zone unless the command names one.
@@ -483,9 +490,10 @@ export function describeSummary(summary: ReconSummary): string {
     out.push(
       `  statement ${s.file}${s.account ? ` (account ${s.account})` : ''}: ${s.complete ? 'complete' : 'NOT complete'}, ${s.verdict}`
     )
+    const money = (value: string): string => (s.currency ? moneyText(parseMajor(value, s.currency), s.currency) : value)
     for (const b of s.balanceBreaks)
       out.push(
-        `    ${lineWhere(b.line, s.pageStarts)}: running balance ${b.found} where ${b.expected} was expected (gap ${b.gap}: a line missing or doubled)`
+        `    ${lineWhere(b.line, s.pageStarts)}: running balance ${money(b.found)} where ${money(b.expected)} was expected (gap ${money(b.gap)}: a line missing or doubled)`
       )
     for (const l of s.notRead.slice(0, 20)) out.push(`    ${lineWhere(l.line, s.pageStarts)} not read: ${l.reason}`)
     if (s.notRead.length > 20) out.push(`    … and ${s.notRead.length - 20} more line(s) not read`)
@@ -555,11 +563,13 @@ export async function auditCommand(args: string[]): Promise<number> {
   if (action !== 'verify') throw new UsageError(`audit needs verify (got "${action ?? ''}")`)
   const { values } = parseArgs({
     args: rest,
-    options: { db: COMMON.db, json: COMMON.json, session: { type: 'string' }, evidence: { type: 'string' } },
+    options: { db: COMMON.db, json: COMMON.json, session: { type: 'string' }, evidence: { type: 'string' }, head: { type: 'string' } },
     strict: true,
     allowPositionals: false
   })
-  if (values.evidence !== undefined) return verifyPack(values.evidence, values.json === true)
+  if (values.head !== undefined && !/^[0-9a-f]{64}$/.test(values.head))
+    throw new UsageError(`--head is the 64-character hash kept with the sign-off (got "${values.head}")`)
+  if (values.evidence !== undefined) return verifyPack(values.evidence, values.json === true, values.head)
   const data = openData(values.db, 'reads')
   try {
     const report = verifyAudit(data.db, values.session)
@@ -580,8 +590,15 @@ export async function auditCommand(args: string[]): Promise<number> {
 }
 
 /** audit verify --evidence PACK.zip: every file, statement and event of a pack checked offline, with no cache. */
-async function verifyPack(path: string, json: boolean): Promise<number> {
+async function verifyPack(path: string, json: boolean, head: string | undefined): Promise<number> {
   const report = await verifyEvidencePack(readGivenFile(path))
+  // A pack rebuilt whole (chain, manifest and all) checks intact by itself: only the head kept with the sign-off tells it apart.
+  if (head !== undefined && report.chainHead !== head)
+    report.problems.push({
+      what: 'audit-trail.json',
+      message: `its chain ends in ${report.chainHead ?? 'nothing'}, not the ${head} kept with the sign-off: this is not the pack that was signed off`
+    })
+  report.ok = report.problems.length === 0
   if (json) process.stdout.write(`${JSON.stringify(report)}\n`)
   else if (report.ok)
     process.stdout.write(

@@ -41,11 +41,12 @@ function describeItem(item: ReconItem): string {
 
 /** What a decision left: the items its records and lines are in now (each with its short key), and what is left to review. */
 function printDecided(service: ReconService, sessionId: string, what: string, items: ReconItem[], json: boolean): void {
-  if (json)
+  if (json) {
+    const shown = items.map((i) => ({ ...i, shortKey: shortItemKey(i.key) }))
     process.stdout.write(
-      `${JSON.stringify({ item: items.length === 1 ? items[0] : null, items: items.map((i) => ({ ...i, shortKey: shortItemKey(i.key) })), exceptions: service.totals(sessionId).exceptions })}\n`
+      `${JSON.stringify({ item: shown.length === 1 ? shown[0] : null, items: shown, exceptions: service.totals(sessionId).exceptions })}\n`
     )
-  else process.stdout.write(`${what} recorded. ${items.map(describeItem).join('; ') || 'nothing'}. ${left(service, sessionId)}.\n`)
+  } else process.stdout.write(`${what} recorded. ${items.map(describeItem).join('; ') || 'nothing'}. ${left(service, sessionId)}.\n`)
 }
 
 const ACTIONS = ['accept', 'reject', 'resolve', 'unresolve', 'note', 'exclude', 'fix', 'unmatch'] as const
@@ -130,7 +131,9 @@ export async function acceptAllCommand(args: string[]): Promise<number> {
     const preview = service.previewAcceptAll(session.id, {}, minScore, groups)
     const totals = preview.totals.map((t) => `${moneyText(t.fileMinor, t.currency)} in the file`).join(' and ')
     if (preview.count === 0) {
-      process.stdout.write(`No undecided suggestion scores ${minScore} or more${groups ? ', and no group is suggested' : ''}.\n`)
+      if (values.json)
+        process.stdout.write(`${JSON.stringify({ accepted: 0, totals: [], exceptions: service.totals(session.id).exceptions })}\n`)
+      else process.stdout.write(`No undecided suggestion scores ${minScore} or more${groups ? ', and no group is suggested' : ''}.\n`)
       return 0
     }
     const singles = preview.count - preview.groups

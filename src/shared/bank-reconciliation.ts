@@ -52,7 +52,9 @@ export function bankReconciliations(summary: Omit<ReconSummary, 'verdict'>): Ban
     }
     const opening = stated((s) => s.opening)
     const closing = stated((s) => s.closing)
-    const providerCount = OUTCOMES.filter((o) => c.outcomes[o].providerMinor !== 0).reduce((n, o) => n + c.outcomes[o].count, 0)
+    // The records, not the items they are in (a settlement group holds many).
+    const providerCount =
+      c.providerRecords ?? OUTCOMES.filter((o) => c.outcomes[o].providerMinor !== 0).reduce((n, o) => n + c.outcomes[o].count, 0)
     const lines: BankRecLine[] = [
       { label: 'Statement opening balance', count: null, amountMinor: opening, kind: 'balance' },
       {

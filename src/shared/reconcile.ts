@@ -334,8 +334,9 @@ export interface CurrencySummary {
   outcomes: Record<Outcome, OutcomeTotals>
   /** file − provider − Σ outcome differences: zero when the report foots. */
   unexplainedMinor: number
-  /** Statement lines in this currency that are in an item (each counted once). */
+  /** Statement lines in this currency that are in an item (each counted once), and the provider's records that are. */
   fileLines: number
+  providerRecords: number
   /** Lines not read that the user left out with a reason: a class of their own in the bank reconciliation, as far as their amounts were read, with any record they name. */
   excluded: { count: number; fileMinor: number; providerMinor: number }
   /** Money outstanding at the period's end by age (AGE_BUCKETS): pending at the provider, and on one side only (each side apart: their amounts have opposite senses). */

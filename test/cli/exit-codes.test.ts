@@ -137,7 +137,7 @@ describe('exit codes', () => {
       code: 2,
       stderr: expect.stringMatching(/closed by .*reopen it.*\[session_closed\]/)
     })
-  })
+  }, 60_000)
 })
 
 describe('a wrong key', () => {
@@ -222,5 +222,15 @@ describe('the commands that finish a session', () => {
       code: 0,
       stdout: expect.stringMatching(new RegExp(`only_in_file: line 5 -NGN 0\\.50 \\(resolved\\).*\\[item ${charge}\\]`))
     })
-  })
+    // Closed with its pack: the head kept with the sign-off is checked too; a pack rebuilt whole ends in another.
+    const closed = await runCli(['close', '--db', cache, '--session', sessionId, '--evidence', join(dir, 'pack.zip')])
+    const head = /ends in ([0-9a-f]{64})/.exec(closed.stdout)?.[1] as string
+    expect(await runCli(['audit', 'verify', '--evidence', join(dir, 'pack.zip'), '--head', head])).toMatchObject({ code: 0 })
+    const other = await runCli(['audit', 'verify', '--evidence', join(dir, 'pack.zip'), '--head', '0'.repeat(64)])
+    expect(other).toMatchObject({
+      code: 1,
+      stdout: expect.stringMatching(/not the 0{64} kept with the sign-off: this is not the pack that was signed off/)
+    })
+    // A dozen CLI processes, each starting TypeScript: given the time a loaded machine takes.
+  }, 180_000)
 })

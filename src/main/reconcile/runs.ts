@@ -380,8 +380,8 @@ export function materialise(
     )
     const currencies = new Set([...provider.map((p) => p.currency), ...file.map((f) => f.currency)])
     const outcome = items.outcome(k)
-    // A pair is read as the engine matched it (or as the session reads every record); a record alone, on the statement's basis.
-    const net = result.netOfFees || (file.length > 0 ? items.net(k) : basis.net)
+    // A pair is read as the engine matched it (or as the session reads every record); a record alone, or beside a line not read, on the statement's basis.
+    const net = result.netOfFees || (file.length > 0 && outcome !== 'not_read' ? items.net(k) : basis.net)
     const fixedBy = file.length === 1 && !file[0]?.notRead ? NONE : file.filter((f) => f.notRead?.fixed)
     for (const f of fixedBy) (more ??= []).push(`line ${f.line} was read by hand: the file has "${f.notRead?.text}" (${f.notRead?.reason})`)
     const waited = pendingTooLong({ outcome, provider, file }, session.to, session.settings)

@@ -78,6 +78,10 @@ export class ReconService {
   fileDays(profileId: string, fileId: string): { from: string; to: string } | null {
     return this.parts.statements.fileDays(profileId, fileId)
   }
+  /** The first and last day of a statement's lines, read or not read (as far as their day was read). */
+  lineDays(fileId: string): { from: string; to: string } | null {
+    return this.parts.statements.lineDays(fileId)
+  }
   savePreset(sourceName: string, headerSignature: string, mapping: StatementMapping): void {
     this.parts.statements.savePreset(sourceName, headerSignature, mapping)
   }

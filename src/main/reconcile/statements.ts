@@ -110,6 +110,14 @@ export class Statements {
       .all(request.profileId, parsed.sha256) as string[]
     if (existing.length > 0 && request.ifSameFile !== 'import-again' && !request.previewOnly) {
       const existingFiles = existing.map((id) => this.file(id))
+      // The same file, read before in another currency than the one now given: the earlier reading is not quietly used.
+      const given = request.mapping?.defaultCurrency
+      const before = existingFiles.map((f) => f.proof?.currency ?? f.mapping.defaultCurrency).find((c) => c)
+      if (given && before && given.toUpperCase() !== before)
+        throw new AppError(
+          'currency_conflict',
+          `${request.name} was imported before (${existingFiles[0]?.importedAt} by ${existingFiles[0]?.importedBy}) in ${before}, not the ${given.toUpperCase()} given now. Leave the currency out to use that import, or import it again.`
+        )
       return { status: 'same-file', existing: existingFiles[0] as ImportedFileInfo, existingFiles, ...common }
     }
     if (statements.some((s) => s.questions.length > 0)) return { status: 'questions', ...common }

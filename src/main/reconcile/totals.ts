@@ -22,6 +22,8 @@ import {
   type SessionInfo
 } from '../../shared/reconcile'
 import type { CsvCell } from '../../shared/csv/excel-safe'
+import { bankReconciliations } from '../../shared/bank-reconciliation'
+import { moneyText } from '../../shared/money'
 import { verdictOf } from '../../shared/verdict'
 import type { AuditEvent } from './audit'
 import type { FoldedDecisions } from './fold'
@@ -66,6 +68,7 @@ function emptyCurrency(currency: string): CurrencySummary {
     ) as CurrencySummary['outcomes'],
     unexplainedMinor: 0,
     fileLines: 0,
+    providerRecords: 0,
     excluded: { count: 0, fileMinor: 0, providerMinor: 0 },
     ageing: emptyAgeing()
   }
@@ -146,6 +149,7 @@ export class Totals {
       c.providerTotalMinor += value
       c.outcomes[item.outcome].providerMinor += value
       c.outcomes[item.outcome].feesMinor += sign * Math.abs(p.feesMinor)
+      c.providerRecords += sign
       touched.add(p.currency)
     }
     for (const f of item.file) {
@@ -280,6 +284,16 @@ export function summaryOf(session: SessionInfo, profile: ReportInput['profile'],
     basis: facts?.basis ?? null,
     closedAt: session.closedAt,
     closedBy: session.closedBy
+  }
+  // A statement ties with its lines as the session has them (read by hand too), not only as imported: else it is not complete.
+  for (const rec of bankReconciliations(summary)) {
+    if (rec.differenceMinor === null || rec.differenceMinor === 0) continue
+    const left = moneyText(rec.differenceMinor, rec.currency)
+    summary.statements = summary.statements.map((st) =>
+      st.currency === rec.currency && st.complete
+        ? { ...st, complete: false, verdict: `${st.verdict}; but with its lines as this session has them, ${left} is left` }
+        : st
+    )
   }
   return { ...summary, verdict: verdictOf(summary) }
 }

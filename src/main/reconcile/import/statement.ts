@@ -514,6 +514,8 @@ export function parseGrid(grid: Grid, facts: FileFacts, mapping: StatementMappin
   const amountFields = (['amount', 'debit', 'credit'] as const).filter((f) => (col[f] ?? -1) >= 0)
   const amountColumns = amountFields.map((f) => at(f))
 
+  /** Rows (by their place in the grid) whose cells cannot be trusted: as the reader found them, and those with more cells than the header. */
+  const unreadableRows = new Map(grid.unreadable ?? [])
   // Pass 1: which rows are transactions, and what their cells say about the date order and decimal
   // mark. Only counts and row numbers are kept (a million rows leave little behind for the collector).
   const candidates: number[] = []
@@ -561,9 +563,9 @@ export function parseGrid(grid: Grid, facts: FileFacts, mapping: StatementMappin
   for (let i = 0; i < dataRows.length; i++) {
     const row = dataRows[i] as string[]
     const line = dataLines[i] as number
-    const broken = grid.unreadable?.get(first + i)
+    const broken = unreadableRows.get(first + i)
     if (broken) {
-      // A line the reader could not split into cells (a quote left open): not read, its text as the file has it.
+      // A line the reader could not split into cells (a quote left open, cells too many): not read, its text as the file has it.
       unread.push([problems.length, i])
       problems.push({ line, column: null, code: 'malformed_line', message: broken.reason })
       continue
@@ -606,10 +608,37 @@ export function parseGrid(grid: Grid, facts: FileFacts, mapping: StatementMappin
       const description = row[DESCRIPTION] ?? ''
       if (BALANCE_WORDS.test(description) && statedBalance(i, row, description)) continue
     }
+    // A CSV line with more cells than its header: a separator or a quote out of place, so which cell is which is a guess.
+    if (
+      grid.separator !== null &&
+      headerIndex !== null &&
+      !unreadableRows.has(first + i) &&
+      row.length > header.length &&
+      row.slice(header.length).some((c) => c.trim() !== '')
+    ) {
+      unreadableRows.set(first + i, {
+        reason: `The line has ${row.length} cells where its header has ${header.length}: a separator or a quote is out of place; it is not read.`,
+        text: row.join(grid.separator)
+      })
+      unread.push([problems.length, i])
+      problems.push({ line, column: null, code: 'malformed_line', message: (unreadableRows.get(first + i) as { reason: string }).reason })
+      continue
+    }
     if (!hasAmount) {
       const words = row.join(' ')
       if (statedBalance(i, row, words)) continue
-      skipped.push({ line, reason: TOTALS.test(words) ? 'totals or balance line' : 'no amount' })
+      if (TOTALS.test(words)) {
+        skipped.push({ line, reason: 'totals or balance line' })
+        continue
+      }
+      // A dated line with no amount moved money no one can see: a line not read, never one passed over.
+      unread.push([problems.length, i])
+      problems.push({
+        line,
+        column: header[amountColumns[0] as number] ?? null,
+        code: 'no_amount',
+        message: `The line is dated but ${amountFields.length > 1 ? `its ${amountFields.map((f) => header[at(f)]).join(' and ')} are` : 'its amount is'} empty.`
+      })
       continue
     }
     dateTally.add(shape)
@@ -785,6 +814,17 @@ export function parseGrid(grid: Grid, facts: FileFacts, mapping: StatementMappin
   const separator = grid.separator ?? ','
   for (const [k, i] of unread) {
     const row = dataRows[i] as string[]
+    const broken = unreadableRows.get(first + i)
+    if (broken) {
+      // A line that could not be split into cells: its cells are guesses, so nothing of it is read but its text.
+      problems[k] = {
+        ...(problems[k] as ParseProblem),
+        text: broken.text,
+        read: { date: null, amountMinor: null, currency: null, reference: null, description: null }
+      }
+      if (proving) proofLines.push(dataLines[i] as number, null, null, null)
+      continue
+    }
     const read: PartlyRead = {
       date: null,
       amountMinor: null,
@@ -802,7 +842,7 @@ export function parseGrid(grid: Grid, facts: FileFacts, mapping: StatementMappin
       if ((problems[k] as ParseProblem).code !== 'invalid_indicator')
         read.amountMinor = readSignedAmount(amountFields, amounts, decimalMark as DecimalMark, currency)
     }
-    const source = options.unreadLine?.(i) ?? grid.unreadable?.get(first + i)
+    const source = options.unreadLine?.(i)
     const problem = problems[k] as ParseProblem
     problems[k] = {
       ...problem,
