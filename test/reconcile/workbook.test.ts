@@ -2,10 +2,11 @@
 import ExcelJS from 'exceljs'
 import * as XLSX from '@e965/xlsx'
 import { zipSync, strToU8, unzipSync, strFromU8 } from 'fflate'
+import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { readBiff8Sheets } from '../../src/main/reconcile/import/biff8-sheets'
 import { readOoxmlSheets } from '../../src/main/reconcile/import/ooxml-sheets'
-import { LeftToSheetJs } from '../../src/main/reconcile/import/sheet-cells'
+import { DamagedWorkbook, LeftToSheetJs } from '../../src/main/reconcile/import/sheet-cells'
 import { fastGrids, readWorkbookGrids, sheetJsGrids } from '../../src/main/reconcile/import/workbook'
 import type { Grid } from '../../src/main/reconcile/import/table'
 
@@ -280,7 +281,53 @@ describe('the .xls fast reader', () => {
     stream.writeUInt16LE(0x002f, 4 + stream.readUInt16LE(2))
     expect(() => readBiff8Sheets(inCompoundFile(stream), () => false)).toThrow(LeftToSheetJs)
   })
+
+  it('skips a chart embedded in a sheet and reads the cells after it', () => {
+    const chart = [record(0x0809, u16(0x0600, 0x0020, 0, 0), u32(0), u32(0)), record(0x0203, u16(9, 0, 15), f64(1)), record(0x000a)]
+    const [sheet] = readBiff8Sheets(withSheetRecords(...chart, record(0x0203, u16(7, 2, 15), f64(42))), () => false)
+    expect(sheet?.rows[7]?.[2]).toEqual({ t: 'n', v: 42, date: false })
+    expect(sheet?.rows[9]).toBeUndefined()
+  })
+
+  // Handed to SheetJS, the two files from the hostile-files run below looped forever (parse_Rgce on a damaged
+  // record): a BIFF8 workbook is now refused by its own reader, with what is wrong, and SheetJS never sees it.
+  it.each([
+    ['damaged-short-record.xls', /a cell record at byte 46371 of its Workbook stream is 16 bytes, shorter than its kind needs/],
+    ['damaged-string.xls', /a string runs past its record/]
+  ])('refuses the damaged %s itself, naming the damage', (file, why) => {
+    const bytes = readFileSync(`test/fixtures/statements/${file}`)
+    expect(() => readBiff8Sheets(bytes, () => false)).toThrow(DamagedWorkbook)
+    expect(() => readWorkbookGrids(bytes, file)).toThrow(expect.objectContaining({ code: 'malformed_workbook' }))
+    expect(() => readWorkbookGrids(bytes, file)).toThrow(why)
+    expect(() => readWorkbookGrids(bytes, file)).toThrow(file)
+  })
+
+  it('refuses a cell record shorter than its kind, a column past IV and a stream cut inside a record', () => {
+    const short = withSheetRecords(record(0x0203, u16(7, 2, 15), u32(0)))
+    expect(() => readBiff8Sheets(short, () => false)).toThrow(/cell record at byte \d+ .* is 10 bytes, shorter than its kind needs/)
+    const wide = withSheetRecords(record(0x0203, u16(7, 300, 15), f64(1)))
+    expect(() => readBiff8Sheets(wide, () => false)).toThrow(/in column 301, past the last an \.xls has \(256\)/)
+    const stream = workbookStreamOf(handWrittenXls(false))
+    const cut = inCompoundFile(stream.subarray(0, stream.length - 6))
+    expect(() => readBiff8Sheets(cut, () => false)).toThrow(DamagedWorkbook)
+    expect(() => readWorkbookGrids(cut, 'cut.xls')).toThrow(/cut\.xls could not be read as an Excel workbook: .*cut short or damaged/)
+  })
 })
+
+/** The Workbook stream of a .xls. */
+function workbookStreamOf(xls: Uint8Array): Buffer {
+  const CFB = XLSX.CFB as {
+    read: (b: Uint8Array, o: { type: string }) => unknown
+    find: (c: unknown, p: string) => { content: Uint8Array }
+  }
+  return Buffer.from(CFB.find(CFB.read(xls, { type: 'buffer' }), 'Workbook').content)
+}
+
+/** The hand-written .xls with `records` added at the end of its sheet, before the sheet's EOF. */
+function withSheetRecords(...records: Buffer[]): Uint8Array {
+  const stream = workbookStreamOf(handWrittenXls(false))
+  return inCompoundFile(Buffer.concat([stream.subarray(0, stream.length - 4), ...records, stream.subarray(stream.length - 4)]))
+}
 
 /** A Workbook stream in a compound file, as Excel saves a .xls. */
 function inCompoundFile(stream: Buffer): Uint8Array {

@@ -1,6 +1,6 @@
-// Old Excel (.xls, BIFF8) sheets read straight from their records: the fast way for the binary workbooks Nigerian and Ghanaian banks export (SheetJS builds a buffer and a cell object per record). The compound file is opened by SheetJS's CFB; anything this reader does not expect (BIFF5 or older, encryption, an odd record) is left to SheetJS.
+// Old Excel (.xls, BIFF8) sheets read straight from their records: the fast way for the binary workbooks Nigerian and Ghanaian banks export (SheetJS builds a buffer and a cell object per record). The compound file is opened by SheetJS's CFB; a workbook that is not BIFF8 (BIFF5 or older) or is encrypted is left to SheetJS, and a damaged BIFF8 one is refused here with what is wrong.
 import * as XLSX from '@e965/xlsx'
-import { errorText, LeftToSheetJs, type CellSheet, type SheetCell } from './sheet-cells'
+import { DamagedWorkbook, errorText, LeftToSheetJs, type CellSheet, type SheetCell } from './sheet-cells'
 
 const BOF = 0x0809
 const EOF = 0x000a
@@ -21,6 +21,20 @@ const STRING = 0x0207
 const BOOLERR = 0x0205
 const FILEPASS = 0x002f
 
+/** The fewest bytes each kind of cell record holds ([MS-XLS] 2.4): one shorter is damaged, never read into the next record. */
+const CELL_SIZE: Readonly<Record<number, number>> = {
+  [LABELSST]: 10,
+  [LABEL]: 9,
+  [RSTRING]: 9,
+  [NUMBER]: 14,
+  [RK]: 10,
+  [MULRK]: 12,
+  [FORMULA]: 20,
+  [BOOLERR]: 8
+}
+/** An .xls sheet's last column (IV), 0-based. */
+const LAST_COLUMN = 255
+
 /** The Workbook stream of a compound file, or LeftToSheetJs. */
 function workbookStream(bytes: Uint8Array): Buffer {
   let container: unknown
@@ -40,7 +54,7 @@ function workbookStream(bytes: Uint8Array): Buffer {
 /** A BIFF8 string's characters (compressed Latin-1 or UTF-16LE) from `at`, with how many bytes they took. */
 function chars(data: Buffer, at: number, count: number, wide: boolean): [string, number] {
   const bytes = wide ? count * 2 : count
-  if (at + bytes > data.length) throw new LeftToSheetJs('a string runs past its record')
+  if (at + bytes > data.length) throw new DamagedWorkbook('a string runs past its record')
   return [data.toString(wide ? 'utf16le' : 'latin1', at, at + bytes), bytes]
 }
 
@@ -79,7 +93,7 @@ function sharedStrings(parts: Buffer[]): string[] {
   /** Skips `n` bytes that may run over parts (runs, phonetic data). */
   const skip = (n: number): void => {
     while (n > 0) {
-      if (!next()) throw new LeftToSheetJs('the shared strings end early')
+      if (!next()) throw new DamagedWorkbook('the shared strings end early')
       const step = Math.min(n, data.length - p)
       p += step
       n -= step
@@ -87,7 +101,7 @@ function sharedStrings(parts: Buffer[]): string[] {
   }
   for (let k = 0; k < unique; k++) {
     if (!next()) break
-    if (p + 3 > data.length) throw new LeftToSheetJs('a shared string header runs over its record')
+    if (p + 3 > data.length) throw new DamagedWorkbook('a shared string header runs over its record')
     let count = data.readUInt16LE(p)
     let flags = data[p + 2] as number
     p += 3
@@ -106,7 +120,7 @@ function sharedStrings(parts: Buffer[]): string[] {
       count -= take
       if (count === 0) break
       // The rest of the characters in the next record, after a flags byte of their own.
-      if (part + 1 >= parts.length) throw new LeftToSheetJs('a shared string ends early')
+      if (part + 1 >= parts.length) throw new DamagedWorkbook('a shared string ends early')
       data = parts[++part] as Buffer
       flags = data[0] as number
       p = 1
@@ -131,8 +145,10 @@ function rkValue(rk: number): number {
 const RK_VIEW = new DataView(new ArrayBuffer(8))
 
 /**
- * Every worksheet of a BIFF8 .xls, in workbook order. Throws LeftToSheetJs when the file is anything
- * else this reader does not know (BIFF5 and older, an encrypted workbook, a record that does not fit).
+ * Every worksheet of a BIFF8 .xls, in workbook order (none when it has only chart sheets). Throws
+ * LeftToSheetJs when the file is anything else this reader does not know (BIFF5 and older, an encrypted
+ * workbook), and DamagedWorkbook when a BIFF8 one is damaged (a record past the stream's end or shorter
+ * than its kind, a sheet with no end, a shared string cut short).
  */
 export function readBiff8Sheets(bytes: Uint8Array, isDateFormat: (format: string) => boolean): CellSheet[] {
   try {
@@ -146,11 +162,12 @@ export function readBiff8Sheets(bytes: Uint8Array, isDateFormat: (format: string
           rows: readSheet(stream, sheet.offset, globals.strings, globals.dateStyles),
           date1904: globals.date1904
         })
-    if (sheets.length === 0) throw new LeftToSheetJs('no worksheet')
     return sheets
   } catch (error) {
-    // A record shorter than its kind is (read past its end) is as unexpected as any other: SheetJS decides.
-    throw error instanceof LeftToSheetJs ? error : new LeftToSheetJs((error as Error).message)
+    // Once the stream is known BIFF8, this reader has the last word: SheetJS loops forever on some damaged records.
+    if (error instanceof LeftToSheetJs || error instanceof DamagedWorkbook) throw error
+    if (error instanceof RangeError) throw new DamagedWorkbook('a record is shorter than its kind needs')
+    throw error
   }
 }
 
@@ -162,10 +179,13 @@ interface Globals {
   date1904: boolean
 }
 
-/** The record whose header is at `offset`: its type, its size and where its data starts; LeftToSheetJs when it runs past the stream. */
+/** The record whose header is at `offset`: its type, its size and where its data starts; DamagedWorkbook when it runs past the stream. */
 function recordAt(data: Buffer, offset: number): { type: number; size: number; at: number } {
   const size = data.readUInt16LE(offset + 2)
-  if (offset + 4 + size > data.length) throw new LeftToSheetJs('a record runs past the stream')
+  if (offset + 4 + size > data.length)
+    throw new DamagedWorkbook(
+      `a record at byte ${offset} of its Workbook stream runs past the stream's end (byte ${data.length}); the file is cut short or damaged`
+    )
   return { type: data.readUInt16LE(offset), size, at: offset + 4 }
 }
 
@@ -221,7 +241,7 @@ function readGlobals(data: Buffer, isDateFormat: (format: string) => boolean): G
       }
     }
   }
-  throw new LeftToSheetJs('the workbook globals have no end')
+  throw new DamagedWorkbook('the workbook part before the sheets has no end record; the file is cut short or damaged')
 }
 
 /** One worksheet's cells, from its BOF at `offset` to its EOF. */
@@ -234,7 +254,7 @@ function readSheet(data: Buffer, offset: number, strings: readonly string[], dat
   }
   const number = (xf: number, v: number): SheetCell => ({ t: 'n', v, date: dateStyles[xf] === true })
   if (offset + 8 > data.length || data.readUInt16LE(offset) !== BOF || data.readUInt16LE(offset + 4) !== 0x0600)
-    throw new LeftToSheetJs('a sheet does not start where the workbook says')
+    throw new DamagedWorkbook(`a sheet does not start where the workbook says (byte ${offset})`)
   let at = offset + 4 + data.readUInt16LE(offset + 2)
   /** A formula whose string result is in the STRING record after it. */
   let pending: [number, number] | null = null
@@ -242,15 +262,34 @@ function readSheet(data: Buffer, offset: number, strings: readonly string[], dat
     const { type, size, at: p } = recordAt(data, at)
     at = p + size
     if (type === EOF) return rows
-    if (type === BOF) throw new LeftToSheetJs('an embedded object in a sheet')
+    if (type === BOF) {
+      // A chart or other object embedded in the sheet: its own records, up to its own EOF, hold no cells.
+      let depth = 1
+      while (depth > 0) {
+        if (at + 4 > data.length)
+          throw new DamagedWorkbook('an object embedded in a sheet has no end record; the file is cut short or damaged')
+        const inner = recordAt(data, at)
+        at = inner.at + inner.size
+        if (inner.type === BOF) depth++
+        else if (inner.type === EOF) depth--
+      }
+      continue
+    }
     if (size < 6 && type !== STRING && type !== CONTINUE) continue
     const row = data.readUInt16LE(p)
     const column = data.readUInt16LE(p + 2)
     const xf = data.readUInt16LE(p + 4)
+    const needs = CELL_SIZE[type]
+    if (needs !== undefined && (size < needs || (type === MULRK && (size - 6) % 6 !== 0)))
+      throw new DamagedWorkbook(`a cell record at byte ${p - 4} of its Workbook stream is ${size} bytes, shorter than its kind needs`)
+    if (needs !== undefined && column > LAST_COLUMN)
+      throw new DamagedWorkbook(
+        `a cell record at byte ${p - 4} of its Workbook stream is in column ${column + 1}, past the last an .xls has (${LAST_COLUMN + 1})`
+      )
     switch (type) {
       case LABELSST: {
         const text = strings[data.readUInt32LE(p + 6)]
-        if (text === undefined) throw new LeftToSheetJs('a shared string is missing')
+        if (text === undefined) throw new DamagedWorkbook('a shared string is missing')
         put(row, column, { t: 's', v: text })
         break
       }
@@ -289,5 +328,5 @@ function readSheet(data: Buffer, offset: number, strings: readonly string[], dat
         break
     }
   }
-  throw new LeftToSheetJs('a sheet has no end')
+  throw new DamagedWorkbook('a sheet has no end record; the file is cut short or damaged')
 }

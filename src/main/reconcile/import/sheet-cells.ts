@@ -13,6 +13,12 @@ export interface CellSheet {
 /** Why a fast reader stepped aside: the caller reads the workbook with SheetJS instead (which also says what is wrong with a damaged one). */
 export class LeftToSheetJs extends Error {}
 
+/**
+ * A workbook a fast reader knows the kind of and found damaged (a record that runs past the end of its stream, a sheet
+ * with no end): refused with what is wrong, never handed to SheetJS, which loops forever on some damaged records.
+ */
+export class DamagedWorkbook extends Error {}
+
 /** Excel's error values by their code in BIFF8 and SheetJS: a cell holding one is shown as Excel shows it, so a line with "#REF!" for its amount is a line not read, never a line without an amount. */
 export const EXCEL_ERRORS: Readonly<Record<number, string>> = {
   0x00: '#NULL!',

@@ -4,7 +4,7 @@ import { AppError } from '../../errors'
 import { readOoxmlSheets } from './ooxml-sheets'
 import { DEFAULT_ZIP_LIMITS, type ZipLimits } from '../../files/zip'
 import { readBiff8Sheets } from './biff8-sheets'
-import { errorText, LeftToSheetJs, type CellSheet, type SheetCell } from './sheet-cells'
+import { DamagedWorkbook, errorText, LeftToSheetJs, type CellSheet, type SheetCell } from './sheet-cells'
 import type { Grid } from './table'
 
 /** Every sheet with rows, in workbook order (a bank's "Summary" sheet included: the caller decides which hold a statement). */
@@ -14,6 +14,11 @@ export function readWorkbookGrids(bytes: Uint8Array, name: string, limits: ZipLi
   try {
     grids = fastGrids(bytes, name, limits)
   } catch (error) {
+    if (error instanceof DamagedWorkbook)
+      throw new AppError(
+        'malformed_workbook',
+        `${name} could not be read as an Excel workbook: ${error.message}. Open it in Excel and save it again, or export the statement again.`
+      )
     if (!(error instanceof LeftToSheetJs)) throw error
   }
   grids ??= sheetJsGrids(bytes, name)
