@@ -678,6 +678,25 @@ export interface AdjustmentInfo {
 }
 
 /**
+ * Why a statement that ties is still not complete when a balance was taken from its running balance, not
+ * stated: the first and last running balances prove that the lines chain, not that none was cut from
+ * either end (a file cut short after a line chains just as well). Null when both balances are stated.
+ */
+export function unstatedBalancesNote(
+  openingFrom: StatementProof['openingFrom'],
+  closingFrom: StatementProof['closingFrom']
+): string | null {
+  const opening = openingFrom === 'running balance'
+  const closing = closingFrom === 'running balance'
+  if (!opening && !closing) return null
+  if (opening && closing)
+    return '; but the statement states neither balance (both are taken from its running balance): lines cut from its start or end would not show'
+  return opening
+    ? '; but the statement does not state its opening balance (taken from its first running balance): lines cut from its start would not show'
+    : '; but the statement does not state its closing balance (taken from its last running balance): lines cut from its end would not show'
+}
+
+/**
  * A statement's proof as the session stands: its lines read by hand no longer count against it; a
  * line left out with a reason does only while its amount was never read (nothing then shows what it
  * moved, though the running balance may imply it).
@@ -690,8 +709,12 @@ export function statementCheck(
   const proof = file.proof
   const currency = proof?.currency ?? null
   const major = (minor: number | null): string | null => (minor === null || currency === null ? null : toMajorString(minor, currency))
-  const ties = proof !== null && proof.tieGapMinor === 0 && proof.breaks.length === 0
-  const said = proof === null ? 'no balances to check' : proof.verdict.replace(/; \d+ line\(s\) not read$/, '')
+  const unstated = proof === null ? null : unstatedBalancesNote(proof.openingFrom, proof.closingFrom)
+  const ties = proof !== null && proof.tieGapMinor === 0 && proof.breaks.length === 0 && unstated === null
+  let said = proof === null ? 'no balances to check' : proof.verdict.replace(/; \d+ line\(s\) not read$/, '')
+  // A proof stored before balances taken from the running balance stopped making a statement complete says so now.
+  if (proof !== null && unstated !== null && proof.tieGapMinor === 0 && proof.breaks.length === 0 && !said.includes(unstated))
+    said += unstated
   return {
     fileId: file.fileId,
     file: file.file,

@@ -79,7 +79,7 @@ describe('the statement proves itself', () => {
     expect(swapped.proof?.breaks[0]).toEqual({ line: 7, expectedMinor: 120_000, foundMinor: 130_000, gapMinor: 10_000 })
   })
 
-  it('derives the balances from the running balance when none is stated, and says when there are none at all', async () => {
+  it('derives the balances from the running balance when none is stated, never calls that complete, and says when there are none at all', async () => {
     const derived = await statement(
       ROWS,
       HEAD.filter((l) => !l.startsWith('Opening')),
@@ -90,8 +90,20 @@ describe('the statement proves itself', () => {
       openingFrom: 'running balance',
       closingMinor: 135_000,
       closingFrom: 'running balance',
-      complete: true
+      tieGapMinor: 0,
+      complete: false
     })
+    expect(derived.proof?.verdict).toMatch(/; but the statement states neither balance .*: lines cut from its start or end would not show$/)
+    // The same file cut after its second line chains just as well: only a stated balance could tell.
+    const cut = await statement(
+      ROWS.slice(0, 2),
+      HEAD.filter((l) => !l.startsWith('Opening')),
+      []
+    )
+    expect(cut.proof).toMatchObject({ tieGapMinor: 0, breaks: [], complete: false })
+    // With both balances stated, it is complete; cut short, it is not.
+    expect((await statement(ROWS)).proof).toMatchObject({ openingFrom: 'statement', closingFrom: 'statement', complete: true })
+    expect((await statement(ROWS.slice(0, 2))).proof).toMatchObject({ complete: false })
     const bare = await parseStatement(Buffer.from('Date,Reference,Amount,Currency\n2026-10-01,PAY-1,5.00,NGN\n'), 'ledger.csv', {})
     expect(bare.proof).toMatchObject({ complete: false, verdict: 'no balances to check', openingMinor: null, closingMinor: null })
   })

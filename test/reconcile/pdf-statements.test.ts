@@ -1,5 +1,6 @@
 // PDF statements: read by where each piece of text sits (header row, columns, narrations wrapped across pages, repeated headers and page furniture set aside), opened with a password never kept, proven by their running balance with breaks named by page and line; scans and damaged files refused clearly.
 import fc from 'fast-check'
+import { readFileSync } from 'node:fs'
 import PDFDocument from 'pdfkit'
 import { describe, expect, it } from 'vitest'
 import { openCache } from '../../src/main/cache/open'
@@ -189,5 +190,18 @@ describe('PDFs that are not text statements', () => {
       fc.asyncProperty(fc.uint8Array({ maxLength: 3000 }), async (tail) => settle(Buffer.concat([Buffer.from('%PDF-1.7\n'), tail]))),
       { numRuns: 60 }
     )
+  })
+
+  // Two of the Sandbox's sample PDFs damaged by the hostile-files run. The first lost the end of its last page's
+  // content (13 lines and the closing balance line): its lines still chain to the last running balance, and it
+  // was called complete. The second has a page whose table holds a header and no figures, and crashed.
+  it('never calls a PDF whose last page lost its end complete, and reads a page with a header and no figures', async () => {
+    const [cut] = await parseStatementFile(readFileSync('test/fixtures/statements/damaged-last-page.pdf'), 'statement.pdf')
+    expect(cut?.rows.length).toBe(352)
+    expect(cut?.proof).toMatchObject({ closingFrom: 'running balance', tieGapMinor: 0, complete: false })
+    expect(cut?.proof?.verdict).toMatch(/does not state its closing balance .*: lines cut from its end would not show/)
+    const [odd] = await parseStatementFile(readFileSync('test/fixtures/statements/damaged-page-header-only.pdf'), 'statement.pdf')
+    expect(odd?.proof?.complete).toBe(false)
+    expect(odd?.problems.length).toBeGreaterThan(0)
   })
 })

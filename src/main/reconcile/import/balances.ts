@@ -1,6 +1,6 @@
 // A statement proves itself: its opening and closing balances, read wherever it states them, must tie with its lines, and each running balance must follow from the one before (same-day lines may be listed in another order; newest-first statements are read oldest first).
 import { moneyText } from '../../../shared/money'
-import type { BalanceBreak, StatementProof } from '../../../shared/reconcile'
+import { unstatedBalancesNote, type BalanceBreak, type StatementProof } from '../../../shared/reconcile'
 
 /**
  * The statement's lines as the proof reads them, in file order, as columns (a million lines make no
@@ -136,7 +136,8 @@ export function proveStatement(input: ProofInput): StatementProof {
     }
   }
   const tieGapMinor = opening !== null && closing !== null && sumKnown ? closing - (opening + sum) : null
-  const complete = tieGapMinor === 0 && breaks.length === 0 && input.notRead === 0
+  const unstated = unstatedBalancesNote(openingFrom, closingFrom)
+  const complete = tieGapMinor === 0 && breaks.length === 0 && input.notRead === 0 && unstated === null
   const money = (m: number): string => moneyText(m, currency)
   let verdict: string
   if (opening === null || closing === null)
@@ -149,6 +150,7 @@ export function proveStatement(input: ProofInput): StatementProof {
     verdict = `ties: opening ${money(opening)} + lines ${money(sum)} = closing ${money(closing)}${breaks.length > 0 ? `, but the running balance breaks ${breaks.length} time(s)` : ''}`
   else
     verdict = `does not tie: opening ${money(opening)} + lines ${money(sum)} = ${money(opening + sum)}, but the closing balance is ${money(closing)} (${money(tieGapMinor)} apart)`
+  if (tieGapMinor === 0 && breaks.length === 0 && unstated !== null) verdict += unstated
   if (tieGapMinor === 0 && breaks.length === 0 && input.notRead > 0) verdict += `; ${input.notRead} line(s) not read`
   return {
     ...base,

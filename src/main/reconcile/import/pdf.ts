@@ -319,7 +319,8 @@ function furnitureOf(lines: readonly PdfLine[], pages: number): Set<number> {
     const last = page.findLastIndex((l) => figures(l))
     for (let k = 0; k < (first < 0 ? page.length : first); k++) outside.add((page[k] as PdfLine).line)
     let foot = false
-    for (let k = last + 1; first >= 0 && k < page.length; k++) {
+    // Under the page's last figures, or under its header when it has none (a damaged page may hold only a header).
+    for (let k = Math.max(last, first) + 1; first >= 0 && k < page.length; k++) {
       const line = page[k] as PdfLine
       const above = page[k - 1] as PdfLine
       if (above.y - line.y > (line.pieces[0]?.size ?? 10) * 2.2) foot = true
