@@ -201,6 +201,27 @@ describe('QIF', () => {
     ])
     expect(s?.proof?.openingMinor).toBe(100_000)
   })
+
+  it('reads a two-digit year after "/" from 1980 to 2079 and after an apostrophe as 20xx: 10/11/97 is 1997, never 2097', async () => {
+    const qif = (date: string): Uint8Array => Buffer.from(`!Type:Bank\nD${date}\nT-6.19\nPPhone bill\n^\n`)
+    const day = async (date: string): Promise<string | undefined> =>
+      (await parseStatementFile(qif(date), 'x.qif', { defaultCurrency: 'USD', dateOrder: 'mdy' }))[0]?.rows[0]?.date
+    expect(await day('10/11/97')).toBe('1997-10-11')
+    expect(await day('6/1/94')).toBe('1994-06-01')
+    expect(await day('1/ 5/26')).toBe('2026-01-05')
+    expect(await day("1/ 5'24")).toBe('2024-01-05')
+    expect(await day('12/31/1999')).toBe('1999-12-31')
+  })
+
+  it('refuses a QIF file of an investment account only, saying what it is', async () => {
+    const invst = Buffer.from("!Type:Invst\nD1/ 5'24\nNBuy\nYACME\nI10.00\nQ5\nT50.00\n^\n")
+    await expect(parseStatementFile(invst, 'broker.qif', { defaultCurrency: 'USD' })).rejects.toMatchObject({
+      code: 'not_a_statement',
+      message: expect.stringMatching(
+        /^broker\.qif is a QIF file of an investment account \(!Type:Invst\), with no bank, cash or card transaction, not a bank statement/
+      )
+    })
+  })
 })
 
 describe('the sample statement in every format', () => {
@@ -285,6 +306,23 @@ const accounted = (s: { rows: unknown[]; problems: { line: number }[] } | undefi
   (s?.rows.length ?? 0) + new Set(s?.problems.map((p) => p.line)).size
 
 describe('what a file holds is never dropped or altered in silence', () => {
+  it("OFX: a line with a CURRENCY aggregate is in that currency; one with ORIGCURRENCY was converted to the account's", async () => {
+    const { text } = sampleText('ofx')
+    const first = text.indexOf('</STMTTRN>')
+    const second = text.indexOf('</STMTTRN>', first + 1)
+    const changed =
+      text.slice(0, first) +
+      '<CURRENCY><CURRATE>1500<CURSYM>USD</CURRENCY>' +
+      text.slice(first, second) +
+      '<ORIGCURRENCY><CURRATE>1500<CURSYM>USD</ORIGCURRENCY>' +
+      text.slice(second)
+    const [s] = await readText(changed, 'x.ofx')
+    const [one, two, three] = s?.rows ?? []
+    expect([one?.currency, two?.currency, three?.currency]).toEqual(['USD', 'NGN', 'NGN'])
+    expect(two?.description).toMatch(/original currency USD$/)
+    expect(one?.description ?? '').not.toMatch(/original currency/)
+  })
+
   it('OFX: a raw "<" in a memo, or a lost </STMTTRN>, costs no transaction after it', async () => {
     const { text, lines } = sampleText('ofx')
     for (const changed of [text.replace('<MEMO>', '<MEMO>Refund <3 days <2h '), text.replace('</STMTTRN>', '')]) {

@@ -23,6 +23,8 @@ export interface BankLine {
   text: () => string
   /** A balance the statement states after this line (an MT940 intermediate closing balance), decimal text. */
   balanceAfter: string | null
+  /** The line's own currency, when its amount is in another than the statement's (OFX's CURRENCY aggregate). */
+  currency?: string | null
   /** Why the line could not be read, when its format's reader knows better than the cells say. */
   why?: string | undefined
 }
@@ -116,7 +118,7 @@ export function parseBankStatements(statements: readonly BankStatement[], facts:
         l.bookingDate,
         l.valueDate ?? '',
         l.amount,
-        statement.currency ?? '',
+        l.currency ?? statement.currency ?? '',
         l.reference ?? '',
         describe(l),
         l.counterparty ?? '',

@@ -68,8 +68,12 @@ export function readDateShape(cell: string): DateShape | null {
 }
 
 function fullYear(text: string): number {
-  const n = Number(text)
-  return text.length === 2 ? 2000 + n : n
+  return text.length === 2 ? centuryOf(Number(text)) : Number(text)
+}
+
+/** A two-digit year, as SWIFT and Quicken read it: 80–99 are 19xx, 00–79 are 20xx (a 1995 statement is never dated 2095). */
+export function centuryOf(yy: number): number {
+  return yy >= 80 ? 1900 + yy : 2000 + yy
 }
 
 function withTime(kind: DateShape['kind'], a: number, b: number, c: number, rest: string, form: string | null): DateShape | null {

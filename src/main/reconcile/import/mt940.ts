@@ -1,6 +1,6 @@
 // SWIFT MT940/MT942 statements (SWIFT blocks or bare tags) → bank statements: one per account, its messages chained by their intermediate balances; :61: lines with reversals, references and :86: details (?20–?29 sub-fields or /TAG/ style) read for references and names.
 import type { BankLine, BankStatement } from './bank-statement'
-import { calendarDay, dayNumber } from './dates'
+import { calendarDay, centuryOf, dayNumber } from './dates'
 
 interface Field {
   tag: string
@@ -39,8 +39,7 @@ function fields(text: string): Field[] {
 function swiftDay(yymmdd: string): string | null {
   const m = /^(\d{2})(\d{2})(\d{2})$/.exec(yymmdd)
   if (!m) return null
-  const year = Number(m[1]) >= 80 ? 1900 + Number(m[1]) : 2000 + Number(m[1])
-  return calendarDay(year, Number(m[2]), Number(m[3]))
+  return calendarDay(centuryOf(Number(m[1])), Number(m[2]), Number(m[3]))
 }
 
 /** "1234,56" → "1234.56"; null when it is not a SWIFT amount (digits, one comma). */

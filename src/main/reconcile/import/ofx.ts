@@ -220,15 +220,17 @@ export function readOfx(text: string, currency: string | null = null): BankState
       readSpans.push([t.start, t.end])
       const posted = leaf(t, 'DTPOSTED')
       const amountText = leaf(t, 'TRNAMT')
-      const amount = amountText === null ? null : decimalTextOf(amountText, statementCurrency)
+      const amount = amountText === null ? null : decimalTextOf(amountText, leaf(t, 'CURRENCY/CURSYM')?.toUpperCase() ?? statementCurrency)
       const fitid = leaf(t, 'FITID')
       const checknum = leaf(t, 'CHECKNUM')
       const refnum = leaf(t, 'REFNUM')
       const name = leaf(t, 'NAME', 'PAYEE/NAME')
       const memo = leaf(t, 'MEMO')
       const type = leaf(t, 'TRNTYPE')
-      // A line in another currency than the account's says so (its amount stays the one booked).
-      const own = leaf(t, 'CURRENCY/CURSYM', 'ORIGCURRENCY/CURSYM')
+      // OFX 5.2: CURRENCY says the line's amount is in that currency, not CURDEF; ORIGCURRENCY that it was converted
+      // to CURDEF from that one (the amount stays the one booked, and the description says where it came from).
+      const inCurrency = leaf(t, 'CURRENCY/CURSYM')?.toUpperCase() ?? null
+      const own = inCurrency ?? leaf(t, 'ORIGCURRENCY/CURSYM')
       const day = ofxDay(posted)
       lines.push({
         line: t.line,
@@ -240,12 +242,17 @@ export function readOfx(text: string, currency: string | null = null): BankState
         reference: refnum ?? checknum ?? null,
         otherReferences: [checknum, refnum].filter((r): r is string => r !== null),
         description:
-          [memo, type && !memo ? type : null, own && own.toUpperCase() !== statementCurrency ? `original currency ${own}` : null]
+          [
+            memo,
+            type && !memo ? type : null,
+            own && inCurrency === null && own.toUpperCase() !== statementCurrency ? `original currency ${own}` : null
+          ]
             .filter(Boolean)
             .join(' ') || null,
         counterparty: name,
         text: () => oneLine(text.slice(t.start, t.end)),
         balanceAfter: null,
+        currency: inCurrency !== null && inCurrency !== statementCurrency ? inCurrency : null,
         why:
           day === null
             ? `DTPOSTED ${posted === null ? 'is missing' : `"${posted}" is not a day (YYYYMMDD)`}`

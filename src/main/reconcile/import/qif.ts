@@ -1,5 +1,6 @@
 // Quicken Interchange Format (QIF) → a grid of one row per transaction, read like any CSV (the date order and the currency are asked when the file does not settle them): QIF states neither.
 import type { StatementMapping } from '../../../shared/reconcile'
+import { notAStatement } from './sniff'
 import type { Grid } from './table'
 
 export const QIF_MAPPING: StatementMapping = {
@@ -22,7 +23,7 @@ const NOT_TRANSACTIONS = /^!Type:(Invst|Memorized|Cat|Class|Prices|Security)/i
  * "!Option:AutoSwitch" frames; investment, category and memorised sections) are set aside, each
  * named on its line: never read as a line, never dropped silently.
  */
-export function readQifGrid(text: string): Grid {
+export function readQifGrid(text: string, name: string): Grid {
   const rows: string[][] = []
   const lines: number[] = []
   const opening: string[][] = []
@@ -102,6 +103,15 @@ export function readQifGrid(text: string): Grid {
     else if (!(code in record)) record[code] = value
   }
   finish()
+  // Only another kind of account's records (an investment account's, a category list): nothing here is a bank statement.
+  const others = [
+    ...new Set(setAside.filter((a) => a.reason.endsWith('not a bank transaction')).map((a) => a.reason.replace(/ record, .*$/, '')))
+  ]
+  if (rows.length === 0 && opening.length === 0 && others.length > 0)
+    throw notAStatement(
+      name,
+      `a QIF file of ${others.map((o) => (/^Invst$/i.test(o) ? 'an investment account (!Type:Invst)' : `!Type:${o} records`)).join(' and ')}, with no bank, cash or card transaction`
+    )
   // The opening balance and the header are no line of the file (line 0).
   const header = ['Date', 'Amount', 'Number', 'Payee', 'Memo', 'Category', 'Cleared']
   return {

@@ -320,7 +320,7 @@ export async function parseStatementFile(
       const decoded = decodeStatement(bytes, given.encoding)
       return [
         {
-          ...parseGrid(readQifGrid(decoded.text), facts(decoded.encoding, decoded.how), {
+          ...parseGrid(readQifGrid(decoded.text, name), facts(decoded.encoding, decoded.how), {
             ...QIF_MAPPING,
             ...mapping(),
             columns: { ...QIF_MAPPING.columns, ...(given.columns ?? {}) }
