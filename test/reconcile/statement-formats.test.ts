@@ -95,6 +95,28 @@ describe('MT940', () => {
     ])
   })
 
+  // As ING, Knab and old Rabobank files write them (from other projects' test statements): a type code padded with a
+  // space, a whole amount with no comma, a point for the decimal comma. A balance it cannot read is named, never dropped.
+  it('reads the :61: lines and balances real banks write off the standard, and names a balance it cannot read', async () => {
+    const mt940 = (...lines: string[]): Uint8Array => Buffer.from([':20:STMT', ':25:0123456789', ':28C:1/1', ...lines, '-'].join('\r\n'))
+    const [s] = await parseStatementFile(
+      mt940(':60F:C100721EUR000000000100.00', ':61:100722D25,03NOV NONREF', ':61:1007220722C500NTRFNONREF//B4E07', ':62F:C100722EUR574,97'),
+      'x.sta'
+    )
+    expect(s?.rows.map((r) => [r.date, r.amountMinor, r.reference])).toEqual([
+      ['2010-07-22', -2503, null],
+      ['2010-07-22', 50000, null]
+    ])
+    expect(s?.proof).toMatchObject({ openingMinor: 10000, closingMinor: 57497, complete: true })
+    const [bad] = await parseStatementFile(mt940(':60F:C100721EUR1.000,00', ':61:100722X25,03NTRF', ':62F:C100722EUR', '-'), 'x.sta')
+    expect(bad?.proof?.complete).toBe(false)
+    expect(bad?.proof?.balanceProblems?.map((p) => p.message)).toEqual([
+      'the opening balance (:60F:) "C100721EUR1.000,00" does not read as C or D, date, currency and amount',
+      'the closing balance (:62F:) "C100722EUR" does not read as C or D, date, currency and amount'
+    ])
+    expect(bad?.problems[0]?.message).toMatch(/The :61: line has no debit\/credit mark \(C, D, RC or RD\) after its date: "X25,03NTRF"/)
+  })
+
   it('finds a page that opens on another balance than the last closed on, and never calls it complete', async () => {
     const text = read('two-accounts-pages.sta').toString('utf8').replace(':60M:C260303NGN1243925,00', ':60M:C260303NGN1243900,00')
     const [ngn] = await parseStatementFile(Buffer.from(text), 'x.sta')

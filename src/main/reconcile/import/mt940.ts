@@ -42,9 +42,13 @@ function swiftDay(yymmdd: string): string | null {
   return calendarDay(centuryOf(Number(m[1])), Number(m[2]), Number(m[3]))
 }
 
-/** "1234,56" → "1234.56"; null when it is not a SWIFT amount (digits, one comma). */
+/**
+ * "1234,56" → "1234.56"; null when it is not an amount. SWIFT writes digits and one decimal comma, never a
+ * thousands separator, so a bank that leaves the comma out of a whole amount ("500") or writes a point
+ * instead ("2145.00") is still read one way only.
+ */
 function swiftAmount(text: string): string | null {
-  const m = /^(\d+),(\d*)$/.exec(text.trim())
+  const m = /^(\d+)(?:[,.](\d*))?$/.exec(text.trim())
   if (!m) return null
   return m[2] ? `${m[1]}.${m[2]}` : (m[1] as string)
 }
@@ -58,7 +62,7 @@ interface Balance {
 
 /** A :60a:/:62a:/:64: balance: C or D, YYMMDD, currency, amount. */
 function balance(value: string): Balance | null {
-  const m = /^([CD])(\d{6})([A-Z]{3})([\d,]+)/.exec(value.trim())
+  const m = /^([CD])(\d{6})([A-Z]{3})([\d.,]+)/.exec(value.trim())
   if (!m) return null
   const amount = swiftAmount(m[4] as string)
   return {
@@ -127,7 +131,20 @@ export function readDetails(value: string): { description: string; references: s
 }
 
 /** A :61: line: value date, entry date, mark (RC/RD reversals), amount, type, customer and bank reference, supplementary details. */
-const LINE_61 = /^(\d{6})(\d{4})?(RC|RD|C|D)([A-Z])?(\d[\d,]*)([A-Z][A-Z0-9]{3})(.*)$/
+const LINE_61 = /^(\d{6})(\d{4})?(RC|RD|C|D)([A-Z])?(\d[\d,.]*)([A-Z][A-Z0-9]{2}[A-Z0-9 ])(.*)$/
+
+/** Which part of a :61: line LINE_61 could not read, in words. */
+function whyNot61(line: string): string {
+  const date = /^(\d{6})(\d{4})?/.exec(line)
+  if (!date) return `the :61: line does not start with a value date (YYMMDD): "${line.slice(0, 10)}"`
+  const after = line.slice(date[0].length)
+  const mark = /^(RC|RD|C|D)[A-Z]?/.exec(after)
+  if (!mark) return `the :61: line has no debit/credit mark (C, D, RC or RD) after its date: "${after.slice(0, 10)}"`
+  const rest = after.slice(mark[0].length)
+  const amount = /^\d[\d,.]*/.exec(rest)
+  if (!amount) return `the :61: line has no amount after its debit/credit mark: "${rest.slice(0, 10)}"`
+  return `the :61: line has no transaction type (a letter and three more, as NTRF) after its amount ${amount[0]}: "${rest.slice(amount[0].length, amount[0].length + 10)}"`
+}
 
 function readLine61(field: Field, details: Field | null): BankLine {
   const [first = '', ...rest] = field.value.split('\n')
@@ -148,7 +165,7 @@ function readLine61(field: Field, details: Field | null): BankLine {
     balanceAfter: null,
     why: 'the :61: line does not read as date, debit/credit mark, amount and type'
   }
-  if (!m) return base
+  if (!m) return { ...base, why: whyNot61(first.trim()) }
   const valueDay = swiftDay(m[1] as string)
   if (!valueDay) return { ...base, why: `"${m[1]}" in the :61: line is not a day (YYMMDD)` }
   // The entry (booking) date is MMDD, in the value date's year or the one beside it (a line valued 31 Dec and booked 2 Jan).
@@ -169,7 +186,7 @@ function readLine61(field: Field, details: Field | null): BankLine {
   }
   const amount = swiftAmount(m[5] as string)
   if (amount === null)
-    return { ...base, bookingDate: bookingDay, why: `"${m[5]}" in the :61: line is not an amount (digits and one comma)` }
+    return { ...base, bookingDate: bookingDay, why: `"${m[5]}" in the :61: line is not an amount (digits and one decimal comma)` }
   // C: credit; D: debit; RC: a credit reversed (money out); RD: a debit reversed (money back in).
   const mark = m[3] as string
   const negative = mark === 'D' || mark === 'RC'
@@ -244,6 +261,13 @@ export function readMt940(text: string): BankStatement[] {
           })
         }
         pendingOpening = b?.amount ?? null
+        // A balance the file states and this reader cannot read proves nothing, and says so.
+        if (b?.amount == null)
+          problem(
+            current as BankStatement,
+            f.line,
+            `the opening balance (:${f.tag}:) "${f.value.trim()}" does not read as C or D, date, currency and amount`
+          )
         break
       }
       case '61': {
@@ -268,7 +292,17 @@ export function readMt940(text: string): BankStatement[] {
       case '62F':
       case '62M': {
         const b = balance(f.value)
-        if (!current || !b) break
+        if (!current) break
+        if (b?.amount == null) {
+          problem(
+            current,
+            f.line,
+            `the closing balance (:${f.tag}:) "${f.value.trim()}" does not read as C or D, date, currency and amount`
+          )
+          current.closing = null
+          carried = null
+          break
+        }
         if (current.currency !== null && b.currency !== current.currency) {
           // A balance in another currency is not this statement's: it proves nothing, and says so.
           problem(current, f.line, `the closing balance (:${f.tag}:) is in ${b.currency}, the statement's currency is ${current.currency}`)
