@@ -114,7 +114,10 @@ describe('MT940', () => {
       'the opening balance (:60F:) "C100721EUR1.000,00" does not read as C or D, date, currency and amount',
       'the closing balance (:62F:) "C100722EUR" does not read as C or D, date, currency and amount'
     ])
-    expect(bad?.problems[0]?.message).toMatch(/The :61: line has no debit\/credit mark \(C, D, RC or RD\) after its date: "X25,03NTRF"/)
+    expect(bad?.problems[0]).toMatchObject({
+      code: 'malformed_line',
+      message: expect.stringMatching(/The :61: line has no debit\/credit mark \(C, D, RC or RD\) after its date: "X25,03NTRF"/)
+    })
   })
 
   it('finds a page that opens on another balance than the last closed on, and never calls it complete', async () => {
@@ -328,6 +331,57 @@ const accounted = (s: { rows: unknown[]; problems: { line: number }[] } | undefi
   (s?.rows.length ?? 0) + new Set(s?.problems.map((p) => p.line)).size
 
 describe('what a file holds is never dropped or altered in silence', () => {
+  it("OFX: a file with no bank statement says what it is: the bank's error reply with its code, or an investment statement", async () => {
+    const ofx = (body: string): Uint8Array =>
+      Buffer.from(
+        `OFXHEADER:100\nDATA:OFXSGML\nVERSION:102\n\n<OFX><SIGNONMSGSRSV1><SONRS><STATUS><CODE>0<SEVERITY>INFO</STATUS></SONRS></SIGNONMSGSRSV1>${body}</OFX>`
+      )
+    await expect(
+      parseStatementFile(
+        ofx(
+          '<BANKMSGSRSV1><STMTTRNRS><TRNUID>1<STATUS><CODE>2000<SEVERITY>ERROR<MESSAGE>General Server Error</STATUS></STMTTRNRS></BANKMSGSRSV1>'
+        ),
+        'reply.ofx'
+      )
+    ).rejects.toMatchObject({
+      code: 'no_statement',
+      message:
+        'reply.ofx is the bank\'s OFX error reply, with no statement in it (code 2000: "General Server Error"): download the statement again.'
+    })
+    await expect(
+      parseStatementFile(
+        ofx('<INVSTMTMSGSRSV1><INVSTMTTRNRS><INVSTMTRS><CURDEF>USD</INVSTMTRS></INVSTMTTRNRS></INVSTMTMSGSRSV1>'),
+        'broker.ofx'
+      )
+    ).rejects.toMatchObject({
+      code: 'no_statement',
+      message: expect.stringMatching(/^broker\.ofx is an OFX investment account statement \(INVSTMTRS\)/)
+    })
+  })
+
+  it('CAMT: an entry that states no status, or one no standard has, is a line not read: booked or pending is never guessed', async () => {
+    const { text, lines } = sampleText('camt053')
+    const first = text.indexOf('<Sts><Cd>BOOK</Cd></Sts>')
+    const second = text.indexOf('<Sts><Cd>BOOK</Cd></Sts>', first + 1)
+    const changed = text.slice(0, first) + text.slice(first + 24, second) + '<Sts><Cd>DONE</Cd></Sts>' + text.slice(second + 24)
+    const [s] = await readText(changed, 'x.xml')
+    expect(s?.rows).toHaveLength(lines - 2)
+    expect(s?.problems.map((p) => [p.code, p.message])).toEqual([
+      ['malformed_line', 'The entry states no status (Sts): whether it is booked or pending is not known.'],
+      ['malformed_line', 'The entry\'s status "DONE" is none of BOOK, PDNG, INFO or FUTR: whether it is booked is not known.']
+    ])
+    expect(s?.proof?.complete).toBe(false)
+  })
+
+  it('OFX: a lost </BANKTRANLIST> costs neither a line nor the closing balance after the list', async () => {
+    const { text, lines } = sampleText('ofx')
+    const [whole] = await readText(text, 'x.ofx')
+    const [s] = await readText(text.replace('</BANKTRANLIST>', ''), 'x.ofx')
+    expect(s?.rows).toHaveLength(lines)
+    expect(s?.proof?.closingMinor).toBe(whole?.proof?.closingMinor)
+    expect(s?.proof?.closingMinor).not.toBeNull()
+  })
+
   it("OFX: a line with a CURRENCY aggregate is in that currency; one with ORIGCURRENCY was converted to the account's", async () => {
     const { text } = sampleText('ofx')
     const first = text.indexOf('</STMTTRN>')

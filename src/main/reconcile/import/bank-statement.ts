@@ -142,7 +142,12 @@ export function parseBankStatements(statements: readonly BankStatement[], facts:
         },
         unreadLine: (i) => {
           const line = statement.lines[i] as BankLine
-          return { text: line.text(), message: line.why && `${line.why[0]?.toUpperCase()}${line.why.slice(1)}.` }
+          return {
+            text: line.text(),
+            message: line.why && `${line.why[0]?.toUpperCase()}${line.why.slice(1)}.`,
+            // A line its reader could read no cell of (lineNotRead) is a malformed line, not a bad date.
+            ...(line.why && line.bookingDate === '(none)' && line.amount === '(none)' ? { code: 'malformed_line' as const } : {})
+          }
         }
       }
     )

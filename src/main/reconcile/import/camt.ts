@@ -285,8 +285,21 @@ function readEntry(s: OpenStatement, entry: Node, details: Node[], raw: (n: Node
   const valued = day(first(entry, 'ValDt/Dt', 'ValDt/DtTm'))
   const additional = first(entry, 'AddtlNtryInf')
   const entryText = [additional, ...entry.texts.filter((t) => t !== additional)].filter(Boolean).join(' ')
+  if (status === null || !['BOOK', 'PDNG', 'INFO', 'FUTR'].includes(status)) {
+    // Booked or not, the entry does not say: never guessed either way, it is a line not read, with its text.
+    lines.push(
+      lineNotRead(
+        entry.line,
+        raw(entry),
+        status === null
+          ? 'the entry states no status (Sts): whether it is booked or pending is not known'
+          : `the entry's status "${status}" is none of BOOK, PDNG, INFO or FUTR: whether it is booked is not known`
+      )
+    )
+    return
+  }
   if (status !== 'BOOK') {
-    // Pending (PDNG) and information-only (INFO) entries are not on the account yet: listed apart, never lines.
+    // Pending (PDNG), information-only (INFO) and future (FUTR) entries are not on the account yet: listed apart, never lines.
     notes.push({
       line: entry.line,
       reason:

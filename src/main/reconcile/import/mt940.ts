@@ -165,7 +165,7 @@ function readLine61(field: Field, details: Field | null): BankLine {
     balanceAfter: null,
     why: 'the :61: line does not read as date, debit/credit mark, amount and type'
   }
-  if (!m) return { ...base, why: whyNot61(first.trim()) }
+  if (!m) return { ...base, bookingDate: '(none)', why: whyNot61(first.trim()) }
   const valueDay = swiftDay(m[1] as string)
   if (!valueDay) return { ...base, why: `"${m[1]}" in the :61: line is not a day (YYMMDD)` }
   // The entry (booking) date is MMDD, in the value date's year or the one beside it (a line valued 31 Dec and booked 2 Jan).

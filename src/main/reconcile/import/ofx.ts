@@ -184,6 +184,19 @@ function leaf(node: OfxNode | undefined, ...tags: string[]): string | null {
   return null
 }
 
+/** What an OFX file with no bank or card statement is instead, in words ("is …"): an investment statement, the bank's error reply, or nothing. */
+export function withoutStatement(text: string): string {
+  const root = tree(text)
+  if (all(root, 'INVSTMTRS').length > 0)
+    return 'is an OFX investment account statement (INVSTMTRS), with no bank or card statement in it: Ledgerline reconciles bank and card accounts'
+  for (const status of all(root, 'STATUS'))
+    if (leaf(status, 'SEVERITY')?.toUpperCase() === 'ERROR') {
+      const message = leaf(status, 'MESSAGE')
+      return `is the bank's OFX error reply, with no statement in it (code ${leaf(status, 'CODE') ?? 'not stated'}${message ? `: "${message}"` : ''}): download the statement again`
+    }
+  return 'is an OFX file with no bank or card statement in it (no STMTRS or CCSTMTRS)'
+}
+
 /** YYYYMMDD[HHMMSS…][TZ] → YYYY-MM-DD, the day the bank states; null when it is not a day. */
 function ofxDay(text: string | null): string | null {
   const m = /^(\d{4})(\d{2})(\d{2})/.exec(text ?? '')
@@ -263,14 +276,15 @@ export function readOfx(text: string, currency: string | null = null): BankState
                 : undefined
       })
     }
-    const ledger = rs.children.find((c) => c.tag === 'LEDGERBAL')
+    // LEDGERBAL follows the transaction list: where a file lost its </BANKTRANLIST>, the list holds it.
+    const ledger = rs.children.find((c) => c.tag === 'LEDGERBAL') ?? list?.children.find((c) => c.tag === 'LEDGERBAL')
     const start = ofxDay(leaf(list, 'DTSTART'))
     const end = ofxDay(leaf(list, 'DTEND'))
     const balanceOf = (value: string | null): string | null => {
       const d = value === null ? null : decimalTextOf(value, statementCurrency)
       return d !== null && 'value' in d ? d.value : null
     }
-    const available = balanceOf(leaf(rs, 'AVAILBAL/BALAMT'))
+    const available = balanceOf(leaf(rs, 'AVAILBAL/BALAMT') ?? leaf(list, 'AVAILBAL/BALAMT'))
     const statement: BankStatement = {
       account,
       currency: statementCurrency,

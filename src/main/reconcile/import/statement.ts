@@ -28,7 +28,7 @@ import { findHeaderRow, isOwnReport, readCsvGrid, type Grid } from './table'
 import { parseBankStatements, type BankStatement } from './bank-statement'
 import { readMt940 } from './mt940'
 import { decodeXml, readCamt } from './camt'
-import { decodeOfx, readOfx } from './ofx'
+import { decodeOfx, readOfx, withoutStatement } from './ofx'
 import { QIF_MAPPING, readQifGrid } from './qif'
 import { layoutPdfStatement, readPdfText } from './pdf'
 import { notAStatement, sniffStatement, type StatementFormat } from './sniff'
@@ -310,8 +310,7 @@ export async function parseStatementFile(
     case 'ofx': {
       const decoded = decodeOfx(bytes)
       const statements = readOfx(decoded.text, given.defaultCurrency ?? null)
-      if (statements.length === 0)
-        throw new AppError('no_statement', `${name} is an OFX file with no bank or card statement in it (no STMTRS or CCSTMTRS).`)
+      if (statements.length === 0) throw new AppError('no_statement', `${name} ${withoutStatement(decoded.text)}.`)
       return labelled(
         parseBankStatements(withCurrency(statements, given.defaultCurrency, name), facts(decoded.encoding, 'OFX header'), 'ofx')
       )
@@ -382,7 +381,8 @@ export interface GridOptions {
     counterparty: string | null
   ) => readonly [string | null, string | null, string | null]
   /** A data row that cannot be read, as its file has it, and the message when the format's reader knows better than the cells why. */
-  unreadLine?: (index: number) => { text: string; message: string | undefined }
+  /** A structured line not read as its reader saw it: its text, why, and a code when the reader read none of its cells. */
+  unreadLine?: (index: number) => { text: string; message: string | undefined; code?: ParseProblem['code'] }
 }
 
 export function parseGrid(grid: Grid, facts: FileFacts, mapping: StatementMapping, options: GridOptions = {}): ParsedStatement {
@@ -846,6 +846,7 @@ export function parseGrid(grid: Grid, facts: FileFacts, mapping: StatementMappin
     const problem = problems[k] as ParseProblem
     problems[k] = {
       ...problem,
+      ...(source?.code ? { code: source.code, column: null } : {}),
       message: (source && 'message' in source ? source.message : undefined) ?? problem.message,
       text: source?.text ?? row.join(separator),
       read
