@@ -172,6 +172,40 @@ describe('reading a statement', () => {
     })
     expect(dashes.mapping.columns.indicator).toBeUndefined()
     expect(dashes.rows.map((r) => r.amountMinor)).toEqual([500, 700])
+    // A Lithuanian bank's export (from another project's test files): D/K for debit and credit, "Valiuta" its currency, its
+    // dated opening and closing balance lines ("Likutis pradžiai", "Likutis pabaigai") balances, never transactions.
+    const lithuanian = await parseStatement(
+      utf8(
+        [
+          '"Data","Paaiškinimai","Suma","Valiuta","D/K"',
+          '"2012-01-01","Likutis pradžiai","2123.82","EUR","K"',
+          '"2012-01-02","PIRKINYS 14.34","14.34","EUR","D"',
+          '"2012-01-03","Įmoka","50.00","EUR","K"',
+          '"2012-01-31","Likutis pabaigai","2159.48","EUR","K"'
+        ].join('\n')
+      ),
+      's.csv',
+      {}
+    )
+    expect(lithuanian.mapping.columns).toMatchObject({ indicator: 'D/K', currency: 'Valiuta' })
+    expect(lithuanian.rows.map((r) => [r.amountMinor, r.currency])).toEqual([
+      [-1434, 'EUR'],
+      [5000, 'EUR']
+    ])
+    expect(lithuanian.proof).toMatchObject({ openingMinor: 212_382, closingMinor: 215_948, complete: true })
+    const overdrawn = await parseStatement(
+      utf8(
+        [
+          'Data,Paaiškinimai,Suma,Valiuta,D/K',
+          '2012-01-01,Likutis pradžiai,10.00,EUR,D',
+          '2012-01-02,Įmoka,50.00,EUR,K',
+          '2012-01-31,Likutis pabaigai,40.00,EUR,K'
+        ].join('\n')
+      ),
+      's.csv',
+      {}
+    )
+    expect(overdrawn.proof).toMatchObject({ openingMinor: -1000, closingMinor: 4000, complete: true })
   })
 
   it('settles the date order by every row: one 13/10 makes the file day-first, 10/13 month-first', async () => {

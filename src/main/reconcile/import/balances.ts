@@ -57,11 +57,11 @@ export interface ProofInput {
   notRead: number
 }
 
-/** Labels of an opening balance and of a closing balance, in the words banks print (English, French, German, Spanish, Dutch). */
+/** Labels of an opening balance and of a closing balance, in the words banks print (English, French, German, Spanish, Dutch, Italian, Portuguese, Swedish, Polish, Lithuanian). */
 export const OPENING_BALANCE =
-  /\b(opening balance|opening bal|balance b\/?f|balance brought forward|brought forward|balance at start|start(?:ing)? balance|beginning balance|previous balance|solde (?:initial|précédent|precedent|d'ouverture)|anfangssaldo|alter saldo|saldo (?:inicial|anterior)|beginsaldo)\b/i
+  /\b(opening balance|opening bal|balance b\/?f|balance brought forward|brought forward|balance at start|start(?:ing)? balance|beginning balance|previous balance|solde (?:initial|précédent|precedent|d'ouverture)|anfangssaldo|alter saldo|saldo (?:inicial|anterior|iniziale|początkowe|poczatkowe)|beginsaldo|ingående saldo|likutis pradžiai|likutis pradziai|pradinis likutis)(?![\p{L}\p{N}])/iu
 export const CLOSING_BALANCE =
-  /\b(closing balance|closing bal|balance c\/?f|balance carried forward|carried forward|balance at end|end(?:ing)? balance|final balance|solde (?:final|de clôture|de cloture)|endsaldo|schlusssaldo|neuer saldo|saldo final|eindsaldo)\b/i
+  /\b(closing balance|closing bal|balance c\/?f|balance carried forward|carried forward|balance at end|end(?:ing)? balance|final balance|solde (?:final|de clôture|de cloture)|endsaldo|schlusssaldo|neuer saldo|saldo (?:final|finale|końcowe|koncowe)|eindsaldo|utgående saldo|likutis pabaigai|galutinis likutis)(?![\p{L}\p{N}])/iu
 
 export function proveStatement(input: ProofInput): StatementProof {
   const { currency } = input

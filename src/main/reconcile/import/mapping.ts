@@ -156,9 +156,29 @@ export const HEADER_SYNONYMS: Record<MappedField, string[]> = {
     'débit/crédit',
     'sens',
     'af/bij',
-    'cargo/abono'
+    'cargo/abono',
+    'd/k',
+    'debetas/kreditas',
+    'w/m',
+    'winien/ma'
   ],
-  currency: ['currency', 'ccy', 'cur', 'curr', 'currency code', 'iso currency', 'devise', 'währung', 'moneda', 'valuta'],
+  currency: [
+    'currency',
+    'ccy',
+    'cur',
+    'curr',
+    'currency code',
+    'iso currency',
+    'devise',
+    'währung',
+    'moneda',
+    'valuta',
+    'valiuta',
+    'valūta',
+    'valuuta',
+    'waluta',
+    'měna'
+  ],
   description: [
     'description',
     'details',
@@ -216,9 +236,9 @@ export const HEADER_SYNONYMS: Record<MappedField, string[]> = {
   ]
 }
 
-/** An indicator cell's word for money out or in: English, and the German, French, Dutch and Spanish banks' own. */
-export const INDICATOR_DEBIT = /^(d|dr|debit|db|out|withdrawal|-|s|soll|débit|af|cargo)$/i
-export const INDICATOR_CREDIT = /^(c|cr|credit|in|deposit|\+|h|haben|crédit|bij|abono)$/i
+/** An indicator cell's word for money out or in: English, and the German, French, Dutch, Spanish, Lithuanian (D/K) and Polish (W/M) banks' own. */
+export const INDICATOR_DEBIT = /^(d|dr|debit|db|out|withdrawal|-|s|soll|débit|af|cargo|w|debetas|winien)$/i
+export const INDICATOR_CREDIT = /^(c|cr|credit|in|deposit|\+|h|haben|crédit|bij|abono|k|kreditas|ma)$/i
 
 /** Headers that are recognised so they are never taken as an amount or a reference. */
 const IGNORED = ['cheque no', 'check number', 'serial', 's/n', 'sn']

@@ -218,10 +218,10 @@ export const EMPTY_MAPPING: StatementMapping = {
 }
 
 /** Words every opening or closing balance label holds one of: looked for before the full labels are. */
-const BALANCE_WORDS = /bal|forward|b\/f|c\/f|solde|saldo/i
+const BALANCE_WORDS = /bal|forward|b\/f|c\/f|solde|saldo|likutis/i
 
 const TOTALS =
-  /\b(total|totals|sub-?total|closing balance|opening balance|balance b\/?f|balance c\/?f|brought forward|carried forward|end of statement|balance as at)\b/i
+  /\b(total|totals|sub-?total|closing balance|opening balance|balance b\/?f|balance c\/?f|brought forward|carried forward|end of statement|balance as at|apyvarta|obroty|omsättning)\b/i
 
 /** What one of Ledgerline's own reports is said to be when given back as a statement. */
 const OWN_REPORT = "one of Ledgerline's own reconciliation reports (its items or its summary)"
@@ -554,8 +554,11 @@ export function parseGrid(grid: Grid, facts: FileFacts, mapping: StatementMappin
   const statedBalance = (i: number, row: readonly string[], words: string): boolean => {
     const kind = OPENING_BALANCE.test(words) ? 'opening' : CLOSING_BALANCE.test(words) ? 'closing' : null
     if (kind === null) return false
-    const value = (BALANCE >= 0 ? text(row, BALANCE) : '') || lastAmountCell(row)
-    if (value !== null) stated[kind] = value
+    const fromBalance = BALANCE >= 0 ? text(row, BALANCE) : ''
+    const value = fromBalance || lastAmountCell(row)
+    // A balance in the amount column takes its side from the line's debit/credit mark, as a transaction would (an overdrawn account).
+    const overdrawn = fromBalance === '' && INDICATOR >= 0 && INDICATOR_DEBIT.test(text(row, INDICATOR))
+    if (value !== null) stated[kind] = overdrawn && !value.trim().startsWith('-') ? `-${value.trim()}` : value
     skipped.push({ line: dataLines[i] as number, reason: `${kind} balance line` })
     return true
   }
