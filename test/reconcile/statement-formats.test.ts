@@ -114,6 +114,24 @@ describe('MT940', () => {
       'the opening balance (:60F:) "C100721EUR1.000,00" does not read as C or D, date, currency and amount',
       'the closing balance (:62F:) "C100722EUR" does not read as C or D, date, currency and amount'
     ])
+    // A stray character that breaks a :61: tag (found by the mutation property): the line is counted and named, never
+    // read as text of the :86: before it.
+    for (const broken of [':6<1:', '<:61:', ':<2h 61:']) {
+      const [s2] = await parseStatementFile(
+        mt940(
+          ':60F:C100721EUR100,00',
+          ':61:100722D25,03NTRFNONREF',
+          ':86:first',
+          `${broken}100722C5,00NTRFNONREF`,
+          ':86:second',
+          ':62F:C100722EUR79,97'
+        ),
+        'x.sta'
+      )
+      expect(s2?.rows.map((r) => r.amountMinor)).toEqual([-2503])
+      expect(s2?.problems.map((p) => [p.line, p.code])).toEqual([[7, 'malformed_line']])
+      expect(s2?.problems[0]?.message).toMatch(/holds a :61: transaction, but its tag does not start the line/)
+    }
     expect(bad?.problems[0]).toMatchObject({
       code: 'malformed_line',
       message: expect.stringMatching(/The :61: line has no debit\/credit mark \(C, D, RC or RD\) after its date: "X25,03NTRF"/)
@@ -348,6 +366,18 @@ describe('what a file holds is never dropped or altered in silence', () => {
       message:
         'reply.ofx is the bank\'s OFX error reply, with no statement in it (code 2000: "General Server Error"): download the statement again.'
     })
+    // A damaged CURDEF ("<NGN") is no currency: its lines are not read for it, and nothing throws.
+    const [odd] = await parseStatementFile(
+      ofx(
+        '<BANKMSGSRSV1><STMTTRNRS><STMTRS><CURDEF><NGN<BANKTRANLIST><STMTTRN><TRNTYPE>DEBIT<DTPOSTED>20261001<TRNAMT>-5.00<FITID>1</STMTTRN></BANKTRANLIST><LEDGERBAL><BALAMT>-5.00<DTASOF>20261001</LEDGERBAL></STMTRS></STMTTRNRS></BANKMSGSRSV1>'
+      ),
+      'odd.ofx'
+    )
+    expect(odd?.proof).toMatchObject({
+      complete: false,
+      verdict: 'its currency "<NGN" is not an ISO 4217 code: its balances are not checked'
+    })
+    expect(odd?.problems.map((p) => p.code)).toEqual(['unknown_currency'])
     await expect(
       parseStatementFile(
         ofx('<INVSTMTMSGSRSV1><INVSTMTTRNRS><INVSTMTRS><CURDEF>USD</INVSTMTRS></INVSTMTTRNRS></INVSTMTMSGSRSV1>'),

@@ -52,6 +52,8 @@ export interface ProofInput {
   account: string | null
   /** The statement's one currency, or null when its lines are in several. */
   currency: string | null
+  /** A currency the statement states that is no ISO 4217 code ("<NGN"): nothing it states can be read in it. */
+  unknownCurrency?: string | null
   /** Lines read, and lines that could not be read (each is also in `lines`, with what could be read of it). */
   linesRead: number
   notRead: number
@@ -80,6 +82,12 @@ export function proveStatement(input: ProofInput): StatementProof {
     tieGapMinor: null,
     complete: false
   }
+  if (input.unknownCurrency)
+    return {
+      ...base,
+      currency: null,
+      verdict: `its currency "${input.unknownCurrency}" is not an ISO 4217 code: its balances are not checked`
+    }
   if (currency === null) return { ...base, verdict: 'its lines are in more than one currency: its balances are not checked' }
   // Read oldest first: a statement whose days only go down is listed newest first.
   const listed = input.lines.inFileOrder()

@@ -1,5 +1,5 @@
 // SWIFT MT940/MT942 statements (SWIFT blocks or bare tags) → bank statements: one per account, its messages chained by their intermediate balances; :61: lines with reversals, references and :86: details (?20–?29 sub-fields or /TAG/ style) read for references and names.
-import type { BankLine, BankStatement } from './bank-statement'
+import { lineNotRead, type BankLine, type BankStatement } from './bank-statement'
 import { calendarDay, centuryOf, dayNumber } from './dates'
 
 interface Field {
@@ -7,7 +7,12 @@ interface Field {
   value: string
   line: number
   text: string
+  /** What stands before a :61: tag that does not start its line (a stray character): the line is counted, and not read. */
+  displaced?: string
 }
+
+/** Up to sixteen characters, a colon among them, then a :61: line's value date, mark, amount and type. */
+const DISPLACED_61 = /^([^\n]{0,16}?)(?=\d{6}(?:\d{4})?R?[CD][A-Z]?\d[\d,.]*[A-Z][A-Z0-9]{2}[A-Z0-9 ])/
 
 /** The tagged fields of the text in order, each with its line and its continuation lines; block markers ("{1:…}{4:", "-}") are not fields. */
 function fields(text: string): Field[] {
@@ -24,8 +29,14 @@ function fields(text: string): Field[] {
       continue
     }
     const tag = /^:(\d{2}[A-Z]?):/.exec(raw)
+    // A :61: line whose tag a stray character broke (":6<1:", "<:61:"): a transaction's shape after a few characters that
+    // hold a colon. Counted as its own line, not read, never taken as text of the field before.
+    const displaced = tag ? null : DISPLACED_61.exec(raw)
     if (tag) {
       current = { tag: tag[1] as string, value: raw.slice(tag[0].length), line: i + 1, text: raw }
+      out.push(current)
+    } else if (displaced && (displaced[1] as string).includes(':')) {
+      current = { tag: '61', value: raw.slice(displaced[0].length), line: i + 1, text: raw, displaced: displaced[1] as string }
       out.push(current)
     } else if (current && raw.trim() !== '') {
       current.value += `\n${raw}`
@@ -149,6 +160,12 @@ function whyNot61(line: string): string {
 function readLine61(field: Field, details: Field | null): BankLine {
   const [first = '', ...rest] = field.value.split('\n')
   const text = details ? `${field.text}\n${details.text}` : field.text
+  if (field.displaced !== undefined)
+    return lineNotRead(
+      field.line,
+      () => text,
+      `the line holds a :61: transaction, but its tag does not start the line ("${field.text.slice(0, 16)}")`
+    )
   const m = LINE_61.exec(first.trim())
   const info = details ? readDetails(details.value) : { description: '', references: [], name: null }
   const base: BankLine = {

@@ -223,6 +223,8 @@ export function readOfx(text: string, currency: string | null = null): BankState
   const read = new Set<number>()
   const readSpans: (readonly [number, number])[] = []
   for (const rs of [...all(root, 'STMTRS'), ...all(root, 'CCSTMTRS')]) {
+    // An empty aggregate is no statement: a stray "<" in an end tag ("</<STMTRS>") opens one that holds nothing.
+    if (rs.children.length === 0) continue
     const from = rs.children.find((c) => c.tag === 'BANKACCTFROM' || c.tag === 'CCACCTFROM')
     const account = leaf(from, 'ACCTID')
     const statementCurrency = leaf(rs, 'CURDEF')?.toUpperCase() ?? currency

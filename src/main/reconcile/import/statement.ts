@@ -873,8 +873,10 @@ export function parseGrid(grid: Grid, facts: FileFacts, mapping: StatementMappin
     if (currencies.size > 1) break
   }
   for (const p of problems) if (p.read?.currency) currencies.add(p.read.currency)
-  const proofCurrency =
+  const statedCurrency =
     statementCurrency ?? (currencies.size === 1 ? ([...currencies][0] as string) : currencies.size === 0 ? mapping.defaultCurrency : null)
+  // A currency that is no ISO 4217 code (a damaged CURDEF "<NGN") proves nothing: its lines are already not read for it.
+  const proofCurrency = statedCurrency !== null && isKnownCurrency(statedCurrency) ? statedCurrency : null
   const proofDecimalMark = decimalMark as DecimalMark
   const statedMinor = (value: string | null): number | null =>
     value === null || proofCurrency === null ? null : readBalance(value, proofDecimalMark, proofCurrency)
@@ -884,6 +886,7 @@ export function parseGrid(grid: Grid, facts: FileFacts, mapping: StatementMappin
     closing: statedMinor(stated.closing),
     account: stated.account,
     currency: proofCurrency,
+    unknownCurrency: proofCurrency === null ? statedCurrency : null,
     linesRead: rows.length,
     notRead: new Set(problems.map((p) => p.line)).size
   })
