@@ -5,6 +5,7 @@ import { BULK_KINDS } from '../../src/shared/bulk/problems'
 import { BULK_COLUMNS } from '../../src/shared/bulk/read'
 import { validateBulkBytes, validateBulkText, type BulkContext } from '../../src/shared/bulk/validate'
 import { providerCsv } from '../../src/shared/bulk/write'
+import { propertyRuns } from '../support/property'
 
 const banks: BulkContext['banks'] = new Map([
   [
@@ -73,7 +74,7 @@ describe('round trip', () => {
           expect(table.rows).toEqual(rows)
         }
       ),
-      { numRuns: 200 }
+      propertyRuns(200)
     )
   })
 
@@ -85,7 +86,7 @@ describe('round trip', () => {
         expect(report.errors).toEqual([])
         expect(table.rows).toEqual(unique)
       }),
-      { numRuns: 200 }
+      propertyRuns(200)
     )
   })
 })
@@ -105,7 +106,7 @@ describe('hostile input', () => {
   it('random bytes never crash and every problem names a real row and column', () => {
     fc.assert(
       fc.property(fc.constantFrom(...BULK_KINDS), fc.uint8Array({ maxLength: 600 }), (kind, bytes) => located(kind, bytes)),
-      { numRuns: 300 }
+      propertyRuns(300)
     )
   })
 
@@ -121,7 +122,7 @@ describe('hostile input', () => {
           located(kind, new TextEncoder().encode(text))
         }
       ),
-      { numRuns: 300 }
+      propertyRuns(300)
     )
   })
 })

@@ -12,6 +12,7 @@ import {
   sumByCurrency,
   toMajorString
 } from '../../src/shared/money'
+import { propertyRuns } from '../support/property'
 
 function errorCode(fn: () => unknown): string | undefined {
   try {
@@ -114,7 +115,8 @@ describe('parseMajor', () => {
     fc.assert(
       fc.property(safeMinor, currency, (minor, code) => {
         expect(parseMajor(toMajorString(minor, code), code)).toBe(minor)
-      })
+      }),
+      propertyRuns(100)
     )
   })
 
@@ -123,7 +125,8 @@ describe('parseMajor', () => {
       fc.property(fc.integer({ min: -1e12, max: 1e12 }), fc.constantFrom('NGN', 'GHS', 'KES', 'ZAR', 'JPY', 'KWD'), (minor, code) => {
         const asJson = JSON.parse(toMajorString(minor, code)) as number
         expect(parseMajor(asJson, code)).toBe(minor)
-      })
+      }),
+      propertyRuns(100)
     )
   })
 })
@@ -174,7 +177,8 @@ describe('arithmetic', () => {
           expect(BigInt(totals.get(code) ?? 0)).toBe(expected)
           expect(reversed.get(code)).toBe(totals.get(code))
         }
-      })
+      }),
+      propertyRuns(100)
     )
   })
 

@@ -14,6 +14,7 @@ import {
 import { ITEM_COLUMNS, itemCells } from '../../src/main/reconcile/report'
 import { summarise } from '../../src/main/reconcile/totals'
 import { materialise } from '../../src/main/reconcile/runs'
+import { propertyRuns } from '../support/property'
 
 let fileSeq = 0
 const P = (id: string, o: Partial<EngineProvider> = {}): EngineProvider => ({
@@ -388,7 +389,7 @@ describe('matching scenarios', () => {
             .map((x) => x.v)
         expect(reportBytes(runMatch(shuffle(provider, 0), shuffle(file, 60), settings()))).toBe(base)
       }),
-      { numRuns: 25 }
+      propertyRuns(25)
     )
   })
 
@@ -525,7 +526,7 @@ describe('matching property: injected differences come back exactly', () => {
           expect(unexpected).toEqual([])
         }
       ),
-      { numRuns: 60 }
+      propertyRuns(60)
     )
   })
 })

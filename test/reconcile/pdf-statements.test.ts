@@ -14,6 +14,7 @@ import { sandboxSeed } from '../../src/main/sandbox/seed'
 import { endPdf } from '../../src/main/sandbox/statement-pdf'
 import { lineWhere } from '../../src/shared/reconcile'
 import { CORPUS_PASSWORD, corpusLines, corpusPdf, OPENING_MINOR, scannedPdf } from '../support/pdf-corpus'
+import { propertyRuns } from '../support/property'
 
 const refusal = async (bytes: Uint8Array, password?: string): Promise<AppError> => {
   try {
@@ -184,11 +185,11 @@ describe('PDFs that are not text statements', () => {
     }
     await fc.assert(
       fc.asyncProperty(fc.integer({ min: 1, max: pdf.bytes.length - 1 }), async (at) => settle(pdf.bytes.subarray(0, at))),
-      { numRuns: 40 }
+      propertyRuns(40)
     )
     await fc.assert(
       fc.asyncProperty(fc.uint8Array({ maxLength: 3000 }), async (tail) => settle(Buffer.concat([Buffer.from('%PDF-1.7\n'), tail]))),
-      { numRuns: 60 }
+      propertyRuns(60)
     )
   })
 

@@ -10,6 +10,7 @@ import { sampleStatement } from '../../src/main/sandbox/statement'
 import { sampleStatementFile } from '../../src/main/sandbox/statement-formats'
 import { sandboxSeed } from '../../src/main/sandbox/seed'
 import { SAMPLE_FORMATS } from '../../src/shared/reconcile'
+import { propertyRuns } from '../support/property'
 
 const CORPUS = join(import.meta.dirname, '../fixtures/statements')
 const read = (name: string): Buffer => readFileSync(join(CORPUS, name))
@@ -318,7 +319,7 @@ describe('bad bytes', () => {
   it('never crashes on random bytes', async () => {
     await fc.assert(
       fc.asyncProperty(fc.uint8Array({ maxLength: 2000 }), async (bytes) => settle(bytes, 'random.bin')),
-      { numRuns: 300 }
+      propertyRuns(300)
     )
   })
 
@@ -330,12 +331,17 @@ describe('bad bytes', () => {
       bytes: read(name)
     }))
   ]
-  it.each(files.map((f) => [f.name, f] as const))('never crashes on %s cut short at any point', async (_name, file) => {
-    await fc.assert(
-      fc.asyncProperty(fc.integer({ min: 0, max: file.bytes.length - 1 }), async (at) => settle(file.bytes.subarray(0, at), file.name)),
-      { numRuns: 40 }
-    )
-  })
+  // 40 whole reads of a statement (a PDF's take a few seconds on a loaded machine): a time limit for work, not for speed.
+  it.each(files.map((f) => [f.name, f] as const))(
+    'never crashes on %s cut short at any point',
+    async (_name, file) => {
+      await fc.assert(
+        fc.asyncProperty(fc.integer({ min: 0, max: file.bytes.length - 1 }), async (at) => settle(file.bytes.subarray(0, at), file.name)),
+        propertyRuns(40)
+      )
+    },
+    300_000
+  )
 })
 
 /** The Sandbox's own sample in a format, as text to change as the files were. */

@@ -7,6 +7,7 @@ import { parseStatement, rowContentId } from '../../src/main/reconcile/import/st
 import { parseAmountBody, readAmountText } from '../../src/main/reconcile/import/amounts'
 import { dayNumber } from '../../src/main/reconcile/import/dates'
 import { normaliseReference, referenceCandidates, referenceTokens } from '../../src/main/reconcile/references'
+import { propertyRuns } from '../support/property'
 
 const utf8 = (text: string): Uint8Array => Buffer.from(text, 'utf8')
 const amounts = async (text: string, mapping = {}): Promise<number[]> =>
@@ -507,7 +508,7 @@ describe('rowContentId', () => {
           )
         }
       ),
-      { numRuns: 2000 }
+      propertyRuns(2000)
     )
   })
 })

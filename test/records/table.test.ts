@@ -11,6 +11,7 @@ import { recordRows, recordTotals } from '../../src/main/records/table'
 import type { Profile } from '../../src/main/profiles/service'
 import type { Payment } from '../../src/shared/api/schemas'
 import type { RecordQuery, RecordRow } from '../../src/shared/records'
+import { propertyRuns } from '../support/property'
 
 let db: Database.Database
 const N = 1_500
@@ -96,7 +97,7 @@ describe('record tables', () => {
           expect(after.rows.map((r) => r.key)).toEqual(all.slice(jumped.next.offset + 3, jumped.next.offset + 8).map((r) => r.key))
         }
       }),
-      { numRuns: 40 }
+      propertyRuns(40)
     )
   })
 
