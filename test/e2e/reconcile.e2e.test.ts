@@ -117,9 +117,12 @@ describe('reconciliation in Chromium', { timeout: 180_000 }, () => {
 
     // The closed session's evidence pack: written where the user chose, and it checks offline.
     await page.getByTestId('review-evidence').click()
-    await page.getByText(/Evidence pack written to /).waitFor()
-    const said = (await page.getByText(/Evidence pack written to /).textContent()) ?? ''
-    const pack = /written to (.+\.zip)\. Its audit trail ends in ([0-9a-f]{64})/.exec(said)
+    // Read from the page's messages and notifications, so a failure shows what was said instead (one loaded run saw
+    // neither the message nor a failure within 30 s); writing the pack rewrites every report, so it has a work-sized limit.
+    const said = (): Promise<string[]> => page.locator('.n-message, .n-notification').allInnerTexts()
+    await expect.poll(said, { timeout: 90_000 }).toContainEqual(expect.stringMatching(/Evidence pack written to /))
+    const written = (await page.getByText(/Evidence pack written to /).textContent()) ?? ''
+    const pack = /written to (.+\.zip)\. Its audit trail ends in ([0-9a-f]{64})/.exec(written)
     expect(harness.host.ui.saves.at(-1)?.suggestedName).toMatch(/^ledgerline-evidence-\d{4}-\d{2}-\d{2}-\d{4}-\d{2}-\d{2}\.zip$/)
     expect(await verifyEvidencePack(readFileSync(pack?.[1] as string))).toMatchObject({ ok: true, chainHead: pack?.[2] })
 
