@@ -120,7 +120,18 @@ describe('reconciliation in Chromium', { timeout: 180_000 }, () => {
     // Read from the page's messages and notifications, so a failure shows what was said instead (one loaded run saw
     // neither the message nor a failure within 30 s); writing the pack rewrites every report, so it has a work-sized limit.
     const said = (): Promise<string[]> => page.locator('.n-message, .n-notification').allInnerTexts()
-    await expect.poll(said, { timeout: 90_000 }).toContainEqual(expect.stringMatching(/Evidence pack written to /))
+    try {
+      await expect.poll(said, { timeout: 90_000 }).toContainEqual(expect.stringMatching(/Evidence pack written to /))
+    } catch (error) {
+      await harness.screenshot('reconcile-evidence-not-said')
+      const saves = harness.host.ui.saves.map((s) => s.suggestedName)
+      throw new Error(
+        `No "Evidence pack written" on screen. The page's errors: ${JSON.stringify(harness.pageErrors)}; saves: ${JSON.stringify(saves)}`,
+        {
+          cause: error
+        }
+      )
+    }
     const written = (await page.getByText(/Evidence pack written to /).textContent()) ?? ''
     const pack = /written to (.+\.zip)\. Its audit trail ends in ([0-9a-f]{64})/.exec(written)
     expect(harness.host.ui.saves.at(-1)?.suggestedName).toMatch(/^ledgerline-evidence-\d{4}-\d{2}-\d{2}-\d{4}-\d{2}-\d{2}\.zip$/)
