@@ -2,19 +2,29 @@
 // a skipped test, a test file that ran no test, a run that died before reporting, and a run vitest failed with no failed
 // test (an unhandled error, a failed hook) each count as failed, and each is named on a line before the totals.
 //
-//   node scripts/test-totals.mjs [--exit-code N] [--tests DIR] REPORT.json...
+// Each Vitest project must also run at least the test files and tests its floor says, so a project that quietly ran less
+// (a narrowed include, a deleted file) is red, not a smaller green.
 //
-// --exit-code: vitest's own exit code; --tests: the folder whose *.test.ts files must each have run a test (default test).
+//   node scripts/test-totals.mjs [--exit-code N] [--tests DIR] [--floors FLOORS.json --serial SERIAL.json] REPORT.json...
+//
+// --exit-code: vitest's own exit code; --tests: the folder whose *.test.ts files must each have run a test (default test);
+// --floors: each project's fewest files and tests; --serial: the globs of the "processes" project (the rest is
+// "in-process"), as vitest.config.mts reads them.
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join, relative, resolve } from 'node:path'
+import picomatch from 'picomatch'
 
 const args = process.argv.slice(2)
 let exitCode = 0
 let testsDir = 'test'
+let floorsFile = null
+let serialFile = null
 const reports = []
 for (let k = 0; k < args.length; k++) {
   if (args[k] === '--exit-code') exitCode = Number(args[++k])
   else if (args[k] === '--tests') testsDir = args[++k]
+  else if (args[k] === '--floors') floorsFile = args[++k]
+  else if (args[k] === '--serial') serialFile = args[++k]
   else reports.push(args[k])
 }
 
@@ -69,6 +79,39 @@ if (exitCode !== 0 && failed === 0) {
   failed = 1
   why.push(`the test run exited ${exitCode} with no failed test: an unhandled error or a failed hook (see the log above)`)
 }
+const notes = []
+if (floorsFile) {
+  const floors = existsSync(floorsFile) ? JSON.parse(readFileSync(floorsFile, 'utf8')) : null
+  const serial = serialFile && existsSync(serialFile) ? picomatch(JSON.parse(readFileSync(serialFile, 'utf8'))) : null
+  if (!floors || !serial) {
+    failed += 1
+    why.push(`no floors to hold the run to: ${!floors ? floorsFile : (serialFile ?? '--serial')} is missing`)
+  } else {
+    const counts = { 'in-process': { files: 0, tests: 0 }, processes: { files: 0, tests: 0 } }
+    for (const [file, tests] of ran) {
+      const project = counts[serial(file.split('\\').join('/')) ? 'processes' : 'in-process']
+      if (tests > 0) project.files += 1
+      project.tests += tests
+    }
+    for (const [project, count] of Object.entries(counts)) {
+      const floor = floors[project]
+      if (!floor) {
+        failed += 1
+        why.push(`${floorsFile} has no floor for the project "${project}"`)
+        continue
+      }
+      const below = ['files', 'tests'].filter((what) => count[what] < floor[what])
+      if (below.length > 0) {
+        failed += 1
+        why.push(
+          `the project "${project}" ran ${count.files} test files and ${count.tests} tests, below its floor of ${floor.files} and ${floor.tests} (${floorsFile})`
+        )
+      } else if (count.files > floor.files || count.tests > floor.tests)
+        notes.push(`the project "${project}" ran ${count.files} test files and ${count.tests} tests: raise its floor in ${floorsFile}`)
+    }
+  }
+}
+for (const line of notes) console.log(`floor: ${line}`)
 for (const line of why) console.log(`not counted as passed: ${line}`)
 console.log(`${passed} passed, ${failed} failed`)
 process.exit(failed > 0 ? 1 : 0)
