@@ -8,6 +8,7 @@ import { readFromHost, readToHost } from '../../src/main/host/protocol'
 import { createApi } from '../../src/preload/api'
 import { callNames, calls, eventNames, events, type CallName } from '../../src/shared/ipc/contract'
 import { startTestHost, testHostConfig, valueOf, type TestHost } from '../support/app-env'
+import { PROPERTY_SEED, propertyRuns } from '../support/property'
 
 /** One valid argument per call that takes one: the fuzzer breaks each of its fields in turn. */
 const VALID: Partial<Record<CallName, Record<string, unknown>>> = {
@@ -143,7 +144,7 @@ describe('IPC fuzz against the real gate and host process', { timeout: 120_000 }
             expect(result.error.message.length).toBeLessThan(3000)
           }
         }),
-        { numRuns: 40, seed: 20261122 }
+        propertyRuns(40)
       )
     }
     expect(sent).toBeGreaterThan(callNames.length * 20)
@@ -162,7 +163,7 @@ describe('IPC fuzz against the real gate and host process', { timeout: 120_000 }
           error: { code: 'UNKNOWN_CALL' }
         })
       }),
-      { numRuns: 200, seed: 7 }
+      propertyRuns(200)
     )
     await fc.assert(
       fc.asyncProperty(fc.string({ maxLength: 300 }), fc.boolean(), fc.constantFrom(...callNames), async (url, isMainFrame, name) => {
@@ -174,7 +175,7 @@ describe('IPC fuzz against the real gate and host process', { timeout: 120_000 }
           })
         }
       }),
-      { numRuns: 200, seed: 11 }
+      propertyRuns(200)
     )
     expect(valueOf(await host.call('profile:list')).length).toBeGreaterThan(0)
     expect(host.supervisor.pid).toBe(pid)
@@ -189,7 +190,7 @@ describe('IPC fuzz against the real gate and host process', { timeout: 120_000 }
           if (events[name].safeParse(payload).success) return
           expect(() => emitter.emit(name, payload as never)).toThrow()
         }),
-        { numRuns: 100, seed: 3 }
+        propertyRuns(100)
       )
       expect(delivered, name).toEqual([])
     }
@@ -203,7 +204,7 @@ describe('IPC fuzz against the real gate and host process', { timeout: 120_000 }
         if (typeof event === 'string' && (eventNames as readonly string[]).includes(event)) return
         expect(() => api.on(event, () => {})).toThrow()
       }),
-      { numRuns: 100, seed: 5 }
+      propertyRuns(100)
     )
     expect(() => api.on('job:progress', 'not a function')).toThrow()
   })
@@ -216,7 +217,7 @@ describe('the host channel itself', { timeout: 60_000 }, () => {
         expect(() => readToHost(message)).not.toThrow()
         expect(() => readFromHost(message)).not.toThrow()
       }),
-      { numRuns: 500, seed: 13 }
+      propertyRuns(500)
     )
     expect(readToHost({ type: 'call', id: 'x', name: 'app:info' })).toBeNull()
     expect(
@@ -237,7 +238,7 @@ describe('the host channel itself', { timeout: 60_000 }, () => {
     const raw = child as unknown as { send(message: unknown): void }
     // Whatever the channel can carry at its top level (process.send refuses a bare bigint or undefined).
     const garbage = fc
-      .sample(anything, { numRuns: 300, seed: 17 })
+      .sample(anything, { numRuns: 300, seed: PROPERTY_SEED })
       .filter((m) => ['string', 'number', 'boolean', 'object'].includes(typeof m) && m !== null)
     for (const message of [
       ...garbage,
