@@ -100,20 +100,24 @@ describe('record workspace in Chromium', { timeout: 180_000 }, () => {
     await expect.poll(() => page.getByTestId('row-0').getAttribute('aria-selected')).toBe('true')
     // This table is taller than the page can be, so it scrolls in pages: a steady scroll still moves
     // the rows exactly as far as it went, across page boundaries (45,000 px is 1,500 rows).
-    const topRow = (await page.evaluate(`new Promise((done) => {
+    await page.evaluate(`new Promise((done) => {
       const body = document.querySelector('[data-testid="record-table-body"]')
       let steps = 0
       const step = () => {
         body.scrollTop += 300
         if (++steps < 150) requestAnimationFrame(step)
-        else setTimeout(() => {
-          const box = body.getBoundingClientRect()
-          done(document.elementFromPoint(box.left + 40, box.top + 30 + 15).closest('[role=row]').getAttribute('aria-rowindex'))
-        }, 300)
+        else done()
       }
       requestAnimationFrame(step)
-    })`)) as string
-    expect(Number(topRow)).toBe(1501)
+    })`)
+    // The row drawn at the top once the table has caught up with the scroll (asked again until it has, never a fixed wait).
+    const topRow = (): Promise<string | null> =>
+      page.evaluate(`(() => {
+        const body = document.querySelector('[data-testid="record-table-body"]')
+        const box = body.getBoundingClientRect()
+        return document.elementFromPoint(box.left + 40, box.top + 30 + 15)?.closest('[role=row]')?.getAttribute('aria-rowindex') ?? null
+      })()`)
+    await expect.poll(topRow).toBe('1501')
 
     // Largest amount first within each currency: a click on the header, then the other way.
     await page.getByTestId('sort-amount').click()

@@ -8,17 +8,14 @@ import type { JobInfo } from '../../src/shared/ipc/contract'
 import type { SearchResult } from '../../src/shared/search'
 import { startTestHost, valueOf, type TestHost } from '../support/app-env'
 import { CORPUS_PASSWORD, corpusPdf } from '../support/pdf-corpus'
+import { until } from '../support/wait'
 
 let host: TestHost
 
-async function finished(job: JobInfo): Promise<JobInfo> {
-  for (let i = 0; i < 600; i++) {
-    const list = valueOf(await host.call('job:list', undefined)) as JobInfo[]
-    const found = list.find((j) => j.id === job.id)
-    if (found && found.state !== 'running') return found
-    await new Promise((resolve) => setTimeout(resolve, 50))
-  }
-  throw new Error(`job ${job.id} did not finish`)
+function finished(job: JobInfo): Promise<JobInfo> {
+  return until(`job ${job.id} to finish`, async () =>
+    (valueOf(await host.call('job:list', undefined)) as JobInfo[]).find((j) => j.id === job.id && j.state !== 'running')
+  )
 }
 
 beforeAll(async () => {

@@ -40,7 +40,7 @@ beforeAll(async () => {
   live = await startSandbox({ rateLimits: false })
   // The built-in Sandbox has the same seed, so the same bulk files.
   valueOf(await host.call('sync:track', { kind: 'bulk_file', value: live.bulkFileIds.test[1] as string }))
-  await syncAndWait(host, undefined, 60_000)
+  await syncAndWait(host)
 }, 120_000)
 afterAll(async () => {
   await host.close()
@@ -200,7 +200,7 @@ describe('records:* through the gate and the host', { timeout: 60_000 }, () => {
     host.ui.confirmAnswer = true
     const profile = valueOf(await host.call('profile:add', { name: 'Acme live', baseUrl: live.baseUrl, key: live.keys.live }))
     valueOf(await host.call('profile:select', { id: profile.id }))
-    await syncAndWait(host, undefined, 60_000)
+    await syncAndWait(host)
     const plan = (await rows({ resource: 'plans', status: 'active' }, 0, 1)).rows[0] as RecordRow
     const cancels = (): number => live.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/cancel')).length
     host.ui.confirmAnswer = false

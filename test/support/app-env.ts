@@ -12,6 +12,7 @@ import { createGate, createSenderCheck, type Gate } from '../../src/main/ipc/gat
 import { nodeHostLauncher } from '../../src/main/host/node-launcher'
 import type { ConfirmRequest, HostConfig, OpenFileRequest, SaveFileRequest } from '../../src/main/host/protocol'
 import { HostSupervisor, type SupervisorOptions } from '../../src/main/host/supervisor'
+import { until } from './wait'
 
 /** A fresh data folder and the host configuration a test app would have: unpaced, throwaway keychain service. */
 export function testHostConfig(): HostConfig {
@@ -121,16 +122,11 @@ export function valueOf<T>(result: CallResult<T>): T {
 }
 
 /** Starts a sync of the profile in use (all resources, or those named) and waits for it; a sync that does not succeed fails the test. */
-export async function syncAndWait(host: TestHost, resources?: SyncResource[], timeoutMs = 30_000): Promise<void> {
+export async function syncAndWait(host: TestHost, resources?: SyncResource[]): Promise<void> {
   const job = valueOf(await host.call('sync:start', resources ? { resources } : {}))
-  for (const end = Date.now() + timeoutMs; Date.now() < end;) {
-    const found = valueOf(await host.call('job:list', undefined)).find((j) => j.id === job.id)
-    if (found && found.state !== 'running') {
-      if (found.state !== 'succeeded')
-        throw new Error(`sync ${found.state}: ${found.error ? `${found.error.code}: ${found.error.message}` : 'no error given'}`)
-      return
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50))
-  }
-  throw new Error('sync did not finish')
+  const found = await until('the sync to finish', async () =>
+    valueOf(await host.call('job:list', undefined)).find((j) => j.id === job.id && j.state !== 'running')
+  )
+  if (found.state !== 'succeeded')
+    throw new Error(`sync ${found.state}: ${found.error ? `${found.error.code}: ${found.error.message}` : 'no error given'}`)
 }

@@ -5,6 +5,7 @@ import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import pg from 'pg'
+import { until } from './wait'
 
 export interface TestPostgres {
   port: number
@@ -120,16 +121,20 @@ export async function startPostgres(options: PostgresOptions = {}): Promise<Test
   const superUrl = `postgres://${SUPER}:${SUPER_PASSWORD}@127.0.0.1:${port}/postgres`
   const superPool = new pg.Pool({ connectionString: superUrl, max: 2 })
   // Wait for it to take connections (it is ready when a query answers, however long a loaded machine takes).
-  for (let attempt = 0; ; attempt++) {
-    try {
-      await superPool.query('select 1')
-      break
-    } catch (error) {
+  let refused = ''
+  await until(
+    'postgres to take connections',
+    async () => {
       if (server.exitCode !== null) throw new Error(`postgres exited: ${log}`)
-      if (attempt > 600) throw new Error(`postgres did not start: ${(error as Error).message}\n${log}`)
-      await new Promise((r) => setTimeout(r, 100))
-    }
-  }
+      try {
+        return await superPool.query('select 1')
+      } catch (error) {
+        refused = (error as Error).message
+        return undefined
+      }
+    },
+    { everyMs: 100, last: () => `${refused}\n${log}` }
+  )
   return {
     port,
     superUrl,
