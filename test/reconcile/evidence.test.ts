@@ -9,6 +9,7 @@ import { verifyEvidencePack } from '../../src/main/reconcile/evidence'
 import { zipEntries, type ZipEntry } from '../../src/main/files/zip'
 import type { ReconService } from '../../src/main/reconcile/service'
 import { scenarioService, scenarioSession } from '../support/recon-session'
+import { PROPERTY_SEED } from '../support/property'
 
 let service: ReconService
 let dir: string
@@ -65,6 +66,16 @@ async function coverInManifest(files: Map<string, Buffer>): Promise<void> {
       .map(async ([path, bytes]) => ({ path, sha256: await sha256(bytes), bytes: bytes.length }))
   )
   files.set('manifest.json', Buffer.from(JSON.stringify(manifest)))
+}
+
+/** The bytes with one of them changed, at a place the run's seed and the file's name choose (printed on failure with the seed). */
+function flipOne(bytes: Buffer, name: string): Buffer {
+  const copy = Buffer.from(bytes)
+  const at = Number(
+    (BigInt(PROPERTY_SEED) * 2_654_435_761n + BigInt([...name].reduce((h, c) => h * 31 + c.charCodeAt(0), 7))) % BigInt(copy.length)
+  )
+  copy[at] = (copy[at] as number) ^ 0x01
+  return copy
 }
 
 /** The audit trail with its events changed by `change`. */
@@ -231,6 +242,63 @@ describe('the evidence pack', () => {
       })
     )
     expect(otherHead.ok).toBe(false)
+  })
+
+  it('fails on every cell of the tamper matrix: each file changed, removed, duplicated or added, each event changed, deleted, moved or added, each with the manifest rewritten to match and without', async () => {
+    const { pack } = await writtenPack()
+    const original = await rewritten(pack, () => undefined)
+    expect((await verifyEvidencePack(original)).ok).toBe(true)
+    const names = [...(await rewritten(pack, () => undefined).then((b) => JSZip.loadAsync(b))).file(/.*/)].map((f) => f.name)
+    expect(names).toEqual(
+      expect.arrayContaining(['manifest.json', 'README.txt', 'audit-trail.json', 'report.csv', 'statements/01-oct.csv'])
+    )
+    const cells: [string, (files: Map<string, Buffer>) => void][] = []
+    for (const name of names) {
+      cells.push([`${name} changed (one byte)`, (files) => void files.set(name, flipOne(files.get(name) as Buffer, name))])
+      cells.push([
+        `${name} changed (a line added)`,
+        (files) => void files.set(name, Buffer.concat([files.get(name) as Buffer, Buffer.from('\n')]))
+      ])
+      cells.push([`${name} removed`, (files) => void files.delete(name)])
+    }
+    cells.push(['a file added', (files) => void files.set('statements/00-more.csv', Buffer.from('Date,Amount\n01/10/2026,5.00\n'))])
+    const count = (await verifyEvidencePack(original)).events
+    for (let k = 0; k < count; k++) {
+      cells.push([`event ${k + 1} deleted`, trailEdit((events) => void events.splice(k, 1))])
+      cells.push([`event ${k + 1} changed`, trailEdit((events) => void ((events[k] as unknown as { user: string }).user = 'mallory'))])
+      cells.push([`event ${k + 1} added again`, trailEdit((events) => void events.splice(k, 0, { ...(events[k] as object) } as never))])
+      if (k + 1 < count)
+        cells.push([
+          `events ${k + 1} and ${k + 2} swapped`,
+          trailEdit((events) => void events.splice(k, 2, events[k + 1] as never, events[k] as never))
+        ])
+    }
+    const missed: string[] = []
+    for (const [what, change] of cells)
+      for (const covered of [false, true]) {
+        const tampered = await rewritten(pack, async (files) => {
+          change(files)
+          if (covered && !what.startsWith('manifest.json')) await coverInManifest(files)
+        })
+        const result = await verifyEvidencePack(tampered).catch((error: Error) => ({
+          ok: false,
+          problems: [{ what, message: error.message }]
+        }))
+        if (result.ok || result.problems.length === 0)
+          missed.push(`${what}${covered ? ', manifest rewritten' : ''} (seed ${PROPERTY_SEED})`)
+      }
+    expect(missed).toEqual([])
+    // Duplicated: a second entry of each name.
+    for (const name of names) {
+      const files = await JSZip.loadAsync(original)
+      const entries: Record<string, Uint8Array> = {}
+      for (const f of files.file(/.*/)) entries[f.name] = await f.async('uint8array')
+      const twinName = `${name.slice(0, -1)}\u0000`
+      const zipped = Buffer.from(zipSync({ ...entries, [twinName]: entries[name] as Uint8Array }))
+      for (let at = zipped.indexOf(twinName); at >= 0; at = zipped.indexOf(twinName, at + 1)) zipped.write(name, at, 'latin1')
+      const result = await verifyEvidencePack(zipped)
+      expect(result.ok, `${name} twice`).toBe(false)
+    }
   })
 
   it('refuses two entries of one name, says a damaged zip is damaged, and checks a declared size before inflating', async () => {

@@ -165,19 +165,20 @@ export async function writeEvidencePack(
     }))
     add('audit-trail.json', Buffer.from(`${JSON.stringify({ sessionId: session.id, genesis: GENESIS, events: trail }, null, 2)}\n`))
     const chainHead = events.at(-1)?.hash ?? GENESIS
-    add('README.txt', Buffer.from(readme(session, chainHead, events.length, close.seq)))
+    const packSession: Manifest['session'] = {
+      id: session.id,
+      name: session.name,
+      source: session.source,
+      from: session.from,
+      to: session.to,
+      timeZone: session.timeZone,
+      closedAt: close.at,
+      closedBy: close.user
+    }
+    add('README.txt', Buffer.from(readme(packSession, chainHead, events.length, close.seq)))
     const manifest: Manifest = {
       format: EVIDENCE_FORMAT,
-      session: {
-        id: session.id,
-        name: session.name,
-        source: session.source,
-        from: session.from,
-        to: session.to,
-        timeZone: session.timeZone,
-        closedAt: close.at,
-        closedBy: close.user
-      },
+      session: packSession,
       profile: evidence.profile,
       ruleVersion: RULE_VERSION,
       writtenAt: now.toISOString(),
@@ -198,7 +199,8 @@ export async function writeEvidencePack(
   }
 }
 
-function readme(session: SessionInfo, chainHead: string, events: number, closeSeq: number): string {
+/** The pack's README: written from the manifest's own values, so the check writes it again and finds any change to it. */
+function readme(session: Manifest['session'], chainHead: string, events: number, closeSeq: number): string {
   return `Ledgerline evidence pack — ${session.name}
 Period ${session.from} to ${session.to} (${session.timeZone}), ${session.closedAt ? `closed ${session.closedAt} by ${session.closedBy}` : 'not closed'}.
 
@@ -254,6 +256,35 @@ const refused = (what: string, message: string): EvidenceReport => ({
   problems: [{ what, message }]
 })
 
+/**
+ * What the manifest says of the session, against the trail it is bound to: the session as created (name, period, time
+ * zone, source), and the close (its event, when and by whom). A manifest rewritten to say otherwise is named.
+ */
+function manifestAgainstTrail(
+  manifest: Manifest,
+  events: readonly { seq: number; kind: string; at: string; user: string; payload: unknown }[],
+  close: { seq: number; at: string; user: string } | undefined
+): EvidenceProblem[] {
+  const problems: EvidenceProblem[] = []
+  const said = (field: string, manifestValue: unknown, trailValue: unknown, where: string): void => {
+    if (manifestValue !== trailValue)
+      problems.push({
+        what: 'manifest.json',
+        message: `its session ${field} is ${JSON.stringify(manifestValue)}, but ${where} says ${JSON.stringify(trailValue)}`
+      })
+  }
+  const created = events.find((e) => e.kind === 'session_created')?.payload as Record<string, unknown> | undefined
+  if (created)
+    for (const field of ['name', 'source', 'from', 'to', 'timeZone'] as const)
+      said(field, manifest.session?.[field], created[field], "the audit trail's creation of the session")
+  if (close) {
+    said('close event', manifest.closeSeq, close.seq, "the audit trail's last close")
+    said('closing time', manifest.session?.closedAt, close.at, "the audit trail's last close")
+    said('closed by', manifest.session?.closedBy, close.user, "the audit trail's last close")
+  }
+  return problems
+}
+
 /** Files a pack holds beside those its close recorded. */
 const UNBOUND = new Set(['manifest.json', 'README.txt', 'audit-trail.json'])
 
@@ -298,6 +329,8 @@ export async function verifyEvidencePack(bytes: Uint8Array, limit = DEFAULT_INFL
   }
   if (!Array.isArray(manifest.files))
     throw new AppError('not_a_pack', `This is not an evidence pack Ledgerline reads (format ${JSON.stringify(manifest.format)}).`)
+  if (manifestText.toString('utf8') !== `${JSON.stringify(manifest, null, 2)}\n`)
+    problems.push({ what: 'manifest.json', message: 'it is not laid out as Ledgerline wrote it: its bytes were changed' })
   if (manifest.format !== EVIDENCE_FORMAT)
     return refused(
       'manifest.json',
@@ -316,6 +349,8 @@ export async function verifyEvidencePack(bytes: Uint8Array, limit = DEFAULT_INFL
         events: (Omit<AuditEvent, 'sessionId'> & { payload: unknown })[]
       }
       events = trail.events.length
+      if (trailText.toString('utf8') !== `${JSON.stringify(trail, null, 2)}\n`)
+        problems.push({ what: 'audit-trail.json', message: 'it is not laid out as Ledgerline wrote it: its bytes were changed' })
       for (const p of chainProblems(trail.sessionId, trail.events, { hash: manifest.chainHead, count: manifest.events })) {
         const event = p.seq === null ? null : trail.events.find((e) => e.seq === p.seq)
         problems.push({
@@ -329,6 +364,7 @@ export async function verifyEvidencePack(bytes: Uint8Array, limit = DEFAULT_INFL
       const evidence = (close?.payload as { evidence?: ClosedEvidence } | undefined)?.evidence
       if (!close || !evidence) problems.push({ what: 'audit-trail.json', message: 'no close in it records the files of the pack' })
       else bound = new Map(evidence.files.map((f) => [f.path, f]))
+      problems.push(...manifestAgainstTrail(manifest, trail.events, close))
     } catch {
       problems.push({ what: 'audit-trail.json', message: 'it is not readable JSON' })
     }
@@ -368,6 +404,12 @@ export async function verifyEvidencePack(bytes: Uint8Array, limit = DEFAULT_INFL
     if (found !== f.sha256 && !bound?.has(f.path))
       problems.push({ what: f.path, message: `it was changed: its SHA-256 is ${found}, the manifest lists ${f.sha256}` })
   }
+  // The README, written again from the manifest's values: nothing in it was changed, and it tells what the trail says.
+  const readmeText = contents.get('README.txt')
+  if (!readmeText) {
+    if (!problems.some((p) => p.what === 'README.txt')) problems.push({ what: 'README.txt', message: 'it is missing from the pack' })
+  } else if (readmeText.toString('utf8') !== readme(manifest.session, manifest.chainHead, manifest.events, manifest.closeSeq))
+    problems.push({ what: 'README.txt', message: 'it is not the README Ledgerline wrote for this pack: its text was changed' })
   // Each statement: as recorded at import, and listed in the summary.
   const summaryText = contents.get('summary.csv')?.toString('utf8') ?? ''
   for (const s of manifest.statements ?? []) {
