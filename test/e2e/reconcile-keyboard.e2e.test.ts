@@ -1,8 +1,31 @@
-// The reconciliation flow with the keyboard only, in Chromium: sync, sample statement, import, match, accept, match a settlement by hand, note, close, report, reopen; focus always visible.
+// The reconciliation flow with the keyboard only, in Chromium: sync, sample statement, import, match, accept, match a settlement by hand, note, close, report, reopen; focus always visible (the pixels around each focused control change when it loses focus).
 import { readFileSync } from 'node:fs'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startRendererHarness, type RendererHarness } from '../support/renderer-harness'
+import { settled, startRendererHarness, type RendererHarness } from '../support/renderer-harness'
+
+/**
+ * Whether the focused element looks focused: the pixels in and around it (an outline or ring draws outside its box) differ
+ * from the same place once it lost focus. Focus then goes back to it, as it was (focus-visible, since the keyboard moved it).
+ */
+async function focusShows(page: Page): Promise<boolean> {
+  // Where it settles: a dialog's button measured while the dialog still grows in is a dot.
+  await settled(page)
+  const box = await page.evaluate<{ x: number; y: number; width: number; height: number }>(`(() => {
+    const r = document.activeElement.getBoundingClientRect()
+    return { x: r.x, y: r.y, width: r.width, height: r.height }
+  })()`)
+  const clip = { x: Math.max(0, box.x - 6), y: Math.max(0, box.y - 6), width: box.width + 12, height: box.height + 12 }
+  const shot = async (): Promise<Buffer> => {
+    await settled(page)
+    return page.screenshot({ clip, animations: 'disabled', caret: 'hide' })
+  }
+  const focused = await shot()
+  await page.evaluate(`(() => { window.__focusCheck = document.activeElement; document.activeElement.blur() })()`)
+  const unfocused = await shot()
+  await page.evaluate(`window.__focusCheck.focus({ focusVisible: true })`)
+  return !focused.equals(unfocused)
+}
 
 /** Presses Tab until the focused element's text (or test id) matches, as a keyboard user would; fails after 80 presses. */
 async function tabTo(page: Page, wanted: RegExp): Promise<void> {
@@ -13,13 +36,7 @@ async function tabTo(page: Page, wanted: RegExp): Promise<void> {
       return el ? [el.getAttribute('data-testid') ?? '', el.innerText ?? '', el.getAttribute('placeholder') ?? ''].join(' ').trim() : ''
     })()`)
     if (wanted.test(focused)) {
-      // Focus is visible: the focused element draws an outline or a ring.
-      const visible = await page.evaluate<boolean>(`(() => {
-        const el = document.activeElement
-        const style = getComputedStyle(el)
-        return style.outlineStyle !== 'none' || style.boxShadow !== 'none' || el.matches(':focus-visible')
-      })()`)
-      expect(visible, `focus on ${focused} is visible`).toBe(true)
+      expect(await focusShows(page), `focus on ${focused} is visible`).toBe(true)
       return
     }
   }
@@ -177,5 +194,23 @@ describe('reconciliation with the keyboard only', { timeout: 180_000 }, () => {
     await expect.poll(() => page.getByTestId('session-history').textContent()).toContain('Corrected statement received')
     await page.keyboard.press('Escape')
     expect(harness.pageErrors).toEqual([])
+  })
+
+  it('tells a focus that shows from one that does not', async () => {
+    const { page } = harness
+    // Two plain buttons: one with the browser's own focus ring, one whose focus draws nothing.
+    await page.evaluate(`(() => {
+      for (const [id, style] of [['ring', ''], ['bare', 'outline: none; box-shadow: none']]) {
+        const b = document.createElement('button')
+        b.id = id
+        b.textContent = id
+        b.setAttribute('style', 'position: fixed; z-index: 2147483647; top: 300px; left: ' + (id === 'ring' ? 400 : 600) + 'px; ' + style)
+        document.body.append(b)
+      }
+    })()`)
+    await page.evaluate(`document.getElementById('ring').focus({ focusVisible: true })`)
+    expect(await focusShows(page)).toBe(true)
+    await page.evaluate(`document.getElementById('bare').focus({ focusVisible: true })`)
+    expect(await focusShows(page)).toBe(false)
   })
 })
