@@ -7,7 +7,15 @@ import { openCache } from '../main/cache/open'
 import { createFileLogger, LOG_FILE_NAME, type Logger } from '../main/log'
 import { ProfileService, type Profile } from '../main/profiles/service'
 import { registerSecret } from '../main/redact'
-import { createOsKeychainStore } from '../main/secrets/secret-store'
+import { createOsKeychainStore, KEYCHAIN_SERVICE, type SecretStore } from '../main/secrets/secret-store'
+
+/**
+ * The keychain entries the CLI keeps keys under: the app's, unless LEDGERLINE_KEYCHAIN_SERVICE names another set (tests
+ * use their own, so they never read or write the keys of the Ledgerline on the same computer).
+ */
+export function cliSecrets(): SecretStore {
+  return createOsKeychainStore(process.env['LEDGERLINE_KEYCHAIN_SERVICE'] || KEYCHAIN_SERVICE)
+}
 
 /** Said after a plain CSV is written: it is not for Excel. */
 export const PLAIN_NOTE = ' (plain CSV for accounting software, pandas and SQL; not meant for Excel)'
@@ -74,7 +82,7 @@ export function openData(dbOption: string | undefined, use: 'reads' | 'fills'): 
   mkdirSync(dirname(file), { recursive: true })
   const db = openCache(file)
   const log = createFileLogger(join(dirname(file), 'logs', LOG_FILE_NAME))
-  const profiles = new ProfileService({ db, secrets: createOsKeychainStore(), logger: log })
+  const profiles = new ProfileService({ db, secrets: cliSecrets(), logger: log })
   return {
     file,
     db,

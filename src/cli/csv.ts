@@ -8,8 +8,7 @@ import { providerCsv } from '../shared/bulk/write'
 import type { SentFile } from '../shared/ipc/bulk'
 import { bulkContext, BulkService } from '../main/bulk/service'
 import { ClientPool } from '../main/profiles/clients'
-import { createOsKeychainStore } from '../main/secrets/secret-store'
-import { apiKeyFromEnv, chooseProfile, COMMON, openData, UsageError, type Opened } from './common'
+import { apiKeyFromEnv, chooseProfile, cliSecrets, COMMON, openData, UsageError, type Opened } from './common'
 
 /** Problems that mean the file is not a CSV text at all: exit 2, as for a file that cannot be opened. */
 const UNREADABLE = new Set(['not_csv'])
@@ -63,7 +62,7 @@ export async function csvCommand(args: string[]): Promise<number> {
     let remote: SentFile | null = null
     if (values.remote && report.valid && data && profile) {
       const service = new BulkService(data.db)
-      const clients = new ClientPool({ secrets: createOsKeychainStore() })
+      const clients = new ClientPool({ secrets: cliSecrets() })
       try {
         remote = await service.validateTransfers(
           profile.id,

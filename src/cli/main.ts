@@ -18,14 +18,24 @@ import { sampleStatement } from '../main/sandbox/statement'
 import { sampleStatementFile } from '../main/sandbox/statement-formats'
 import { lineWhere, SAMPLE_FORMATS, type SampleFormat } from '../shared/reconcile'
 import { search } from '../main/search/search'
-import { createOsKeychainStore } from '../main/secrets/secret-store'
 import { runSync } from '../main/sync/engine'
 import { toMajorString } from '../shared/money'
 import { formatInZone, systemTimeZone } from '../shared/time'
 import { FOLLOW_KIND_NAMES } from '../shared/ipc/sync'
 import { SEARCH_RESOURCES, SEARCH_SORTS, type SearchQuery, type SearchResource, type SearchSort } from '../shared/search'
 import { SYNC_RESOURCES, type SyncProgress, type SyncResource } from '../shared/sync'
-import { apiKeyFromEnv, chooseProfile, COMMON, FILTER_OPTIONS, openData, outputPath, PLAIN_NOTE, positiveInt, UsageError } from './common'
+import {
+  apiKeyFromEnv,
+  chooseProfile,
+  cliSecrets,
+  COMMON,
+  FILTER_OPTIONS,
+  openData,
+  outputPath,
+  PLAIN_NOTE,
+  positiveInt,
+  UsageError
+} from './common'
 import { readSecret } from './prompt'
 import { csvCommand } from './csv'
 import { auditCommand, importCommand, reconcileCommand, reportCommand } from './reconcile'
@@ -283,7 +293,7 @@ async function syncCommand(args: string[]): Promise<number> {
       throw new UsageError(`unknown resource "${r}" (use ${SYNC_RESOURCES.join(', ')})`)
   const data = openData(values.db, 'fills')
   // --no-pacing: for servers without rate limits, such as a local Sandbox started with --no-rate-limits.
-  const clients = new ClientPool({ secrets: createOsKeychainStore(), ...(values['no-pacing'] ? { pacing: false as const } : {}) })
+  const clients = new ClientPool({ secrets: cliSecrets(), ...(values['no-pacing'] ? { pacing: false as const } : {}) })
   const controller = new AbortController()
   const onSignal = (): void => controller.abort()
   process.once('SIGINT', onSignal)

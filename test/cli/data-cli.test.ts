@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startSandbox, type Sandbox } from '../../src/main/sandbox/server'
-import { createOsKeychainStore } from '../../src/main/secrets/secret-store'
-import { runCli, type CliRun } from '../support/cli'
+import { createOsKeychainStore, KEYCHAIN_SERVICE } from '../../src/main/secrets/secret-store'
+import { CLI_KEYCHAIN_SERVICE, runCli, type CliRun } from '../support/cli'
 
 let sandbox: Sandbox
 let dir: string
@@ -34,7 +34,9 @@ describe('ledgerline profile, sync, search, export', { timeout: 120_000 }, () =>
     const profile = JSON.parse(added.stdout) as { id: string; mode: string; baseUrl: string }
     expect(profile).toMatchObject({ mode: 'test', baseUrl: sandbox.baseUrl })
     profileId = profile.id
-    expect(await createOsKeychainStore().get(profileId)).toBe(sandbox.keys.test)
+    // Under the test's own keychain entries (LEDGERLINE_KEYCHAIN_SERVICE), never the installed Ledgerline's.
+    expect(await createOsKeychainStore(CLI_KEYCHAIN_SERVICE).get(profileId)).toBe(sandbox.keys.test)
+    expect(await createOsKeychainStore(KEYCHAIN_SERVICE).get(profileId)).toBeNull()
     const list = JSON.parse((await cli(['profile', 'list', '--json'])).stdout) as { name: string }[]
     expect(list.map((p) => p.name)).toEqual(['Sandbox', 'Acme Ltd'])
   })
@@ -168,7 +170,7 @@ describe('ledgerline profile, sync, search, export', { timeout: 120_000 }, () =>
   it('removes the profile with its records and its keychain entry', async () => {
     const run = await cli(['profile', 'remove', 'Acme Ltd'])
     expect(run.code).toBe(0)
-    expect(await createOsKeychainStore().get(profileId)).toBeNull()
+    expect(await createOsKeychainStore(CLI_KEYCHAIN_SERVICE).get(profileId)).toBeNull()
     const left = await cli(['search', '--profile', 'Acme Ltd'])
     expect(left.code).toBe(2)
     expect(left.stderr).toMatch(/No profile called "Acme Ltd"/)

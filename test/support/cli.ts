@@ -1,10 +1,14 @@
 // Runs the real ledgerline command in a child process and collects what it printed.
 import Database from 'better-sqlite3'
 import { spawn, type ChildProcess } from 'node:child_process'
+import { randomUUID } from 'node:crypto'
 import { join } from 'node:path'
 import { PROJECT_ROOT } from './renderer-harness'
 
 export const CLI = join(PROJECT_ROOT, 'bin', 'ledgerline.cjs')
+
+/** The keychain entries this test file's CLI runs keep keys under: their own, never the installed Ledgerline's. */
+export const CLI_KEYCHAIN_SERVICE = `app.ledgerline.test-cli-${randomUUID()}`
 
 export interface CliRun {
   code: number | null
@@ -21,7 +25,7 @@ export function startCli(
 ): { child: ChildProcess; ended: Promise<CliRun> } {
   const child = spawn(process.execPath, [CLI, ...args], {
     cwd: PROJECT_ROOT,
-    env: { ...process.env, ...env },
+    env: { ...process.env, LEDGERLINE_KEYCHAIN_SERVICE: CLI_KEYCHAIN_SERVICE, ...env },
     stdio: ['ignore', 'pipe', 'pipe']
   })
   const ended = new Promise<CliRun>((resolve, reject) => {
