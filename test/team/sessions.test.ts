@@ -60,6 +60,10 @@ const decide = (login: string, item: string, action: string, basedOn?: number): 
 const step = (login: string, kind: 'submit' | 'approve' | 'return' | 'reopen', reason?: string): ReturnType<typeof asMember> =>
   asMember(login, (client) => addSessionEventOnce(client, randomUUID(), SESSION, kind, reason ? { reason } : {}))
 
+/** The call a member's client makes for an event (addSessionEventOnce), as SQL for psql. */
+const eventSql = (kind: string, item: string | null, basedOn: number | null, payload: object): string =>
+  `select ledgerline.session_event_once('${randomUUID()}', '${SESSION}', '${kind}', ${item === null ? 'null' : `'${item}'`}, ${basedOn ?? 'null'}, '${JSON.stringify(payload)}')`
+
 beforeAll(async () => {
   server = await startPostgres()
   await server.createLogin('owner', PASSWORDS.owner as string)
@@ -137,6 +141,10 @@ describe('a shared session', () => {
       expect(byReviewer.stderr).toMatch(
         /bob is a reviewer: only preparers decide \(a reviewer comments with a note\) \[team_role_refused\]/
       )
+      // The same refusal through the real psql client, as bob, calling the function a member's client calls.
+      const viaPsql = server.psql('bob', PASSWORDS.bob as string, eventSql('decision', 'A', 1, { action: 'reject' }))
+      expect(viaPsql.status).not.toBe(0)
+      expect(viaPsql.stderr).toMatch(/bob is a reviewer: only preparers decide/)
       expect((await decide('bob', 'A', 'note check the fee')).code).toBe(0)
       expect((await decide('erin', 'D', 'accept')).code).toBe(0)
       // Two preparers decide on one item at the same moment, both from version 0: one wins, the other is told who changed it.
@@ -172,6 +180,15 @@ describe('a shared session', () => {
     const decider = await step('erin', 'approve')
     expect(decider.code).toBe(2)
     expect(decider.stderr).toMatch(/erin made decisions in session sess-2026-03 and may not approve it \[team_duties_refused\]/)
+    // Both refusals again through the real psql client, as each member.
+    for (const [login, refusal] of [
+      ['alice', /alice is a preparer: only a reviewer or an admin approves/],
+      ['erin', /erin made decisions in session sess-2026-03 and may not approve it/]
+    ] as const) {
+      const run = server.psql(login, PASSWORDS[login] as string, eventSql('approve', null, null, {}))
+      expect(run.status, login).not.toBe(0)
+      expect(run.stderr, login).toMatch(refusal)
+    }
     const noReason = await step('bob', 'return')
     expect(noReason.stderr).toMatch(/returning a session needs a comment saying why \[team_state_refused\]/)
     expect((await step('bob', 'return', 'Item C is not explained')).code).toBe(0)
