@@ -1,7 +1,7 @@
 // Test runner setup: unit, contract and browser end-to-end tests all run under plain Node, in two projects: the tests
 // that run in their own process, side by side, and then, one file at a time, those that start processes of their own.
 import { defineConfig } from 'vitest/config'
-import { SERIAL_TESTS } from './test/support/serial'
+import SERIAL_TESTS from './test/support/serial-tests.json' with { type: 'json' }
 
 export default defineConfig({
   test: {

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Locator, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { providerCsv } from '../../src/shared/bulk/write'
+import Papa from 'papaparse'
 import { syncAndWait } from '../support/app-env'
 import { startRendererHarness, type RendererHarness } from '../support/renderer-harness'
 
@@ -152,8 +152,22 @@ describe('bulk payout builder', { timeout: 180_000 }, () => {
       ['1250.50', 'NGN', '044', '', '2233445599', 'Bola Ade', 'Refund 7'],
       ['45.50', 'GHS', '300303', '030100', '1234567890123', 'Kofi Mensah', 'Fees']
     ]
+    // The file as the provider's template has it, written out by hand (UTF-8, no BOM, CRLF, its columns in its order)…
+    const header = 'amount,currency,bank_code,branch_code,account_number,account_name,narration\r\n'
     const saved = join(harness.host.ui.exportDir, 'payouts.csv')
-    await expect.poll(() => readFileSync(saved, 'utf8')).toBe(providerCsv('transfers', rows))
+    await expect
+      .poll(() => readFileSync(saved, 'utf8'))
+      .toBe(
+        header +
+          '5000.00,NGN,058,,0123456789,Adaeze Okafor,November salary\r\n' +
+          '1250.50,NGN,044,,2233445599,Bola Ade,Refund 7\r\n' +
+          '45.50,GHS,300303,030100,1234567890123,Kofi Mensah,Fees\r\n'
+      )
+    // …and as another CSV reader (papaparse) reads it: the rows typed, cell for cell.
+    expect(Papa.parse<string[]>(readFileSync(saved, 'utf8').trimEnd(), { delimiter: ',' }).data).toEqual([
+      COLUMNS['transfers'],
+      ...rows
+    ])
 
     // Followed: the Sandbox takes the file as the dashboard would; after a sync each row has its status.
     await builder.getByTestId('submit-sandbox').click()
@@ -168,7 +182,7 @@ describe('bulk payout builder', { timeout: 180_000 }, () => {
     await page.getByTestId('save-retry').click()
     await expect.poll(() => harness.host.ui.saves.length).toBe(2)
     const retry = join(harness.host.ui.exportDir, 'payouts-retry.csv')
-    await expect.poll(() => readFileSync(retry, 'utf8')).toBe(providerCsv('transfers', [rows[1] as string[]]))
+    await expect.poll(() => readFileSync(retry, 'utf8')).toBe(`${header}1250.50,NGN,044,,2233445599,Bola Ade,Refund 7\r\n`)
     expect(harness.pageErrors).toEqual([])
   })
 
