@@ -15,7 +15,7 @@ export const ARTIFACTS_DIR = join(PROJECT_ROOT, 'test-artifacts')
 export const CHROMIUM_PATH = process.env['LEDGERLINE_CHROMIUM'] ?? '/usr/bin/chromium'
 
 /** Flags for Chromium on a closed network as root: no sandbox, no GPU, no background traffic. */
-const CHROMIUM_ARGS = [
+export const CHROMIUM_ARGS = [
   '--no-sandbox',
   '--disable-gpu',
   '--no-first-run',

@@ -17,6 +17,8 @@ export const HEADER_SYNONYMS: Record<MappedField, string[]> = {
     'posting date',
     'posted date',
     'date posted',
+    'post date',
+    'posted',
     'payment date',
     'date paid',
     'paid on',

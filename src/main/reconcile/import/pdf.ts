@@ -39,6 +39,14 @@ export interface PdfLayout {
   pageStarts: number[]
 }
 
+/**
+ * A cell's text wrapped onto the next line, joined again: with the column's joiner (a space between words), except after a
+ * hyphen that ends a word ("TST-" + "0000001"), where the layout broke the line and no space was ever there.
+ */
+function joinWrapped(first: string, then: string, joinWith: string): string {
+  return /[^\s-]-$/.test(first) ? `${first}${then}` : `${first}${joinWith}${then}`
+}
+
 /** Words of a balance or totals line, never a narration's continuation. */
 const BALANCE_OR_TOTAL = /\b(?:opening|closing|brought|carried|total|totals|sub-?total|balance (?:b\/?f|c\/?f|as at)|b\/f|c\/f)\b/i
 
@@ -278,7 +286,10 @@ function columnsOf(
   return { columns, used }
 }
 
-/** The column a piece lies in most. */
+/**
+ * The column a piece lies in most; but a word that ends before a text column's heading starts belongs to the text column before
+ * it (a justified narration spreads its words towards the next column; that column's own text starts under its heading).
+ */
 function columnOf(columns: readonly Column[], piece: PdfPiece): number {
   let best = 0
   let bestOverlap = -Infinity
@@ -290,7 +301,9 @@ function columnOf(columns: readonly Column[], piece: PdfPiece): number {
       bestOverlap = overlap
     }
   }
-  return best
+  const chosen = columns[best] as Column
+  const before = columns[best - 1]
+  return before && before.text && chosen.text && piece.right < chosen.x ? best - 1 : best
 }
 
 /**
@@ -403,9 +416,9 @@ export function layoutPdfStatement(text: PdfText, name: string, mapped: Partial<
   const extend = (row: { cells: string[] }, cells: readonly string[], before: boolean): void => {
     cells.forEach((c, k) => {
       if (c === '') return
-      const joinWith = (columns[k] as Column).joinWith
       const have = row.cells[k] as string
-      row.cells[k] = have === '' ? c : before ? `${c}${joinWith}${have}` : `${have}${joinWith}${c}`
+      if (have === '') row.cells[k] = c
+      else row.cells[k] = before ? joinWrapped(c, have, (columns[k] as Column).joinWith) : joinWrapped(have, c, (columns[k] as Column).joinWith)
     })
   }
   for (let i = (used[used.length - 1] as number) + 1; i < lines.length; i++) {
