@@ -86,6 +86,44 @@ describe('reading a statement', () => {
     expect(s.rows[0]?.amountMinor).toBe(123456)
   })
 
+  it('keeps a real transaction whose words look like a balance or a total line, and still takes the balance lines as balances', async () => {
+    const s = await parseStatement(
+      utf8(
+        [
+          'Date,Description,Reference,Debit,Credit,Balance',
+          ',Opening balance,,,,"1,000.00"',
+          '16/03/2026,TOTAL ENERGIES LEKKI FUEL,POS1,"5,000.00",,"-4,000.00"',
+          '17/03/2026,BALANCE TRANSFER FROM SAVINGS,TRF2,,"10,000.00","6,000.00"',
+          '18/03/2026,Closing balance adjustment fee,CHG3,50.00,,"5,950.00"',
+          '19/03/2026,Sub-total Stores Ltd payment,INV4,,"1,000.00","6,950.00"',
+          '31/03/2026,Closing balance as at 31 March,,,,"6,950.00"'
+        ].join('\n')
+      ),
+      's.csv',
+      { defaultCurrency: 'NGN' }
+    )
+    expect(s.rows.map((r) => [r.line, r.amountMinor, r.description])).toEqual([
+      [3, -500_000, 'TOTAL ENERGIES LEKKI FUEL'],
+      [4, 1_000_000, 'BALANCE TRANSFER FROM SAVINGS'],
+      [5, -5_000, 'Closing balance adjustment fee'],
+      [6, 100_000, 'Sub-total Stores Ltd payment']
+    ])
+    expect(s.skipped).toEqual([
+      { line: 1, reason: 'header row' },
+      { line: 2, reason: 'opening balance line' },
+      { line: 7, reason: 'closing balance line' }
+    ])
+    expect(s.proof).toMatchObject({ openingMinor: 100_000, closingMinor: 695_000, complete: true })
+    // A balance line that states its balance in the amount column (no balance column) is still a balance, not a transaction.
+    const amountOnly = await parseStatement(
+      utf8(['Date,Description,Amount', '01/03/2026,Balance brought forward from February,"1,000.00"', '16/03/2026,Fuel,-50.00'].join('\n')),
+      's.csv',
+      { defaultCurrency: 'NGN' }
+    )
+    expect(amountOnly.rows.map((r) => r.amountMinor)).toEqual([-5_000])
+    expect(amountOnly.proof?.openingMinor).toBe(100_000)
+  })
+
   it('reads every common amount form exactly, with the form it chose', async () => {
     const dot =
       'date,amount\n2026-10-01,"1,234.56"\n2026-10-02,"(1,234.56)"\n2026-10-03,1234.56-\n2026-10-04,NGN 1234.56\n2026-10-05,"₦1,000.00"\n2026-10-06,"-0.01"\n2026-10-07,12\n2026-10-08,"1,000,000.10 CR"\n2026-10-09,"500.00 DR"\n'

@@ -219,6 +219,18 @@ export const EMPTY_MAPPING: StatementMapping = {
 
 /** Words every opening or closing balance label holds one of: looked for before the full labels are. */
 const BALANCE_WORDS = /bal|forward|b\/f|c\/f|solde|saldo|likutis/i
+/** Words a balance line may hold beside its phrase: when, from which period ("Balance brought forward from February"). */
+const BALANCE_LINE_WORDS =
+  /\b(?:as|at|of|on|from|to|for|the|period|statement|date|jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b/giu
+
+/**
+ * Whether a dated line that moves money is a balance line: its description is the balance phrase and nothing else that says
+ * what moved ("Opening balance", "Balance b/f as at 01/03"); "Closing balance adjustment fee" is a transaction and is kept.
+ */
+function onlyBalanceWords(description: string): boolean {
+  const rest = description.replace(OPENING_BALANCE, ' ').replace(CLOSING_BALANCE, ' ').replace(BALANCE_LINE_WORDS, ' ')
+  return !/\p{L}/u.test(rest)
+}
 
 const TOTALS =
   /\b(total|totals|sub-?total|closing balance|opening balance|balance b\/?f|balance c\/?f|brought forward|carried forward|end of statement|balance as at|apyvarta|obroty|omsättning)\b/i
@@ -609,7 +621,7 @@ export function parseGrid(grid: Grid, facts: FileFacts, mapping: StatementMappin
     // A dated "Balance b/f" line is a balance, never a transaction (its description says so); a cheap look for the words first.
     if (DESCRIPTION >= 0 && !structured) {
       const description = row[DESCRIPTION] ?? ''
-      if (BALANCE_WORDS.test(description) && statedBalance(i, row, description)) continue
+      if (BALANCE_WORDS.test(description) && (!hasAmount || onlyBalanceWords(description)) && statedBalance(i, row, description)) continue
     }
     // A CSV line with more cells than its header: a separator or a quote out of place, so which cell is which is a guess.
     if (
