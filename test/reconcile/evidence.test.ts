@@ -301,6 +301,28 @@ describe('the evidence pack', () => {
     }
   })
 
+  it('finds a change to any one byte of the manifest or the audit trail, each byte tried in turn', { timeout: 120_000 }, async () => {
+    const { pack } = await writtenPack()
+    const zip = await JSZip.loadAsync(readFileSync(pack))
+    const files = new Map<string, Buffer>()
+    for (const [path, entry] of Object.entries(zip.files)) if (!entry.dir) files.set(path, await entry.async('nodebuffer'))
+    const missed: string[] = []
+    for (const name of ['manifest.json', 'audit-trail.json']) {
+      const bytes = files.get(name) as Buffer
+      for (let at = 0; at < bytes.length; at++) {
+        const changed = Buffer.from(bytes)
+        changed[at] = (changed[at] as number) ^ 0x01
+        const out = new JSZip()
+        for (const [path, b] of files) out.file(path, path === name ? changed : b)
+        const result = await verifyEvidencePack(await out.generateAsync({ type: 'nodebuffer' })).catch((error: Error) => ({
+          ok: !/not an evidence pack/.test(error.message)
+        }))
+        if (result.ok) missed.push(`${name} byte ${at}: ${JSON.stringify(bytes.subarray(Math.max(0, at - 20), at + 10).toString())}`)
+      }
+    }
+    expect(missed).toEqual([])
+  })
+
   it('refuses two entries of one name, says a damaged zip is damaged, and checks a declared size before inflating', async () => {
     const { pack } = await writtenPack()
     const files = new Map<string, Buffer>()

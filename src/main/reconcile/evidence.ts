@@ -4,6 +4,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync, writeSync } from 'nod
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import JSZip from 'jszip'
+import { z } from 'zod'
 import { RULE_VERSION, type SessionInfo } from '../../shared/reconcile'
 import type { ClosedEvidence, EvidenceFile } from '../../shared/reconcile-events'
 import { AppError } from '../errors'
@@ -30,7 +31,8 @@ interface Manifest {
   }
   profile: { name: string; mode: string }
   ruleVersion: string
-  writtenAt: string
+  /** Written by packs before 2026-11-27; nothing bound it to the sign-off, so packs no longer say it (the zip's entries carry the time). */
+  writtenAt?: string
   /** The last event's hash: the whole trail is bound to it, and through the close event every file below. */
   chainHead: string
   events: number
@@ -181,7 +183,6 @@ export async function writeEvidencePack(
       session: packSession,
       profile: evidence.profile,
       ruleVersion: RULE_VERSION,
-      writtenAt: now.toISOString(),
       chainHead,
       events: events.length,
       closeSeq: close.seq,
@@ -263,7 +264,8 @@ const refused = (what: string, message: string): EvidenceReport => ({
 function manifestAgainstTrail(
   manifest: Manifest,
   events: readonly { seq: number; kind: string; at: string; user: string; payload: unknown }[],
-  close: { seq: number; at: string; user: string } | undefined
+  close: { seq: number; at: string; user: string } | undefined,
+  evidence: ClosedEvidence | undefined
 ): EvidenceProblem[] {
   const problems: EvidenceProblem[] = []
   const said = (field: string, manifestValue: unknown, trailValue: unknown, where: string): void => {
@@ -282,8 +284,38 @@ function manifestAgainstTrail(
     said('closing time', manifest.session?.closedAt, close.at, "the audit trail's last close")
     said('closed by', manifest.session?.closedBy, close.user, "the audit trail's last close")
   }
+  if (evidence)
+    for (const field of ['name', 'mode'] as const)
+      if (manifest.profile[field] !== evidence.profile?.[field])
+        problems.push({
+          what: 'manifest.json',
+          message: `its profile ${field} is ${JSON.stringify(manifest.profile[field])}, but the audit trail's last close says ${JSON.stringify(evidence.profile?.[field])}`
+        })
   return problems
 }
+
+/** What a manifest Ledgerline writes holds, and nothing else: a key or a type changed is named, never a crash. */
+const MANIFEST_SHAPE = z.strictObject({
+  format: z.string(),
+  session: z.strictObject({
+    id: z.string(),
+    name: z.string(),
+    source: z.string(),
+    from: z.string(),
+    to: z.string(),
+    timeZone: z.string(),
+    closedAt: z.string().nullable(),
+    closedBy: z.string().nullable()
+  }),
+  profile: z.strictObject({ name: z.string(), mode: z.string() }),
+  ruleVersion: z.string(),
+  writtenAt: z.string().optional(),
+  chainHead: z.string(),
+  events: z.number().int(),
+  closeSeq: z.number().int(),
+  files: z.array(z.strictObject({ path: z.string(), sha256: z.string(), bytes: z.number().int() })),
+  statements: z.array(z.strictObject({ name: z.string(), sha256: z.string(), path: z.string().nullable() }))
+})
 
 /** Files a pack holds beside those its close recorded. */
 const UNBOUND = new Set(['manifest.json', 'README.txt', 'audit-trail.json'])
@@ -336,6 +368,16 @@ export async function verifyEvidencePack(bytes: Uint8Array, limit = DEFAULT_INFL
       'manifest.json',
       `it is a pack of format ${JSON.stringify(manifest.format)}, whose files are not bound to the sign-off: reopen the session and close it again to write one that is`
     )
+  const shape = MANIFEST_SHAPE.safeParse(manifest)
+  if (!shape.success) {
+    const issue = shape.error.issues[0]
+    return {
+      ...refused(
+        'manifest.json',
+        `it is not a manifest Ledgerline wrote: ${issue?.path.join('.') || 'it'}: ${issue?.message ?? 'unreadable'}`
+      )
+    }
+  }
   // The audit trail: every event's hash from its content and the one before, ending at the manifest's head.
   let events = 0
   let bound: Map<string, EvidenceFile> | null = null
@@ -364,7 +406,7 @@ export async function verifyEvidencePack(bytes: Uint8Array, limit = DEFAULT_INFL
       const evidence = (close?.payload as { evidence?: ClosedEvidence } | undefined)?.evidence
       if (!close || !evidence) problems.push({ what: 'audit-trail.json', message: 'no close in it records the files of the pack' })
       else bound = new Map(evidence.files.map((f) => [f.path, f]))
-      problems.push(...manifestAgainstTrail(manifest, trail.events, close))
+      problems.push(...manifestAgainstTrail(manifest, trail.events, close, evidence))
     } catch {
       problems.push({ what: 'audit-trail.json', message: 'it is not readable JSON' })
     }
@@ -401,8 +443,30 @@ export async function verifyEvidencePack(bytes: Uint8Array, limit = DEFAULT_INFL
     if (bound && !bound.has(f.path) && !UNBOUND.has(f.path))
       problems.push({ what: f.path, message: 'the manifest lists it, but the close did not record it' })
     const found = sha256(content)
-    if (found !== f.sha256 && !bound?.has(f.path))
+    const recorded = bound?.get(f.path)
+    if (found !== f.sha256 && !recorded)
       problems.push({ what: f.path, message: `it was changed: its SHA-256 is ${found}, the manifest lists ${f.sha256}` })
+    // A file the close recorded and that is still as recorded: the manifest must say the same of it.
+    else if ((found !== f.sha256 && recorded?.sha256 === found) || (found === f.sha256 && f.bytes !== content.byteLength))
+      problems.push({
+        what: 'manifest.json',
+        message: `it lists ${f.path} as ${f.bytes} bytes with SHA-256 ${f.sha256}; the file is ${content.byteLength} bytes with SHA-256 ${found}`
+      })
+  }
+  // The rule version the settings were written with (settings.json is bound by the close).
+  const settingsText = contents.get('settings.json')
+  if (settingsText) {
+    let settingsRule: unknown = null
+    try {
+      settingsRule = (JSON.parse(settingsText.toString('utf8')) as { ruleVersion?: unknown }).ruleVersion
+    } catch {
+      settingsRule = null
+    }
+    if (settingsRule !== manifest.ruleVersion)
+      problems.push({
+        what: 'manifest.json',
+        message: `its rule version is ${JSON.stringify(manifest.ruleVersion)}, but settings.json says ${JSON.stringify(settingsRule)}`
+      })
   }
   // The README, written again from the manifest's values: nothing in it was changed, and it tells what the trail says.
   const readmeText = contents.get('README.txt')
@@ -421,12 +485,14 @@ export async function verifyEvidencePack(bytes: Uint8Array, limit = DEFAULT_INFL
       continue
     }
     const content = contents.get(s.path)
-    if (content && sha256(content) !== s.sha256)
+    if (!content)
+      problems.push({ what: 'manifest.json', message: `it puts the statement ${s.name} at ${s.path}, which is not in the pack` })
+    else if (sha256(content) !== s.sha256)
       problems.push({
         what: s.path,
         message: `it is not the file that was imported: its SHA-256 is ${sha256(content)}, the import recorded ${s.sha256}`
       })
-    if (!summaryText.includes(s.sha256))
+    if (!summaryText.includes(s.sha256) || !summaryText.includes(s.name))
       problems.push({ what: 'summary.csv', message: `it does not list ${s.name} with the SHA-256 recorded at import` })
   }
   return { ok: problems.length === 0, files: contents.size, events, chainHead: manifest.chainHead, problems }
