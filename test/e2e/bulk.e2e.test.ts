@@ -164,10 +164,7 @@ describe('bulk payout builder', { timeout: 180_000 }, () => {
           '45.50,GHS,300303,030100,1234567890123,Kofi Mensah,Fees\r\n'
       )
     // …and as another CSV reader (papaparse) reads it: the rows typed, cell for cell.
-    expect(Papa.parse<string[]>(readFileSync(saved, 'utf8').trimEnd(), { delimiter: ',' }).data).toEqual([
-      COLUMNS['transfers'],
-      ...rows
-    ])
+    expect(Papa.parse<string[]>(readFileSync(saved, 'utf8').trimEnd(), { delimiter: ',' }).data).toEqual([COLUMNS['transfers'], ...rows])
 
     // Followed: the Sandbox takes the file as the dashboard would; after a sync each row has its status.
     await builder.getByTestId('submit-sandbox').click()

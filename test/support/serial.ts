@@ -6,4 +6,5 @@ import serialTests from './serial-tests.json'
 export const SERIAL_TESTS: readonly string[] = serialTests
 
 /** What a test file that starts a process of its own uses. */
-export const STARTS_PROCESSES = /\b(startTestHost|startRendererHarness|runCli|startCli|nodeHostLauncher|spawn|execFile|fork)\(|new Worker\(|\bchromium\.launch\(/
+export const STARTS_PROCESSES =
+  /\b(startTestHost|startRendererHarness|runCli|startCli|nodeHostLauncher|spawn|execFile|fork)\(|new Worker\(|\bchromium\.launch\(/

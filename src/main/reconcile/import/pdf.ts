@@ -418,7 +418,10 @@ export function layoutPdfStatement(text: PdfText, name: string, mapped: Partial<
       if (c === '') return
       const have = row.cells[k] as string
       if (have === '') row.cells[k] = c
-      else row.cells[k] = before ? joinWrapped(c, have, (columns[k] as Column).joinWith) : joinWrapped(have, c, (columns[k] as Column).joinWith)
+      else
+        row.cells[k] = before
+          ? joinWrapped(c, have, (columns[k] as Column).joinWith)
+          : joinWrapped(have, c, (columns[k] as Column).joinWith)
     })
   }
   for (let i = (used[used.length - 1] as number) + 1; i < lines.length; i++) {
