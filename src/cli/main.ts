@@ -126,7 +126,8 @@ Commands:
   close --session ID [--evidence PACK.zip]
       Close a session: read-only until reopened. --evidence writes one zip an auditor opens
       without Ledgerline: the reports, every statement as imported, the audit trail with its
-      hash chain, the settings, and a README on checking it by hand.
+      hash chain, the settings, and a README on checking it by hand. On a session already closed,
+      --evidence writes the pack of that close and changes nothing.
   reopen --session ID --reason TEXT    Open a closed session again; the reason is kept.
   audit verify [--session ID] [--json]
       Check every reconciliation decision's hash chain; exit 1 when anything was changed.

@@ -179,10 +179,16 @@ export async function closeCommand(args: string[]): Promise<number> {
   const { data, service, session } = openSession(values)
   try {
     const profile = data.profiles.get(session.profileId)
-    const closed = await service.close(session.id, { name: profile.name, mode: profile.mode })
-    process.stdout.write(
-      `Closed "${closed.name}" (${closed.closedAt} by ${closed.closedBy}): read-only until reopened. ${left(service, session.id)}.\n`
-    )
+    let closed = session
+    // Already closed (a close that stopped before its pack was written, or a pack wanted again): the pack of that close.
+    if (session.closedAt && pack)
+      process.stdout.write(`"${session.name}" was already closed (${session.closedAt} by ${session.closedBy}); nothing changed.\n`)
+    else {
+      closed = await service.close(session.id, { name: profile.name, mode: profile.mode })
+      process.stdout.write(
+        `Closed "${closed.name}" (${closed.closedAt} by ${closed.closedBy}): read-only until reopened. ${left(service, session.id)}.\n`
+      )
+    }
     if (pack) {
       const written = await service.evidencePack(closed.id, pack, { name: profile.name, mode: profile.mode })
       process.stdout.write(

@@ -123,6 +123,12 @@ describe('ledgerline sandbox statement', { timeout: 120_000 }, () => {
     expect(head).toBeDefined()
     const verified = await runCli(['audit', 'verify', '--evidence', join(dir, 'pack.zip')])
     expect(verified).toMatchObject({ code: 0, stdout: expect.stringContaining(`its audit trail ends in ${head}`) })
+    // Closed already (as after a close stopped before its pack): --evidence writes that close's pack and changes nothing.
+    const again = await runCli(['close', ...session, '--evidence', join(dir, 'pack-again.zip')])
+    expect(again.code, again.stderr).toBe(0)
+    expect(again.stdout).toMatch(/was already closed \(.* by .*\); nothing changed\.\nEvidence pack: .*pack-again\.zip/)
+    expect(/Its audit trail ends in ([0-9a-f]{64})/.exec(again.stdout)?.[1]).toBe(head)
+    expect((await runCli(['close', ...session])).code).toBe(2)
     const refused = await runCli(['decide', ...session, '--item', report[0]?.['item_key'] as string, 'note', 'too late'])
     expect(refused.code).toBe(2)
     expect(refused.stderr).toMatch(/closed/)
