@@ -106,10 +106,17 @@ export default tseslint.config(
   },
   ...layers,
   {
-    files: ['bin/**/*.cjs', 'scripts/**/*.cjs'],
+    files: ['bin/**/*.cjs', 'scripts/**/*.cjs', 'test/**/*.cjs'],
     languageOptions: {
       sourceType: 'commonjs',
-      globals: { require: 'readonly', process: 'readonly', module: 'writable', __dirname: 'readonly', console: 'readonly' }
+      globals: {
+        require: 'readonly',
+        process: 'readonly',
+        module: 'writable',
+        __dirname: 'readonly',
+        console: 'readonly',
+        Buffer: 'readonly'
+      }
     },
     rules: { '@typescript-eslint/no-require-imports': 'off' }
   },
