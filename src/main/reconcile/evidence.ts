@@ -17,31 +17,33 @@ import { buildSummary, type ReportInput } from './totals'
 /** The pack's own format, written into its manifest. */
 export const EVIDENCE_FORMAT = 'ledgerline-evidence/2'
 
-interface Manifest {
-  format: string
-  session: {
-    id: string
-    name: string
-    source: string
-    from: string
-    to: string
-    timeZone: string
-    closedAt: string | null
-    closedBy: string | null
-  }
-  profile: { name: string; mode: string }
-  ruleVersion: string
+/** What a manifest Ledgerline writes holds, and nothing else: checked before it is read, so a key or a type changed is named, never a crash. */
+const MANIFEST_SHAPE = z.strictObject({
+  format: z.string(),
+  session: z.strictObject({
+    id: z.string(),
+    name: z.string(),
+    source: z.string(),
+    from: z.string(),
+    to: z.string(),
+    timeZone: z.string(),
+    closedAt: z.string().nullable(),
+    closedBy: z.string().nullable()
+  }),
+  profile: z.strictObject({ name: z.string(), mode: z.string() }),
+  ruleVersion: z.string(),
   /** Written by packs before 2026-11-27; nothing bound it to the sign-off, so packs no longer say it (the zip's entries carry the time). */
-  writtenAt?: string
+  writtenAt: z.string().optional(),
   /** The last event's hash: the whole trail is bound to it, and through the close event every file below. */
-  chainHead: string
-  events: number
+  chainHead: z.string(),
+  events: z.number().int(),
   /** The close event whose record of the files this pack holds. */
-  closeSeq: number
-  files: EvidenceFile[]
+  closeSeq: z.number().int(),
+  files: z.array(z.strictObject({ path: z.string(), sha256: z.string(), bytes: z.number().int() })),
   /** Each statement of the session: its SHA-256 as recorded at import, and where its bytes are in the pack (one file once, however many statements it holds). */
-  statements: { name: string; sha256: string; path: string | null }[]
-}
+  statements: z.array(z.strictObject({ name: z.string(), sha256: z.string(), path: z.string().nullable() }))
+})
+type Manifest = z.infer<typeof MANIFEST_SHAPE>
 
 const sha256 = (bytes: Uint8Array | string): string => createHash('sha256').update(bytes).digest('hex')
 
@@ -134,7 +136,7 @@ export async function writeEvidencePack(
   try {
     const zip = new JSZip()
     const recorded = new Map(evidence.files.map((f) => [f.path, f]))
-    const files: EvidenceFile[] = []
+    const files: Manifest['files'] = []
     const add = (path: string, bytes: Buffer): void => {
       const hash = sha256(bytes)
       const bound = recorded.get(path)
@@ -268,54 +270,28 @@ function manifestAgainstTrail(
   evidence: ClosedEvidence | undefined
 ): EvidenceProblem[] {
   const problems: EvidenceProblem[] = []
-  const said = (field: string, manifestValue: unknown, trailValue: unknown, where: string): void => {
+  const said = (what: string, manifestValue: unknown, trailValue: unknown, where: string): void => {
     if (manifestValue !== trailValue)
       problems.push({
         what: 'manifest.json',
-        message: `its session ${field} is ${JSON.stringify(manifestValue)}, but ${where} says ${JSON.stringify(trailValue)}`
+        message: `its ${what} is ${JSON.stringify(manifestValue)}, but ${where} says ${JSON.stringify(trailValue)}`
       })
   }
   const created = events.find((e) => e.kind === 'session_created')?.payload as Record<string, unknown> | undefined
   if (created)
     for (const field of ['name', 'source', 'from', 'to', 'timeZone'] as const)
-      said(field, manifest.session?.[field], created[field], "the audit trail's creation of the session")
+      said(`session ${field}`, manifest.session[field], created[field], "the audit trail's creation of the session")
+  const lastClose = "the audit trail's last close"
   if (close) {
-    said('close event', manifest.closeSeq, close.seq, "the audit trail's last close")
-    said('closing time', manifest.session?.closedAt, close.at, "the audit trail's last close")
-    said('closed by', manifest.session?.closedBy, close.user, "the audit trail's last close")
+    said('session close event', manifest.closeSeq, close.seq, lastClose)
+    said('session closing time', manifest.session.closedAt, close.at, lastClose)
+    said('session closed by', manifest.session.closedBy, close.user, lastClose)
   }
+  // The trail is read from the pack: an old or damaged close may lack its profile.
   if (evidence)
-    for (const field of ['name', 'mode'] as const)
-      if (manifest.profile[field] !== evidence.profile?.[field])
-        problems.push({
-          what: 'manifest.json',
-          message: `its profile ${field} is ${JSON.stringify(manifest.profile[field])}, but the audit trail's last close says ${JSON.stringify(evidence.profile?.[field])}`
-        })
+    for (const field of ['name', 'mode'] as const) said(`profile ${field}`, manifest.profile[field], evidence.profile?.[field], lastClose)
   return problems
 }
-
-/** What a manifest Ledgerline writes holds, and nothing else: a key or a type changed is named, never a crash. */
-const MANIFEST_SHAPE = z.strictObject({
-  format: z.string(),
-  session: z.strictObject({
-    id: z.string(),
-    name: z.string(),
-    source: z.string(),
-    from: z.string(),
-    to: z.string(),
-    timeZone: z.string(),
-    closedAt: z.string().nullable(),
-    closedBy: z.string().nullable()
-  }),
-  profile: z.strictObject({ name: z.string(), mode: z.string() }),
-  ruleVersion: z.string(),
-  writtenAt: z.string().optional(),
-  chainHead: z.string(),
-  events: z.number().int(),
-  closeSeq: z.number().int(),
-  files: z.array(z.strictObject({ path: z.string(), sha256: z.string(), bytes: z.number().int() })),
-  statements: z.array(z.strictObject({ name: z.string(), sha256: z.string(), path: z.string().nullable() }))
-})
 
 /** Files a pack holds beside those its close recorded. */
 const UNBOUND = new Set(['manifest.json', 'README.txt', 'audit-trail.json'])
@@ -371,12 +347,10 @@ export async function verifyEvidencePack(bytes: Uint8Array, limit = DEFAULT_INFL
   const shape = MANIFEST_SHAPE.safeParse(manifest)
   if (!shape.success) {
     const issue = shape.error.issues[0]
-    return {
-      ...refused(
-        'manifest.json',
-        `it is not a manifest Ledgerline wrote: ${issue?.path.join('.') || 'it'}: ${issue?.message ?? 'unreadable'}`
-      )
-    }
+    return refused(
+      'manifest.json',
+      `it is not a manifest Ledgerline wrote: ${issue?.path.join('.') || 'it'}: ${issue?.message ?? 'unreadable'}`
+    )
   }
   // The audit trail: every event's hash from its content and the one before, ending at the manifest's head.
   let events = 0
@@ -460,7 +434,7 @@ export async function verifyEvidencePack(bytes: Uint8Array, limit = DEFAULT_INFL
     try {
       settingsRule = (JSON.parse(settingsText.toString('utf8')) as { ruleVersion?: unknown }).ruleVersion
     } catch {
-      settingsRule = null
+      // Not JSON: settings.json's own SHA-256 check names it; here it states no rule version.
     }
     if (settingsRule !== manifest.ruleVersion)
       problems.push({
