@@ -76,17 +76,19 @@ const isSpace = (c: number): boolean =>
 const trimmed = (cell: string): string =>
   cell.length > 0 && (isSpace(cell.charCodeAt(0)) || isSpace(cell.charCodeAt(cell.length - 1))) ? cell.trim() : cell
 /**
- * A cell whose trimmed edge held a line break: the check and the export read it without, but the file itself would send it to
- * the provider, so it is said (a warning: the exported file is right, this one is not).
+ * A cell as the check and the export read it: trimmed. One whose trimmed edge held a line break is said (a warning: the
+ * exported file leaves it out, but this file itself would send it to the provider).
  */
-function edgeLineBreak(cell: string, row: number, column: string, problems: ProblemList): void {
-  if (/^\s*[\r\n\u2028\u2029]|[\r\n\u2028\u2029]\s*$/.test(cell))
+function cellOf(cell: string, row: number, column: string, problems: ProblemList): string {
+  const trim = trimmed(cell)
+  if (trim !== cell && /^\s*[\r\n\u2028\u2029]|[\r\n\u2028\u2029]\s*$/.test(cell))
     problems.warning(
       row,
       column,
       'edge_line_break',
       `${column} ${shown(cell)} starts or ends with a line break: the check and the export leave it out, but this file would send it to the provider; upload the exported file.`
     )
+  return trim
 }
 const isBlank = (record: readonly string[]): boolean => {
   for (const cell of record) if (trimmed(cell) !== '') return false
@@ -235,21 +237,15 @@ export function readBulkCsv(kind: BulkKind, input: string, problems: ProblemList
       cells = record
       for (let c = 0; c < cells.length; c++) {
         const cell = cells[c] as string
-        const trim = trimmed(cell)
+        const trim = cellOf(cell, row, columns[c] as string, problems)
         // Written back only when it changed: storing a string into an old array is not free.
-        if (trim !== cell) {
-          cells[c] = trim
-          edgeLineBreak(cell, row, columns[c] as string, problems)
-        }
+        if (trim !== cell) cells[c] = trim
       }
     } else {
       cells = new Array<string>(columns.length).fill('')
       for (let c = 0; c < target.length; c++) {
         const spec = target[c] as number
-        if (spec < 0) continue
-        const cell = record[c] ?? ''
-        cells[spec] = trimmed(cell)
-        if (cells[spec] !== cell) edgeLineBreak(cell, row, columns[spec] as string, problems)
+        if (spec >= 0) cells[spec] = cellOf(record[c] ?? '', row, columns[spec] as string, problems)
       }
     }
     table.rows.push(cells)

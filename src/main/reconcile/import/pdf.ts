@@ -416,12 +416,9 @@ export function layoutPdfStatement(text: PdfText, name: string, mapped: Partial<
   const extend = (row: { cells: string[] }, cells: readonly string[], before: boolean): void => {
     cells.forEach((c, k) => {
       if (c === '') return
+      const joinWith = (columns[k] as Column).joinWith
       const have = row.cells[k] as string
-      if (have === '') row.cells[k] = c
-      else
-        row.cells[k] = before
-          ? joinWrapped(c, have, (columns[k] as Column).joinWith)
-          : joinWrapped(have, c, (columns[k] as Column).joinWith)
+      row.cells[k] = have === '' ? c : before ? joinWrapped(c, have, joinWith) : joinWrapped(have, c, joinWith)
     })
   }
   for (let i = (used[used.length - 1] as number) + 1; i < lines.length; i++) {
