@@ -1,9 +1,10 @@
 // Every property and fuzz test takes the run's seed (LEDGERLINE_SEED, printed by .ci/run and on failure): no fast-check run with a
 // seed of its own or fast-check's random one, so any red run can be run again as it was.
-import { readdirSync, readFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { PROJECT_ROOT } from '../support/renderer-harness'
+import { testTreeFiles } from '../support/test-tree'
 
 /** The fast-check runs in a source, and those that take the run's seed. */
 function runsOf(text: string): { runs: number; seeded: number; ownSeeds: string[] } {
@@ -17,9 +18,7 @@ function runsOf(text: string): { runs: number; seeded: number; ownSeeds: string[
 
 describe('randomness in tests', () => {
   it('comes from the run’s seed in every property and fuzz test', () => {
-    const files = (readdirSync(join(PROJECT_ROOT, 'test'), { recursive: true }) as string[])
-      .map((f) => `test/${f.split('\\').join('/')}`)
-      .filter((f) => f.endsWith('.ts') && f !== 'test/meta/seeds.test.ts')
+    const files = testTreeFiles().filter((f) => f.endsWith('.ts') && f !== 'test/meta/seeds.test.ts')
     const unseeded: string[] = []
     let runs = 0
     for (const file of files) {

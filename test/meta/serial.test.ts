@@ -1,9 +1,10 @@
 // Every test file that starts processes of its own runs in the serial project (see vitest.config.mts), and each of the
 // serial project's patterns still names a test file.
-import { readdirSync, readFileSync } from 'node:fs'
-import { join, relative } from 'node:path'
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { PROJECT_ROOT } from '../support/renderer-harness'
+import { testTreeFiles } from '../support/test-tree'
 import { SERIAL_TESTS, STARTS_PROCESSES } from '../support/serial'
 
 /** The patterns' glob forms (`**` any folders, `*` any name) as expressions over a path from the project root. */
@@ -16,13 +17,7 @@ const patternOf = (glob: string): RegExp =>
       .replace(/\u0000/g, '(?:.*/)?')}$`
   )
 
-const testFiles = (readdirSync(join(PROJECT_ROOT, 'test'), { recursive: true }) as string[])
-  .map((file) =>
-    relative(PROJECT_ROOT, join(PROJECT_ROOT, 'test', file))
-      .split('\\')
-      .join('/')
-  )
-  .filter((file) => file.endsWith('.test.ts'))
+const testFiles = testTreeFiles().filter((file) => file.endsWith('.test.ts'))
 const matching = (glob: string): string[] => testFiles.filter((file) => patternOf(glob).test(file))
 
 describe('the serial test project', () => {

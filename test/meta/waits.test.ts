@@ -1,9 +1,10 @@
 // No test sleeps a fixed time or bounds how long work may take (the README's rule: green on a loaded machine): waits go through
 // test/support/wait.ts or expect.poll, which ask again until the answer comes; the few timers left are named here with why.
-import { readdirSync, readFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { PROJECT_ROOT } from '../support/renderer-harness'
+import { testTreeFiles } from '../support/test-tree'
 
 /** Timers a test file may hold, and why each is not a wait for something to have happened. */
 const TIMERS_ALLOWED: Record<string, string> = {
@@ -17,8 +18,7 @@ const TIMER = /\bsetTimeout\s*\(|\bsetInterval\s*\(|waitForTimeout\s*\(|timers\/
 /** An expectation that what it measures took less than some time. */
 const SPEED_BOUND = /expect\(([^;]*?(?:Date\.now|performance\.now|hrtime|elapsed|duration|took|\bms\b|Ms\b)[^;]*?)\)\s*\.toBeLessThan/
 
-const sources = (readdirSync(join(PROJECT_ROOT, 'test'), { recursive: true }) as string[])
-  .map((file) => `test/${file.split('\\').join('/')}`)
+const sources = testTreeFiles()
   // This file holds the patterns themselves.
   .filter((file) => /\.(ts|mts|mjs)$/.test(file) && !file.startsWith('test/fixtures/') && file !== 'test/meta/waits.test.ts')
 

@@ -6,17 +6,12 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { JobInfo } from '../../src/shared/ipc/contract'
 import type { SearchResult } from '../../src/shared/search'
-import { startTestHost, valueOf, type TestHost } from '../support/app-env'
+import { finishedJob, startTestHost, valueOf, type TestHost } from '../support/app-env'
 import { CORPUS_PASSWORD, corpusPdf } from '../support/pdf-corpus'
-import { until } from '../support/wait'
 
 let host: TestHost
 
-function finished(job: JobInfo): Promise<JobInfo> {
-  return until(`job ${job.id} to finish`, async () =>
-    (valueOf(await host.call('job:list', undefined)) as JobInfo[]).find((j) => j.id === job.id && j.state !== 'running')
-  )
-}
+const finished = (job: JobInfo): Promise<JobInfo> => finishedJob(host, job.id)
 
 beforeAll(async () => {
   host = await startTestHost()

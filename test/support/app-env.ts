@@ -6,7 +6,7 @@ import { join } from 'node:path'
 import { calls } from '../../src/shared/ipc/contract'
 import type { CallResult } from '../../src/shared/ipc/result'
 import type { SyncResource } from '../../src/shared/sync'
-import type { CallName, CallValue } from '../../src/shared/ipc/contract'
+import type { CallName, CallValue, JobInfo } from '../../src/shared/ipc/contract'
 import { createEventEmitter, type EventEmitter } from '../../src/main/ipc/events'
 import { createGate, createSenderCheck, type Gate } from '../../src/main/ipc/gate'
 import { nodeHostLauncher } from '../../src/main/host/node-launcher'
@@ -121,12 +121,17 @@ export function valueOf<T>(result: CallResult<T>): T {
   return result.value
 }
 
+/** The host's job once it has ended (succeeded, failed or cancelled), asked for again until it has. */
+export function finishedJob(host: TestHost, jobId: string): Promise<JobInfo> {
+  return until(`job ${jobId} to finish`, async () =>
+    valueOf(await host.call('job:list', undefined)).find((j) => j.id === jobId && j.state !== 'running')
+  )
+}
+
 /** Starts a sync of the profile in use (all resources, or those named) and waits for it; a sync that does not succeed fails the test. */
 export async function syncAndWait(host: TestHost, resources?: SyncResource[]): Promise<void> {
   const job = valueOf(await host.call('sync:start', resources ? { resources } : {}))
-  const found = await until('the sync to finish', async () =>
-    valueOf(await host.call('job:list', undefined)).find((j) => j.id === job.id && j.state !== 'running')
-  )
+  const found = await finishedJob(host, job.id)
   if (found.state !== 'succeeded')
     throw new Error(`sync ${found.state}: ${found.error ? `${found.error.code}: ${found.error.message}` : 'no error given'}`)
 }
