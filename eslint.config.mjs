@@ -22,7 +22,15 @@ const layers = [
       'no-restricted-imports': [
         'error',
         {
-          paths: [noElectron, ...nodeNames],
+          paths: [
+            noElectron,
+            ...nodeNames,
+            {
+              name: 'naive-ui',
+              importNames: ['useMessage'],
+              message: "Toasts go through useToasts (src/renderer/src/toasts.ts): Naive's own max drops the newest toast."
+            }
+          ],
           patterns: [
             noNode,
             {

@@ -25,6 +25,13 @@ describe('layers enforced by lint', () => {
     expect(await importErrors(file, "import imported from 'naive-ui'")).toEqual([])
   })
 
+  it("toasts go through useToasts: Naive's own message API is imported in toasts.ts alone", async () => {
+    const probe = "import { useMessage as imported } from 'naive-ui'"
+    expect(await importErrors('src/renderer/src/views/Probe.vue.ts', probe)).not.toEqual([])
+    expect(await importErrors('src/renderer/src/stores/probe.ts', probe)).not.toEqual([])
+    expect(await importErrors('src/renderer/src/views/Probe.vue.ts', "import { NButton as imported } from 'naive-ui'")).toEqual([])
+  })
+
   it('views and components reach the host only through stores', async () => {
     const syntax = async (path: string): Promise<string[]> => {
       const [result] = await eslint.lintText('export const answer = window.api.app.info()\n', { filePath: join(PROJECT_ROOT, path) })

@@ -1,5 +1,5 @@
 // Sharing a session and opening a shared one, from whichever screen asks: main's confirmation respected, a failure said, and the shared copy's review shown.
-import { useMessage } from 'naive-ui'
+import { useToasts } from '../../toasts'
 import { useRouter } from 'vue-router'
 import { wasDeclined } from '../../errors'
 import { useNotify } from '../../notify'
@@ -12,7 +12,7 @@ export function useTeamNavigation(): {
   const team = useTeamStore()
   const router = useRouter()
   const notify = useNotify()
-  const message = useMessage()
+  const message = useToasts()
   return {
     /** Shares a session of this computer's own (main asks first), then shows its shared copy: the one worked on from now on. */
     async share(session) {

@@ -1,5 +1,6 @@
 // The review's decisions about the selected item, each sent as it is made and answered on screen: shared by its keys and its buttons.
-import { useDialog, useMessage } from 'naive-ui'
+import { useDialog } from 'naive-ui'
+import { useToasts } from '../../../toasts'
 import { isException, type Decision } from '../../../../../shared/reconcile'
 import { money } from '../../../format'
 import { useNotify } from '../../../notify'
@@ -9,7 +10,7 @@ import { useTeamStore } from '../../../stores/team'
 export function useDecisions() {
   const review = useReviewStore()
   const team = useTeamStore()
-  const message = useMessage()
+  const message = useToasts()
   const dialog = useDialog()
   const notify = useNotify()
 
