@@ -13,6 +13,38 @@ const noElectron = {
 }
 const nodeNames = nodeModules.map((name) => ({ name, message: 'Only main-side code may use Node modules.' }))
 
+/** Main-side code below the host: it is given its services by the host, and never reaches back up to it. */
+const noHost = {
+  group: ['**/host/*', '**/main/host'],
+  message: 'The host wires every domain: a domain takes the services it is given (its handlers’ own interface), never the host.'
+}
+/** Reconcile declares what it needs of shared sessions (SharedSessions in reconcile/shared-sessions.ts); team implements it. */
+const noTeam = { group: ['**/team/*'], message: 'reconcile knows nothing of team: team implements the interface reconcile declares.' }
+const noApiClient = {
+  group: ['**/api/client', '**/api/http', '../api/*', '**/main/api/*'],
+  message: 'The cache does not import the API client.'
+}
+const restrict = (patterns) => ({ 'no-restricted-imports': ['error', { paths: [noElectron], patterns }] })
+
+/** Main-side folders and their import rules, the most specific last (a file takes the rule of the last block that names it). */
+const mainLayers = [
+  {
+    // Everything main-side may use Electron only in the shell; the CLI, tests and benchmarks never.
+    files: ['src/main/**/*.ts', 'src/cli/**/*.ts', 'test/**/*.ts', 'bench/**/*.ts'],
+    ignores: ['src/main/index.ts', 'src/main/shell/**', 'src/main/host/entry.ts'],
+    rules: restrict([])
+  },
+  {
+    // Domains and the infrastructure under them: below the host.
+    files: ['src/main/*.ts', 'src/main/*/**/*.ts'],
+    ignores: ['src/main/index.ts', 'src/main/shell/**', 'src/main/host/**'],
+    rules: restrict([noHost])
+  },
+  { files: ['src/main/reconcile/**/*.ts'], rules: restrict([noHost, noTeam]) },
+  // The cache stores what it is given; it never talks to the provider.
+  { files: ['src/main/cache/**/*.ts'], rules: restrict([noHost, noApiClient]) }
+]
+
 /** The layers, as import restrictions per folder. */
 const layers = [
   {
@@ -71,26 +103,7 @@ const layers = [
       ]
     }
   },
-  {
-    // The cache stores what it is given; it never talks to the provider.
-    files: ['src/main/cache/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          paths: [noElectron],
-          patterns: [
-            { group: ['**/api/client', '**/api/http', '../api/*', '**/main/api/*'], message: 'The cache does not import the API client.' }
-          ]
-        }
-      ]
-    }
-  },
-  {
-    files: ['src/main/**/*.ts', 'src/cli/**/*.ts', 'test/**/*.ts', 'bench/**/*.ts'],
-    ignores: ['src/main/cache/**', 'src/main/index.ts', 'src/main/shell/**', 'src/main/host/entry.ts'],
-    rules: { 'no-restricted-imports': ['error', { paths: [noElectron] }] }
-  },
+  ...mainLayers,
   {
     files: ['src/preload/**/*.ts'],
     ignores: ['src/preload/index.ts'],

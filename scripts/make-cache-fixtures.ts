@@ -194,5 +194,14 @@ if (version >= 5) {
   const item = db.prepare('INSERT INTO recon_items (session_id, position, item_key, outcome, data) VALUES (?, ?, ?, ?, ?)')
   items.forEach((it, position) => item.run('session-1', position, it.key, it.outcome, JSON.stringify(it)))
 }
+if (version >= 12) {
+  // session-1 shared in a workspace, and the replica of it this computer replays (version 14 links both in reconcile's own table).
+  db.exec(`
+    INSERT INTO recon_sessions (id, profile_id, name, source, source_filter, period_from, period_to, time_zone, settings, created_at, created_by, last_run_at, head_hash, event_count)
+      VALUES ('replica-1', 'p-live', 'May', 'payments', '{}', '2026-05-01', '2026-05-31', 'Africa/Lagos', '{}', '2026-06-02T08:00:00Z', 'ada', NULL, 'genesis', 0);
+    INSERT INTO team_replicas (session_id, server, shared_id, rule_version, read_only, state, preparer, reviewer, last_seq, last_hash)
+      VALUES ('replica-1', 'db.example.com:5432/ledger', 'session-1', '1', NULL, 'open', 'ada', NULL, 0, '${'0'.repeat(64)}');
+  `)
+}
 db.close()
 console.log(`wrote ${file}`)

@@ -10,6 +10,7 @@ import { exportCsv } from '../main/export/export'
 import { writeFileSafely } from '../main/export/safe-file'
 import { ClientPool } from '../main/profiles/clients'
 import { completeRemoval } from '../main/profiles/removal'
+import { RECON_PROFILE_TABLES } from '../main/reconcile/sessions'
 import type { Profile } from '../main/profiles/service'
 import { redactSecrets } from '../main/redact'
 import { sandboxSeed } from '../main/sandbox/seed'
@@ -254,7 +255,7 @@ async function profileCommand(args: string[]): Promise<number> {
         const name = positionals.join(' ').trim()
         if (!name) throw new UsageError('profile remove needs a NAME')
         const removed = await data.profiles.beginRemoval(name)
-        await completeRemoval(data.profiles, data.db, removed.id)
+        await completeRemoval(data.profiles, data.db, removed.id, { domainTables: RECON_PROFILE_TABLES })
         data.log.info(`cli: removed profile "${removed.name}" with its cached records and key`)
         process.stdout.write(`Removed "${removed.name}", its cached records and its key.\n`)
         return 0
@@ -339,7 +340,7 @@ async function syncCommand(args: string[]): Promise<number> {
       data.log.error(`cli: sync of "${profile.name}": the key was refused: ${refused.code}`)
       if (madeForThisRun) {
         await data.profiles.beginRemoval(profile.id)
-        await completeRemoval(data.profiles, data.db, profile.id)
+        await completeRemoval(data.profiles, data.db, profile.id, { domainTables: RECON_PROFILE_TABLES })
       }
       process.stderr.write(
         `ledgerline: the server refused the key of ${values.profile ? `profile "${profile.name}"` : `${profile.baseUrl} (from LEDGERLINE_API_KEY)`} (${refused.code}); nothing was synced after that. Check the key${values.profile ? ` (ledgerline profile add to store a new one)` : ''}.\n`

@@ -8,7 +8,7 @@ import type pg from 'pg'
 import { AppError } from '../main/errors'
 import { Doorbell } from '../main/team/doorbell'
 import { replicaEvents, TeamReplicas, type PushOutcome, type Replica } from '../main/team/replicas'
-import { signOffFileBeside, signOffOf, writeSignOffCsv } from '../main/team/report'
+import { reportSignOff } from '../main/team/report'
 import {
   addSessionEventOnce,
   listSharedSessions,
@@ -352,11 +352,11 @@ async function reportCommand(args: string[]): Promise<number> {
     const profile = data.db
       .prepare('select p.name, p.mode from profiles p join recon_sessions s on s.profile_id = p.id where s.id = ?')
       .get(replica.sessionId) as { name: string; mode: string }
-    const input = { ...service.reportInput(replica.sessionId, profile), signOff: signOffOf(events) }
+    const signOff = reportSignOff(events)
+    const input = { ...service.reportInput(replica.sessionId, profile), signOff: signOff.sheet }
     const summary = buildSummary(input)
     await writeItemsCsv(out, input, 'excel')
-    const signOffFile = signOffFileBeside(out)
-    await writeSignOffCsv(signOffFile, events)
+    const signOffFile = await signOff.writeBeside(out)
     if (xlsx) await writeXlsx(xlsx, summary, input)
     const last = events[events.length - 1]
     process.stdout.write(

@@ -32,7 +32,8 @@ const SHIPPED: Record<string, string> = {
   'v10-statement-formats.ts': 'ccd68e6a411cab9665f9d8c99e85730cb704b7ab0617f96d61fe6f57dc1ae504',
   'v11-pdf-pages.ts': 'ff51bb729b40bcf3ccffd76806d796a0a393e7d74ce7b39ee2d7ab8bd1e74c20',
   'v12-team-replicas.ts': '1d5d9880d858226a93a9feebea43cec96845a4a159b6b0861b333dd6a8d475c3',
-  'v13-statement-bytes-once.ts': '0a8a46f4cd80472c1da04786d24b98223b6ff587d528e65731988ae64c2c5b5a'
+  'v13-statement-bytes-once.ts': '0a8a46f4cd80472c1da04786d24b98223b6ff587d528e65731988ae64c2c5b5a',
+  'v14-shared-session-links.ts': '8c90b509a13c17618a66ecdbb99dab2072a1c8d042de6996511930f8f0ee5bd9'
 }
 
 const sha256 = (file: string): string => createHash('sha256').update(readFileSync(file, 'utf8').replace(/\r\n/g, '\n')).digest('hex')
@@ -181,6 +182,31 @@ describe('frozen migrations', () => {
       { id: 'pay-2', status: 'unknown' },
       { id: 'pay-3', status: 'refunded' }
     ])
+    db.close()
+  })
+
+  it('links a replica and the session it replays in reconcile’s own table (team’s replicas before version 14)', () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'ledgerline-fixture-')), 'cache.sqlite')
+    copyFileSync(join(FIXTURES, 'v13.sqlite'), file)
+    const db = openCache(file)
+    const service = new ReconService(db)
+    expect(service.session('replica-1').team).toEqual({
+      workspace: 'db.example.com:5432/ledger',
+      sharedId: 'session-1',
+      replay: true,
+      copyId: null
+    })
+    expect(service.replayed('replica-1')).toBe(true)
+    expect(service.session('session-1').team).toEqual({
+      workspace: 'db.example.com:5432/ledger',
+      sharedId: 'session-1',
+      replay: false,
+      copyId: 'replica-1'
+    })
+    expect(service.replayed('session-1')).toBe(false)
+    // A link goes with its session: the replica removed, the shared session is no longer linked to it.
+    db.prepare("delete from recon_sessions where id = 'replica-1'").run()
+    expect(service.session('session-1').team).toBeNull()
     db.close()
   })
 })

@@ -1,4 +1,5 @@
 // The design's layers are lint rules: each forbidden import below is reported, each allowed one is not (and the real tree is clean: npm run lint).
+import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { ESLint } from 'eslint'
 import { describe, expect, it } from 'vitest'
@@ -69,4 +70,59 @@ describe('layers enforced by lint', () => {
     expect(await importErrors('src/main/cache/probe.ts', "import imported from '../../shared/api/assumptions'")).toEqual([])
     expect(await importErrors('src/main/sync/probe.ts', "import imported from '../api/client'")).toEqual([])
   })
+
+  it('no domain imports the host: the host wires each with the services it names', async () => {
+    for (const file of ['src/main/sync/handlers.ts', 'src/main/reconcile/handlers.ts', 'src/main/team/probe.ts', 'src/main/log.ts'])
+      expect(await importErrors(file, "import imported from '../host/context'"), file).not.toEqual([])
+    expect(await importErrors('src/main/reconcile/import/probe.ts', "import imported from '../../host/protocol'")).not.toEqual([])
+    expect(await importErrors('src/main/cache/probe.ts', "import imported from '../host/context'")).not.toEqual([])
+    expect(await importErrors('src/main/host/host.ts', "import imported from '../sync/handlers'")).toEqual([])
+    expect(await importErrors('src/main/shell/probe.ts', "import imported from '../host/supervisor'")).toEqual([])
+    expect(await importErrors('src/main/sync/probe.ts', "import imported from '../ipc/questions'")).toEqual([])
+  })
+
+  it('reconcile imports nothing from team; team builds on reconcile', async () => {
+    expect(await importErrors('src/main/reconcile/handlers.ts', "import imported from '../team/replicas'")).not.toEqual([])
+    expect(await importErrors('src/main/reconcile/match/probe.ts', "import imported from '../../team/report'")).not.toEqual([])
+    expect(await importErrors('src/main/team/probe.ts', "import imported from '../reconcile/shared-sessions'")).toEqual([])
+    expect(await importErrors('src/main/reconcile/probe.ts', "import imported from '../../shared/ipc/team'")).toEqual([])
+  })
 })
+
+/** The domain-prefixed tables (recon_…, team_…) each file's SQL names that another domain owns; the schema folder is everyone's. */
+function foreignTables(file: string, source: string, tables: ReadonlyMap<string, string>): string[] {
+  const domain = /^src\/main\/([^/]+)\//.exec(file)?.[1]
+  if (!domain || file.startsWith('src/main/cache/schema/')) return []
+  const named = new Set(source.match(/\b(?:recon|team)_[a-z_]+\b/g) ?? [])
+  return [...named].filter((t) => tables.has(t) && tables.get(t) !== domain).map((t) => `${file} names ${t} (${tables.get(t)}'s)`)
+}
+
+describe("each domain's tables are read and written by that domain alone", () => {
+  const schema = join(PROJECT_ROOT, 'src/main/cache/schema')
+  const tables = new Map<string, string>()
+  for (const f of readdirSync(schema))
+    for (const [, table] of readFileSync(join(schema, f), 'utf8').matchAll(/CREATE TABLE (?:IF NOT EXISTS )?((?:recon|team)_[a-z_]+)/g))
+      tables.set(table as string, table?.startsWith('recon_') ? 'reconcile' : 'team')
+
+  it('knows the tables: reconcile owns recon_…, team owns team_…', () => {
+    expect(tables.get('recon_sessions')).toBe('reconcile')
+    expect(tables.get('recon_shared_links')).toBe('reconcile')
+    expect(tables.get('team_replicas')).toBe('team')
+  })
+
+  it('finds a table named by another domain, and none in the source', () => {
+    expect(foreignTables('src/main/reconcile/probe.ts', "db.prepare('select 1 from team_replicas')", tables)).toHaveLength(1)
+    expect(foreignTables('src/main/team/probe.ts', 'select t.*, s.name from recon_sessions s', tables)).toHaveLength(1)
+    expect(foreignTables('src/main/records/probe.ts', 'from recon_items i', tables)).toHaveLength(1)
+    expect(foreignTables('src/main/reconcile/probe.ts', "new AppError('team_session', 'shared')", tables)).toEqual([])
+    const found = mainSources().flatMap((file) => foreignTables(file, readFileSync(join(PROJECT_ROOT, file), 'utf8'), tables))
+    expect(found).toEqual([])
+  })
+})
+
+/** Every TypeScript file under src/main, relative to the project. */
+function mainSources(dir = 'src/main'): string[] {
+  return readdirSync(join(PROJECT_ROOT, dir), { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? mainSources(`${dir}/${e.name}`) : e.name.endsWith('.ts') ? [`${dir}/${e.name}`] : []
+  )
+}

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { openCache } from '../../src/main/cache/open'
 import { paymentRow } from '../../src/main/cache/api-rows'
 import { CacheStore } from '../../src/main/cache/store'
+import { RECON_PROFILE_TABLES } from '../../src/main/reconcile/sessions'
 import { completeRemoval, deleteProfileData } from '../../src/main/profiles/removal'
 import { ProfileService } from '../../src/main/profiles/service'
 import { SeededData } from '../../src/main/sandbox/data'
@@ -52,6 +53,7 @@ describe('removing a profile', () => {
     const seen: number[] = []
     await expect(
       deleteProfileData(db, 'gone', {
+        domainTables: RECON_PROFILE_TABLES,
         signal: controller.signal,
         onProgress: ({ done, total }) => {
           seen.push(done)
@@ -67,7 +69,7 @@ describe('removing a profile', () => {
     expect(profiles.pendingRemovals()).toEqual([{ id: 'gone', name: 'gone' }])
     expect(keys.has('gone')).toBe(true)
 
-    const finished = await completeRemoval(profiles, db, 'gone')
+    const finished = await completeRemoval(profiles, db, 'gone', { domainTables: RECON_PROFILE_TABLES })
     expect(keys.has('gone')).toBe(false)
     expect(finished).toEqual({ done: left + 2, total: left + 2 })
     for (const table of ['payments', 'tracked', 'sync_failures', 'profiles']) {

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest'
 import { openCache } from '../../src/main/cache/open'
 import { ClientPool } from '../../src/main/profiles/clients'
+import { RECON_PROFILE_TABLES } from '../../src/main/reconcile/sessions'
 import { completeRemoval } from '../../src/main/profiles/removal'
 import { checkKey, normaliseBaseUrl, ProfileService } from '../../src/main/profiles/service'
 import type { SecretStore } from '../../src/main/secrets/secret-store'
@@ -81,7 +82,7 @@ describe('ProfileService', () => {
     expect(service.list().map((p) => p.name)).toEqual(['Sandbox'])
     // The key goes last, once the records it fetched are gone.
     expect(secrets.data.size).toBe(1)
-    await completeRemoval(service, db, removed.id)
+    await completeRemoval(service, db, removed.id, { domainTables: RECON_PROFILE_TABLES })
     expect(secrets.data.size).toBe(0)
     expect(db.prepare('select count(*) as n from profiles').get()).toEqual({ n: 1 })
   })

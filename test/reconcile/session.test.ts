@@ -9,6 +9,7 @@ import { openCache } from '../../src/main/cache/open'
 import { paymentRow } from '../../src/main/cache/api-rows'
 import { CacheStore } from '../../src/main/cache/store'
 import { deleteProfileData } from '../../src/main/profiles/removal'
+import { RECON_PROFILE_TABLES } from '../../src/main/reconcile/sessions'
 import { verifyAudit } from '../../src/main/reconcile/audit'
 import { summaryRows, writeItemsCsv, writeSummaryCsv, writeXlsx } from '../../src/main/reconcile/report'
 import { buildSummary, summaryOf, type ReportInput } from '../../src/main/reconcile/totals'
@@ -486,7 +487,7 @@ describe('a removed profile', () => {
     const session = newSession([(await importBase()).id])
     await service.run(session.id)
     db.prepare("update profiles set removing = 1 where id = 'test'").run()
-    await deleteProfileData(db, 'test')
+    await deleteProfileData(db, 'test', { domainTables: RECON_PROFILE_TABLES })
     for (const table of ['recon_sessions', 'recon_files', 'recon_file_rows', 'recon_items', 'recon_events', 'recon_session_files']) {
       expect((db.prepare(`select count(*) as n from ${table}`).get() as { n: number }).n, table).toBe(0)
     }

@@ -10,7 +10,8 @@ import type { CallName, CallValue, JobInfo } from '../../src/shared/ipc/contract
 import { createEventEmitter, type EventEmitter } from '../../src/main/ipc/events'
 import { createGate, createSenderCheck, type Gate } from '../../src/main/ipc/gate'
 import { nodeHostLauncher } from '../../src/main/host/node-launcher'
-import type { ConfirmRequest, HostConfig, OpenFileRequest, SaveFileRequest } from '../../src/main/host/protocol'
+import type { HostConfig } from '../../src/main/host/protocol'
+import type { ConfirmRequest, OpenFileRequest, SaveFileRequest } from '../../src/main/ipc/questions'
 import { HostSupervisor, type SupervisorOptions } from '../../src/main/host/supervisor'
 import { until } from './wait'
 

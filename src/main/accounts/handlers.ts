@@ -1,11 +1,26 @@
 // accounts:* calls: the cached virtual accounts of the profile in use, and creating one (confirmed by main in live mode).
 import { toMajorString } from '../../shared/money'
 import { notConfirmed } from '../errors'
-import type { HostContext } from '../host/context'
+import type Database from 'better-sqlite3'
+import type { CacheStore } from '../cache/store'
+import type { MainUi } from '../ipc/questions'
+import type { Logger } from '../log'
+import type { ActiveProfile } from '../profiles/active'
+import type { ClientPool } from '../profiles/clients'
 import type { HandlerMap } from '../ipc/router'
 import { checkVirtualAccountAmount, createVirtualAccount, listVirtualAccounts } from './service'
 
-export function accountHandlers(ctx: HostContext): HandlerMap {
+/** What the accounts calls use, wired by the host. */
+export interface AccountServices {
+  db: Database.Database
+  store: CacheStore
+  active: ActiveProfile
+  clients: ClientPool
+  ui: Pick<MainUi, 'confirm'>
+  log: Logger
+}
+
+export function accountHandlers(ctx: AccountServices): HandlerMap {
   return {
     'accounts:list': () => listVirtualAccounts(ctx.db, ctx.active.current().id),
     'accounts:create': async (input) => {

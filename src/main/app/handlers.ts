@@ -1,10 +1,17 @@
 // app:info: what is running and where the app keeps its data, so users and support can find it.
 import type { AppInfo } from '../../shared/ipc/contract'
 import { sqliteVersion } from '../cache/sqlite'
-import type { HostContext } from '../host/context'
+import type { SqliteOptions } from '../cache/sqlite'
 import type { HandlerMap } from '../ipc/router'
 
-export function appHandlers(ctx: Pick<HostContext, 'config'>): HandlerMap {
+/** What app:info tells: the app's name and runtime, and where it keeps its data (part of the host's start-up config). */
+export interface AppFacts {
+  app: { name: string; version: string; electronVersion: string | null; chromeVersion: string | null }
+  paths: { userData: string; cacheDatabase: string; logs: string }
+  sqlite: SqliteOptions
+}
+
+export function appHandlers(ctx: { config: AppFacts }): HandlerMap {
   let sqlite: string | undefined
   return {
     'app:info': (): AppInfo => {

@@ -11,7 +11,12 @@ import { providerCsv, statusCsv } from '../../shared/bulk/write'
 import type { BulkContextInfo, OpenedBulkFile, SentFileStatus } from '../../shared/ipc/bulk'
 import { AppError, notConfirmed } from '../errors'
 import { writeFileSafely } from '../export/safe-file'
-import type { HostContext } from '../host/context'
+import type Database from 'better-sqlite3'
+import type { CacheStore } from '../cache/store'
+import type { MainUi } from '../ipc/questions'
+import type { Logger } from '../log'
+import type { ActiveProfile } from '../profiles/active'
+import type { ClientPool } from '../profiles/clients'
 import type { HandlerMap } from '../ipc/router'
 import type { Profile } from '../profiles/service'
 import { bulkContext, BulkService } from './service'
@@ -21,7 +26,17 @@ const KIND_NAMES: Record<BulkKind, string> = { transfers: 'bulk transfer', plans
 /** How long an opened file's rows wait for the builder to fetch them. */
 const HOLD_MS = 10 * 60_000
 
-export function bulkHandlers(ctx: HostContext): HandlerMap {
+/** What the bulk calls use, wired by the host. */
+export interface BulkServices {
+  db: Database.Database
+  store: CacheStore
+  active: ActiveProfile
+  clients: ClientPool
+  ui: MainUi
+  log: Logger
+}
+
+export function bulkHandlers(ctx: BulkServices): HandlerMap {
   const service = new BulkService(ctx.db)
   /** Opened files whose rows the builder is fetching, by token; one per profile at a time. */
   const held = new Map<string, { profileId: string; rows: string[][]; at: number }>()

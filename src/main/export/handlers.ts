@@ -1,10 +1,23 @@
 // export:csv: main asks where to save, then an export job writes the Excel-safe CSV with progress and cancel.
-import type { HostContext } from '../host/context'
+import type { SqliteOptions } from '../cache/sqlite'
+import type { MainUi } from '../ipc/questions'
+import type { JobRunner } from '../jobs/runner'
+import type { Logger } from '../log'
+import type { ActiveProfile } from '../profiles/active'
 import type { HandlerMap } from '../ipc/router'
 import { plainFileName } from '../../shared/csv/excel-safe'
 import { exportCsv } from './export'
 
-export function exportHandlers(ctx: HostContext): HandlerMap {
+/** What export:csv uses, wired by the host: an export job opens the cache file on its own connection. */
+export interface ExportServices {
+  config: { paths: { cacheDatabase: string }; sqlite: SqliteOptions }
+  active: ActiveProfile
+  jobs: JobRunner
+  ui: Pick<MainUi, 'chooseSaveFile'>
+  log: Logger
+}
+
+export function exportHandlers(ctx: ExportServices): HandlerMap {
   return {
     'export:csv': async ({ plain, ...query }) => {
       const profile = ctx.active.current()

@@ -11,7 +11,8 @@ import { ProfileService } from '../profiles/service'
 import { createOsKeychainStore, type SecretStore } from '../secrets/secret-store'
 import { TeamWorkspace } from '../team/workspace'
 import { join } from 'node:path'
-import type { HostConfig, MainUi } from './protocol'
+import type { MainUi } from '../ipc/questions'
+import type { HostConfig } from './protocol'
 
 export interface HostContext {
   config: HostConfig

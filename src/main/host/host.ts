@@ -10,26 +10,28 @@ import { createDispatcher, type Dispatcher, type HandlerMap } from '../ipc/route
 import { jobHandlers } from '../jobs/handlers'
 import { profileHandlers, startRemovalJob } from '../profiles/handlers'
 import { reconHandlers } from '../reconcile/handlers'
+import { RECON_PROFILE_TABLES } from '../reconcile/sessions'
 import { recordHandlers } from '../records/handlers'
 import { redactDeep } from '../redact'
 import { searchHandlers } from '../search/handlers'
 import { syncHandlers } from '../sync/handlers'
 import { teamHandlers } from '../team/handlers'
 import { closeHostContext, createHostContext, type HostContext, type HostDeps } from './context'
-import { readToHost, type AskRequest, type HostConfig, type HostPort, type MainUi } from './protocol'
+import type { AskRequest, MainUi } from '../ipc/questions'
+import { readToHost, type HostConfig, type HostPort } from './protocol'
 
 /** Every domain's handlers; the dispatcher refuses a call handled twice or not at all. */
 export function domainHandlers(ctx: HostContext): HandlerMap[] {
   return [
     appHandlers(ctx),
-    profileHandlers(ctx),
+    profileHandlers({ ...ctx, domainTables: RECON_PROFILE_TABLES }),
     syncHandlers(ctx),
     searchHandlers(ctx),
     recordHandlers(ctx),
     exportHandlers(ctx),
     accountHandlers(ctx),
     jobHandlers(ctx),
-    reconHandlers(ctx),
+    reconHandlers({ ...ctx, shared: ctx.team }),
     bulkHandlers(ctx),
     teamHandlers(ctx)
   ]
@@ -41,7 +43,7 @@ export function createHostDispatcher(ctx: HostContext): Dispatcher {
 
 /** Carries on removals the app did not finish (it was closed or killed while deleting a profile's records). */
 export function resumeRemovals(ctx: HostContext): void {
-  for (const profile of ctx.profiles.pendingRemovals()) startRemovalJob(ctx, profile)
+  for (const profile of ctx.profiles.pendingRemovals()) startRemovalJob({ ...ctx, domainTables: RECON_PROFILE_TABLES }, profile)
 }
 
 export interface ServeOptions extends Omit<HostDeps, 'events' | 'ui'> {

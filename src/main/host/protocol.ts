@@ -1,13 +1,10 @@
-// The messages between main and the service host, and the questions only main can answer (native dialogs).
-import { z } from 'zod'
+// The messages between main and the service host: start-up config, calls and results, events, and the questions main is asked (ipc/questions.ts).
 import type { CallResult } from '../../shared/ipc/result'
-import type { SqliteOptions } from '../cache/sqlite'
+import type { AppFacts } from '../app/handlers'
+import { askRequestSchema, type AskRequest } from '../ipc/questions'
 
 /** What the host needs to start: where the data is, how to load SQLite, and facts about the app for app:info. */
-export interface HostConfig {
-  app: { name: string; version: string; electronVersion: string | null; chromeVersion: string | null }
-  paths: { userData: string; cacheDatabase: string; logs: string }
-  sqlite: SqliteOptions
+export interface HostConfig extends AppFacts {
   /** Keychain "service" name; tests use a throwaway one. Default: the app's. */
   keychainService?: string
   /** false: no request pacing (tests against a Sandbox without rate limits). Default: the provider's documented limits. */
@@ -17,66 +14,6 @@ export interface HostConfig {
   /** The team workspace's listener: how often its connection is checked and the first wait before reconnecting (ms). Tests shorten them. */
   teamDoorbell?: { heartbeatMs?: number; retryMs?: number }
 }
-
-/** A yes/no question shown as a native dialog by main: money-moving and destructive calls need one. */
-export interface ConfirmRequest {
-  kind: 'confirm'
-  title: string
-  message: string
-  detail: string
-  /** The button that goes ahead, e.g. "Remove profile". */
-  confirmLabel: string
-}
-
-/** A native save dialog. */
-export interface SaveFileRequest {
-  kind: 'saveFile'
-  suggestedName: string
-  filterName: string
-  extensions: string[]
-}
-
-/** A native open dialog for one file (a statement to import). */
-export interface OpenFileRequest {
-  kind: 'openFile'
-  title: string
-  filterName: string
-  extensions: string[]
-}
-
-export type AskRequest = ConfirmRequest | SaveFileRequest | OpenFileRequest
-
-/** The questions host code may put to the user through main. */
-export interface MainUi {
-  confirm(request: Omit<ConfirmRequest, 'kind'>): Promise<boolean>
-  /** The chosen path, or null when the user cancelled. */
-  chooseSaveFile(request: Omit<SaveFileRequest, 'kind'>): Promise<string | null>
-  /** The chosen file, or null when the user cancelled. */
-  chooseOpenFile(request: Omit<OpenFileRequest, 'kind'>): Promise<string | null>
-}
-
-/** Checked by main before it shows anything the host asks for. */
-export const askRequestSchema = z.discriminatedUnion('kind', [
-  z.strictObject({
-    kind: z.literal('confirm'),
-    title: z.string().max(200),
-    message: z.string().max(500),
-    detail: z.string().max(2000),
-    confirmLabel: z.string().max(60)
-  }),
-  z.strictObject({
-    kind: z.literal('saveFile'),
-    suggestedName: z.string().max(255),
-    filterName: z.string().max(60),
-    extensions: z.array(z.string().regex(/^[a-z0-9]{1,8}$/)).max(16)
-  }),
-  z.strictObject({
-    kind: z.literal('openFile'),
-    title: z.string().max(200),
-    filterName: z.string().max(60),
-    extensions: z.array(z.string().regex(/^[a-z0-9]{1,8}$/)).max(16)
-  })
-])
 
 export type ToHost =
   | { type: 'init'; config: HostConfig }

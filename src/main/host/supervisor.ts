@@ -1,6 +1,7 @@
 // Main's side of the service host: forks it, forwards calls and answers its questions, and restarts it when it dies, failing calls in flight with a clear code.
 import { fail, type CallResult } from '../../shared/ipc/result'
-import { readFromHost, type AskRequest, type HostConfig, type MainUi, type ToHost } from './protocol'
+import type { AskRequest, MainUi } from '../ipc/questions'
+import { readFromHost, type HostConfig, type ToHost } from './protocol'
 
 /** A running host process, whatever started it (Electron's utilityProcess, or Node's child_process under tests). */
 export interface HostProcess {

@@ -1,9 +1,9 @@
 // job:* calls: list running and recent jobs, cancel one by id.
 import { AppError } from '../errors'
 import type { HandlerMap } from '../ipc/router'
-import type { HostContext } from '../host/context'
+import type { JobRunner } from './runner'
 
-export function jobHandlers(ctx: Pick<HostContext, 'jobs'>): HandlerMap {
+export function jobHandlers(ctx: { jobs: JobRunner }): HandlerMap {
   return {
     'job:list': () => ctx.jobs.list(),
     'job:cancel': ({ id }) => {

@@ -1,18 +1,44 @@
 // profile:* calls: list and choose profiles, add one with a checked key, replace a key, remove a profile; the risky ones confirmed by main.
 import { AppError, notConfirmed } from '../errors'
-import type { HostContext } from '../host/context'
+import type Database from 'better-sqlite3'
+import type { CacheStore } from '../cache/store'
+import type { EventEmitter } from '../ipc/events'
+import type { MainUi } from '../ipc/questions'
+import type { JobRunner } from '../jobs/runner'
+import type { Logger } from '../log'
+import type { ActiveProfile } from './active'
+import type { ClientPool } from './clients'
 import type { HandlerMap } from '../ipc/router'
 import { completeRemoval } from './removal'
-import type { Profile } from './service'
+import type { Profile, ProfileService } from './service'
 
 /** Deletes a profile's records as a job (started by profile:remove, or at start-up for a removal the app did not finish). */
-export function startRemovalJob(ctx: Pick<HostContext, 'db' | 'jobs' | 'profiles'>, profile: { id: string; name: string }): string {
+/** What the profile calls use, wired by the host. */
+export interface ProfileServices {
+  db: Database.Database
+  store: CacheStore
+  profiles: ProfileService
+  active: ActiveProfile
+  clients: ClientPool
+  jobs: JobRunner
+  events: EventEmitter
+  ui: Pick<MainUi, 'confirm'>
+  log: Logger
+  /** The tables of the domains above profiles that hold a profile's rows, emptied when it is removed (RemovalOptions). */
+  domainTables: readonly string[]
+}
+
+export function startRemovalJob(
+  ctx: Pick<ProfileServices, 'db' | 'jobs' | 'profiles' | 'domainTables'>,
+  profile: { id: string; name: string }
+): string {
   return ctx.jobs.start({
     kind: 'profile-remove',
     profile,
     title: `Removing "${profile.name}"`,
     run: async (job) => {
       await completeRemoval(ctx.profiles, ctx.db, profile.id, {
+        domainTables: ctx.domainTables,
         signal: job.signal,
         onProgress: ({ done, total }) => job.progress({ phase: 'deleting cached records', done, total })
       })
@@ -21,7 +47,7 @@ export function startRemovalJob(ctx: Pick<HostContext, 'db' | 'jobs' | 'profiles
   }).id
 }
 
-export function profileHandlers(ctx: HostContext): HandlerMap {
+export function profileHandlers(ctx: ProfileServices): HandlerMap {
   const cachedRecords = (profile: Profile): number =>
     (['payments', 'transfers', 'plans', 'subscriptions', 'virtual_accounts'] as const).reduce(
       (sum, resource) => sum + ctx.store.count(profile.id, resource),

@@ -3,10 +3,8 @@ import type Database from 'better-sqlite3'
 import { setImmediate as yieldToEvents } from 'node:timers/promises'
 import type { ProfileService } from './service'
 
-/** Every table that holds a profile's data: reconciliation sessions before the files they use, then the records, largest first. */
+/** The cache's tables that hold a profile's data, the records largest first; the domains above (reconcile) name theirs to the call. */
 const PROFILE_TABLES = [
-  'recon_sessions',
-  'recon_files',
   'payments',
   'transfers',
   'subscriptions',
@@ -28,23 +26,27 @@ export interface RemovalProgress {
   total: number
 }
 
+export interface RemovalOptions {
+  /** The tables of the domains above profiles that hold a profile's rows (reconcile's: RECON_PROFILE_TABLES), emptied first, in this order. */
+  domainTables: readonly string[]
+  signal?: AbortSignal
+  onProgress?: (p: RemovalProgress) => void
+}
+
 /**
  * Deletes the records of a profile marked as removing (see ProfileService.beginRemoval), table by
  * table in batches. Safe to stop at any point and run again; what is deleted stays deleted and the
  * rest goes next time.
  */
-export async function deleteProfileData(
-  db: Database.Database,
-  profileId: string,
-  options: { signal?: AbortSignal; onProgress?: (p: RemovalProgress) => void } = {}
-): Promise<RemovalProgress> {
+export async function deleteProfileData(db: Database.Database, profileId: string, options: RemovalOptions): Promise<RemovalProgress> {
   const marked = db.prepare('select 1 from profiles where id = ? and removing = 1').get(profileId)
   if (!marked) throw new Error(`Profile ${profileId} is not marked for removal`)
   const count = (table: string): number =>
     (db.prepare(`select count(*) as n from ${table} where profile_id = ?`).get(profileId) as { n: number }).n
-  const progress: RemovalProgress = { done: 0, total: PROFILE_TABLES.reduce((sum, table) => sum + count(table), 0) }
+  const tables = [...options.domainTables, ...PROFILE_TABLES]
+  const progress: RemovalProgress = { done: 0, total: tables.reduce((sum, table) => sum + count(table), 0) }
   options.onProgress?.({ ...progress })
-  for (const table of PROFILE_TABLES) {
+  for (const table of tables) {
     const batch = db.prepare(`delete from ${table} where rowid in (select rowid from ${table} where profile_id = ? limit ${BATCH})`)
     for (;;) {
       options.signal?.throwIfAborted()
@@ -63,7 +65,7 @@ export async function completeRemoval(
   profiles: ProfileService,
   db: Database.Database,
   profileId: string,
-  options: Parameters<typeof deleteProfileData>[2] = {}
+  options: RemovalOptions
 ): Promise<RemovalProgress> {
   const progress = await deleteProfileData(db, profileId, options)
   await profiles.finishRemoval(profileId)

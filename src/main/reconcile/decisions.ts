@@ -56,6 +56,18 @@ export class Decisions {
     return { session: (await this.runs.run(sessionId)).session, inPlace: false, item: null }
   }
 
+  /**
+   * Applies decisions already kept as events (pulled from a team workspace), in order, in place as local ones are, in the
+   * caller's transaction. False when one cannot be applied in place (a reject, match, unmatch or undo; settings changed
+   * since the run; no run yet): the session is then run again, which makes of the events what these would have.
+   */
+  applyKept(sessionId: string, kept: readonly { body: AuditEventBody; event: AuditEvent }[]): boolean {
+    const session = this.sessions.get(sessionId)
+    if (session.lastRunAt === null) return false
+    if (!kept.every(({ body }) => IN_PLACE.has(body.kind as Decision['kind']))) return false
+    return kept.every(({ body, event }) => this.applyInPlace(session, body as DecisionEvent, event) !== false)
+  }
+
   /** Applies a local decision to the stored item and totals: the item as it is now (true: only the totals changed), or false when it cannot be (the settings changed since the run). */
   private applyInPlace(session: SessionInfo, decision: DecisionEvent, event: AuditEvent): ReconItem | boolean {
     const stored = this.items.storedSummary(session.id)

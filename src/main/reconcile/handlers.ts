@@ -11,7 +11,12 @@ import { AppError, notConfirmed } from '../errors'
 import { sandboxSeed } from '../sandbox/seed'
 import { sampleStatement } from '../sandbox/statement'
 import { sampleStatementFile } from '../sandbox/statement-formats'
-import type { HostContext } from '../host/context'
+import type Database from 'better-sqlite3'
+import type { MainUi } from '../ipc/questions'
+import type { JobRunner } from '../jobs/runner'
+import type { Logger } from '../log'
+import type { ActiveProfile } from '../profiles/active'
+import type { ProfileService } from '../profiles/service'
 import type { HandlerMap } from '../ipc/router'
 import { verifyAudit } from './audit'
 import { PDF_PASSWORD_REQUIRED, PDF_PASSWORD_WRONG } from './import/pdf'
@@ -19,8 +24,7 @@ import type { ParsedStatement } from './import/statement'
 import { writeItemsCsv, writeSummaryCsv, writeXlsx } from './report'
 import { buildSummary, summaryOf, type ReportInput } from './totals'
 import { ReconService, storedFileIds } from './service'
-import { replicaEvents, replicaOfSession } from '../team/replicas'
-import { signOffFileBeside, signOffOf, writeSignOffCsv } from '../team/report'
+import type { SharedSessions } from './shared-sessions'
 
 /** Largest statement read: a million-line CSV is about 150 MB. */
 const MAX_STATEMENT_BYTES = 512 * 1024 * 1024
@@ -42,7 +46,18 @@ interface Held {
 /** The refusals that ask for a PDF's password: the held file's token goes with them, for recon:unlock. */
 const PASSWORD_CODES = new Set([PDF_PASSWORD_REQUIRED, PDF_PASSWORD_WRONG])
 
-export function reconHandlers(ctx: HostContext): HandlerMap {
+/** What the recon calls use, wired by the host; `shared` is the team workspace's side of sessions shared there. */
+export interface ReconServices {
+  db: Database.Database
+  profiles: Pick<ProfileService, 'get'>
+  active: ActiveProfile
+  jobs: JobRunner
+  ui: MainUi
+  log: Logger
+  shared: SharedSessions
+}
+
+export function reconHandlers(ctx: ReconServices): HandlerMap {
   const service = new ReconService(ctx.db)
   const held = new Map<string, Held>()
 
@@ -245,7 +260,7 @@ export function reconHandlers(ctx: HostContext): HandlerMap {
     'recon:acceptAll': async ({ sessionId, minScore, ...filter }) => {
       const session = sessionOfProfile(sessionId)
       if (session.team?.replay) {
-        const { accepted } = await ctx.team.acceptAll(sessionId, filter, minScore)
+        const { accepted } = await ctx.shared.acceptAll(sessionId, filter, minScore)
         return { accepted, session: service.session(sessionId) }
       }
       return service.acceptAll(sessionId, filter, minScore)
@@ -253,7 +268,7 @@ export function reconHandlers(ctx: HostContext): HandlerMap {
     'recon:decide': async ({ sessionId, decision }) => {
       const session = sessionOfProfile(sessionId)
       if (session.team?.replay) {
-        const { waiting } = await ctx.team.decide(sessionId, decision)
+        const { waiting } = await ctx.shared.decide(sessionId, decision)
         return { session: service.session(sessionId), item: null, inPlace: false, waiting }
       }
       return service.decide(sessionId, decision)
@@ -306,14 +321,13 @@ export function reconHandlers(ctx: HostContext): HandlerMap {
       })
       if (!file) return { file: null }
       // A shared session's report carries its sign-off: a sheet of the workbook, a CSV beside the items.
-      const replica = session.team?.replay ? replicaOfSession(ctx.db, session.id) : null
-      const events = replica ? replicaEvents(ctx.db, replica) : null
-      const input = { ...reportInput(session), ...(events ? { signOff: signOffOf(events) } : {}) }
+      const signOff = session.team?.replay ? ctx.shared.reportSignOff(session.id) : null
+      const input = { ...reportInput(session), ...(signOff ? { signOff: signOff.sheet } : {}) }
       const style = plain ? 'plain' : 'excel'
       let signOffFile: string | null = null
       if (format === 'items-csv' || format === 'items-plain-csv') {
         await writeItemsCsv(file, input, style)
-        if (events && format === 'items-csv') await writeSignOffCsv((signOffFile = signOffFileBeside(file)), events)
+        if (signOff && format === 'items-csv') signOffFile = await signOff.writeBeside(file)
       } else if (summaryFile) await writeSummaryCsv(file, buildSummary(input), input, style)
       else await writeXlsx(file, buildSummary(input), input)
       ctx.log.info(`reconciliation report written (${format})`)

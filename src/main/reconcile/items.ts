@@ -1,4 +1,6 @@
 // A session's stored result: its items in order (a page, one, all, or those a filter shows) and the summary totals kept with them.
+import type Database from 'better-sqlite3'
+import type { ReconPlacement } from '../../shared/records'
 import { shortItemKey, storedSettings, type ItemFilter, type ReconItem, type ReconSettings } from '../../shared/reconcile'
 
 /** What a short key looks like (12 of Crockford's base-32 digits), so only such a key is looked up by it. */
@@ -10,6 +12,20 @@ import { filterClause, itemColumns } from './item-filters'
 import { summarise, totalsBasis, type SummaryTotals } from './totals'
 
 /** What a run keeps of a session's totals: the totals and the settings they were summed under. */
+/** The sessions of a profile that hold a provider record (by its id), with its outcome in each: the record's drawer shows them. */
+export function placementsOfRecord(db: Database.Database, profileId: string, recordId: string): ReconPlacement[] {
+  const rows = db
+    .prepare(
+      `select s.id, s.name, s.closed_at, i.outcome, i.item_key from recon_sessions s join recon_items i on i.session_id = s.id
+       where s.profile_id = ? and instr(i.item_key, ?) > 0 order by s.created_at desc limit 50`
+    )
+    .all(profileId, recordId) as { id: string; name: string; closed_at: string | null; outcome: string; item_key: string }[]
+  // An item key is the provider ids joined by '+', then '|', then the file's (pairKey in src/shared/reconcile.ts): the record must be one of the ids, not part of one.
+  return rows
+    .filter((r) => (r.item_key.split('|')[0] ?? '').split('+').includes(recordId))
+    .map((r) => ({ sessionId: r.id, sessionName: r.name, closed: r.closed_at !== null, outcome: r.outcome, itemKey: r.item_key }))
+}
+
 export interface StoredSummary {
   settings: ReconSettings
   totals: SummaryTotals

@@ -15,7 +15,7 @@ import type { AuditEvent } from './audit'
 import type { AuditEventBody } from '../../shared/reconcile-events'
 import { AppError } from '../errors'
 import { ReconContext } from './context'
-import { sessionProviderSide } from './provider-side'
+import { sessionProviderSide, type ProviderSide } from './provider-side'
 import { evidenceOnClose, writeEvidencePack } from './evidence'
 import { Decisions } from './decisions'
 import { foldSession, type FoldedDecisions } from './fold'
@@ -187,9 +187,43 @@ export class ReconService {
   decisionBody(sessionId: string, decision: Decision): AuditEventBody {
     return this.parts.decisions.body(sessionId, decision)
   }
+  /** Name, profile and last run of each session named, without its files or totals (a list of many reads only these). */
+  sessionFacts(ids: readonly string[]): Map<string, { name: string; profileId: string; lastRunAt: string | null }> {
+    const read = this.ctx.db.prepare('select name, profile_id, last_run_at from recon_sessions where id = ?')
+    const facts = new Map<string, { name: string; profileId: string; lastRunAt: string | null }>()
+    for (const id of new Set(ids)) {
+      const row = read.get(id) as { name: string; profile_id: string; last_run_at: string | null } | undefined
+      if (row) facts.set(id, { name: row.name, profileId: row.profile_id, lastRunAt: row.last_run_at })
+    }
+    return facts
+  }
+  /** Which of these statement ids are stored here. */
+  storedStatements(ids: readonly string[]): string[] {
+    const read = this.ctx.db.prepare('select id from recon_files where id = ?').pluck()
+    return ids.filter((id) => read.get(id) !== undefined)
+  }
+  /** Keeps the provider records a replayed session is run against (as shared), instead of the profile's cached records. */
+  keepProviderSnapshot(sessionId: string, side: ProviderSide): void {
+    this.ctx.db.prepare('insert into recon_provider_snapshots (session_id, side) values (?, ?)').run(sessionId, JSON.stringify(side))
+  }
+  /** Decisions kept as events elsewhere (pulled from a team workspace) applied in place; false: run the session again. */
+  applyKept(sessionId: string, kept: readonly { body: AuditEventBody; event: AuditEvent }[]): boolean {
+    return this.parts.decisions.applyKept(sessionId, kept)
+  }
   /** Whether the session replays one shared in a team workspace. */
   replayed(sessionId: string): boolean {
-    return this.ctx.db.prepare('select 1 from team_replicas where session_id = ?').get(sessionId) !== undefined
+    return this.ctx.db.prepare('select 1 from recon_shared_links where session_id = ? and replica_id is null').get(sessionId) !== undefined
+  }
+  /**
+   * Links a replica to the session it replays in a workspace (team calls it as it creates the replica, in the same transaction),
+   * and the session that was shared, when it is on this computer, to its replica.
+   */
+  linkShared(replicaId: string, workspace: string, sharedId: string): void {
+    const link = this.ctx.db.prepare(
+      'insert or ignore into recon_shared_links (session_id, workspace, shared_id, replica_id) select id, ?, ?, ? from recon_sessions where id = ?'
+    )
+    link.run(workspace, sharedId, null, replicaId)
+    if (sharedId !== replicaId) link.run(workspace, sharedId, replicaId, sharedId)
   }
   /** A session replayed from a team workspace is decided there (its events come back from the server), never here alone. */
   private notReplayed(sessionId: string): void {

@@ -50,6 +50,9 @@ interface SessionRow {
   summary: string | null
 }
 
+/** Reconcile's tables that hold a profile's rows, for its removal: the sessions (with all they hold) before the statements they use. */
+export const RECON_PROFILE_TABLES = ['recon_sessions', 'recon_files'] as const
+
 const DAY = /^\d{4}-\d{2}-\d{2}$/
 
 /** Settings that pass the one settings check, or the check's words as an invalid_settings error. */
@@ -168,9 +171,8 @@ export class Sessions {
       this.ctx.db.prepare('select file_id from recon_session_files where session_id = ? order by file_id').all(id) as { file_id: string }[]
     ).map((f) => this.statements.file(f.file_id))
     const totals = row.last_run_at ? this.items.totals(id, row) : null
-    const shared = this.ctx.db
-      .prepare('select session_id, server, shared_id from team_replicas where session_id = ? or shared_id = ? order by session_id = ? desc')
-      .get(id, id, id) as { session_id: string; server: string; shared_id: string } | undefined
+    const shared = this.ctx.db.prepare('select workspace, shared_id, replica_id from recon_shared_links where session_id = ?').get(id) as
+      { workspace: string; shared_id: string; replica_id: string | null } | undefined
     return {
       id: row.id,
       profileId: row.profile_id,
@@ -190,12 +192,7 @@ export class Sessions {
       counts: totals?.counts ?? null,
       toReview: totals?.exceptions ?? null,
       team: shared
-        ? {
-            workspace: shared.server,
-            sharedId: shared.shared_id,
-            replay: shared.session_id === id,
-            copyId: shared.session_id === id ? null : shared.session_id
-          }
+        ? { workspace: shared.workspace, sharedId: shared.shared_id, replay: shared.replica_id === null, copyId: shared.replica_id }
         : null
     }
   }

@@ -9,11 +9,11 @@ import {
   type RecordActions,
   type RecordDetail,
   type RecordResource,
-  type ReconPlacement,
   type RelatedRecord,
   type Relation
 } from '../../shared/records'
 import { AppError } from '../errors'
+import { placementsOfRecord } from '../reconcile/items'
 import type { Profile } from '../profiles/service'
 
 type Row = Record<string, unknown>
@@ -240,21 +240,6 @@ function jsonField(row: Row, ...path: string[]): string | null {
   }
 }
 
-/** The reconciliation sessions that hold this record, with its outcome in each. */
-function placements(db: Database.Database, profileId: string, resource: RecordResource, key: string): ReconPlacement[] {
-  if (resource !== 'payments' && resource !== 'transfers') return []
-  const rows = db
-    .prepare(
-      `select s.id, s.name, s.closed_at, i.outcome, i.item_key from recon_sessions s join recon_items i on i.session_id = s.id
-       where s.profile_id = ? and instr(i.item_key, ?) > 0 order by s.created_at desc limit 50`
-    )
-    .all(profileId, key) as { id: string; name: string; closed_at: string | null; outcome: string; item_key: string }[]
-  // An item key is the provider ids joined by '+', then '|', then the file's (pairKey in src/shared/reconcile.ts): the record must be one of the ids, not part of one.
-  return rows
-    .filter((r) => (r.item_key.split('|')[0] ?? '').split('+').includes(key))
-    .map((r) => ({ sessionId: r.id, sessionName: r.name, closed: r.closed_at !== null, outcome: r.outcome, itemKey: r.item_key }))
-}
-
 /** Whether the virtual account's time has passed. */
 export const accountExpired = (row: Row, now = Date.now()): boolean => {
   const at = Date.parse(String(row['expires_at'] ?? ''))
@@ -334,7 +319,7 @@ export function recordDetail(
     fields,
     raw: indented(row['raw']),
     relations: relationsOf(db, profile.id, resource, row),
-    recon: placements(db, profile.id, resource, key),
+    recon: resource === 'payments' || resource === 'transfers' ? placementsOfRecord(db, profile.id, key) : [],
     actions: actionsFor(profile, resource, row, simulatorUrl)
   }
 }

@@ -1,13 +1,28 @@
 // records:* calls: the workspace's tables, drawer and Ctrl+K over the profile in use's cache, and the drawer's actions (confirmed by main in a live profile).
 import { notConfirmed } from '../errors'
-import type { HostContext } from '../host/context'
+import type Database from 'better-sqlite3'
+import type { CacheStore } from '../cache/store'
+import type { MainUi } from '../ipc/questions'
+import type { Logger } from '../log'
+import type { ActiveProfile } from '../profiles/active'
+import type { ClientPool } from '../profiles/clients'
 import type { HandlerMap } from '../ipc/router'
 import { authorizePayment, cancelPlan, fundVirtualAccount } from './actions'
 import { recordDetail, recordRow } from './detail'
 import { findRecords } from './find'
 import { recordRows, recordTotals } from './table'
 
-export function recordHandlers(ctx: HostContext): HandlerMap {
+/** What the records calls use, wired by the host. */
+export interface RecordServices {
+  db: Database.Database
+  store: CacheStore
+  active: ActiveProfile
+  clients: ClientPool
+  ui: Pick<MainUi, 'confirm'>
+  log: Logger
+}
+
+export function recordHandlers(ctx: RecordServices): HandlerMap {
   const live = async (title: string, message: string, detail: string, confirmLabel: string, what: string): Promise<void> => {
     if (ctx.active.current().mode !== 'live') return
     if (!(await ctx.ui.confirm({ title, message, detail, confirmLabel }))) throw notConfirmed(what)

@@ -1,9 +1,10 @@
 // search:query: offline search of the profile in use's cache.
-import type { HostContext } from '../host/context'
+import type Database from 'better-sqlite3'
+import type { ActiveProfile } from '../profiles/active'
 import type { HandlerMap } from '../ipc/router'
 import { search } from './search'
 
-export function searchHandlers(ctx: Pick<HostContext, 'db' | 'active'>): HandlerMap {
+export function searchHandlers(ctx: { db: Database.Database; active: ActiveProfile }): HandlerMap {
   return {
     'search:query': (query) => {
       const profile = ctx.active.current()

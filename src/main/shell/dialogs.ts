@@ -1,7 +1,7 @@
 // The native dialogs main shows for the host: confirmations of money-moving and destructive calls, where to save a file, which file to open.
 import { app, dialog, type BrowserWindow } from 'electron'
 import { join } from 'node:path'
-import type { MainUi } from '../host/protocol'
+import type { MainUi } from '../ipc/questions'
 
 export function nativeUi(window: () => BrowserWindow | null): MainUi {
   return {

@@ -2,12 +2,27 @@
 import type { SyncStatus } from '../../shared/ipc/contract'
 import { FOLLOW_KIND_NAMES } from '../../shared/ipc/sync'
 import { AppError } from '../errors'
-import type { HostContext } from '../host/context'
+import type Database from 'better-sqlite3'
+import type { CacheStore } from '../cache/store'
+import type { JobRunner } from '../jobs/runner'
+import type { Logger } from '../log'
+import type { ActiveProfile } from '../profiles/active'
+import type { ClientPool } from '../profiles/clients'
 import type { HandlerMap } from '../ipc/router'
 import { describeSync } from '../log'
 import { runSync } from './engine'
 
-export function syncHandlers(ctx: HostContext): HandlerMap {
+/** What the sync calls use, wired by the host. */
+export interface SyncServices {
+  db: Database.Database
+  store: CacheStore
+  active: ActiveProfile
+  clients: ClientPool
+  jobs: JobRunner
+  log: Logger
+}
+
+export function syncHandlers(ctx: SyncServices): HandlerMap {
   const status = (): SyncStatus => {
     const profile = ctx.active.current()
     const count = (resource: Parameters<typeof ctx.store.count>[1]): number => ctx.store.count(profile.id, resource)

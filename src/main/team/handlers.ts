@@ -1,9 +1,20 @@
 // team:* calls: the workspace connection, its shared sessions, opening and sharing one (sharing confirmed by main), sign-off steps, comments and conflicts; the server decides who may do what.
 import { notConfirmed } from '../errors'
-import type { HostContext } from '../host/context'
+import type { EventEmitter } from '../ipc/events'
+import type { MainUi } from '../ipc/questions'
+import type { ActiveProfile } from '../profiles/active'
+import type { TeamWorkspace } from './workspace'
 import type { HandlerMap } from '../ipc/router'
 
-export function teamHandlers(ctx: HostContext): HandlerMap {
+/** What the team calls use, wired by the host. */
+export interface TeamServices {
+  team: TeamWorkspace
+  active: ActiveProfile
+  events: EventEmitter
+  ui: Pick<MainUi, 'confirm'>
+}
+
+export function teamHandlers(ctx: TeamServices): HandlerMap {
   /** A shared session's profile becomes the one in use: its mode shows in the header, test and live never mix. */
   const useProfile = (profileId: string): void => {
     if (ctx.active.current().id === profileId) return

@@ -5,7 +5,7 @@ import type pg from 'pg'
 import { RECON_SOURCES, RULE_VERSION, type Decision, type ReconSettings } from '../../shared/reconcile'
 import { eventSubjects, type AuditEventBody, type AuditEventKind } from '../../shared/reconcile-events'
 import { AppError } from '../errors'
-import { appendEvent } from '../reconcile/audit'
+import { appendEvent, type AuditEvent } from '../reconcile/audit'
 import type { ProviderSide } from '../reconcile/provider-side'
 import { ReconService } from '../reconcile/service'
 import { teamError, type TeamServer } from './connection'
@@ -89,7 +89,6 @@ interface ReplicaRow {
   session_id: string
   server: string
   shared_id: string
-  name: string
   rule_version: string
   read_only: string | null
   state: SharedSession['state']
@@ -100,11 +99,11 @@ interface ReplicaRow {
   pulled_at: string | null
 }
 
-const toReplica = (r: ReplicaRow): Replica => ({
+const toReplica = (r: ReplicaRow, name: string): Replica => ({
   sessionId: r.session_id,
   server: r.server,
   sharedId: r.shared_id,
-  name: r.name,
+  name,
   ruleVersion: r.rule_version,
   readOnly: r.read_only,
   state: r.state,
@@ -115,12 +114,16 @@ const toReplica = (r: ReplicaRow): Replica => ({
   pulledAt: r.pulled_at
 })
 
-const REPLICA_SELECT = `select t.*, s.name from team_replicas t join recon_sessions s on s.id = t.session_id`
+/** Replicas with their sessions' names, which reconcile keeps. */
+function replicasOf(db: Database.Database, rows: readonly ReplicaRow[]): Replica[] {
+  const facts = new ReconService(db).sessionFacts(rows.map((r) => r.session_id))
+  return rows.map((r) => toReplica(r, facts.get(r.session_id)?.name ?? r.shared_id))
+}
 
 /** The replica a local session is, whichever workspace it came from; null for a session of this computer's own. */
 export function replicaOfSession(db: Database.Database, sessionId: string): Replica | null {
-  const row = db.prepare(`${REPLICA_SELECT} where t.session_id = ?`).get(sessionId) as ReplicaRow | undefined
-  return row ? toReplica(row) : null
+  const row = db.prepare('select * from team_replicas where session_id = ?').get(sessionId) as ReplicaRow | undefined
+  return row ? (replicasOf(db, [row])[0] ?? null) : null
 }
 
 /** An event queued here, not yet accepted by the server. */
@@ -206,13 +209,14 @@ export class TeamReplicas {
   }
 
   list(): Replica[] {
-    return (this.db.prepare(`${REPLICA_SELECT} where t.server = ? order by s.name`).all(this.key) as ReplicaRow[]).map(toReplica)
+    const rows = this.db.prepare('select * from team_replicas where server = ?').all(this.key) as ReplicaRow[]
+    return replicasOf(this.db, rows).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
   }
 
   get(sharedId: string): Replica | null {
-    const row = this.db.prepare(`${REPLICA_SELECT} where t.server = ? and t.shared_id = ?`).get(this.key, sharedId) as
+    const row = this.db.prepare('select * from team_replicas where server = ? and shared_id = ?').get(this.key, sharedId) as
       ReplicaRow | undefined
-    return row ? toReplica(row) : null
+    return row ? (replicasOf(this.db, [row])[0] ?? null) : null
   }
 
   /** The replica of a shared session, refused clearly when this computer has not opened it. */
@@ -253,10 +257,7 @@ export class TeamReplicas {
       const meta = readFileMeta(input.meta, input.name)
       const ids = meta.statements.map((s) => replicaFileId(sharedId, s.id))
       meta.statements.forEach((s, i) => renames.set(s.id, ids[i] as string))
-      const have = this.db
-        .prepare(`select id from recon_files where id in (${ids.map(() => '?').join(', ')})`)
-        .pluck()
-        .all(...ids)
+      const have = service.storedStatements(ids)
       if (have.length === ids.length) continue
       if (have.length > 0)
         throw new AppError(
@@ -299,13 +300,14 @@ export class TeamReplicas {
         ? null
         : `It was shared under matching rules ${detail.ruleVersion}; this Ledgerline has ${RULE_VERSION}, so its items here may differ from every other member's. It is read-only on this computer: use the Ledgerline it was shared with to decide.`
     this.db.transaction(() => {
-      this.db.prepare('insert into recon_provider_snapshots (session_id, side) values (?, ?)').run(session.id, JSON.stringify(side))
+      service.keepProviderSnapshot(session.id, side)
       this.db
         .prepare(
           `insert into team_replicas (session_id, server, shared_id, rule_version, read_only, state, preparer, reviewer, last_seq, last_hash)
            values (?, ?, ?, ?, ?, 'open', ?, null, 0, ?)`
         )
         .run(session.id, this.key, sharedId, detail.ruleVersion, readOnly, detail.preparer, ZERO_HASH)
+      service.linkShared(session.id, this.key, sharedId)
       this.replayPrior(session.id, detail.preparer, settings.priorDecisions, renames)
     })()
     const replica = this.require(sharedId)
@@ -328,8 +330,9 @@ export class TeamReplicas {
 
   /**
    * Pulls the events after the last one this computer has, each checked to continue the chain it
-   * read (so a history rewritten on the server is found, not taken), applies the decisions among
-   * them, and runs the session when any arrived (or `run` is asked).
+   * read (so a history rewritten on the server is found, not taken), and applies the decisions among
+   * them as this computer's own would be: in place when each can be, else by running the session (or
+   * when `run` is asked). Either way the items are what a full run of the same events makes.
    */
   async pull(client: pg.Client, replica: Replica, run = false): Promise<PullOutcome> {
     const head = await sessionHead(client, replica.sharedId)
@@ -346,7 +349,8 @@ export class TeamReplicas {
     const last = events[events.length - 1]
     const prev = last ? { seq: last.seq, hash: last.hash } : { seq: replica.lastSeq, hash: replica.lastHash }
     const problems: string[] = []
-    let decisions = 0
+    const kept: { body: AuditEventBody; event: AuditEvent }[] = []
+    let inPlace = false
     this.db.transaction(() => {
       const insert = this.db.prepare(
         `insert into team_events (session_id, seq, kind, item_key, based_on, payload, author, at, prev_hash, hash, local_seq)
@@ -363,8 +367,9 @@ export class TeamReplicas {
           )
           if (typeof body === 'string') problems.push(`Event ${e.seq} by ${e.author} at ${e.at} could not be applied here: ${body}.`)
           else {
-            localSeq = appendEvent(this.db, replica.sessionId, body, () => new Date(e.at), e.author).seq
-            decisions++
+            const event = appendEvent(this.db, replica.sessionId, body, () => new Date(e.at), e.author)
+            kept.push({ body, event })
+            localSeq = event.seq
           }
         }
         if (e.kind === 'submit') state = 'submitted'
@@ -376,8 +381,10 @@ export class TeamReplicas {
       this.db
         .prepare('update team_replicas set state = ?, reviewer = ?, last_seq = ?, last_hash = ?, pulled_at = ? where session_id = ?')
         .run(state, reviewer, prev.seq, prev.hash, this.now().toISOString(), replica.sessionId)
+      inPlace = !run && kept.length > 0 && new ReconService(this.db).applyKept(replica.sessionId, kept)
     })()
-    const ran = run || decisions > 0
+    const decisions = kept.length
+    const ran = run || (decisions > 0 && !inPlace)
     // The run is this computer's replay, not a decision: its history names the member whose computer made it.
     if (ran) await new ReconService(this.db, { user: `${this.server.user} (replayed on this computer)` }).run(replica.sessionId)
     return { events: events.length, decisions, problems, ran }

@@ -4,6 +4,7 @@ import { toExcelCsv, type CsvCell } from '../../shared/csv/excel-safe'
 import type { TeamEventView } from '../../shared/ipc/team'
 import { describeEvent, type AuditEventBody } from '../../shared/reconcile-events'
 import { writeFileSafely } from '../export/safe-file'
+import type { ReportSignOff } from '../reconcile/shared-sessions'
 import type { SessionEvent } from './sessions'
 import { digestOf, type ItemsDigest } from './sign-off'
 
@@ -94,17 +95,29 @@ export function signOffRows(events: readonly SessionEvent[]): CsvCell[][] {
 }
 
 /** The sign-off as the report carries it (a sheet of the workbook). */
-export const signOffOf = (events: readonly SessionEvent[]): { columns: readonly string[]; rows: CsvCell[][] } => ({
+const signOffOf = (events: readonly SessionEvent[]): { columns: readonly string[]; rows: CsvCell[][] } => ({
   columns: SIGN_OFF_COLUMNS,
   rows: signOffRows(events)
 })
 
 /** Where the sign-off CSV goes beside an items CSV: march.csv → march-sign-off.csv. */
-export const signOffFileBeside = (itemsFile: string): string => itemsFile.replace(/(\.csv)?$/i, '-sign-off.csv')
+const signOffFileBeside = (itemsFile: string): string => itemsFile.replace(/(\.csv)?$/i, '-sign-off.csv')
 
 /** Writes the sign-off as an Excel-safe CSV. */
-export async function writeSignOffCsv(file: string, events: readonly SessionEvent[]): Promise<void> {
+async function writeSignOffCsv(file: string, events: readonly SessionEvent[]): Promise<void> {
   await writeFileSafely(file, (fd) => {
     writeSync(fd, toExcelCsv(SIGN_OFF_COLUMNS, signOffRows(events), 'excel'))
   })
+}
+
+/** A shared session's sign-off for its report (reconcile's ReportSignOff), from its events as last pulled. */
+export function reportSignOff(events: readonly SessionEvent[]): ReportSignOff {
+  return {
+    sheet: signOffOf(events),
+    writeBeside: async (itemsFile) => {
+      const file = signOffFileBeside(itemsFile)
+      await writeSignOffCsv(file, events)
+      return file
+    }
+  }
 }

@@ -8,6 +8,7 @@ import { AppError } from '../errors'
 import type { EventEmitter } from '../ipc/events'
 import type { Logger } from '../log'
 import { ReconService } from '../reconcile/service'
+import type { ReportSignOff, SharedSessions } from '../reconcile/shared-sessions'
 import { registerSecret } from '../redact'
 import type { SecretStore } from '../secrets/secret-store'
 import { readServerUrl, teamError, withServer, type TeamServer } from './connection'
@@ -24,7 +25,7 @@ import {
   type Replica,
   type TeamConflict
 } from './replicas'
-import { decisionInWords, teamEventViews } from './report'
+import { decisionInWords, reportSignOff, teamEventViews } from './report'
 import { addSessionEventOnce, listSharedSessions, markSeen, sessionPresence, shareSession } from './sessions'
 import { shareRequestOf } from './share'
 import { itemsDigest, signOffPayload, type ItemsDigest } from './sign-off'
@@ -57,7 +58,7 @@ export interface SyncOutcome {
   problems: string[]
 }
 
-export class TeamWorkspace {
+export class TeamWorkspace implements SharedSessions {
   private server: TeamServer | null = null
   private password: string | null = null
   private role: TeamRole | null = null
@@ -281,7 +282,7 @@ export class TeamWorkspace {
   /** This computer's items digest of a replica once it is submitted, worked out again only when it has run again (after new events, or asked to). */
   private digestHere(replica: Replica): ItemsDigest | undefined {
     if (replica.state === 'open') return undefined
-    const ran = this.db.prepare('select last_run_at from recon_sessions where id = ?').pluck().get(replica.sessionId) as string | null
+    const ran = new ReconService(this.db).sessionFacts([replica.sessionId]).get(replica.sessionId)?.lastRunAt ?? null
     const key = `${replica.sessionId}:${replica.lastSeq}:${ran}`
     if (this.digest?.key !== key) this.digest = { key, value: itemsDigest(this.db, replica.sessionId) }
     return this.digest.value
@@ -298,6 +299,12 @@ export class TeamWorkspace {
     const { waiting, refused } = await this.sendQueued(replicas, replica, [ref])
     if (refused[0]) throw new AppError(refused[0].code, refused[0].message)
     return { waiting }
+  }
+
+  /** The sign-off a replayed session's report carries, from its events as last pulled; null for a session of this computer's own. */
+  reportSignOff(sessionId: string): ReportSignOff | null {
+    const replica = replicaOfSession(this.db, sessionId)
+    return replica ? reportSignOff(replicaEvents(this.db, replica)) : null
   }
 
   /** Accepts every undecided suggestion the filter shows scoring at least minScore, each its own decision through the outbox. */
@@ -424,7 +431,9 @@ export class TeamWorkspace {
   }
 
   private profileOf(sessionId: string): string {
-    return this.db.prepare('select profile_id from recon_sessions where id = ?').pluck().get(sessionId) as string
+    const facts = new ReconService(this.db).sessionFacts([sessionId]).get(sessionId)
+    if (!facts) throw new AppError('session_not_found', `No reconciliation session ${sessionId}.`)
+    return facts.profileId
   }
 
   private withClient<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
