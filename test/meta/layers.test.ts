@@ -3,6 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { ESLint } from 'eslint'
 import { describe, expect, it } from 'vitest'
+import { layerReport, projectSources } from '../../scripts/layers'
 import { PROJECT_ROOT } from '../support/renderer-harness'
 
 const eslint = new ESLint({ cwd: PROJECT_ROOT })
@@ -126,3 +127,27 @@ function mainSources(dir = 'src/main'): string[] {
     e.isDirectory() ? mainSources(`${dir}/${e.name}`) : e.name.endsWith('.ts') ? [`${dir}/${e.name}`] : []
   )
 }
+
+describe('rooms and arrows (npm run layers)', () => {
+  const sources = projectSources(PROJECT_ROOT)
+
+  it('has every room in a layer, no arrow against the layers and no circle', () => {
+    const report = layerReport(sources)
+    expect(report.arrows.length).toBeGreaterThan(100)
+    expect(report.unplaced).toEqual([])
+    expect(report.against.map((a) => a.imports)).toEqual([])
+    expect(report.circles.map((a) => a.imports)).toEqual([])
+  })
+
+  it('counts an arrow up a layer, and a circle within one', () => {
+    const planted = (file: string, line: string): ReturnType<typeof layerReport> => layerReport(new Map([...sources, [file, `${line}\n`]]))
+    const up = planted('src/main/cache/probe.ts', "import { ReconService } from '../reconcile/service'")
+    expect(up.against.map((a) => `${a.from} → ${a.to}`)).toEqual(['main/cache → main/reconcile'])
+    expect(planted('src/main/reconcile/probe.ts', "import { TeamWorkspace } from '../team/workspace'").against).toHaveLength(1)
+    expect(planted('src/main/sync/probe.ts', "import type { HostContext } from '../host/context'").against).toHaveLength(1)
+    const circle = planted('src/main/search/probe.ts', "export { exportCsv } from '../export/export'")
+    expect(circle.against).toEqual([])
+    expect(circle.circles.map((a) => `${a.from} → ${a.to}`).sort()).toEqual(['main/export → main/search', 'main/search → main/export'])
+    expect(planted('src/main/newroom/probe.ts', "import { AppError } from '../errors'").unplaced).toEqual(['main/newroom'])
+  })
+})
