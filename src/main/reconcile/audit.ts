@@ -165,42 +165,66 @@ export function verifyAudit(db: Database.Database, sessionId?: string): AuditRep
 /** An event as a trail holds it: its payload as stored text (from the cache) or as read back (from an evidence pack). */
 export type ChainLink = Omit<Hashed, 'sessionId'> & { hash: string }
 
+/** Where a walk over a hash chain found a link that does not fit, and how. */
+export interface ChainBreak<L> {
+  link: L
+  /** gap: `expectedSeq` is missing; unlinked: prevHash is not the hash before; changed: the content hashes otherwise; unreadable: it cannot be hashed. */
+  kind: 'gap' | 'unlinked' | 'changed' | 'unreadable'
+  expectedSeq: number
+}
+
+/**
+ * The one walk over a hash chain, for the cache's audit trail and a team workspace's events alike (each with its own hash
+ * encoding, `hashOf`, which throws when a link's content cannot be read): numbered on from `from` with no gap, each
+ * linked to the hash before it, each hashing to what it says. Every break is returned, in order, and where the walk ended.
+ */
+export function walkChain<L extends { seq: number; prevHash: string; hash: string }>(
+  links: readonly L[],
+  hashOf: (link: L) => string,
+  from = { seq: 0, hash: GENESIS }
+): { breaks: ChainBreak<L>[]; last: { seq: number; hash: string } } {
+  const breaks: ChainBreak<L>[] = []
+  let prev = from.hash
+  let expectedSeq = from.seq + 1
+  for (const link of links) {
+    if (link.seq !== expectedSeq) {
+      breaks.push({ link, kind: 'gap', expectedSeq })
+      expectedSeq = link.seq
+    }
+    let hash: string | null = null
+    try {
+      hash = hashOf(link)
+    } catch {
+      breaks.push({ link, kind: 'unreadable', expectedSeq })
+    }
+    if (hash !== null) {
+      if (link.prevHash !== prev) breaks.push({ link, kind: 'unlinked', expectedSeq })
+      if (hash !== link.hash) breaks.push({ link, kind: 'changed', expectedSeq })
+    }
+    prev = link.hash
+    expectedSeq++
+  }
+  return { breaks, last: { seq: expectedSeq - 1, hash: prev } }
+}
+
 /**
  * Walks one session's chain: each event's hash must be what its content and the previous hash give,
  * the sequence must have no gap, and the head recorded for the session must be the last event's hash.
  */
 export function chainProblems(sessionId: string, links: readonly ChainLink[], head: { hash: string; count: number }): AuditProblem[] {
-  const problems: AuditProblem[] = []
-  let prev = GENESIS
-  let expectedSeq = 1
-  for (const link of links) {
-    if (link.seq !== expectedSeq) {
-      problems.push({ sessionId, seq: link.seq, message: `event ${expectedSeq} is missing (the next stored is ${link.seq})` })
-      expectedSeq = link.seq
-    }
-    let payload: unknown = link.payload
-    if (typeof payload === 'string') {
-      try {
-        payload = JSON.parse(payload) as unknown
-      } catch {
-        problems.push({ sessionId, seq: link.seq, message: 'its content is not readable JSON' })
-        prev = link.hash
-        expectedSeq++
-        continue
-      }
-    }
-    if (link.prevHash !== prev)
-      problems.push({ sessionId, seq: link.seq, message: 'it does not follow the event before it (the chain is broken here)' })
-    const again = eventHash({ sessionId, seq: link.seq, at: link.at, user: link.user, kind: link.kind, payload, prevHash: link.prevHash })
-    if (again !== link.hash)
-      problems.push({
-        sessionId,
-        seq: link.seq,
-        message: `its content was changed after it was written (${link.kind} at ${link.at} by ${link.user})`
-      })
-    prev = link.hash
-    expectedSeq++
+  const hashOf = (link: ChainLink): string => {
+    const payload: unknown = typeof link.payload === 'string' ? JSON.parse(link.payload) : link.payload
+    return eventHash({ sessionId, seq: link.seq, at: link.at, user: link.user, kind: link.kind, payload, prevHash: link.prevHash })
   }
+  const walked = walkChain(links, hashOf)
+  const said: Record<ChainBreak<ChainLink>['kind'], (b: ChainBreak<ChainLink>) => string> = {
+    gap: (b) => `event ${b.expectedSeq} is missing (the next stored is ${b.link.seq})`,
+    unreadable: () => 'its content is not readable JSON',
+    unlinked: () => 'it does not follow the event before it (the chain is broken here)',
+    changed: ({ link }) => `its content was changed after it was written (${link.kind} at ${link.at} by ${link.user})`
+  }
+  const problems: AuditProblem[] = walked.breaks.map((b) => ({ sessionId, seq: b.link.seq, message: said[b.kind](b) }))
+  const prev = walked.last.hash
   if (links.length !== head.count || prev !== head.hash) {
     problems.push({
       sessionId,

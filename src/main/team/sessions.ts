@@ -1,6 +1,7 @@
 // A workspace's shared sessions through its functions: share one, add events once each (decisions, notes, runs, submit, approve, return, reopen), list them, pull the events after the last one a client has, and check a session's SHA-256 chain from the server's rows.
 import { createHash } from 'node:crypto'
 import type pg from 'pg'
+import { walkChain } from '../reconcile/audit'
 
 export const SESSION_EVENT_KINDS = ['decision', 'note', 'run', 'submit', 'approve', 'return', 'reopen'] as const
 export type SessionEventKind = (typeof SESSION_EVENT_KINDS)[number]
@@ -169,22 +170,18 @@ export interface ChainCheck {
  * the chain up to event N checks only what comes after it.
  */
 export function verifyChain(events: readonly SessionEvent[], from = { seq: 0, hash: ZERO_HASH }): ChainCheck {
-  let prev = from.hash
-  for (let i = 0; i < events.length; i++) {
-    const e = events[i] as SessionEvent
-    const expected = from.seq + i + 1
-    const bad = (problem: string): ChainCheck => ({
-      ok: false,
-      events: events.length,
-      firstBad: { seq: e.seq, author: e.author, at: e.at, problem }
-    })
-    if (e.seq !== expected)
-      return bad(expected === 1 ? `the first event is number ${e.seq}, not 1` : `event ${expected} is missing (deleted?)`)
-    if (e.prevHash !== prev) return bad('it does not link to the event before it')
-    if (eventHash(prev, e) !== e.hash) return bad('its content does not match its hash (changed after it was written)')
-    prev = e.hash
-  }
-  return { ok: true, events: events.length, firstBad: null }
+  const [first] = walkChain(events, (e) => eventHash(e.prevHash, e), from).breaks
+  if (!first) return { ok: true, events: events.length, firstBad: null }
+  const { link: e, kind, expectedSeq } = first
+  const problem =
+    kind === 'gap'
+      ? expectedSeq === 1
+        ? `the first event is number ${e.seq}, not 1`
+        : `event ${expectedSeq} is missing (deleted?)`
+      : kind === 'unlinked'
+        ? 'it does not link to the event before it'
+        : 'its content does not match its hash (changed after it was written)'
+  return { ok: false, events: events.length, firstBad: { seq: e.seq, author: e.author, at: e.at, problem } }
 }
 
 /** Where the server recorded the session's chain to end; null when there is no such session. */
