@@ -305,21 +305,14 @@ export async function teamDecideCommand(args: string[]): Promise<number> {
           : { kind: action, itemKey }
       ref = replicas.queueDecision(replica, decision, basedOn).ref
     }
-    let pushed: PushOutcome
-    try {
-      pushed = await withServer(target, async (client) => {
-        const outcome = await replicas.push(client)
-        await replicas.pull(client, replicas.require(session))
-        return outcome
-      })
-    } catch (error) {
-      if (!(error instanceof AppError) || error.code !== 'team_unreachable') throw error
+    const outcome = await replicas.send(replica, [ref], (work) => withServer(target, work))
+    if (!outcome.sent) {
       process.stdout.write(
-        `The workspace cannot be reached (${error.message}): the ${action === 'note' ? 'note' : 'decision'} waits on this computer (${replicas.queued()} queued) and is sent by the next team sync.\n`
+        `The workspace cannot be reached (${outcome.unreachable}): the ${action === 'note' ? 'note' : 'decision'} waits on this computer (${replicas.queued()} queued) and is sent by the next team sync.\n`
       )
       return 0
     }
-    const refused = pushed.conflicts.find((c) => c.ref === ref)
+    const [refused] = outcome.refused
     if (refused) throw new AppError(refused.code, refused.message)
     const seq = replicas.require(session).lastSeq
     process.stdout.write(

@@ -3,14 +3,8 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { toExcelCsv } from '../../src/shared/csv/excel-safe'
 import { DEFAULT_SETTINGS, pairKey, type Outcome, type ReconItem, type ReconSettings } from '../../src/shared/reconcile'
-import {
-  runMatch,
-  runMatchAsync,
-  type EngineDecisions,
-  type EngineFileRow,
-  type EngineProvider,
-  type MatchResult
-} from '../../src/main/reconcile/engine'
+import { runMatch, runMatchAsync, type MatchResult } from '../../src/main/reconcile/engine'
+import type { EngineDecisions, EngineFileRow, EngineProvider } from '../../src/main/reconcile/match/types'
 import { ITEM_COLUMNS, itemCells } from '../../src/main/reconcile/report'
 import { summarise } from '../../src/main/reconcile/totals'
 import { materialise } from '../../src/main/reconcile/runs'

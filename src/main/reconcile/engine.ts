@@ -1,5 +1,5 @@
 // The matching engine: decisions first, exact keys over the whole batch, then scored 1:1 suggestions, then 1:N / N:1 groups by sum; deterministic whatever the input order. Each phase is a module of ./match over one MatchState.
-import type { NotReadLine, ReconSettings } from '../../shared/reconcile'
+import type { ReconSettings } from '../../shared/reconcile'
 import { MatchItems } from './match-items'
 import { claimDecided } from './match/decided'
 import { findGroups } from './match/groups'
@@ -8,53 +8,7 @@ import { leaveOver } from './match/leftovers'
 import { inContentOrder } from './match/order'
 import { MatchState } from './match/state'
 import { suggestPairs } from './match/suggestions'
-
-/** A provider record as the engine sees it: amounts signed as the money shows in the file (payouts negative). */
-export interface EngineProvider {
-  id: string
-  reference: string | null
-  serviceReference: string | null
-  /** Calendar day in the business time zone, YYYY-MM-DD. */
-  day: string
-  amountMinor: number
-  feesMinor: number
-  currency: string
-  /** Normalised: successful, pending, failed, cancelled, expected (a charge or an account that should bring money), unknown. */
-  status: string
-  channel: string | null
-  /** Names, emails, account numbers: the words text similarity reads. */
-  text: string | null
-  /** Further exact keys, e.g. a virtual account's number. */
-  keys?: string[]
-  /** Dated just outside the session's period (within the match window's reach): an item only when a line claims it. */
-  outsidePeriod?: boolean
-}
-
-export interface EngineFileRow {
-  id: string
-  fileId: string
-  line: number
-  date: string
-  amountMinor: number
-  currency: string
-  reference: string | null
-  description: string | null
-  counterparty: string | null
-  /** A line that could not be read in full (its date and amount are what could be read, else placeholders), or one read by hand since. */
-  notRead?: NotReadLine
-}
-
-export interface PinnedMatch {
-  kind: 'accepted' | 'manual'
-  providerIds: string[]
-  fileIds: string[]
-}
-
-export interface EngineDecisions {
-  pinned: PinnedMatch[]
-  /** pairKey(providerIds, fileIds) of suggestions the user rejected: never suggested again. */
-  dismissed: ReadonlySet<string>
-}
+import type { EngineDecisions, EngineFileRow, EngineProvider, MatchOptions } from './match/types'
 
 export interface MatchResult {
   provider: readonly EngineProvider[]
@@ -66,14 +20,6 @@ export interface MatchResult {
   /** Records from just outside the period that no line claims: another period's, so no item. */
   leftOutOutsidePeriod: number
   netOfFees: boolean
-}
-
-export interface MatchOptions {
-  /** Each statement's file name by its id: reasons name lines as "line 14 of statement.csv". */
-  fileNames?: ReadonlyMap<string, string>
-  filePages?: ReadonlyMap<string, readonly number[]>
-  signal?: AbortSignal
-  onProgress?: (phase: string, done: number, total: number) => void
 }
 
 export const NO_DECISIONS: EngineDecisions = { pinned: [], dismissed: new Set() }

@@ -3,7 +3,7 @@ import { pairKey, type AdjustmentInfo } from '../../shared/reconcile'
 import type Database from 'better-sqlite3'
 import type { AuditEntry } from '../../shared/reconcile-events'
 import { sessionEvents } from './audit'
-import type { EngineDecisions, PinnedMatch } from './engine'
+import type { EngineDecisions, PinnedMatch } from './match/types'
 
 /** What the events of a session say: decisions for the engine, notes and reasons per item, adjustments. */
 export interface FoldedDecisions {

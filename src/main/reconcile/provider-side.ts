@@ -3,7 +3,7 @@ import type Database from 'better-sqlite3'
 import { DateTime } from 'luxon'
 import type { ReconSource, SessionInfo } from '../../shared/reconcile'
 import { dayBoundary } from '../../shared/time'
-import type { EngineProvider } from './engine'
+import type { EngineProvider } from './match/types'
 import { dayInZone } from './import/dates'
 
 export interface SourceFilter {

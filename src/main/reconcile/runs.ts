@@ -16,7 +16,8 @@ import {
   type SessionInfo
 } from '../../shared/reconcile'
 import type { ReconContext } from './context'
-import { runMatch, runMatchAsync, type EngineFileRow, type EngineProvider, type MatchResult } from './engine'
+import { runMatch, runMatchAsync, type MatchResult } from './engine'
+import type { EngineFileRow, EngineProvider } from './match/types'
 import { foldSession, type FoldedDecisions } from './fold'
 import type { SessionItems } from './items'
 import { outsideThePeriod, sessionProviderSide } from './provider-side'

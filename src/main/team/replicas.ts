@@ -74,6 +74,12 @@ export interface PushOutcome {
   conflicts: TeamConflict[]
 }
 
+/** Runs work on a connection to the workspace: the app's (one at a time, its password from the keychain) or the CLI's own. */
+export type Exchange = <T>(work: (client: pg.Client) => Promise<T>) => Promise<T>
+
+/** What became of events made here once sent: refused ones (each a conflict on its item), or not sent (the workspace is out of reach: they wait in the outbox). */
+export type SendOutcome = { sent: true; refused: TeamConflict[] } | { sent: false; unreachable: string }
+
 /** A workspace as this cache names it: the same whoever logs in to it. */
 export function workspaceKey(server: TeamServer): string {
   return `${server.host}:${server.port}/${server.database}`
@@ -458,6 +464,26 @@ export class TeamReplicas {
    * knows its reference); another login's wait for that login. One the server refuses becomes a
    * conflict; a dropped connection leaves the rest queued.
    */
+  /**
+   * The one way what a member made here (decisions, notes) reaches the workspace, in the app and the CLI alike: everything
+   * that waits is sent, the replica pulled (its decisions applied as the server ordered them), and the refusals of
+   * `refs` (those just made) returned; out of reach, they wait.
+   */
+  async send(replica: Replica, refs: readonly string[], exchange: Exchange): Promise<SendOutcome> {
+    const mine = new Set(refs)
+    try {
+      const refused = await exchange(async (client) => {
+        const pushed = await this.push(client)
+        await this.pull(client, this.require(replica.sharedId))
+        return pushed.conflicts.filter((c) => mine.has(c.ref))
+      })
+      return { sent: true, refused }
+    } catch (error) {
+      if (error instanceof AppError && error.code === 'team_unreachable') return { sent: false, unreachable: error.message }
+      throw error
+    }
+  }
+
   async push(client: pg.Client): Promise<PushOutcome> {
     const rows = this.db
       .prepare(

@@ -413,21 +413,9 @@ export class TeamWorkspace implements SharedSessions {
     const waiting = (): number => replicaWaiting(this.db, replica, (this.server as TeamServer).user).length
     // With the line down it waits here; the doorbell sends it when the line is back.
     if (this.line.line === 'lost') return { waiting: waiting(), refused: [] }
-    const mine = new Set(refs)
-    let refused: TeamConflict[] = []
-    try {
-      await this.serial(() =>
-        this.withClient(async (client) => {
-          const pushed = await replicas.push(client)
-          refused = pushed.conflicts.filter((c) => mine.has(c.ref))
-          await replicas.pull(client, replicas.require(replica.sharedId))
-        })
-      )
-    } catch (error) {
-      if (!(error instanceof AppError) || error.code !== 'team_unreachable') throw error
-      this.setLine('lost', error.message)
-    }
-    return { waiting: waiting(), refused }
+    const outcome = await replicas.send(replica, refs, (work) => this.serial(() => this.withClient(work)))
+    if (!outcome.sent) this.setLine('lost', outcome.unreachable)
+    return { waiting: waiting(), refused: outcome.sent ? outcome.refused : [] }
   }
 
   private profileOf(sessionId: string): string {

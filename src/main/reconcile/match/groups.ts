@@ -1,6 +1,6 @@
 // Phase 4 of a match: groups by sum. One line equal to the sum of several open records (a settlement, a bulk payout), or one record paid as several lines; found by whole day-and-channel groups first, then a bounded subset-sum search.
 import { moneyText } from '../../../shared/money'
-import type { EngineFileRow, EngineProvider, MatchOptions } from '../engine'
+import type { EngineFileRow, EngineProvider, MatchOptions } from './types'
 import { laneKey, pushTo, windowStart } from './lanes'
 import type { MatchState } from './state'
 

@@ -1,5 +1,5 @@
 // Phase 2 of a match: exact keys over the whole batch. Each line's reference (or a key its description names) finds its record; the same reference twice at the provider, or named by several lines, is a duplicate.
-import type { EngineFileRow, EngineProvider, MatchOptions } from '../engine'
+import type { EngineFileRow, EngineProvider, MatchOptions } from './types'
 import { KeyIndex } from '../key-index'
 import { normaliseReference, referenceCandidates, referenceTokens } from '../references'
 import { pushTo } from './lanes'

@@ -1,5 +1,5 @@
 // Phase 5 of a match: whatever is left is on one side only (records of another period, or whose money failed, are left out and counted).
-import type { EngineProvider } from '../engine'
+import type { EngineProvider } from './types'
 import { slices } from './slices'
 import type { MatchState } from './state'
 

@@ -9,7 +9,7 @@ import {
   type Outcome,
   type ReconSettings
 } from '../../../shared/reconcile'
-import type { EngineDecisions, EngineFileRow, EngineProvider } from '../engine'
+import type { EngineDecisions, EngineFileRow, EngineProvider } from './types'
 import { dayNumber } from '../import/dates'
 import { ItemColumns } from '../match-items'
 import { pushTo } from './lanes'

@@ -1,6 +1,6 @@
 // Phase 3 of a match: scored 1:1 suggestions among what the keys left open (amount within the tolerance, date within the window, text alike); close rivals make the item ambiguous.
 import { moneyText } from '../../../shared/money'
-import type { EngineFileRow, EngineProvider, MatchOptions } from '../engine'
+import type { EngineFileRow, EngineProvider, MatchOptions } from './types'
 import { similarity, words } from '../references'
 import { between, pushTo } from './lanes'
 import type { MatchState } from './state'

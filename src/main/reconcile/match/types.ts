@@ -1,0 +1,57 @@
+// What the matching engine and each of its phases (the modules of ./) read: provider records, statement lines, decisions and options; engine.ts runs the phases over them.
+import type { NotReadLine } from '../../../shared/reconcile'
+
+/** A provider record as the engine sees it: amounts signed as the money shows in the file (payouts negative). */
+export interface EngineProvider {
+  id: string
+  reference: string | null
+  serviceReference: string | null
+  /** Calendar day in the business time zone, YYYY-MM-DD. */
+  day: string
+  amountMinor: number
+  feesMinor: number
+  currency: string
+  /** Normalised: successful, pending, failed, cancelled, expected (a charge or an account that should bring money), unknown. */
+  status: string
+  channel: string | null
+  /** Names, emails, account numbers: the words text similarity reads. */
+  text: string | null
+  /** Further exact keys, e.g. a virtual account's number. */
+  keys?: string[]
+  /** Dated just outside the session's period (within the match window's reach): an item only when a line claims it. */
+  outsidePeriod?: boolean
+}
+
+export interface EngineFileRow {
+  id: string
+  fileId: string
+  line: number
+  date: string
+  amountMinor: number
+  currency: string
+  reference: string | null
+  description: string | null
+  counterparty: string | null
+  /** A line that could not be read in full (its date and amount are what could be read, else placeholders), or one read by hand since. */
+  notRead?: NotReadLine
+}
+
+export interface PinnedMatch {
+  kind: 'accepted' | 'manual'
+  providerIds: string[]
+  fileIds: string[]
+}
+
+export interface EngineDecisions {
+  pinned: PinnedMatch[]
+  /** pairKey(providerIds, fileIds) of suggestions the user rejected: never suggested again. */
+  dismissed: ReadonlySet<string>
+}
+
+export interface MatchOptions {
+  /** Each statement's file name by its id: reasons name lines as "line 14 of statement.csv". */
+  fileNames?: ReadonlyMap<string, string>
+  filePages?: ReadonlyMap<string, readonly number[]>
+  signal?: AbortSignal
+  onProgress?: (phase: string, done: number, total: number) => void
+}
