@@ -1,14 +1,14 @@
 // `ledgerline team …` (and decide/audit verify with --server): set up a workspace on a firm's PostgreSQL, manage its members, share sessions and move them through review; the server, not this client, decides who may do what, and a refusal exits 2 saying why.
 import { parseArgs } from 'node:util'
-import { readServerUrl, withServer, type TeamServer } from '../main/team/connection'
-import { listMembers, removeMember, setMember } from '../main/team/members'
-import { setupWorkspace } from '../main/team/migrations'
+import { readServerUrl, withServer, type TeamServer } from '../../main/team/connection'
+import { listMembers, removeMember, setMember } from '../../main/team/members'
+import { setupWorkspace } from '../../main/team/migrations'
 import { randomUUID } from 'node:crypto'
 import type pg from 'pg'
-import { AppError } from '../main/errors'
-import { Doorbell } from '../main/team/doorbell'
-import { replicaEvents, TeamReplicas, type PushOutcome, type Replica } from '../main/team/replicas'
-import { reportSignOff } from '../main/team/report'
+import { AppError } from '../../main/errors'
+import { Doorbell } from '../../main/team/doorbell'
+import { replicaEvents, TeamReplicas, type PushOutcome, type Replica } from '../../main/team/replicas'
+import { reportSignOff } from '../../main/team/report'
 import {
   addSessionEventOnce,
   listSharedSessions,
@@ -16,14 +16,14 @@ import {
   sessionPresence,
   shareSession,
   verifySharedSession
-} from '../main/team/sessions'
-import { shareRequestOf } from '../main/team/share'
-import { signOffPayload } from '../main/team/sign-off'
-import { ReconService } from '../main/reconcile/service'
-import { writeItemsCsv, writeXlsx } from '../main/reconcile/report'
-import { buildSummary } from '../main/reconcile/totals'
-import type { Decision } from '../shared/reconcile'
-import { COMMON, itemKeyGiven, openData, outputPath, UsageError, type Opened } from './common'
+} from '../../main/team/sessions'
+import { shareRequestOf } from '../../main/team/share'
+import { signOffPayload } from '../../main/team/sign-off'
+import { ReconService } from '../../main/reconcile/service'
+import { writeItemsCsv, writeXlsx } from '../../main/reconcile/report'
+import { buildSummary } from '../../main/reconcile/totals'
+import type { Decision } from '../../shared/reconcile'
+import { COMMON, itemKeyGiven, openData, outputPath, UsageError, type Opened } from '../common'
 
 const TEAM_COMMANDS = 'setup, member add|remove|list, share, sessions, sync, submit, approve, return, reopen, report'
 

@@ -2,13 +2,13 @@
 import { readFileSync } from 'node:fs'
 import { basename, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
-import { BULK_KINDS, type BulkKind, type BulkProblem } from '../shared/bulk/problems'
-import { validateBulkBytes, type BulkContext, type BulkReport } from '../shared/bulk/validate'
-import { providerCsv } from '../shared/bulk/write'
-import type { SentFile } from '../shared/ipc/bulk'
-import { bulkContext, BulkService } from '../main/bulk/service'
-import { ClientPool } from '../main/profiles/clients'
-import { apiKeyFromEnv, chooseProfile, cliSecrets, COMMON, openData, UsageError, type Opened } from './common'
+import { BULK_KINDS, type BulkKind, type BulkProblem } from '../../shared/bulk/problems'
+import { validateBulkBytes, type BulkContext, type BulkReport } from '../../shared/bulk/validate'
+import { providerCsv } from '../../shared/bulk/write'
+import type { SentFile } from '../../shared/ipc/bulk'
+import { bulkContext, BulkService } from '../../main/bulk/service'
+import { ClientPool } from '../../main/profiles/clients'
+import { apiKeyFromEnv, chooseProfile, cliSecrets, openData, UsageError, type Opened } from '../common'
 
 /** Problems that mean the file is not a CSV text at all: exit 2, as for a file that cannot be opened. */
 const UNREADABLE = new Set(['not_csv'])

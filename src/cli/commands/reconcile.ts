@@ -2,10 +2,10 @@
 import { readFileSync } from 'node:fs'
 import { basename, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
-import { mappingSchema } from '../shared/ipc/reconcile'
-import { bankReconciliations } from '../shared/bank-reconciliation'
-import { moneyText, parseMajor, toMajorString } from '../shared/money'
-import { isTimeZone } from '../shared/time'
+import { mappingSchema } from '../../shared/ipc/reconcile'
+import { bankReconciliations } from '../../shared/bank-reconciliation'
+import { moneyText, parseMajor, toMajorString } from '../../shared/money'
+import { isTimeZone } from '../../shared/time'
 import {
   AGE_BUCKETS,
   AGEING_KINDS,
@@ -17,15 +17,15 @@ import {
   type ReconSource,
   type ReconSummary,
   type StatementMapping
-} from '../shared/reconcile'
-import { verifyAudit } from '../main/reconcile/audit'
-import type { ParsedStatement } from '../main/reconcile/import/statement'
-import { writeItemsCsv, writeSummaryCsv, writeXlsx } from '../main/reconcile/report'
-import { buildSummary } from '../main/reconcile/totals'
-import { verifyEvidencePack } from '../main/reconcile/evidence'
-import { ReconService, storedFileIds, type ImportOutcome } from '../main/reconcile/service'
-import { AppError } from '../main/errors'
-import { chooseProfile, COMMON, openData, outputPath, PLAIN_NOTE, positiveInt, UsageError } from './common'
+} from '../../shared/reconcile'
+import { verifyAudit } from '../../main/reconcile/audit'
+import type { ParsedStatement } from '../../main/reconcile/import/statement'
+import { writeItemsCsv, writeSummaryCsv, writeXlsx } from '../../main/reconcile/report'
+import { buildSummary } from '../../main/reconcile/totals'
+import { verifyEvidencePack } from '../../main/reconcile/evidence'
+import { ReconService, storedFileIds, type ImportOutcome } from '../../main/reconcile/service'
+import { AppError } from '../../main/errors'
+import { chooseProfile, COMMON, openData, outputPath, PLAIN_NOTE, positiveInt, UsageError } from '../common'
 
 function readMapping(path: string | undefined): Partial<StatementMapping> {
   if (!path) return {}

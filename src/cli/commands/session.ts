@@ -1,11 +1,11 @@
 // CLI commands that finish a reconciliation session: decide about one item, accept every suggestion above a score, close and reopen.
 import { createInterface } from 'node:readline/promises'
 import { parseArgs } from 'node:util'
-import { ReconService } from '../main/reconcile/service'
-import { summaryOf } from '../main/reconcile/totals'
-import { moneyText } from '../shared/money'
-import { shortItemKey, type Decision, type ReconItem, type SessionInfo } from '../shared/reconcile'
-import { COMMON, itemKeyGiven, openData, outputPath, UsageError, type Opened } from './common'
+import { ReconService } from '../../main/reconcile/service'
+import { summaryOf } from '../../main/reconcile/totals'
+import { moneyText } from '../../shared/money'
+import { shortItemKey, type Decision, type ReconItem, type SessionInfo } from '../../shared/reconcile'
+import { COMMON, itemKeyGiven, openData, outputPath, UsageError, type Opened } from '../common'
 
 const SESSION_OPTIONS = { db: COMMON.db, json: COMMON.json, session: { type: 'string' } } as const
 
