@@ -24,13 +24,18 @@ const noApiClient = {
   group: ['**/api/client', '**/api/http', '../api/*', '**/main/api/*'],
   message: 'The cache does not import the API client.'
 }
+/** The Sandbox is our own provider for trying the app: a domain uses only its seed and sample statements; the host and the CLI start it. */
+const sandboxWriters = {
+  group: ['**/sandbox/*', '!**/sandbox/seed', '!**/sandbox/statement', '!**/sandbox/statement-formats'],
+  message: 'A domain uses the Sandbox only through its seed and statement writers; the host (or the CLI) starts it.'
+}
 const restrict = (patterns) => ({ 'no-restricted-imports': ['error', { paths: [noElectron], patterns }] })
 
 /** Main-side folders and their import rules, the most specific last (a file takes the rule of the last block that names it). */
 const mainLayers = [
   {
     // Everything main-side may use Electron only in the shell; the CLI, tests and benchmarks never.
-    files: ['src/main/**/*.ts', 'src/cli/**/*.ts', 'test/**/*.ts', 'bench/**/*.ts'],
+    files: ['src/main/**/*.ts', 'src/sandbox/**/*.ts', 'src/cli/**/*.ts', 'test/**/*.ts', 'bench/**/*.ts'],
     ignores: ['src/main/index.ts', 'src/main/shell/**', 'src/main/host/entry.ts'],
     rules: restrict([])
   },
@@ -38,11 +43,11 @@ const mainLayers = [
     // Domains and the infrastructure under them: below the host.
     files: ['src/main/*.ts', 'src/main/*/**/*.ts'],
     ignores: ['src/main/index.ts', 'src/main/shell/**', 'src/main/host/**'],
-    rules: restrict([noHost])
+    rules: restrict([noHost, sandboxWriters])
   },
-  { files: ['src/main/reconcile/**/*.ts'], rules: restrict([noHost, noTeam]) },
+  { files: ['src/main/reconcile/**/*.ts'], rules: restrict([noHost, noTeam, sandboxWriters]) },
   // The cache stores what it is given; it never talks to the provider.
-  { files: ['src/main/cache/**/*.ts'], rules: restrict([noHost, noApiClient]) }
+  { files: ['src/main/cache/**/*.ts'], rules: restrict([noHost, noApiClient, sandboxWriters]) }
 ]
 
 /** The layers, as import restrictions per folder. */

@@ -2,7 +2,7 @@
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { createApiClient } from '../src/main/api/client'
-import { startSandbox } from '../src/main/sandbox/server'
+import { startSandbox } from '../src/sandbox/server'
 
 const PAYMENTS = 200_000
 const PAGES = Number(process.env['BENCH_PAGES'] ?? 1500)

@@ -1,4 +1,4 @@
-// Draws the code as rooms and arrows (a room is a folder of src/main, or src/shared, src/cli, src/preload, the renderer) and counts the arrows that run against the layers: npm run layers.
+// Draws the code as rooms and arrows (a room is a folder of src/main, or src/shared, src/sandbox, src/cli, src/preload, the renderer) and counts the arrows that run against the layers: npm run layers.
 import { readdirSync, readFileSync } from 'node:fs'
 import { dirname, join, posix, relative } from 'node:path'
 
@@ -9,7 +9,7 @@ export const LAYERS: readonly { name: string; rooms: readonly string[] }[] = [
     name: 'infrastructure',
     rooms: ['main/(infra)', 'main/files', 'main/secrets', 'main/ipc', 'main/api', 'main/cache', 'main/jobs']
   },
-  { name: 'provider and profiles', rooms: ['main/sandbox', 'main/profiles'] },
+  { name: 'provider and profiles', rooms: ['sandbox', 'main/profiles'] },
   {
     name: 'provider records',
     rooms: ['main/sync', 'main/search', 'main/export', 'main/accounts', 'main/bulk', 'main/app']
@@ -26,7 +26,7 @@ export function roomOf(file: string): string {
   if (folder) return `main/${folder[1]}`
   const top = /^src\/main\/([^/.]+)(?:\.ts)?$/.exec(file)
   if (top) return top[1] === 'index' ? 'main/index' : 'main/(infra)'
-  const other = /^src\/(shared|cli|preload|renderer)\//.exec(file)
+  const other = /^src\/(shared|cli|preload|renderer|sandbox)\//.exec(file)
   return other ? (other[1] as string) : file
 }
 

@@ -7,6 +7,8 @@ import { openCache } from '../main/cache/open'
 import { createFileLogger, LOG_FILE_NAME, type Logger } from '../main/log'
 import { ProfileService, type Profile } from '../main/profiles/service'
 import { registerSecret } from '../main/redact'
+import { ClientPool, type ClientPoolOptions } from '../main/profiles/clients'
+import { startSandbox } from '../sandbox/server'
 import { createOsKeychainStore, KEYCHAIN_SERVICE, type SecretStore } from '../main/secrets/secret-store'
 
 /**
@@ -15,6 +17,11 @@ import { createOsKeychainStore, KEYCHAIN_SERVICE, type SecretStore } from '../ma
  */
 export function cliSecrets(): SecretStore {
   return createOsKeychainStore(process.env['LEDGERLINE_KEYCHAIN_SERVICE'] || KEYCHAIN_SERVICE)
+}
+
+/** The CLI's client pool: keys from the keychain, and the Sandbox behind the built-in profile, started on first use. */
+export function cliClients(options: Pick<ClientPoolOptions, 'pacing'> = {}): ClientPool {
+  return new ClientPool({ secrets: cliSecrets(), ...options, startBuiltIn: () => startSandbox({ rateLimits: false }) })
 }
 
 /** Said after a plain CSV is written: it is not for Excel. */

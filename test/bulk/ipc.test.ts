@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import Papa from 'papaparse'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { providerCsv } from '../../src/shared/bulk/write'
-import { startSandbox, type Sandbox } from '../../src/main/sandbox/server'
+import { startSandbox, type Sandbox } from '../../src/sandbox/server'
 import { startTestHost, syncAndWait, valueOf, type TestHost } from '../support/app-env'
 
 let host: TestHost

@@ -5,7 +5,7 @@ import { openCache } from '../../src/main/cache/open'
 import { paymentRow, planRow, subscriptionRow, transferRow } from '../../src/main/cache/api-rows'
 import { CacheStore } from '../../src/main/cache/store'
 import type { ApiClient } from '../../src/main/api/client'
-import type { Sandbox } from '../../src/main/sandbox/server'
+import type { Sandbox } from '../../src/sandbox/server'
 import type { Payment } from '../../src/shared/api/schemas'
 import { sandboxWithClient } from '../support/sandbox'
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startSandbox, type Sandbox } from '../../src/main/sandbox/server'
+import { startSandbox, type Sandbox } from '../../src/sandbox/server'
 import { runCli } from '../support/cli'
 
 let sandbox: Sandbox

@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'no
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startSandbox, type Sandbox } from '../../src/main/sandbox/server'
+import { startSandbox, type Sandbox } from '../../src/sandbox/server'
 import { createOsKeychainStore, KEYCHAIN_SERVICE } from '../../src/main/secrets/secret-store'
 import { CLI_KEYCHAIN_SERVICE, runCli, type CliRun } from '../support/cli'
 

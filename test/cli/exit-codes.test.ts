@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { openCache } from '../../src/main/cache/open'
-import { startSandbox } from '../../src/main/sandbox/server'
+import { startSandbox } from '../../src/sandbox/server'
 import { addPayment, runCli } from '../support/cli'
 import { readExcelCsv } from '../support/excel-csv'
 

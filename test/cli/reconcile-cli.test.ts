@@ -8,7 +8,7 @@ import Papa from 'papaparse'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { toMajorString } from '../../src/shared/money'
 import { openCache } from '../../src/main/cache/open'
-import { startSandbox, type Sandbox } from '../../src/main/sandbox/server'
+import { startSandbox, type Sandbox } from '../../src/sandbox/server'
 import { addPayment, runCli } from '../support/cli'
 import { readExcelCsv } from '../support/excel-csv'
 

@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ASSUMPTIONS, QUERY_PARAMS, REQUESTED_PAGE_SIZE } from '../../src/shared/api/assumptions'
 import type { ApiClient } from '../../src/main/api/client'
-import type { Sandbox } from '../../src/main/sandbox/server'
+import type { Sandbox } from '../../src/sandbox/server'
 import { PROJECT_ROOT } from '../support/renderer-harness'
 import { sandboxWithClient } from '../support/sandbox'
 

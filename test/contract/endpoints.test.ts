@@ -4,7 +4,7 @@ import { normalizePaymentStatus, normalizeStatusWord } from '../../src/shared/ap
 import type { ApiClient } from '../../src/main/api/client'
 import { readBankCodes } from '../../src/shared/api/assumptions'
 import { ApiError } from '../../src/main/api/errors'
-import type { Sandbox } from '../../src/main/sandbox/server'
+import type { Sandbox } from '../../src/sandbox/server'
 import { parseMajor } from '../../src/shared/money'
 import { collect, rejection, sandboxWithClient } from '../support/sandbox'
 

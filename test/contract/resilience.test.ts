@@ -1,8 +1,8 @@
 // Retries, pacing, cancellation, timeouts and malformed bodies, against the Sandbox's injected faults over real HTTP.
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { createApiClient, type ApiClient } from '../../src/main/api/client'
-import type { Sandbox } from '../../src/main/sandbox/server'
-import { FAULT_KINDS } from '../../src/main/sandbox/faults'
+import type { Sandbox } from '../../src/sandbox/server'
+import { FAULT_KINDS } from '../../src/sandbox/faults'
 import { collect, rejection, sandboxWithClient } from '../support/sandbox'
 
 let sandbox: Sandbox

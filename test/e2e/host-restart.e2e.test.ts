@@ -1,7 +1,7 @@
 // Acceptance for the two-process app: kill the service host during a sync in Chromium; the window survives, shows the error and
 // the restart, and works afterwards, with what the sync saved still there.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startSandbox, type Sandbox } from '../../src/main/sandbox/server'
+import { startSandbox, type Sandbox } from '../../src/sandbox/server'
 import { valueOf } from '../support/app-env'
 import { startRendererHarness, type RendererHarness } from '../support/renderer-harness'
 

@@ -1,6 +1,6 @@
 // Reconciling in Chromium, renderer → gate → host process: the Sandbox's sample statement through the wizard, review, decisions, close, report, reopen.
-import { sandboxSeed } from '../../src/main/sandbox/seed'
-import { sampleStatement } from '../../src/main/sandbox/statement'
+import { sandboxSeed } from '../../src/sandbox/seed'
+import { sampleStatement } from '../../src/sandbox/statement'
 import { parseMajor } from '../../src/shared/money'
 import { systemTimeZone } from '../../src/shared/time'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'

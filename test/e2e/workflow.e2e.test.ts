@@ -2,7 +2,7 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startSandbox, type Sandbox } from '../../src/main/sandbox/server'
+import { startSandbox, type Sandbox } from '../../src/sandbox/server'
 import { startRendererHarness, type RendererHarness } from '../support/renderer-harness'
 import { HANG_LIMIT_MS } from '../support/wait'
 

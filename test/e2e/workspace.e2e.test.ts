@@ -5,7 +5,7 @@ import { paymentRow } from '../../src/main/cache/api-rows'
 import { CacheStore } from '../../src/main/cache/store'
 import { ReconService } from '../../src/main/reconcile/service'
 import { DEFAULT_SETTINGS } from '../../src/shared/reconcile'
-import { startSandbox, type Sandbox } from '../../src/main/sandbox/server'
+import { startSandbox, type Sandbox } from '../../src/sandbox/server'
 import type { Payment } from '../../src/shared/api/schemas'
 import { settled, startRendererHarness, type RendererHarness } from '../support/renderer-harness'
 

@@ -5,7 +5,7 @@ import { openCache } from '../../src/main/cache/open'
 import { openDatabase } from '../../src/main/cache/sqlite'
 import { nodeHostLauncher } from '../../src/main/host/node-launcher'
 import { HostSupervisor } from '../../src/main/host/supervisor'
-import { startSandbox, type Sandbox } from '../../src/main/sandbox/server'
+import { startSandbox, type Sandbox } from '../../src/sandbox/server'
 import { startTestHost, testHostConfig, valueOf, type TestHost } from '../support/app-env'
 import { startFakeServer, type FakeServer } from '../support/fake-server'
 

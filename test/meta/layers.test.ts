@@ -82,6 +82,15 @@ describe('layers enforced by lint', () => {
     expect(await importErrors('src/main/sync/probe.ts', "import imported from '../ipc/questions'")).toEqual([])
   })
 
+  it('a domain uses the Sandbox only through its seed and statement writers; the host and the CLI start it', async () => {
+    expect(await importErrors('src/main/profiles/probe.ts', "import imported from '../../sandbox/server'")).not.toEqual([])
+    expect(await importErrors('src/main/bulk/probe.ts', "import imported from '../../sandbox/endpoints/transfers'")).not.toEqual([])
+    expect(await importErrors('src/main/reconcile/probe.ts', "import imported from '../../sandbox/seed'")).toEqual([])
+    expect(await importErrors('src/main/reconcile/probe.ts', "import imported from '../../sandbox/statement-formats'")).toEqual([])
+    expect(await importErrors('src/main/host/probe.ts', "import imported from '../../sandbox/server'")).toEqual([])
+    expect(await importErrors('src/cli/probe.ts', "import imported from '../sandbox/server'")).toEqual([])
+  })
+
   it('reconcile imports nothing from team; team builds on reconcile', async () => {
     expect(await importErrors('src/main/reconcile/handlers.ts', "import imported from '../team/replicas'")).not.toEqual([])
     expect(await importErrors('src/main/reconcile/match/probe.ts', "import imported from '../../team/report'")).not.toEqual([])

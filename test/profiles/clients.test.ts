@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createApiClient } from '../../src/main/api/client'
 import { ClientPool } from '../../src/main/profiles/clients'
 import type { Profile } from '../../src/main/profiles/service'
-import { startSandbox, type Sandbox } from '../../src/main/sandbox/server'
+import { startSandbox, type Sandbox } from '../../src/sandbox/server'
 import type { SecretStore } from '../../src/main/secrets/secret-store'
 
 const LIMITS = { perMinute: 1000, perSecond: 4 }

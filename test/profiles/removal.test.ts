@@ -7,7 +7,7 @@ import { CacheStore } from '../../src/main/cache/store'
 import { RECON_PROFILE_TABLES } from '../../src/main/reconcile/sessions'
 import { completeRemoval, deleteProfileData } from '../../src/main/profiles/removal'
 import { ProfileService } from '../../src/main/profiles/service'
-import { SeededData } from '../../src/main/sandbox/data'
+import { SeededData } from '../../src/sandbox/data'
 import type { SecretStore } from '../../src/main/secrets/secret-store'
 import type { Payment } from '../../src/shared/api/schemas'
 

@@ -1,7 +1,7 @@
 // The records:* calls through main's gate to the real host process: windows by keyset and by jump agree, exact totals, sorting, Ctrl+K, the drawer's relations, and the actions (live ones confirmed).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { isMoneyCell, type RecordQuery, type RecordRow, type RowsResult } from '../../src/shared/records'
-import { startSandbox, type Sandbox } from '../../src/main/sandbox/server'
+import { startSandbox, type Sandbox } from '../../src/sandbox/server'
 import { startTestHost, syncAndWait, valueOf, type TestHost } from '../support/app-env'
 
 let host: TestHost

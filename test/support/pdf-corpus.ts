@@ -1,8 +1,8 @@
 // Bank statement PDFs with the quirks real ones have (narrations wrapped across a page break, repeated headers, a running head and page numbers, a password, a broken running balance, headers in no list, a scan), written by the Sandbox's PDF writer for the PDF reader's tests.
 import PDFDocument from 'pdfkit'
-import { printed } from '../../src/main/sandbox/statement'
-import { bankDay } from '../../src/main/sandbox/statement-formats'
-import { endPdf, writeStatementPdf, type PdfColumn, type PdfStatementFile } from '../../src/main/sandbox/statement-pdf'
+import { printed } from '../../src/sandbox/statement'
+import { bankDay } from '../../src/sandbox/statement-formats'
+import { endPdf, writeStatementPdf, type PdfColumn, type PdfStatementFile } from '../../src/sandbox/statement-pdf'
 
 export const CORPUS_PASSWORD = 'Ledger-2026!'
 

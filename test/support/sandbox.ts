@@ -2,7 +2,7 @@
 import { createApiClient, type ApiClient } from '../../src/main/api/client'
 import { ApiError } from '../../src/main/api/errors'
 import type { HttpOptions } from '../../src/main/api/http'
-import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/main/sandbox/server'
+import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/server'
 
 export async function sandboxWithClient(
   sandboxOptions: SandboxOptions = {},

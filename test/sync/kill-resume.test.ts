@@ -6,8 +6,8 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openCache } from '../../src/main/cache/open'
 import { openDatabase } from '../../src/main/cache/sqlite'
-import { startSandbox, type Sandbox } from '../../src/main/sandbox/server'
-import { stream } from '../../src/main/sandbox/random'
+import { startSandbox, type Sandbox } from '../../src/sandbox/server'
+import { stream } from '../../src/sandbox/random'
 import { runCli, startCli } from '../support/cli'
 
 const PAYMENTS = 100_000

@@ -7,8 +7,7 @@ import { validateBulkBytes, type BulkContext, type BulkReport } from '../../shar
 import { providerCsv } from '../../shared/bulk/write'
 import type { SentFile } from '../../shared/ipc/bulk'
 import { bulkContext, BulkService } from '../../main/bulk/service'
-import { ClientPool } from '../../main/profiles/clients'
-import { apiKeyFromEnv, chooseProfile, cliSecrets, openData, UsageError, type Opened } from '../common'
+import { apiKeyFromEnv, chooseProfile, cliClients, openData, UsageError, type Opened } from '../common'
 
 /** Problems that mean the file is not a CSV text at all: exit 2, as for a file that cannot be opened. */
 const UNREADABLE = new Set(['not_csv'])
@@ -62,7 +61,7 @@ export async function csvCommand(args: string[]): Promise<number> {
     let remote: SentFile | null = null
     if (values.remote && report.valid && data && profile) {
       const service = new BulkService(data.db)
-      const clients = new ClientPool({ secrets: cliSecrets() })
+      const clients = cliClients()
       try {
         remote = await service.validateTransfers(
           profile.id,

@@ -2,14 +2,13 @@
 import { parseArgs } from 'node:util'
 import { CacheStore } from '../../main/cache/store'
 import { describeSync } from '../../main/log'
-import { ClientPool } from '../../main/profiles/clients'
 import { completeRemoval } from '../../main/profiles/removal'
 import { RECON_PROFILE_TABLES } from '../../main/reconcile/sessions'
 import type { Profile } from '../../main/profiles/service'
 import { runSync } from '../../main/sync/engine'
 import { FOLLOW_KIND_NAMES } from '../../shared/ipc/sync'
 import { SYNC_RESOURCES, type SyncProgress, type SyncResource } from '../../shared/sync'
-import { apiKeyFromEnv, chooseProfile, cliSecrets, openData, UsageError } from '../common'
+import { apiKeyFromEnv, chooseProfile, cliClients, openData, UsageError } from '../common'
 
 function describeProgress(p: SyncProgress): string {
   const total = p.total === null ? '' : ` / ${p.total.toLocaleString('en-US')}`
@@ -38,7 +37,7 @@ export async function syncCommand(args: string[]): Promise<number> {
       throw new UsageError(`unknown resource "${r}" (use ${SYNC_RESOURCES.join(', ')})`)
   const data = openData(values.db, 'fills')
   // --no-pacing: for servers without rate limits, such as a local Sandbox started with --no-rate-limits.
-  const clients = new ClientPool({ secrets: cliSecrets(), ...(values['no-pacing'] ? { pacing: false as const } : {}) })
+  const clients = cliClients(values['no-pacing'] ? { pacing: false } : {})
   const controller = new AbortController()
   const onSignal = (): void => controller.abort()
   process.once('SIGINT', onSignal)

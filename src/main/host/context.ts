@@ -11,6 +11,7 @@ import { ProfileService } from '../profiles/service'
 import { createOsKeychainStore, type SecretStore } from '../secrets/secret-store'
 import { TeamWorkspace } from '../team/workspace'
 import { join } from 'node:path'
+import { startSandbox } from '../../sandbox/server'
 import type { MainUi } from '../ipc/questions'
 import type { HostConfig } from './protocol'
 
@@ -52,7 +53,12 @@ export function createHostContext(config: HostConfig, deps: HostDeps): HostConte
     store: new CacheStore(db),
     profiles,
     active: new ActiveProfile(db, profiles),
-    clients: new ClientPool({ secrets, ...fetchOption, ...pacingOption, sandboxStrictSpec: config.sandboxStrictSpec === true }),
+    clients: new ClientPool({
+      secrets,
+      ...fetchOption,
+      ...pacingOption,
+      startBuiltIn: () => startSandbox({ rateLimits: false, strictSpec: config.sandboxStrictSpec === true })
+    }),
     jobs: new JobRunner(deps.events, log),
     events: deps.events,
     log,

@@ -4,7 +4,6 @@ import { createApiClient } from '../api/client'
 import type { Pacing } from '../api/http'
 import { AppError } from '../errors'
 import { registerSecret } from '../redact'
-import { startSandbox, type Sandbox } from '../sandbox/server'
 import type { SecretStore } from '../secrets/secret-store'
 import type { Profile } from './service'
 import { checkKey } from './service'
@@ -15,8 +14,17 @@ export interface ClientPoolOptions {
   fetch?: typeof fetch
   /** Default: the provider's documented limits per key mode. false: none (a server without limits). */
   pacing?: Pacing | false
-  /** The built-in Sandbox runs in strict-spec mode. */
-  sandboxStrictSpec?: boolean
+  /** Starts the provider behind the built-in profile (the host and the CLI start the Sandbox); without it that profile is refused. */
+  startBuiltIn?: () => Promise<BuiltInProvider>
+}
+
+/** The provider behind the built-in profile: the Sandbox (src/sandbox), started on first use by whoever wires the pool. */
+export interface BuiltInProvider {
+  baseUrl: string
+  keys: { test: string }
+  /** A bulk transfer file submitted as the provider's dashboard takes it: its bulk file id, or why it is refused. */
+  submitBulkFile(mode: 'test' | 'live', csv: string): { id: string; transfers: number } | { title: string }
+  close(): Promise<void>
 }
 
 interface Entry {
@@ -27,13 +35,15 @@ interface Entry {
 
 export class ClientPool {
   private readonly entries = new Map<string, Entry>()
-  private sandbox: Promise<Sandbox> | null = null
+  private sandbox: Promise<BuiltInProvider> | null = null
 
   constructor(private readonly options: ClientPoolOptions) {}
 
   /** The in-app Sandbox behind the built-in profile, started on first use. */
-  builtInSandbox(): Promise<Sandbox> {
-    this.sandbox ??= startSandbox({ rateLimits: false, strictSpec: this.options.sandboxStrictSpec === true })
+  builtInSandbox(): Promise<BuiltInProvider> {
+    const start = this.options.startBuiltIn
+    if (!start) return Promise.reject(new AppError('no_builtin', 'The built-in Sandbox is not available here.'))
+    this.sandbox ??= start()
     return this.sandbox
   }
 

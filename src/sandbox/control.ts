@@ -1,7 +1,7 @@
 // The Sandbox's control endpoints (/__sandbox/*) for tests and demos: what it serves, faults, submitting a bulk file as the dashboard would, rate limits on or off; only for a local caller that knows the token.
 import { timingSafeEqual } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { BULK_FILE_LIMITS } from '../../shared/api/assumptions'
+import { BULK_FILE_LIMITS } from '../shared/api/assumptions'
 import type { SandboxMode } from './data'
 import { isFaultKind, type FaultControl, type FaultSettings } from './faults'
 import { readBody, type Json } from './http'

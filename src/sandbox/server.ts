@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { BULK_FILE_LIMITS } from '../../shared/api/assumptions'
+import { BULK_FILE_LIMITS } from '../shared/api/assumptions'
 import { modeForAuth, newKey, unauthorized } from './auth'
 import { handleControl } from './control'
 import type { SandboxMode } from './data'

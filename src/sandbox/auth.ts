@@ -1,6 +1,6 @@
 // The Sandbox's keys: a test and a live secret key, which one a request's bearer token is, and the two 401 bodies the provider sends.
 import { randomBytes } from 'node:crypto'
-import { KEY_PREFIXES } from '../../shared/api/assumptions'
+import { KEY_PREFIXES } from '../shared/api/assumptions'
 import type { SandboxMode } from './data'
 import { json, type HttpReply } from './http'
 

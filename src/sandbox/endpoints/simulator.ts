@@ -1,6 +1,6 @@
 // The Sandbox's test-mode funds simulator: a payment into a virtual account, as if its customer had paid it.
 import { randomBytes } from 'node:crypto'
-import { parseMajor } from '../../../shared/money'
+import { parseMajor } from '../../shared/money'
 import { major } from '../data'
 import { bad, HttpReply, json, type Json } from '../http'
 import type { EndpointRequest, Route } from './route'

@@ -1,10 +1,10 @@
 // The sample statement written in each format banks deliver (CSV, Excel .xlsx and .xls, PDF, MT940, CAMT.053, OFX, QIF), so every reader can be tried offline on the same lines and differences.
 import * as XLSX from '@e965/xlsx'
-import { toMajorString } from '../../shared/money'
+import { toMajorString } from '../shared/money'
 import { FIRST_ROW_LINE, type SampleStatement } from './statement'
 import { writeStatementPdf } from './statement-pdf'
 
-import { SAMPLE_FORMATS, type SampleFormat } from '../../shared/reconcile'
+import { SAMPLE_FORMATS, type SampleFormat } from '../shared/reconcile'
 
 export { SAMPLE_FORMATS, type SampleFormat }
 

@@ -1,7 +1,7 @@
 // One mode's (test or live) Sandbox state: seeded records generated on demand plus what callers created or changed.
 import { randomUUID } from 'node:crypto'
-import { normalizePaymentStatus } from '../../shared/api/assumptions'
-import { parseMajor } from '../../shared/money'
+import { normalizePaymentStatus } from '../shared/api/assumptions'
+import { parseMajor } from '../shared/money'
 import { GHS_BANKS, major, NGN_BANKS, SeededData, type SandboxMode, type SeedOptions } from './data'
 import { indexFromUuid, indexedUuid } from './random'
 import { PAYMENT_LIST_ONLY, strictPayment } from './strict'

@@ -1,6 +1,6 @@
 // The Sandbox's rate limits per mode (the provider's documented ones, custom ones, or none) and the headers each answer carries.
-import { RATE_LIMITS } from '../../shared/api/assumptions'
-import { SlidingWindow, type RateWindow } from '../api/rate-window'
+import { RATE_LIMITS } from '../shared/api/assumptions'
+import { SlidingWindow, type RateWindow } from '../main/api/rate-window'
 import type { SandboxMode } from './data'
 
 /** The provider's documented limits (true or undefined), custom ones per mode, or none (false). */

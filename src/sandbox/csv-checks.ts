@@ -1,8 +1,8 @@
 // How the Sandbox, playing the provider, checks bulk transfer and bulk plan CSV files row by row.
 import Papa from 'papaparse'
-import { BULK_FILE_LIMITS, PLAN_FREQUENCIES, PRICING_OPTIONS_FORMAT } from '../../shared/api/assumptions'
-import { BULK_COLUMNS } from '../../shared/bulk/read'
-import { MoneyError, parseMajor } from '../../shared/money'
+import { BULK_FILE_LIMITS, PLAN_FREQUENCIES, PRICING_OPTIONS_FORMAT } from '../shared/api/assumptions'
+import { BULK_COLUMNS } from '../shared/bulk/read'
+import { MoneyError, parseMajor } from '../shared/money'
 import { GHS_BANKS, major, NGN_BANKS } from './data'
 
 export const TRANSFER_COLUMNS = BULK_COLUMNS.transfers

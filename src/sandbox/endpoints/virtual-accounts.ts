@@ -1,5 +1,5 @@
 // The Sandbox's dynamic virtual accounts: create a temporary account (NGN or GHS, 1 to 30 minutes), read one back (expired once its time is up).
-import { MoneyError, parseMajor } from '../../../shared/money'
+import { MoneyError, parseMajor } from '../../shared/money'
 import { major } from '../data'
 import { bad, HttpReply, json, type Json } from '../http'
 import { strictVirtualAccount } from '../strict'

@@ -1,5 +1,5 @@
 // The Sandbox's seeded records: realistic, deterministic, and generated on demand from (seed, mode, index).
-import { currencyExponent, toMajorString } from '../../shared/money'
+import { currencyExponent, toMajorString } from '../shared/money'
 import { digits, hex, indexedUuid, pick, stream, weighted } from './random'
 
 export type SandboxMode = 'test' | 'live'

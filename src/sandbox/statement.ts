@@ -1,7 +1,7 @@
 // A sample bank statement for the Sandbox's own payments, with the differences a real one has, so a new user can try reconciliation with no key and no file of their own.
 import { DateTime } from 'luxon'
-import { normalizePaymentStatus } from '../../shared/api/assumptions'
-import { parseMajor, toMajorString } from '../../shared/money'
+import { normalizePaymentStatus } from '../shared/api/assumptions'
+import { parseMajor, toMajorString } from '../shared/money'
 import { SeededData, type SandboxMode, type SeedOptions } from './data'
 
 export interface SampleStatementOptions {
