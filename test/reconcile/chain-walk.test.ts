@@ -2,7 +2,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { chainProblems, eventHash as auditHash, GENESIS, type ChainLink } from '../../src/main/reconcile/audit'
-import { eventHash as teamHash, verifyChain, type SessionEvent } from '../../src/main/team/sessions'
+import { eventHash as teamHash, verifyChain, type SessionEvent } from '../../src/main/team/server-sessions'
 import { propertyRuns } from '../support/property'
 
 const ZERO = '0'.repeat(64)

@@ -16,7 +16,7 @@ import {
   sessionPresence,
   shareSession,
   verifySharedSession
-} from '../../main/team/sessions'
+} from '../../main/team/server-sessions'
 import { shareRequestOf } from '../../main/team/share'
 import { signOffPayload } from '../../main/team/sign-off'
 import { ReconService } from '../../main/reconcile/service'

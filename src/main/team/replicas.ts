@@ -22,7 +22,7 @@ import {
   type SharedSession,
   type SharedSessionDetail,
   verifyChain
-} from './sessions'
+} from './server-sessions'
 import { DECISION_KINDS, type PriorDecision, type SharedFileMeta, type ShareSettings } from './share'
 
 const ZERO_HASH = '0'.repeat(64)

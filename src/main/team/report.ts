@@ -5,7 +5,7 @@ import type { TeamEventView } from '../../shared/ipc/team'
 import { describeEvent, type AuditEventBody } from '../../shared/reconcile-events'
 import { writeFileSafely } from '../export/safe-file'
 import type { ReportSignOff } from '../reconcile/shared-sessions'
-import type { SessionEvent } from './sessions'
+import type { SessionEvent } from './server-sessions'
 import { digestOf, type ItemsDigest } from './sign-off'
 
 export const SIGN_OFF_COLUMNS = [

@@ -4,7 +4,7 @@ import { RULE_VERSION, type ReconSettings, type ReconSource, type SessionInfo, t
 import { UNDOABLE_KINDS, type AuditEventKind } from '../../shared/reconcile-events'
 import { AppError } from '../errors'
 import { ReconService } from '../reconcile/service'
-import type { SessionInput, ShareRequest } from './sessions'
+import type { SessionInput, ShareRequest } from './server-sessions'
 
 /** How a shared statement file was read: its mapping, and the statements of it the session holds (by their id here). */
 export interface SharedFileMeta {

@@ -26,7 +26,7 @@ import {
   type TeamConflict
 } from './replicas'
 import { decisionInWords, reportSignOff, teamEventViews } from './report'
-import { addSessionEventOnce, listSharedSessions, markSeen, sessionPresence, shareSession } from './sessions'
+import { addSessionEventOnce, listSharedSessions, markSeen, sessionPresence, shareSession } from './server-sessions'
 import { shareRequestOf } from './share'
 import { itemsDigest, signOffPayload, type ItemsDigest } from './sign-off'
 
