@@ -13,6 +13,7 @@ import { RECON_PROFILE_TABLES } from '../../src/main/reconcile/sessions'
 import { verifyAudit } from '../../src/main/reconcile/audit'
 import { summaryRows, writeItemsCsv, writeSummaryCsv, writeXlsx } from '../../src/main/reconcile/report'
 import { buildSummary, summaryOf, type ReportInput } from '../../src/main/reconcile/totals'
+import { StatementReads } from '../../src/main/reconcile/statements'
 import { ReconService } from '../../src/main/reconcile/service'
 import type { ReconItem } from '../../src/shared/reconcile'
 
@@ -119,6 +120,42 @@ describe('statements in a cache', () => {
       bytes: Buffer.from('When,Ref,What,Sum\n2026-10-02,PAY-2,y,"2,500.00"\n')
     })
     expect(next).toMatchObject({ status: 'imported', presetApplied: 'Ledger export', file: { rows: 1 } })
+  })
+
+  it('reads a held file once per mapping: its preview and its import share the reading, and so does a preset', async () => {
+    const bytes = statement(base)
+    const reads = new StatementReads()
+    const request = { profileId: 'test', name: 'oct.csv', bytes, mapping: { defaultCurrency: 'NGN' }, reads }
+    const preview = await service.importStatement({ ...request, previewOnly: true })
+    expect(preview.status).toBe('preview')
+    expect(reads.parses).toBe(1)
+    const imported = await service.importStatement(request)
+    expect(imported).toMatchObject({ status: 'imported', file: { rows: 3 } })
+    expect(reads.parses).toBe(1)
+    // The stored rows are the ones a reading of its own gives.
+    const alone = await service.importStatement({ ...request, reads: new StatementReads(), ifSameFile: 'import-again', ifSameRows: 'keep' })
+    expect(alone.statements.map((s) => s.rows)).toEqual(imported.statements.map((s) => s.rows))
+    // Another mapping is another reading; asked again, it is not read again.
+    await service.importStatement({ ...request, mapping: { defaultCurrency: 'NGN', dateOrder: 'dmy' }, previewOnly: true })
+    await service.importStatement({ ...request, mapping: { defaultCurrency: 'NGN', dateOrder: 'dmy' }, previewOnly: true })
+    expect(reads.parses).toBe(2)
+    // A file with a saved preset: the first reading and the preset's, each once, for its preview and its import.
+    const odd = (n: number): Buffer => Buffer.from(`When,Ref,What,Sum\n2026-10-0${n},PAY-${n},x,"1,000.00"\n`)
+    const answered = await service.importStatement({
+      profileId: 'test',
+      name: 'a.csv',
+      bytes: odd(1),
+      mapping: { columns: { date: 'When', reference: 'Ref', amount: 'Sum', description: 'What' }, defaultCurrency: 'NGN' }
+    })
+    service.savePreset('Ledger export', answered.parsed.headerSignature, answered.parsed.mapping)
+    const presetReads = new StatementReads()
+    const held = { profileId: 'test', name: 'b.csv', bytes: odd(2), reads: presetReads }
+    expect(await service.importStatement({ ...held, previewOnly: true })).toMatchObject({
+      status: 'preview',
+      presetApplied: 'Ledger export'
+    })
+    expect(await service.importStatement(held)).toMatchObject({ status: 'imported', presetApplied: 'Ledger export' })
+    expect(presetReads.parses).toBe(2)
   })
 })
 

@@ -24,6 +24,7 @@ import type { ParsedStatement } from './import/statement'
 import { writeItemsCsv, writeSummaryCsv, writeXlsx } from './report'
 import { buildSummary, summaryOf, type ReportInput } from './totals'
 import { ReconService, storedFileIds } from './service'
+import { StatementReads } from './statements'
 import type { SharedSessions } from './shared-sessions'
 
 /** Largest statement read: a million-line CSV is about 150 MB. */
@@ -41,6 +42,8 @@ interface Held {
   at: number
   /** A protected PDF's password, as the user gave it: in memory with the file only, for its preview and import. */
   password?: string
+  /** The file's readings by mapping: its previews and its import read the bytes once per mapping. */
+  reads: StatementReads
 }
 
 /** The refusals that ask for a PDF's password: the held file's token goes with them, for recon:unlock. */
@@ -82,7 +85,8 @@ export function reconHandlers(ctx: ReconServices): HandlerMap {
         bytes: entry.bytes,
         mapping,
         previewOnly: true,
-        password: entry.password
+        password: entry.password,
+        reads: entry.reads
       })
     } catch (error) {
       if (error instanceof AppError && PASSWORD_CODES.has(error.code)) {
@@ -91,12 +95,20 @@ export function reconHandlers(ctx: ReconServices): HandlerMap {
       }
       throw error
     }
-    const parsed = outcome.parsed
-    // A statement without currencies: offer the currency of the provider records it names first.
+    let parsed = outcome.parsed
+    // A statement without currencies: offer the currency of the provider records it names first (on a copy: the reading is kept as read).
     const askedCurrency = parsed.questions.find((q) => q.field === 'defaultCurrency')
     if (askedCurrency && askedCurrency.choices.length === 0) {
-      const named = await service.statementCurrency(entry.profileId, 'payments', entry.bytes, entry.name, mapping, entry.password)
-      if (named) askedCurrency.choices = [named]
+      const named = await service.statementCurrency(
+        entry.profileId,
+        'payments',
+        entry.bytes,
+        entry.name,
+        mapping,
+        entry.password,
+        entry.reads
+      )
+      if (named) parsed = { ...parsed, questions: parsed.questions.map((q) => (q === askedCurrency ? { ...q, choices: [named] } : q)) }
     }
     const sameFile = service.files(entry.profileId).find((f) => f.sha256 === parsed.sha256) ?? null
     return toPreview(
@@ -140,14 +152,26 @@ export function reconHandlers(ctx: ReconServices): HandlerMap {
           'file_too_large',
           `${basename(path)} is ${Math.round(size / 1048576)} MB; statements up to ${MAX_STATEMENT_BYTES / 1048576} MB are read.`
         )
-      const entry: Held = { profileId: profile.id, name: basename(path), bytes: await readFile(path), at: Date.now() }
+      const entry: Held = {
+        profileId: profile.id,
+        name: basename(path),
+        bytes: await readFile(path),
+        at: Date.now(),
+        reads: new StatementReads()
+      }
       return preview(hold(entry), entry, mapping ?? {})
     },
     'recon:openDropped': async ({ name, base64, mapping }) => {
       const profile = ctx.active.current()
       const bytes = Buffer.from(base64, 'base64')
       // Only the file's own name is kept: a dropped name never names a place on disk. What the file is, its content says.
-      const entry: Held = { profileId: profile.id, name: basename(name.replace(/\\/g, '/')), bytes, at: Date.now() }
+      const entry: Held = {
+        profileId: profile.id,
+        name: basename(name.replace(/\\/g, '/')),
+        bytes,
+        at: Date.now(),
+        reads: new StatementReads()
+      }
       return preview(hold(entry), entry, mapping ?? {})
     },
     'recon:sample': async ({ format }) => {
@@ -161,7 +185,7 @@ export function reconHandlers(ctx: ReconServices): HandlerMap {
         sampleStatement(sandboxSeed(), { timeZone: profile.timeZone, mode: profile.mode }),
         format ?? 'csv'
       )
-      const entry: Held = { profileId: profile.id, name: sample.name, bytes: sample.bytes, at: Date.now() }
+      const entry: Held = { profileId: profile.id, name: sample.name, bytes: sample.bytes, at: Date.now(), reads: new StatementReads() }
       return preview(hold(entry), entry, {})
     },
     'recon:preview': async ({ token, mapping }) => preview(token, heldFile(token), mapping as Partial<StatementMapping>),
@@ -186,7 +210,8 @@ export function reconHandlers(ctx: ReconServices): HandlerMap {
             mapping: (mapping ?? {}) as Partial<StatementMapping>,
             ifSameFile,
             ifSameRows,
-            password: entry.password
+            password: entry.password,
+            reads: entry.reads
           })
           if (saveAs && outcome.parsed.questions.length === 0)
             service.savePreset(saveAs, outcome.parsed.headerSignature, outcome.parsed.mapping)

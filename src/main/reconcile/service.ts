@@ -23,7 +23,7 @@ import { SessionItems } from './items'
 import type { ReportInput, SummaryTotals } from './totals'
 import { Runs, type RunOptions, type RunOutcome } from './runs'
 import { Sessions, type NewSession } from './sessions'
-import { Statements, type ImportOutcome, type ImportRequest } from './statements'
+import { Statements, type ImportOutcome, type ImportRequest, type StatementReads } from './statements'
 
 export type { ImportOutcome, ImportRequest } from './statements'
 export { storedFileIds } from './statements'
@@ -62,9 +62,10 @@ export class ReconService {
     bytes: Uint8Array,
     name: string,
     mapping: Partial<StatementMapping>,
-    password?: string
+    password?: string,
+    reads?: StatementReads
   ): Promise<string | null> {
-    return this.parts.statements.statementCurrency(profileId, source, bytes, name, mapping, password)
+    return this.parts.statements.statementCurrency(profileId, source, bytes, name, mapping, password, reads)
   }
   sameRows(profileId: string, rows: readonly StatementRow[]): number {
     return this.parts.statements.sameRows(profileId, rows)

@@ -4,8 +4,30 @@ import { createHash, randomUUID } from 'node:crypto'
 import type { ImportedFileInfo, ParseProblem, ReconSource, StatementMapping, StatementProof } from '../../shared/reconcile'
 import { AppError } from '../errors'
 import type { ReconContext } from './context'
-import { parseStatementFile, type ParsedStatement, type StatementRow } from './import/statement'
+import { parseStatementFile, type ParsedStatement, type ReadOptions, type StatementRow } from './import/statement'
 import { keysNamedBy, normaliseReference } from './references'
+
+/**
+ * One file's readings by mapping (and password): a file held between its preview and its import is read once per mapping,
+ * the preset's and the import's included. Each reading is the parser's whole result, never changed afterwards.
+ */
+export class StatementReads {
+  private readonly byMapping = new Map<string, Promise<ParsedStatement[]>>()
+  /** How many times the bytes were actually parsed. */
+  parses = 0
+
+  read(bytes: Uint8Array, name: string, mapping: Partial<StatementMapping>, options: ReadOptions): Promise<ParsedStatement[]> {
+    const key = JSON.stringify([mapping, options.password ?? null, options.maxBytes ?? null])
+    const known = this.byMapping.get(key)
+    if (known) return known
+    this.parses++
+    const reading = parseStatementFile(bytes, name, mapping, options)
+    this.byMapping.set(key, reading)
+    // A refusal is not kept: the same file asked again is read again (a password given since, say).
+    reading.catch(() => this.byMapping.delete(key))
+    return reading
+  }
+}
 
 export interface ImportRequest {
   profileId: string
@@ -26,6 +48,8 @@ export interface ImportRequest {
   maxBytes?: number | undefined
   /** The id to store a statement under (a shared session replayed keeps its files' ids, so its items' keys are the same everywhere); else a new one. */
   idOf?: ((statement: { account: string | null; label: string | null }) => string | undefined) | undefined
+  /** The file's readings so far (its preview's): a mapping read before is not read again. */
+  reads?: StatementReads | undefined
 }
 
 export type ImportOutcome = (
@@ -84,7 +108,9 @@ export class Statements {
    */
   async importStatement(request: ImportRequest): Promise<ImportOutcome> {
     const read = { password: request.password, maxBytes: request.maxBytes ?? this.maxBytes() }
-    let statements = await parseStatementFile(request.bytes, request.name, request.mapping ?? {}, read)
+    const reads = request.reads ?? new StatementReads()
+    const parse = (mapping: Partial<StatementMapping>): Promise<ParsedStatement[]> => reads.read(request.bytes, request.name, mapping, read)
+    let statements = await parse(request.mapping ?? {})
     let presetApplied: string | null = null
     const head = statements[0] as ParsedStatement
     if (TABULAR.has(head.format) && (!request.mapping?.columns || Object.keys(request.mapping.columns).length === 0)) {
@@ -92,11 +118,11 @@ export class Statements {
       if (preset) {
         const mapping = { ...preset.mapping, ...stripEmpty(request.mapping ?? {}), columns: preset.mapping.columns }
         try {
-          statements = await parseStatementFile(request.bytes, request.name, mapping, read)
+          statements = await parse(mapping)
         } catch (error) {
           // A preset's currency fills only a file that states none: this one states its own.
           if (!(error instanceof AppError && error.code === 'currency_conflict') || request.mapping?.defaultCurrency) throw error
-          statements = await parseStatementFile(request.bytes, request.name, { ...mapping, defaultCurrency: null }, read)
+          statements = await parse({ ...mapping, defaultCurrency: null })
         }
         presetApplied = preset.sourceName
       }
@@ -226,7 +252,8 @@ export class Statements {
     bytes: Uint8Array,
     name: string,
     mapping: Partial<StatementMapping>,
-    password?: string
+    password?: string,
+    reads = new StatementReads()
   ): Promise<string | null> {
     const table =
       source === 'payouts'
@@ -246,7 +273,7 @@ export class Statements {
     // Read with a placeholder currency: only the references and descriptions are looked at.
     let read: ParsedStatement[]
     try {
-      read = await parseStatementFile(bytes, name, { ...mapping, defaultCurrency: 'USD' }, { password })
+      read = await reads.read(bytes, name, { ...mapping, defaultCurrency: 'USD' }, { password })
     } catch (error) {
       // A file that states a currency of its own for some rows: no guess for the others.
       if (error instanceof AppError && error.code === 'currency_conflict') return null
