@@ -19,4 +19,15 @@ describe('the README architecture section', () => {
     expect(large.length).toBeGreaterThan(10)
     expect(large.filter((path) => !section.includes(`\`${path}\``))).toEqual([])
   })
+
+  it('has every main-side source file type-checked by tsconfig.node.json (the CLI was once left out, and a lost import ran)', () => {
+    const include = (JSON.parse(readFileSync(join(PROJECT_ROOT, 'tsconfig.node.json'), 'utf8')) as { include: string[] }).include
+    const covers = (file: string): boolean =>
+      include.some((glob) => (glob.endsWith('/**/*') ? file.startsWith(glob.slice(0, -'**/*'.length)) : file === glob))
+    const mainSide = [...projectSources(PROJECT_ROOT).keys()].filter((f) => !f.startsWith('src/renderer/'))
+    expect(mainSide.length).toBeGreaterThan(100)
+    expect(mainSide.filter((f) => !covers(f))).toEqual([])
+    expect(covers('src/cli/commands/sync.ts')).toBe(true)
+    expect(covers('src/elsewhere/probe.ts')).toBe(false)
+  })
 })

@@ -7,7 +7,7 @@ import { validateBulkBytes, type BulkContext, type BulkReport } from '../../shar
 import { providerCsv } from '../../shared/bulk/write'
 import type { SentFile } from '../../shared/ipc/bulk'
 import { bulkContext, BulkService } from '../../main/bulk/service'
-import { apiKeyFromEnv, chooseProfile, cliClients, openData, UsageError, type Opened } from '../common'
+import { apiKeyFromEnv, chooseProfile, cliClients, COMMON, openData, UsageError, type Opened } from '../common'
 
 /** Problems that mean the file is not a CSV text at all: exit 2, as for a file that cannot be opened. */
 const UNREADABLE = new Set(['not_csv'])

@@ -5,7 +5,7 @@ import { search } from '../../main/search/search'
 import { toMajorString } from '../../shared/money'
 import { formatInZone } from '../../shared/time'
 import { SEARCH_RESOURCES, SEARCH_SORTS, type SearchQuery, type SearchResource, type SearchSort } from '../../shared/search'
-import { chooseProfile, openData, outputPath, PLAIN_NOTE, positiveInt, UsageError } from '../common'
+import { chooseProfile, COMMON, FILTER_OPTIONS, openData, outputPath, PLAIN_NOTE, positiveInt, UsageError } from '../common'
 
 function queryFrom(values: Record<string, unknown>, resource: string | undefined, text: string[]): SearchQuery {
   const chosen = (resource ?? 'payments') as SearchResource

@@ -8,7 +8,7 @@ import type { Profile } from '../../main/profiles/service'
 import { runSync } from '../../main/sync/engine'
 import { FOLLOW_KIND_NAMES } from '../../shared/ipc/sync'
 import { SYNC_RESOURCES, type SyncProgress, type SyncResource } from '../../shared/sync'
-import { apiKeyFromEnv, chooseProfile, cliClients, openData, UsageError } from '../common'
+import { apiKeyFromEnv, chooseProfile, cliClients, COMMON, openData, UsageError } from '../common'
 
 function describeProgress(p: SyncProgress): string {
   const total = p.total === null ? '' : ` / ${p.total.toLocaleString('en-US')}`

@@ -302,7 +302,7 @@ export async function teamDecideCommand(args: string[]): Promise<number> {
       const decision: Decision =
         action === 'resolve' || action === 'unresolve'
           ? { kind: 'resolve', itemKey, resolved: action === 'resolve' }
-          : { kind: action, itemKey }
+          : { kind: action as 'accept' | 'reject' | 'unmatch', itemKey }
       ref = replicas.queueDecision(replica, decision, basedOn).ref
     }
     const outcome = await replicas.send(replica, [ref], (work) => withServer(target, work))
