@@ -139,6 +139,10 @@ describe('statements in a cache', () => {
     await service.importStatement({ ...request, mapping: { defaultCurrency: 'NGN', dateOrder: 'dmy' }, previewOnly: true })
     await service.importStatement({ ...request, mapping: { defaultCurrency: 'NGN', dateOrder: 'dmy' }, previewOnly: true })
     expect(reads.parses).toBe(2)
+    // Only the latest readings are kept (each can be hundreds of MB): a third mapping lets the oldest go.
+    await service.importStatement({ ...request, mapping: { defaultCurrency: 'NGN', dateOrder: 'ymd' }, previewOnly: true })
+    await service.importStatement({ ...request, previewOnly: true })
+    expect(reads.parses).toBe(4)
     // A file with a saved preset: the first reading and the preset's, each once, for its preview and its import.
     const odd = (n: number): Buffer => Buffer.from(`When,Ref,What,Sum\n2026-10-0${n},PAY-${n},x,"1,000.00"\n`)
     const answered = await service.importStatement({

@@ -8,7 +8,7 @@ import { exportHandlers } from '../export/handlers'
 import { createEventEmitter } from '../ipc/events'
 import { createDispatcher, type Dispatcher, type HandlerMap } from '../ipc/router'
 import { jobHandlers } from '../jobs/handlers'
-import { profileHandlers, startRemovalJob } from '../profiles/handlers'
+import { profileHandlers, startRemovalJob, type ProfileServices } from '../profiles/handlers'
 import { reconHandlers } from '../reconcile/handlers'
 import { RECON_PROFILE_TABLES } from '../reconcile/sessions'
 import { recordHandlers } from '../records/handlers'
@@ -20,11 +20,14 @@ import { closeHostContext, createHostContext, type HostContext, type HostDeps } 
 import type { AskRequest, MainUi } from '../ipc/questions'
 import { readToHost, type HostConfig, type HostPort } from './protocol'
 
+/** The profile domain's services: the host's, and the tables of the domains above it that a profile's removal empties. */
+const profileServices = (ctx: HostContext): ProfileServices => ({ ...ctx, domainTables: RECON_PROFILE_TABLES })
+
 /** Every domain's handlers; the dispatcher refuses a call handled twice or not at all. */
 export function domainHandlers(ctx: HostContext): HandlerMap[] {
   return [
     appHandlers(ctx),
-    profileHandlers({ ...ctx, domainTables: RECON_PROFILE_TABLES }),
+    profileHandlers(profileServices(ctx)),
     syncHandlers(ctx),
     searchHandlers(ctx),
     recordHandlers(ctx),
@@ -43,7 +46,7 @@ export function createHostDispatcher(ctx: HostContext): Dispatcher {
 
 /** Carries on removals the app did not finish (it was closed or killed while deleting a profile's records). */
 export function resumeRemovals(ctx: HostContext): void {
-  for (const profile of ctx.profiles.pendingRemovals()) startRemovalJob({ ...ctx, domainTables: RECON_PROFILE_TABLES }, profile)
+  for (const profile of ctx.profiles.pendingRemovals()) startRemovalJob(profileServices(ctx), profile)
 }
 
 export interface ServeOptions extends Omit<HostDeps, 'events' | 'ui'> {

@@ -7,9 +7,12 @@ import type { ReconContext } from './context'
 import { parseStatementFile, type ParsedStatement, type ReadOptions, type StatementRow } from './import/statement'
 import { keysNamedBy, normaliseReference } from './references'
 
+/** The readings a held file keeps: the last mapping's and a preset's (a reading of a million lines is hundreds of MB). */
+const READINGS_KEPT = 2
+
 /**
- * One file's readings by mapping (and password): a file held between its preview and its import is read once per mapping,
- * the preset's and the import's included. Each reading is the parser's whole result, never changed afterwards.
+ * One file's latest readings by mapping (and password): a file held between its preview and its import is read once per
+ * mapping, the preset's and the import's included. Each reading is the parser's whole result, never changed afterwards.
  */
 export class StatementReads {
   private readonly byMapping = new Map<string, Promise<ParsedStatement[]>>()
@@ -19,10 +22,16 @@ export class StatementReads {
   read(bytes: Uint8Array, name: string, mapping: Partial<StatementMapping>, options: ReadOptions): Promise<ParsedStatement[]> {
     const key = JSON.stringify([mapping, options.password ?? null, options.maxBytes ?? null])
     const known = this.byMapping.get(key)
-    if (known) return known
+    if (known) {
+      // The most recently used last: the oldest goes first.
+      this.byMapping.delete(key)
+      this.byMapping.set(key, known)
+      return known
+    }
     this.parses++
     const reading = parseStatementFile(bytes, name, mapping, options)
     this.byMapping.set(key, reading)
+    for (const old of [...this.byMapping.keys()].slice(0, -READINGS_KEPT)) this.byMapping.delete(old)
     // A refusal is not kept: the same file asked again is read again (a password given since, say).
     reading.catch(() => this.byMapping.delete(key))
     return reading
