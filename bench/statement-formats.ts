@@ -2,7 +2,7 @@
 import * as XLSX from '@e965/xlsx'
 import { openCache } from '../src/main/cache/open'
 import { readPdfText } from '../src/main/reconcile/import/pdf'
-import { parseStatementFile } from '../src/main/reconcile/import/statement'
+import { parseStatementFile } from '../src/main/reconcile/import/read-file'
 import { ReconService } from '../src/main/reconcile/service'
 import { printed } from '../src/sandbox/statement'
 import { bankDay, sampleStatementFile } from '../src/sandbox/statement-formats'

@@ -146,6 +146,7 @@ describe('rooms and arrows (npm run layers)', () => {
     expect(report.unplaced).toEqual([])
     expect(report.against.map((a) => a.imports)).toEqual([])
     expect(report.circles.map((a) => a.imports)).toEqual([])
+    expect(report.fileCircles).toEqual([])
   })
 
   it('counts an arrow up a layer, and a circle within one', () => {
@@ -157,6 +158,10 @@ describe('rooms and arrows (npm run layers)', () => {
     const circle = planted('src/main/search/probe.ts', "export { exportCsv } from '../export/export'")
     expect(circle.against).toEqual([])
     expect(circle.circles.map((a) => `${a.from} → ${a.to}`).sort()).toEqual(['main/export → main/search', 'main/search → main/export'])
+    // Two files of one room whose code imports each other, as the statement reader and the bank statement model once did; a type alone makes none.
+    const files = planted('src/main/reconcile/import/grid-reader.ts', "import { parseBankStatements } from './structured'")
+    expect(files.fileCircles).toEqual([['src/main/reconcile/import/grid-reader.ts', 'src/main/reconcile/import/structured.ts']])
+    expect(planted('src/main/reconcile/import/grid-reader.ts', "import type { BankStatement } from './structured'").fileCircles).toEqual([])
     expect(planted('src/main/newroom/probe.ts', "import { AppError } from '../errors'").unplaced).toEqual(['main/newroom'])
   })
 })

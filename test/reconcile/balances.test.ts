@@ -1,6 +1,6 @@
 // A statement proves itself: opening + lines = closing, and each running balance follows from the one before; a break names its line, the balance expected and found, and the gap.
 import { describe, expect, it } from 'vitest'
-import { parseStatement } from '../../src/main/reconcile/import/statement'
+import { parseStatement } from '../../src/main/reconcile/import/read-file'
 
 const HEAD = [
   'FIRST BANK',

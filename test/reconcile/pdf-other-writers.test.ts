@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { chromium } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
-import { parseStatementFile } from '../../src/main/reconcile/import/statement'
+import { parseStatementFile } from '../../src/main/reconcile/import/read-file'
 import { CHROMIUM_ARGS, CHROMIUM_PATH, PROJECT_ROOT } from '../support/renderer-harness'
 
 /** What the reader made of a statement: each line as [day, signed minor units, reference, description], its proof, its pages and what it set aside. */

@@ -13,7 +13,7 @@ import { RECON_PROFILE_TABLES } from '../../src/main/reconcile/sessions'
 import { verifyAudit } from '../../src/main/reconcile/audit'
 import { summaryRows, writeItemsCsv, writeSummaryCsv, writeXlsx } from '../../src/main/reconcile/report'
 import { buildSummary, summaryOf, type ReportInput } from '../../src/main/reconcile/totals'
-import { StatementReads } from '../../src/main/reconcile/statements'
+import { StatementReads } from '../../src/main/reconcile/statement-store'
 import { ReconService } from '../../src/main/reconcile/service'
 import type { ReconItem } from '../../src/shared/reconcile'
 
@@ -160,6 +160,27 @@ describe('statements in a cache', () => {
     })
     expect(await service.importStatement(held)).toMatchObject({ status: 'imported', presetApplied: 'Ledger export' })
     expect(presetReads.parses).toBe(2)
+  })
+
+  it('offers a statement without currencies the currency of the records it names, from the import itself, on a copy of its reading', async () => {
+    const reads = new StatementReads()
+    const request = { profileId: 'test', name: 'oct.csv', bytes: statement(base), reads, previewOnly: true }
+    const asked = await service.importStatement(request)
+    expect(asked.status).toBe('questions')
+    expect(asked.parsed.questions).toEqual([expect.objectContaining({ field: 'defaultCurrency', choices: ['NGN'] })])
+    // The reading kept for the file still asks, as read: asked again, the offer is made again and nothing is read twice.
+    const kept = await reads.read(request.bytes, request.name, {}, {})
+    expect(kept[0]?.questions).toEqual([expect.objectContaining({ field: 'defaultCurrency', choices: [] })])
+    expect((await service.importStatement(request)).parsed.questions[0]?.choices).toEqual(['NGN'])
+    expect(reads.parses).toBe(1)
+    // Records in two currencies, none of them named by the file: no offer, the question stays open.
+    db.prepare("update payments set currency = 'GHS' where id = 'id-4'").run()
+    const open = await service.importStatement({
+      ...request,
+      bytes: statement(['13/10/2026,,Card,,"1,000.00"']),
+      reads: new StatementReads()
+    })
+    expect(open.parsed.questions).toEqual([expect.objectContaining({ field: 'defaultCurrency', choices: [] })])
   })
 })
 

@@ -19,11 +19,11 @@ import {
   type StatementMapping
 } from '../../shared/reconcile'
 import { verifyAudit } from '../../main/reconcile/audit'
-import type { ParsedStatement } from '../../main/reconcile/import/statement'
+import type { ParsedStatement } from '../../main/reconcile/import/parsed-statement'
 import { writeItemsCsv, writeSummaryCsv, writeXlsx } from '../../main/reconcile/report'
 import { buildSummary } from '../../main/reconcile/totals'
 import { verifyEvidencePack } from '../../main/reconcile/evidence'
-import { ReconService, storedFileIds, type ImportOutcome } from '../../main/reconcile/service'
+import { ReconService, StatementReads, storedFileIds, type ImportOutcome } from '../../main/reconcile/service'
 import { AppError } from '../../main/errors'
 import { chooseProfile, COMMON, openData, outputPath, PLAIN_NOTE, positiveInt, UsageError } from '../common'
 
@@ -194,12 +194,6 @@ export async function importCommand(args: string[]): Promise<number> {
       password,
       maxBytes: maxSize(values['max-size'])
     })
-    // A statement without currencies: name the currency of the payments it names, as the app's import offers it.
-    const askedCurrency = outcome.parsed.questions.find((q) => q.field === 'defaultCurrency')
-    if (askedCurrency && askedCurrency.choices.length === 0) {
-      const named = await service.statementCurrency(profile.id, 'payments', bytes, basename(path), mapping, password)
-      if (named) askedCurrency.choices = [named]
-    }
     for (const statement of outcome.statements) reportRead(statement, path)
     if (values['save-preset'] && outcome.parsed.questions.length === 0)
       service.savePreset(values['save-preset'], outcome.parsed.headerSignature, outcome.parsed.mapping)
@@ -351,37 +345,29 @@ export async function reconcileCommand(args: string[]): Promise<number> {
   try {
     const profile = chooseProfile(data, values)
     const service = new ReconService(data.db)
-    let outcome = await service.importStatement({
+    // One reading of the file for every mapping tried; a statement without currencies is offered the currency of the source's records it names.
+    const request = {
       profileId: profile.id,
       name: basename(values.against),
       bytes,
-      mapping,
       ifSameFile: 'use-existing',
       ifSameRows: 'keep',
       account: values.account,
       password,
-      maxBytes: maxSize(values['max-size'])
-    })
+      maxBytes: maxSize(values['max-size']),
+      reads: new StatementReads(),
+      currencyFrom: source
+    } as const
+    let outcome = await service.importStatement({ ...request, mapping })
+    const offered = outcome.parsed.questions.find((q) => q.field === 'defaultCurrency')?.choices[0]
+    // A statement without currencies is in the currency of the provider's records it names.
     if (
       outcome.status === 'questions' &&
       outcome.parsed.questions.every((q) => q.field === 'defaultCurrency') &&
+      offered &&
       !mapping.defaultCurrency
-    ) {
-      // A statement without currencies is in the currency of the provider's records it names.
-      const currency = await service.statementCurrency(profile.id, source, bytes, basename(values.against), mapping, password)
-      if (currency)
-        outcome = await service.importStatement({
-          profileId: profile.id,
-          name: basename(values.against),
-          bytes,
-          mapping: { ...mapping, defaultCurrency: currency },
-          ifSameFile: 'use-existing',
-          ifSameRows: 'keep',
-          account: values.account,
-          password,
-          maxBytes: maxSize(values['max-size'])
-        })
-    }
+    )
+      outcome = await service.importStatement({ ...request, mapping: { ...mapping, defaultCurrency: offered } })
     // A file imported before is reconciled as it was read then (said so); this reading's questions and problems are not its.
     if (outcome.status === 'same-file') {
       if (!values.json)

@@ -20,11 +20,11 @@ import type { ProfileService } from '../profiles/service'
 import type { HandlerMap } from '../ipc/router'
 import { verifyAudit } from './audit'
 import { PDF_PASSWORD_REQUIRED, PDF_PASSWORD_WRONG } from './import/pdf'
-import type { ParsedStatement } from './import/statement'
+import type { ParsedStatement } from './import/parsed-statement'
 import { writeItemsCsv, writeSummaryCsv, writeXlsx } from './report'
 import { buildSummary, summaryOf, type ReportInput } from './totals'
 import { ReconService, storedFileIds } from './service'
-import { StatementReads } from './statements'
+import { StatementReads } from './statement-store'
 import type { SharedSessions } from './shared-sessions'
 
 /** Largest statement read: a million-line CSV is about 150 MB. */
@@ -95,21 +95,7 @@ export function reconHandlers(ctx: ReconServices): HandlerMap {
       }
       throw error
     }
-    let parsed = outcome.parsed
-    // A statement without currencies: offer the currency of the provider records it names first (on a copy: the reading is kept as read).
-    const askedCurrency = parsed.questions.find((q) => q.field === 'defaultCurrency')
-    if (askedCurrency && askedCurrency.choices.length === 0) {
-      const named = await service.statementCurrency(
-        entry.profileId,
-        'payments',
-        entry.bytes,
-        entry.name,
-        mapping,
-        entry.password,
-        entry.reads
-      )
-      if (named) parsed = { ...parsed, questions: parsed.questions.map((q) => (q === askedCurrency ? { ...q, choices: [named] } : q)) }
-    }
+    const parsed = outcome.parsed
     const sameFile = service.files(entry.profileId).find((f) => f.sha256 === parsed.sha256) ?? null
     return toPreview(
       token,

@@ -1,13 +1,12 @@
 // Reconciliation over the cache, one object for its callers (the host's handlers, the CLI): statements, sessions, runs, decisions and the stored items, each in its own part.
 import type Database from 'better-sqlite3'
-import type { StatementRow } from './import/statement'
+import type { StatementRow } from './import/parsed-statement'
 import type {
   Decision,
   ImportedFileInfo,
   ItemFilter,
   ReconItem,
   ReconSettings,
-  ReconSource,
   SessionInfo,
   StatementMapping
 } from '../../shared/reconcile'
@@ -23,10 +22,10 @@ import { SessionItems } from './items'
 import type { ReportInput, SummaryTotals } from './totals'
 import { Runs, type RunOptions, type RunOutcome } from './runs'
 import { Sessions, type NewSession } from './sessions'
-import { Statements, type ImportOutcome, type ImportRequest, type StatementReads } from './statements'
+import { Statements, type ImportOutcome, type ImportRequest } from './statement-store'
 
-export type { ImportOutcome, ImportRequest } from './statements'
-export { storedFileIds } from './statements'
+export type { ImportOutcome, ImportRequest } from './statement-store'
+export { StatementReads, storedFileIds } from './statement-store'
 export type { NewSession } from './sessions'
 export type { RunOutcome } from './runs'
 
@@ -55,17 +54,6 @@ export class ReconService {
   // ---- statements
   importStatement(request: ImportRequest): Promise<ImportOutcome> {
     return this.parts.statements.importStatement(request)
-  }
-  statementCurrency(
-    profileId: string,
-    source: ReconSource,
-    bytes: Uint8Array,
-    name: string,
-    mapping: Partial<StatementMapping>,
-    password?: string,
-    reads?: StatementReads
-  ): Promise<string | null> {
-    return this.parts.statements.statementCurrency(profileId, source, bytes, name, mapping, password, reads)
   }
   sameRows(profileId: string, rows: readonly StatementRow[]): number {
     return this.parts.statements.sameRows(profileId, rows)

@@ -18,7 +18,7 @@ import type { SessionItems } from './items'
 import type { SourceFilter } from './provider-side'
 import type { ReportInput } from './totals'
 import type { ClosedEvidence } from '../../shared/reconcile-events'
-import type { Statements } from './statements'
+import type { Statements } from './statement-store'
 
 export interface NewSession {
   profileId: string

@@ -2,7 +2,7 @@
 import iconv from 'iconv-lite'
 import { SaxesParser } from 'saxes'
 import { AppError } from '../../errors'
-import { lineCounter, lineNotRead, type BankLine, type BankStatement } from './bank-statement'
+import { lineCounter, lineNotRead, type BankLine, type BankStatement } from './structured'
 import { decodeAs, decodeUtf8Strictly } from './encoding'
 
 /** What is collected of one element kind (a statement, a balance, an entry, a transaction detail): its line and each leaf's text by its path below it. */

@@ -1,5 +1,5 @@
 // SWIFT MT940/MT942 statements (SWIFT blocks or bare tags) → bank statements: one per account, its messages chained by their intermediate balances; :61: lines with reversals, references and :86: details (?20–?29 sub-fields or /TAG/ style) read for references and names.
-import { lineNotRead, type BankLine, type BankStatement } from './bank-statement'
+import { lineNotRead, type BankLine, type BankStatement } from './structured'
 import { calendarDay, centuryOf, dayNumber } from './dates'
 
 interface Field {

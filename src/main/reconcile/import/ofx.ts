@@ -1,6 +1,6 @@
 // OFX/QFX (1.x SGML with unclosed tags, 2.x XML) → bank statements, one per account: the header's character set honoured, LEDGERBAL the closing balance, FITID kept as the bank's id but never trusted alone as a line's key.
 import iconv from 'iconv-lite'
-import { lineCounter, lineNotRead, type BankLine, type BankStatement } from './bank-statement'
+import { lineCounter, lineNotRead, type BankLine, type BankStatement } from './structured'
 import { calendarDay } from './dates'
 import { decimalTextOf } from './amounts'
 import { decodeAs, decodeUtf8Else1252 } from './encoding'

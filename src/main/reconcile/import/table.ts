@@ -1,4 +1,4 @@
-// A statement file → a grid of text cells: CSV by papaparse with the separator detected (workbooks: workbook.ts), and the header row found under any bank header block.
+// A statement file → a grid of text cells: CSV by papaparse with the separator detected (workbooks: excel/workbook.ts), and the header row found under any bank header block.
 import Papa from 'papaparse'
 import { AppError } from '../../errors'
 import { readDateShape } from './dates'

@@ -1,11 +1,11 @@
 // Excel workbooks (.xlsx, old binary .xls, and the HTML tables some banks save as .xls) → one grid per sheet that has rows, every cell as the text a user would type: dates as YYYY-MM-DD, numbers as Excel shows them.
 import * as XLSX from '@e965/xlsx'
-import { AppError } from '../../errors'
+import { AppError } from '../../../errors'
 import { readOoxmlSheets } from './ooxml-sheets'
-import { DEFAULT_ZIP_LIMITS, type ZipLimits } from '../../files/zip'
+import { DEFAULT_ZIP_LIMITS, type ZipLimits } from '../../../files/zip'
 import { readBiff8Sheets } from './biff8-sheets'
 import { DamagedWorkbook, errorText, LeftToSheetJs, type CellSheet, type SheetCell } from './sheet-cells'
-import type { Grid } from './table'
+import type { Grid } from '../table'
 
 /** Every sheet with rows, in workbook order (a bank's "Summary" sheet included: the caller decides which hold a statement). */
 export function readWorkbookGrids(bytes: Uint8Array, name: string, limits: ZipLimits = DEFAULT_ZIP_LIMITS): Grid[] {

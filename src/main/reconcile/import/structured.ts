@@ -1,6 +1,7 @@
 // The one statement model every structured format (MT940, CAMT, OFX) feeds: statements of lines as the bank wrote them, laid out as a grid the tabular reader checks like any CSV (the same exact amounts, balance proof, lines not read), then keyed by the bank's own ids.
 import type { StatementMapping, StatementProof } from '../../../shared/reconcile'
-import { parseGrid, type FileFacts, type ParsedStatement } from './statement'
+import { parseGrid } from './grid-reader'
+import type { FileFacts, ParsedStatement } from './parsed-statement'
 import type { StatementFormat } from './sniff'
 import type { Grid } from './table'
 

@@ -4,7 +4,8 @@ import { createHash, randomUUID } from 'node:crypto'
 import type { ImportedFileInfo, ParseProblem, ReconSource, StatementMapping, StatementProof } from '../../shared/reconcile'
 import { AppError } from '../errors'
 import type { ReconContext } from './context'
-import { parseStatementFile, type ParsedStatement, type ReadOptions, type StatementRow } from './import/statement'
+import type { ParsedStatement, StatementRow } from './import/parsed-statement'
+import { parseStatementFile, type ReadOptions } from './import/read-file'
 import { keysNamedBy, normaliseReference } from './references'
 
 /** The readings a held file keeps: the last mapping's and a preset's (a reading of a million lines is hundreds of MB). */
@@ -59,6 +60,8 @@ export interface ImportRequest {
   idOf?: ((statement: { account: string | null; label: string | null }) => string | undefined) | undefined
   /** The file's readings so far (its preview's): a mapping read before is not read again. */
   reads?: StatementReads | undefined
+  /** Whose records a statement without currencies is offered the currency of (its question's one choice): payments unless said. */
+  currencyFrom?: ReconSource | undefined
 }
 
 export type ImportOutcome = (
@@ -137,6 +140,7 @@ export class Statements {
       }
     }
     if (request.account !== undefined) statements = this.ofAccount(statements, request.account, request.name)
+    statements = await this.withCurrencyOffered(statements, request, reads)
     const parsed = statements.find((s) => s.questions.length > 0) ?? (statements[0] as ParsedStatement)
     const common = { parsed, statements, presetApplied }
     const existing = this.ctx.db
@@ -175,6 +179,37 @@ export class Statements {
     })()
     const files = ids.map((id) => this.file(id))
     return { status: 'imported', file: files[0] as ImportedFileInfo, files, skippedSameRows, ...common }
+  }
+
+  /**
+   * A statement without currencies asks for one: its question offers the currency of the provider records it names, the one
+   * place the app's preview and the CLI get it from. On copies: a reading is kept as read.
+   */
+  private async withCurrencyOffered(
+    statements: ParsedStatement[],
+    request: ImportRequest,
+    reads: StatementReads
+  ): Promise<ParsedStatement[]> {
+    const asks = (s: ParsedStatement): boolean => s.questions.some((q) => q.field === 'defaultCurrency' && q.choices.length === 0)
+    if (!statements.some(asks)) return statements
+    const named = await this.statementCurrency(
+      request.profileId,
+      request.currencyFrom ?? 'payments',
+      request.bytes,
+      request.name,
+      request.mapping ?? {},
+      request.password,
+      reads
+    )
+    if (named === null) return statements
+    return statements.map((s) =>
+      asks(s)
+        ? {
+            ...s,
+            questions: s.questions.map((q) => (q.field === 'defaultCurrency' && q.choices.length === 0 ? { ...q, choices: [named] } : q))
+          }
+        : s
+    )
   }
 
   /** The statements of one account (as the file writes it, or by its letters and digits); refused naming the accounts the file holds. */
@@ -255,7 +290,7 @@ export class Statements {
    * The currency a statement without one is in: the provider's only currency for this source, or
    * the one whose references the statement names most often. Null when that does not settle it.
    */
-  async statementCurrency(
+  private async statementCurrency(
     profileId: string,
     source: ReconSource,
     bytes: Uint8Array,

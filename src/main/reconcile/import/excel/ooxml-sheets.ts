@@ -1,6 +1,6 @@
 // Excel 2007+ (.xlsx) sheets read straight from their XML parts: the fast way for the workbooks banks export (SheetJS builds a cell object and formats text for each of a million cells; this keeps only the value and whether its style is a date). Anything it does not expect is left to SheetJS.
 import { strFromU8 } from 'fflate'
-import { DEFAULT_ZIP_LIMITS, unzipBounded, type ZipLimits } from '../../files/zip'
+import { DEFAULT_ZIP_LIMITS, unzipBounded, type ZipLimits } from '../../../files/zip'
 import * as XLSX from '@e965/xlsx'
 import { LeftToSheetJs, type CellSheet, type SheetCell } from './sheet-cells'
 
