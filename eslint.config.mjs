@@ -50,6 +50,17 @@ const mainLayers = [
   { files: ['src/main/cache/**/*.ts'], rules: restrict([noHost, noApiClient, sandboxWriters]) }
 ]
 
+/** The renderer never matches an error code by its text: by its kind (errorTitle) or codeIs, whose codes are typed. */
+const noCodeLiterals = [
+  "BinaryExpression[left.property.name='code'][right.type='Literal']",
+  "BinaryExpression[right.property.name='code'][left.type='Literal']",
+  "CallExpression[callee.property.name='test'] > MemberExpression.arguments[property.name='code']",
+  "SwitchStatement[discriminant.property.name='code']"
+].map((selector) => ({
+  selector,
+  message: "An error's code is matched through codeIs or errorKind (src/shared/error-codes.ts), typed, never as text."
+}))
+
 /** The layers, as import restrictions per folder. */
 const layers = [
   {
@@ -76,7 +87,8 @@ const layers = [
             }
           ]
         }
-      ]
+      ],
+      'no-restricted-syntax': ['error', ...noCodeLiterals]
     }
   },
   {
@@ -88,7 +100,8 @@ const layers = [
         {
           selector: "MemberExpression[object.name='window'][property.name='api']",
           message: 'Views and components call the host through a store, never window.api.'
-        }
+        },
+        ...noCodeLiterals
       ]
     }
   },

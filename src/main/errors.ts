@@ -1,10 +1,11 @@
-// The error type services throw on purpose: its code and message reach the user; anything else becomes INTERNAL.
+// The error type services throw on purpose: its code (one of the domains' typed codes) and message reach the user; anything else becomes INTERNAL.
+import { codeIs, type CallErrorCode, type ErrorCode } from '../shared/error-codes'
 
 export class AppError extends Error {
-  readonly code: string
+  readonly code: CallErrorCode
   readonly details?: unknown
 
-  constructor(code: string, message: string, details?: unknown) {
+  constructor(code: CallErrorCode, message: string, details?: unknown) {
     super(message)
     this.name = 'AppError'
     this.code = code
@@ -16,3 +17,7 @@ export class AppError extends Error {
 export function notConfirmed(what: string): AppError {
   return new AppError('not_confirmed', `${what} was not confirmed; nothing changed.`)
 }
+
+/** Whether something thrown is an AppError with one of these codes (typed: a misspelt code does not compile). */
+export const isAppError = (error: unknown, ...codes: readonly ErrorCode[]): error is AppError =>
+  error instanceof AppError && codeIs(error, ...codes)

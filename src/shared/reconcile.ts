@@ -140,12 +140,28 @@ export interface StatementMapping {
   separator: string | null
 }
 
+/** Why a statement line was not read, as its problem's code says: the cells could not be split, or a cell could not be read (money's own codes included). */
+export const LINE_PROBLEM_CODES = [
+  'malformed_line',
+  'invalid_date',
+  'date_order_conflict',
+  'no_amount',
+  'invalid_amount',
+  'too_many_decimals',
+  'amount_too_large',
+  'unknown_currency',
+  'currency_conflict',
+  'currency_mismatch',
+  'invalid_indicator'
+] as const
+export type LineProblemCode = (typeof LINE_PROBLEM_CODES)[number]
+
 export interface ParseProblem {
   /** 1-based line (CSV) or row (XLSX) in the file as the user sees it. */
   line: number
   /** The file's column header, or null for a problem with the whole line. */
   column: string | null
-  code: string
+  code: LineProblemCode
   message: string
   /** The line as the file has it (its cells joined by the separator); absent in files imported before it was kept. */
   text?: string

@@ -44,6 +44,27 @@ describe('layers enforced by lint', () => {
     expect(await syntax('src/renderer/src/stores/probe.ts')).toEqual([])
   })
 
+  it('the renderer matches an error code through codeIs or its kind, never by its text', async () => {
+    const syntax = async (path: string, source: string): Promise<string[]> => {
+      const [result] = await eslint.lintText(`${source}\n`, { filePath: join(PROJECT_ROOT, path) })
+      return (result?.messages ?? []).filter((m) => m.ruleId === 'no-restricted-syntax').map((m) => m.message)
+    }
+    for (const path of ['src/renderer/src/stores/probe.ts', 'src/renderer/src/views/Probe.ts']) {
+      expect(await syntax(path, "export const wrong = (e: { code: string }) => e.code === 'pdf_password_wrong'")).not.toEqual([])
+      expect(await syntax(path, "export const wrong = (e: { code: string }) => 'x' !== e.code")).not.toEqual([])
+      expect(await syntax(path, 'export const wrong = (e: { code: string }) => /^team_/.test(e.code)')).not.toEqual([])
+      expect(await syntax(path, "export function f(e: { code: string }) { switch (e.code) { case 'x': return 1 } return 0 }")).not.toEqual(
+        []
+      )
+      expect(
+        await syntax(
+          path,
+          "import { codeIs } from '../../../shared/error-codes'\nexport const right = (e: never) => codeIs(e, 'pdf_password_wrong')"
+        )
+      ).toEqual([])
+    }
+  })
+
   it('src/shared imports no Node or Electron module and nothing of a process', async () => {
     const file = 'src/shared/probe.ts'
     expect(await importErrors(file, "import imported from 'node:crypto'")).not.toEqual([])

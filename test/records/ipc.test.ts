@@ -127,7 +127,7 @@ describe('records:* through the gate and the host', { timeout: 60_000 }, () => {
     expect(payments?.total).toBeGreaterThan(0)
     expect(await host.call('records:detail', { resource: 'payments', key: 'no-such-payment' })).toMatchObject({
       ok: false,
-      error: { code: 'not_found' }
+      error: { code: 'record_not_found' }
     })
   })
 

@@ -5,6 +5,7 @@ import { listMembers, removeMember, setMember } from '../../main/team/members'
 import { setupWorkspace } from '../../main/team/migrations'
 import { randomUUID } from 'node:crypto'
 import type pg from 'pg'
+import { codeIs } from '../../shared/error-codes'
 import { AppError } from '../../main/errors'
 import { Doorbell } from '../../main/team/doorbell'
 import { replicaEvents, TeamReplicas, type PushOutcome, type Replica } from '../../main/team/replicas'
@@ -160,7 +161,7 @@ async function syncOnce(
       out(`${s.id}  ${s.name}: ${what}; ${replica.state.toUpperCase()}${replica.readOnly ? ` (read-only here: ${replica.readOnly})` : ''}`)
       for (const p of pulled.problems) out(`  ${p}`)
     } catch (error) {
-      if (!(error instanceof AppError) || error.code === 'team_unreachable') throw error
+      if (!(error instanceof AppError) || codeIs(error, 'team_unreachable')) throw error
       failed++
       out(`${s.id}  ${s.name}: not opened: ${error.message} [${error.code}]`)
     }

@@ -1,11 +1,13 @@
 // One error type for every way an API call can fail, carrying status, machine code, message and request marker.
+import { providerCode, type CallErrorCode } from '../../shared/error-codes'
 import { AppError } from '../errors'
 
 export type ApiErrorKind = 'http' | 'network' | 'timeout' | 'cancelled' | 'malformed' | 'unexpected' | 'auth'
 
 export interface ApiErrorInit {
   kind: ApiErrorKind
-  code: string
+  /** One of ours, or the provider's own (providerCode). */
+  code: CallErrorCode
   message: string
   /** "GET /payments" style: method and path, never the query's values or the host's credentials. */
   endpoint: string
@@ -58,16 +60,23 @@ export function errorFromResponse(endpoint: string, status: number, body: unknow
   const extra = { ...(requestMarker ? { requestMarker } : {}), ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) }
   // 401 shape B: { code, message (human), statusCode, requestMarker }
   if (str(record['code'])) {
-    const code = str(record['code']) as string
+    const code = providerCode(str(record['code']) as string)
     const message = str(record['message']) ?? `HTTP ${status}`
     return new ApiError({ kind: status === 401 ? 'auth' : 'http', code, message: `${message} (${code})`, endpoint, status, ...extra })
   }
   // 400 / 401 shape A: { error (title), message (machine code), status }
   const title = str(record['error'])
   const machine = str(record['message'])
-  const fallbackCode =
-    status === 404 ? 'not_found' : status === 429 ? 'rate_limit_exceeded' : status >= 500 ? 'server_error' : `http_${status}`
-  const code = machine && /^[a-z0-9_.-]+$/i.test(machine) && !machine.includes(' ') ? machine : fallbackCode
+  // With no machine code of the provider's, the code says what HTTP said (a 404 and an unknown status in the provider's terms).
+  const fallbackCode: CallErrorCode =
+    status === 404
+      ? providerCode('not_found')
+      : status === 429
+        ? 'rate_limit_exceeded'
+        : status >= 500
+          ? 'server_error'
+          : providerCode(`http_${status}`)
+  const code = machine && /^[a-z0-9_.-]+$/i.test(machine) && !machine.includes(' ') ? providerCode(machine) : fallbackCode
   const human =
     status === 401
       ? 'the API key was refused; check that it is the right key for this profile and has not been revoked'

@@ -1,6 +1,7 @@
 // Bulk files in the host: the rules' context from the cache, checking before anything is sent, sending to the provider, and every send kept with its result.
 import { createHash } from 'node:crypto'
 import type Database from 'better-sqlite3'
+import type { CallErrorCode } from '../../shared/error-codes'
 import type { FailedRequest } from '../../shared/api/schemas'
 import { normalizeTransferStatus } from '../../shared/api/assumptions'
 import { ProblemList, type BulkKind, type BulkProblem } from '../../shared/bulk/problems'
@@ -31,7 +32,7 @@ interface SentRow {
 interface StoredResult {
   totalRequests: number | null
   problems: BulkProblem[]
-  error: { code: string; message: string } | null
+  error: { code: CallErrorCode; message: string } | null
   status?: string | null
 }
 
@@ -209,7 +210,7 @@ export class BulkService {
 
   get(profileId: string, id: number): SentFile {
     const row = this.db.prepare('select * from bulk_sends where profile_id = ? and id = ?').get(profileId, id) as SentRow | undefined
-    if (!row) throw new AppError('not_found', `No sent file ${id} in this profile.`)
+    if (!row) throw new AppError('sent_file_not_found', `No sent file ${id} in this profile.`)
     return fromRow(row)
   }
 
@@ -224,7 +225,7 @@ export class BulkService {
   sentContent(profileId: string, id: number): string {
     const content = this.db.prepare('select content from bulk_sends where profile_id = ? and id = ?').pluck().get(profileId, id) as
       string | undefined
-    if (content === undefined) throw new AppError('not_found', `No sent file ${id} in this profile.`)
+    if (content === undefined) throw new AppError('sent_file_not_found', `No sent file ${id} in this profile.`)
     return content
   }
 

@@ -1,4 +1,5 @@
 // The messages between main and the service host: start-up config, calls and results, events, and the questions main is asked (ipc/questions.ts).
+import { isErrorCode, type CallErrorCode } from '../../shared/error-codes'
 import type { CallResult } from '../../shared/ipc/result'
 import type { AppFacts } from '../app/handlers'
 import { askRequestSchema, type AskRequest } from '../ipc/questions'
@@ -25,7 +26,7 @@ export type ToHost =
 export type FromHost =
   | { type: 'ready' }
   /** The host cannot start (e.g. the cache is from a newer Ledgerline): restarting would not help. */
-  | { type: 'fatal'; code: string; message: string }
+  | { type: 'fatal'; code: CallErrorCode; message: string }
   | { type: 'result'; id: number; result: CallResult<unknown> }
   | { type: 'event'; name: string; payload: unknown }
   | { type: 'ask'; id: number; request: AskRequest }
@@ -75,8 +76,9 @@ export function readFromHost(message: unknown): FromHost | null {
     case 'ready':
       return { type: 'ready' }
     case 'fatal':
+      // The host's own code when it is one of ours; any other is its failing to start, said in its message.
       return typeof message['code'] === 'string' && typeof message['message'] === 'string'
-        ? { type: 'fatal', code: message['code'], message: message['message'] }
+        ? { type: 'fatal', code: isErrorCode(message['code']) ? message['code'] : 'host_start_failed', message: message['message'] }
         : null
     case 'result':
       return validId && isObject(message['result']) && typeof message['result']['ok'] === 'boolean'

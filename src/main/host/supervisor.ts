@@ -1,4 +1,5 @@
 // Main's side of the service host: forks it, forwards calls and answers its questions, and restarts it when it dies, failing calls in flight with a clear code.
+import type { CallErrorCode } from '../../shared/error-codes'
 import { fail, type CallResult } from '../../shared/ipc/result'
 import type { AskRequest, MainUi } from '../ipc/questions'
 import { readFromHost, type HostConfig, type ToHost } from './protocol'
@@ -58,7 +59,7 @@ export class HostSupervisor {
   private readonly pending = new Map<number, Pending>()
   private waiting: Waiting[] = []
   private crashes: number[] = []
-  private failure: { code: string; message: string } | null = null
+  private failure: { code: CallErrorCode; message: string } | null = null
   private heartbeat: ReturnType<typeof setInterval> | null = null
   private lastPong = 0
   private firstStart: { resolve(): void; reject(error: Error): void } | null = null
@@ -309,7 +310,7 @@ export class HostSupervisor {
     this.runningJobs.clear()
   }
 
-  private giveUp(code: string, message: string): void {
+  private giveUp(code: CallErrorCode, message: string): void {
     this.currentState = 'failed'
     this.failure = { code, message }
     this.stopHeartbeat()

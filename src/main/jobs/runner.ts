@@ -1,5 +1,6 @@
 // The one job runner in the host: long work gets an id, progress and finished events, cancel by id, and one job of a kind per profile.
 import { randomUUID } from 'node:crypto'
+import { providerCode } from '../../shared/error-codes'
 import type { JobInfo, JobKind, JobProgress, JobResult } from '../../shared/ipc/contract'
 import { clip } from '../../shared/text'
 import { AppError } from '../errors'
@@ -134,7 +135,12 @@ export class JobRunner {
             return
           }
           info.state = 'failed'
-          if (error instanceof AppError) info.error = { code: clip(error.code, 80), message: clip(redactSecrets(error.message)) }
+          if (error instanceof AppError)
+            info.error = {
+              // A provider's own code over 80 characters is cut, as said.
+              code: error.code.length <= 80 ? error.code : providerCode(clip(error.code, 80)),
+              message: clip(redactSecrets(error.message))
+            }
           else {
             this.log?.error(
               `job ${info.kind} ${info.id} failed: ${error instanceof Error ? `${error.message}\n${error.stack ?? ''}` : String(error)}`

@@ -2,7 +2,7 @@
 import type Database from 'better-sqlite3'
 import { createHash, randomUUID } from 'node:crypto'
 import type { ImportedFileInfo, ParseProblem, ReconSource, StatementMapping, StatementProof } from '../../shared/reconcile'
-import { AppError } from '../errors'
+import { AppError, isAppError } from '../errors'
 import type { ReconContext } from './context'
 import type { ParsedStatement, StatementRow } from './import/parsed-statement'
 import { parseStatementFile, type ReadOptions } from './import/read-file'
@@ -133,7 +133,7 @@ export class Statements {
           statements = await parse(mapping)
         } catch (error) {
           // A preset's currency fills only a file that states none: this one states its own.
-          if (!(error instanceof AppError && error.code === 'currency_conflict') || request.mapping?.defaultCurrency) throw error
+          if (!isAppError(error, 'currency_conflict') || request.mapping?.defaultCurrency) throw error
           statements = await parse({ ...mapping, defaultCurrency: null })
         }
         presetApplied = preset.sourceName
@@ -320,7 +320,7 @@ export class Statements {
       read = await reads.read(bytes, name, { ...mapping, defaultCurrency: 'USD' }, { password })
     } catch (error) {
       // A file that states a currency of its own for some rows: no guess for the others.
-      if (error instanceof AppError && error.code === 'currency_conflict') return null
+      if (isAppError(error, 'currency_conflict')) return null
       throw error
     }
     const keys = keysNamedBy(read.flatMap((s) => s.rows))

@@ -115,7 +115,7 @@ export function recordRow(db: Database.Database, profileId: string, resource: Re
     Row | undefined
   if (!row)
     throw new AppError(
-      'not_found',
+      'record_not_found',
       `${RESOURCE_NAMES[resource].one} "${key.slice(0, 80)}" is not in this profile's cache; sync, or check the profile in use.`
     )
   return row

@@ -3,6 +3,7 @@ import type { Payment, Transfer } from '../../shared/api/schemas'
 import { normalizePaymentStatus } from '../../shared/api/assumptions'
 import { SYNC_RESOURCES, type ResourceOutcome, type SyncProgress, type SyncResource, type SyncSummary } from '../../shared/sync'
 import type { ApiClient, PaymentFilter } from '../api/client'
+import { codeIs } from '../../shared/error-codes'
 import { ApiError } from '../api/errors'
 import { bankRow, paymentRowIn, planRow, subscriptionRowIn, transferRow, virtualAccountRow, type Row } from '../cache/api-rows'
 import type { CacheStore, Resource, TrackedKind } from '../cache/store'
@@ -31,12 +32,12 @@ const FULL_PASS_AHEAD = 2
 const LISTED_FAILURES = 20
 
 function isCancel(error: unknown, signal: AbortSignal | undefined): boolean {
-  return error instanceof Cancelled || (error instanceof ApiError && error.code === 'cancelled') || signal?.aborted === true
+  return error instanceof Cancelled || (error instanceof ApiError && codeIs(error, 'cancelled')) || signal?.aborted === true
 }
 
 /** Errors that end the whole resource rather than one item: cancel, a refused key, a server that does not page as assumed. */
 function failsWholeResource(error: unknown, signal: AbortSignal | undefined): boolean {
-  return isCancel(error, signal) || !(error instanceof ApiError) || error.kind === 'auth' || error.code === 'paging_unreliable'
+  return isCancel(error, signal) || !(error instanceof ApiError) || error.kind === 'auth' || codeIs(error, 'paging_unreliable')
 }
 
 const messageOf = (error: unknown): string => clip(redactSecrets(error instanceof Error ? error.message : String(error)))

@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs'
 import { userInfo } from 'node:os'
 import pg from 'pg'
+import type { TeamErrorCode } from '../../shared/error-codes'
 import { AppError } from '../errors'
 
 export type SslMode = 'disable' | 'require' | 'verify-ca' | 'verify-full'
@@ -97,7 +98,7 @@ export function clientConfig(server: TeamServer, password?: string): pg.ClientCo
 }
 
 /** A refusal the workspace's functions raise: SQLSTATE class LL (role, state, separation of duties, conflict). */
-export const REFUSAL_STATES: Record<string, string> = {
+export const REFUSAL_STATES: Record<string, TeamErrorCode> = {
   LLROL: 'team_role_refused',
   LLSTA: 'team_state_refused',
   LLSOD: 'team_duties_refused',

@@ -4,7 +4,8 @@ import type Database from 'better-sqlite3'
 import type pg from 'pg'
 import { RECON_SOURCES, RULE_VERSION, type Decision, type ReconSettings } from '../../shared/reconcile'
 import { eventSubjects, type AuditEventBody, type AuditEventKind } from '../../shared/reconcile-events'
-import { AppError } from '../errors'
+import { isErrorCode, type CallErrorCode } from '../../shared/error-codes'
+import { AppError, isAppError } from '../errors'
 import { appendEvent, type AuditEvent } from '../reconcile/audit'
 import type { ProviderSide } from '../reconcile/provider-side'
 import { ReconService } from '../reconcile/service'
@@ -56,7 +57,7 @@ export interface TeamConflict {
   itemKey: string | null
   basedOn: number | null
   payload: string
-  code: string
+  code: CallErrorCode
   message: string
   refusedAt: string
 }
@@ -178,7 +179,8 @@ export function replicaConflicts(db: Database.Database, replica: Replica, itemKe
     itemKey: r.item_key,
     basedOn: r.based_on,
     payload: r.payload,
-    code: r.code,
+    // Stored from the refusal's own code: one of ours (a code no longer known is the server's error).
+    code: isErrorCode(r.code) ? r.code : 'team_server_error',
     message: r.message,
     refusedAt: r.refused_at
   }))
@@ -479,7 +481,7 @@ export class TeamReplicas {
       })
       return { sent: true, refused }
     } catch (error) {
-      if (error instanceof AppError && error.code === 'team_unreachable') return { sent: false, unreachable: error.message }
+      if (isAppError(error, 'team_unreachable')) return { sent: false, unreachable: error.message }
       throw error
     }
   }

@@ -4,7 +4,8 @@ import type Database from 'better-sqlite3'
 import type pg from 'pg'
 import type { SharedSessionRow, SignOffStep, TeamRole, TeamSessionView, WorkspaceStatus } from '../../shared/ipc/team'
 import type { Decision, ItemFilter } from '../../shared/reconcile'
-import { AppError } from '../errors'
+import { codeIs } from '../../shared/error-codes'
+import { AppError, isAppError } from '../errors'
 import type { EventEmitter } from '../ipc/events'
 import type { Logger } from '../log'
 import { ReconService } from '../reconcile/service'
@@ -228,7 +229,7 @@ export class TeamWorkspace implements SharedSessions {
         })
       } catch (error) {
         // Offline: the session is shown as this computer has it.
-        if (!(error instanceof AppError) || error.code !== 'team_unreachable') throw error
+        if (!isAppError(error, 'team_unreachable')) throw error
       }
     }
     return this.viewOf(replica, here, openBy)
@@ -344,7 +345,7 @@ export class TeamWorkspace implements SharedSessions {
 
   dismissConflict(sessionId: string, ref: string): Promise<TeamSessionView> {
     const { replica } = this.replicaHere(sessionId)
-    if (!dismissConflict(this.db, replica, ref)) throw new AppError('not_found', 'That conflict was already let go.')
+    if (!dismissConflict(this.db, replica, ref)) throw new AppError('conflict_gone', 'That conflict was already let go.')
     return this.view(sessionId) as Promise<TeamSessionView>
   }
 
@@ -373,7 +374,7 @@ export class TeamWorkspace implements SharedSessions {
         problems.push(...pulled.problems)
       } catch (error) {
         // One session that cannot be pulled (its history rewritten on the server) does not hold the others back.
-        if (!(error instanceof AppError) || error.code === 'team_unreachable') throw error
+        if (!(error instanceof AppError) || codeIs(error, 'team_unreachable')) throw error
         problems.push(error.message)
       }
     }
@@ -394,7 +395,7 @@ export class TeamWorkspace implements SharedSessions {
   /** A replayed session of the workspace this computer is connected to, refused clearly otherwise. */
   private replicaHere(sessionId: string): { replica: Replica; replicas: TeamReplicas } {
     const replica = replicaOfSession(this.db, sessionId)
-    if (!replica) throw new AppError('team_session', 'This session is not shared in a team workspace.')
+    if (!replica) throw new AppError('not_shared', 'This session is not shared in a team workspace.')
     const { server, replicas } = this.connected()
     if (workspaceKey(server) !== replica.server)
       throw new AppError(
@@ -465,7 +466,7 @@ export class TeamWorkspace implements SharedSessions {
       this.tell(outcome.problems)
     } catch (error) {
       const e = this.server ? teamError(error, this.server) : (error as Error)
-      if (e instanceof AppError && e.code === 'team_unreachable') this.setLine('lost', e.message)
+      if (isAppError(e, 'team_unreachable')) this.setLine('lost', e.message)
       else this.tell([e.message])
     }
   }

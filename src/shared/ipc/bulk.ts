@@ -1,5 +1,6 @@
 // The bulk files domain of the IPC contract: open a CSV into a builder, check it, send it to the provider, keep every send, follow it back.
 import { z } from 'zod'
+import type { CallErrorCode } from '../error-codes'
 import { BULK_FILE_LIMITS } from '../api/assumptions'
 import { BULK_KINDS, type BulkKind, type BulkProblem } from '../bulk/problems'
 import type { BulkReport, CurrencyTotal } from '../bulk/validate'
@@ -48,7 +49,7 @@ export interface SentFile {
   /** The `status` the provider answered with, when it sent one (a plan upload's "success"). */
   providerStatus: string | null
   /** Why the send failed (an API error), if it did. */
-  error: { code: string; message: string } | null
+  error: { code: CallErrorCode; message: string } | null
   bulkFileId: string | null
 }
 

@@ -1,5 +1,6 @@
 // The building blocks every domain's part of the IPC contract uses, and the merge that refuses a name defined twice.
 import { z } from 'zod'
+import type { CallErrorCode } from '../error-codes'
 
 /** One call: its argument schema (checked by main's gate, and again by the host) and its result type. */
 export interface CallSpec<A extends z.ZodType, R> {
@@ -18,6 +19,9 @@ export const noArgs = z.undefined()
 export const id = z.string().min(1).max(200)
 /** Bounded text for events main checks before sending: messages, names, paths. */
 export const text = (max: number) => z.string().max(max)
+
+/** A failed call's code as the host says it: one of the domains' typed codes, or the provider's own (checked as short text). */
+export const callErrorCode = z.custom<CallErrorCode>((v) => typeof v === 'string' && v !== '' && v.length <= 80, 'an error code')
 
 type UnionToIntersection<U> = (U extends unknown ? (part: U) => void : never) extends (part: infer I) => void ? I : never
 

@@ -1,6 +1,6 @@
 // The job domain of the IPC contract: long work (sync, export, profile removal, statement import, matching) as jobs with ids.
 import { z } from 'zod'
-import { call, id, noArgs, text } from './define'
+import { call, callErrorCode, id, noArgs, text } from './define'
 import { OUTCOMES } from '../reconcile'
 import { syncSummarySchema } from './sync'
 
@@ -57,7 +57,7 @@ export const jobInfoSchema = z.strictObject({
   finishedAt: text(40).nullable(),
   progress: jobProgressSchema.nullable(),
   result: jobResultSchema.nullable(),
-  error: z.strictObject({ code: text(80), message: text(2000) }).nullable()
+  error: z.strictObject({ code: callErrorCode, message: text(2000) }).nullable()
 })
 export type JobInfo = z.infer<typeof jobInfoSchema>
 

@@ -1,4 +1,5 @@
 // The one shape every IPC call returns, so a failure never crosses the boundary as a thrown error.
+import type { CallErrorCode } from '../error-codes'
 
 /** Machine-readable error codes the boundary itself can produce; services add their own. */
 export const BoundaryErrorCode = {
@@ -9,8 +10,8 @@ export const BoundaryErrorCode = {
 } as const
 
 export interface CallError {
-  /** Stable machine code, e.g. `INVALID_ARGUMENT` or an API code such as `invalid_credentials`. */
-  code: string
+  /** Stable machine code: one of the domains' typed codes (`src/shared/error-codes.ts`), or the provider's own. */
+  code: CallErrorCode
   /** One human sentence saying what is wrong and where. */
   message: string
   /** Optional structured detail (field paths, row numbers); never a stack trace or a secret. */
@@ -23,6 +24,6 @@ export function ok<T>(value: T): CallResult<T> {
   return { ok: true, value }
 }
 
-export function fail(code: string, message: string, details?: unknown): CallResult<never> {
+export function fail(code: CallErrorCode, message: string, details?: unknown): CallResult<never> {
   return details === undefined ? { ok: false, error: { code, message } } : { ok: false, error: { code, message, details } }
 }

@@ -1,5 +1,6 @@
 // The team domain of the IPC contract: the workspace connection (its password goes in, never out), the sessions shared in it, opening and sharing one, its sign-off steps, comments and conflicts.
 import { z } from 'zod'
+import type { CallErrorCode } from '../error-codes'
 import { call, id, noArgs, text } from './define'
 
 export const TEAM_ROLES = ['preparer', 'reviewer', 'admin'] as const
@@ -70,7 +71,7 @@ export interface TeamConflictView {
   ref: string
   itemKey: string | null
   what: string
-  code: string
+  code: CallErrorCode
   message: string
   refusedAt: string
 }

@@ -1,5 +1,5 @@
 // Amounts as statements write them ("1,234.56", "1.234,56", "1 234,56", "(1,234.56)", "1,234.56-", "NGN 1,234.56", "₦1,234.56 CR") → exact minor units.
-import { currencyExponent, isKnownCurrency, parseMajor } from '../../../shared/money'
+import { currencyExponent, isKnownCurrency, MoneyError, parseMajor, type MoneyErrorCode } from '../../../shared/money'
 import type { DecimalMark } from '../../../shared/reconcile'
 
 /** Symbols that name one currency without doubt; "$" and "¥" do not, so they are only stripped. */
@@ -37,7 +37,7 @@ export interface AmountText {
 
 export class AmountFormatError extends Error {
   constructor(
-    readonly code: string,
+    readonly code: MoneyErrorCode,
     message: string
   ) {
     super(message)
@@ -207,7 +207,7 @@ export function parseAmountBody(body: string, mark: DecimalMark, currency: strin
   try {
     return parseMajor(`${digits || '0'}${fraction ? `.${fraction}` : ''}`, currency)
   } catch (error) {
-    throw new AmountFormatError((error as { code?: string }).code ?? 'invalid_amount', (error as Error).message)
+    throw new AmountFormatError(error instanceof MoneyError ? error.code : 'invalid_amount', (error as Error).message)
   }
 }
 

@@ -4,6 +4,7 @@ import type {
   DateOrder,
   DecimalMark,
   ImportQuestion,
+  LineProblemCode,
   MappedField,
   ParseProblem,
   PartlyRead,
@@ -451,7 +452,7 @@ function readRows(reading: GridReading, columns: Columns, survey: Survey, forms:
   const proving = isProving(columns, survey)
   const ids = new RowIds()
   /** Row i's problem: its line, the column, and what is wrong. */
-  const problem = (i: number, line: number, field: MappedField, code: string, message: string): void => {
+  const problem = (i: number, line: number, field: MappedField, code: LineProblemCode, message: string): void => {
     unread.push([problems.length, i])
     problems.push({ line, column: header[col[field] as number] ?? null, code, message })
   }

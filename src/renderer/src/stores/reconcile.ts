@@ -1,6 +1,7 @@
 // Reconciliation store: the profile's sessions and imported files, the statement being previewed in the import wizard, and starting sessions and runs as host jobs.
 import { defineStore } from 'pinia'
 import { ref } from 'vue'
+import { codeIs } from '../../../shared/error-codes'
 import type { CallArg, JobInfo, StatementPreview } from '../../../shared/ipc/contract'
 import { MAX_DROPPED_BYTES } from '../../../shared/ipc/reconcile'
 import type { CallError, CallResult } from '../../../shared/ipc/result'
@@ -18,14 +19,14 @@ export type ImportEnd = { ok: true; fileIds: string[]; rows: number; status: str
 
 /** A refusal that asks for a PDF's password, with the token of the file the host holds for it. */
 function passwordAsked(error: CallError): { token: string; name: string; message: string; wrong: boolean } | null {
-  if (error.code !== 'pdf_password_required' && error.code !== 'pdf_password_wrong') return null
+  if (!codeIs(error, 'pdf_password_required', 'pdf_password_wrong')) return null
   const details = error.details as { token?: unknown; name?: unknown } | undefined
   if (typeof details?.token !== 'string') return null
   return {
     token: details.token,
     name: typeof details.name === 'string' ? details.name : 'The statement',
     message: error.message,
-    wrong: error.code === 'pdf_password_wrong'
+    wrong: codeIs(error, 'pdf_password_wrong')
   }
 }
 
