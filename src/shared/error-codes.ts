@@ -158,6 +158,8 @@ export const RECON_ERRORS = {
   pdf_password_wrong: 'unreadable_file',
   not_a_pack: 'unreadable_file',
   currency_conflict: 'currency',
+  /** A statement of another account than the one named, or than the session's. */
+  account_conflict: 'input',
   invalid_period: 'period',
   period_outside_statement: 'period',
   invalid_currency: 'input',

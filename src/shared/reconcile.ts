@@ -444,6 +444,9 @@ export interface ReconSummary {
   sessionId: string
   ruleVersion: string
   profile: { name: string; mode: string }
+  /** The account the session is of, and its place among the account's periods (absent from summaries written before accounts chained). */
+  account?: SessionAccount
+  chain?: PeriodChain | null
   source: ReconSource
   period: { from: string; to: string; timeZone: string }
   settings: ReconSettings
@@ -627,6 +630,36 @@ export interface SessionInfo {
    * this computer is `copyId`.
    */
   team: { workspace: string; sharedId: string; replay: boolean; copyId: string | null } | null
+  /** The account the session is of: its periods chain with the account's other sessions. */
+  account: SessionAccount
+  /** Where its period sits among the account's others; null when the session is of no account. */
+  chain: PeriodChain | null
+}
+
+/** The bank account a session reconciles, as its statements state it or as the user named it. */
+export interface SessionAccount {
+  /** The account as stated or named; null when its statements state none (or several) and the user named none. */
+  name: string | null
+  /** The statements' one currency; null when they state none (or several). */
+  currency: string | null
+  namedBy: 'statement' | 'user' | null
+}
+
+/** A session's period among its account's others: its opening against the last closed period's closing, and the days between. */
+export interface PeriodChain {
+  /** The account's last closed period before this one (ending before it starts); null for the first. */
+  previous: { id: string; name: string; from: string; to: string } | null
+  /** The previous period's closing balance and this one's opening, as their statements state them; null where one states none. */
+  previousClosing: string | null
+  opening: string | null
+  /** Whether the opening ties to the previous closing; null when either is not stated (or there is no previous period). */
+  ties: boolean | null
+  /** Days between the previous period and this one that no period of the account holds. */
+  gap: { from: string; to: string } | null
+  /** The account's other sessions whose periods share days with this one. */
+  overlaps: { id: string; name: string; from: string; to: string }[]
+  /** Each break, gap and overlap in a sentence (amounts with their currency, periods by their days); empty when the chain holds. */
+  said: string[]
 }
 
 /** The formats the Sandbox's sample statement is written in. */

@@ -195,6 +195,9 @@ describe('reconciliation in Chromium', { timeout: 180_000 }, () => {
     expect(row).toMatch(/sandbox-statement-\d{4}-\d{2}-\d{2}/)
     expect(row).toMatch(/\d+ matched · \d+ to review/)
     expect(row).toContain('open')
+    // Grouped by the account the statement states; the session reopened, no closed period of the account comes before it.
+    expect(await page.getByTestId('session-account').first().textContent()).toBe('0123456789NGN · as stated')
+    expect(await page.getByTestId('session-0').getByTestId('session-chain').textContent()).toContain('no closed period before it')
     await harness.screenshot('reconcile-sessions')
     // The next period with the same settings, from the selected session.
     await page.getByTestId('session-0').click()

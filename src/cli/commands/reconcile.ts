@@ -16,8 +16,10 @@ import {
   type ReconSettings,
   type ReconSource,
   type ReconSummary,
+  type SessionInfo,
   type StatementMapping
 } from '../../shared/reconcile'
+import { chainHeadline } from '../../shared/periods'
 import { verifyAudit } from '../../main/reconcile/audit'
 import type { ParsedStatement } from '../../main/reconcile/import/parsed-statement'
 import { writeItemsCsv, writeSummaryCsv, writeXlsx } from '../../main/reconcile/report'
@@ -402,7 +404,8 @@ export async function reconcileCommand(args: string[]): Promise<number> {
       to,
       timeZone,
       settings,
-      fileIds
+      fileIds,
+      account: values.account
     })
     const session = run.session
     const summary = await writeReports(service, session.id, profile, { out, summaryFile, xlsxFile, plain: values.plain === true })
@@ -415,6 +418,7 @@ export async function reconcileCommand(args: string[]): Promise<number> {
         `Reconciled ${basename(values.against)} (${describeRead(outcome.parsed)}) against ${source} of "${profile.name}" (${profile.mode.toUpperCase()}), ${from} to ${to} in ${timeZone}\n`
       )
       process.stdout.write(describeSummary(summary))
+      process.stdout.write(describeChain(session))
       if (run.leftOutFailed)
         process.stdout.write(
           `  ${run.leftOutFailed} failed or cancelled provider record(s) with nothing in the file were left out (no money moved)\n`
@@ -434,6 +438,13 @@ export async function reconcileCommand(args: string[]): Promise<number> {
   } finally {
     await data.close()
   }
+}
+
+/** A session's account and its place among the account's periods: one line, then each break, gap or overlap. */
+export function describeChain(session: SessionInfo): string {
+  return [chainHeadline(session.account, session.chain), ...(session.chain?.said ?? []).map((s) => `CHAIN: ${s}`)]
+    .map((line) => `  ${line}\n`)
+    .join('')
 }
 
 /** A session's summary as the CLI says it: counts, each currency's totals, fees, ages and verdict, the bank reconciliation, each statement's check. */

@@ -4,7 +4,8 @@ import { parseArgs } from 'node:util'
 import { ReconService } from '../../main/reconcile/service'
 import { summaryOf } from '../../main/reconcile/totals'
 import { moneyText } from '../../shared/money'
-import { shortItemKey, type Decision, type ReconItem, type SessionInfo } from '../../shared/reconcile'
+import { accountInWords, chainHeadline, chainKey } from '../../shared/periods'
+import { shortItemKey, type Decision, type ReconItem, type SessionAccount, type SessionInfo } from '../../shared/reconcile'
 import { COMMON, itemKeyGiven, openData, outputPath, UsageError, type Opened } from '../common'
 
 const SESSION_OPTIONS = { db: COMMON.db, json: COMMON.json, session: { type: 'string' } } as const
@@ -271,7 +272,17 @@ function stateOf(s: SessionInfo): string {
   return s.lastRunAt ? 'open' : 'not run'
 }
 
-/** ledgerline sessions [--profile NAME] [--json]: every session, newest first, with its account, currency, period, state, counts and verdict. */
+/** Sessions grouped by profile and account (those of no account last), each group's periods in date order. */
+function byAccount<T extends { profile: string; account: SessionAccount; from: string; to: string }>(rows: readonly T[]): T[][] {
+  const key = (r: T): string => `${r.profile}\u001f${chainKey(r.account) ?? '\uffff'}`
+  const groups = new Map<string, T[]>()
+  for (const r of rows) groups.set(key(r), [...(groups.get(key(r)) ?? []), r])
+  return [...groups.entries()]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([, group]) => group.sort((a, b) => (a.from < b.from ? -1 : a.from > b.from ? 1 : a.to < b.to ? -1 : 1)))
+}
+
+/** ledgerline sessions [--profile NAME] [--json]: every session by its account, each account's periods in order with how they chain, and each one's currency, state, counts and verdict. */
 export async function sessionsCommand(args: string[]): Promise<number> {
   const { values } = parseArgs({
     args,
@@ -298,17 +309,26 @@ export async function sessionsCommand(args: string[]): Promise<number> {
           state: stateOf(s),
           counts: s.counts,
           toReview: s.toReview,
-          verdict: summary?.verdict.headline ?? 'not run yet'
+          verdict: summary?.verdict.headline ?? 'not run yet',
+          account: s.account,
+          chain: s.chain
         }
       })
     )
     if (values.json) process.stdout.write(`${JSON.stringify(rows)}\n`)
     else if (rows.length === 0) process.stdout.write('No reconciliation session in this cache yet: ledgerline reconcile makes one.\n')
     else
-      for (const r of rows)
+      for (const group of byAccount(rows)) {
+        const [first] = group
+        if (!first) continue
         process.stdout.write(
-          `${r.id}  ${r.name}\n    ${r.profile} (${r.mode.toUpperCase()})${r.accounts.length ? `, account ${r.accounts.join(', ')}` : ''}${r.currencies.length ? `, ${r.currencies.join(', ')}` : ''}, ${r.from} to ${r.to}, ${r.state}${r.counts ? `, ${r.counts.matched.toLocaleString('en-US')} matched, ${(r.toReview ?? 0).toLocaleString('en-US')} to review` : ''}\n    ${r.verdict}\n`
+          `${first.profile} (${first.mode.toUpperCase()}), ${accountInWords(first.account)}: ${group.length} period${group.length === 1 ? '' : 's'}\n`
         )
+        for (const r of group)
+          process.stdout.write(
+            `  ${r.id}  ${r.name}\n    ${r.from} to ${r.to}${r.currencies.length ? `, ${r.currencies.join(', ')}` : ''}, ${r.state}${r.counts ? `, ${r.counts.matched.toLocaleString('en-US')} matched, ${(r.toReview ?? 0).toLocaleString('en-US')} to review` : ''}\n    ${r.verdict}\n    ${chainHeadline(r.account, r.chain)}\n${(r.chain?.said ?? []).map((s) => `    CHAIN: ${s}\n`).join('')}`
+          )
+      }
     return 0
   } finally {
     await data.close()

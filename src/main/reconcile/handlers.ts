@@ -221,7 +221,7 @@ export function reconHandlers(ctx: ReconServices): HandlerMap {
     'recon:fileDays': ({ fileId }) => service.fileDays(ctx.active.current().id, fileId),
     'recon:sessions': () => service.sessions(ctx.active.current().id),
     'recon:session': ({ id }) => sessionOfProfile(id),
-    'recon:create': ({ name, source, bulkFileIds, references, from, to, settings, fileIds }) => {
+    'recon:create': ({ name, source, bulkFileIds, references, from, to, settings, fileIds, account }) => {
       const profile = ctx.active.current()
       return service.createSession({
         profileId: profile.id,
@@ -232,7 +232,8 @@ export function reconHandlers(ctx: ReconServices): HandlerMap {
         to,
         timeZone: profile.timeZone,
         settings,
-        fileIds
+        fileIds,
+        account
       })
     },
     'recon:addFiles': ({ sessionId, fileIds }) => {

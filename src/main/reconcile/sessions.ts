@@ -1,12 +1,15 @@
-// Reconciliation sessions: created over a profile's records, a period and statements, their settings, reading them back, closing and reopening.
+// Reconciliation sessions: created over a profile's records, a period and statements (of an account, their periods chained), their settings, reading them back, closing and reopening.
 import { randomUUID } from 'node:crypto'
 import {
   checkReconSettings,
   DEFAULT_SETTINGS,
   RECON_SOURCES,
   storedSettings,
+  type ImportedFileInfo,
+  type PeriodChain,
   type ReconSettings,
   type ReconSource,
+  type SessionAccount,
   type SessionInfo
 } from '../../shared/reconcile'
 import { isTimeZone } from '../../shared/time'
@@ -14,6 +17,8 @@ import { AppError } from '../errors'
 import { GENESIS, sessionEvents, type AuditEvent } from './audit'
 import type { ReconContext } from './context'
 import { foldEvents } from './fold'
+import { accountKey } from '../../shared/periods'
+import { accountOf, periodChains, periodFileOf, statedAccount, type PeriodFile, type PeriodSession } from './periods'
 import type { SessionItems } from './items'
 import type { SourceFilter } from './provider-side'
 import type { ReportInput } from './totals'
@@ -30,6 +35,8 @@ export interface NewSession {
   timeZone: string
   settings?: Partial<ReconSettings> | undefined
   fileIds: string[]
+  /** The account the session is of, for statements that state none (when they state one, it must be that one). */
+  account?: string | undefined
 }
 
 interface SessionRow {
@@ -47,7 +54,15 @@ interface SessionRow {
   last_run_at: string | null
   closed_at: string | null
   closed_by: string | null
+  account_named: string | null
   summary: string | null
+}
+
+/** A session's account and its place among the account's periods, with the statements they were read from. */
+interface Place {
+  files: ImportedFileInfo[]
+  account: SessionAccount
+  chain: PeriodChain | null
 }
 
 /** Reconcile's tables that hold a profile's rows, for its removal: the sessions (with all they hold) before the statements they use. */
@@ -85,13 +100,14 @@ export class Sessions {
     }
     for (const fileId of input.fileIds) this.statements.ofProfile(fileId, input.profileId)
     this.periodHoldsLines(input.from, input.to, input.fileIds)
+    const named = this.namedAccount(input.account, input.fileIds)
     const id = randomUUID()
     const at = this.ctx.now().toISOString()
     this.ctx.db.transaction(() => {
       this.ctx.db
         .prepare(
-          `insert into recon_sessions (id, profile_id, name, source, source_filter, period_from, period_to, time_zone, settings, created_at, created_by, head_hash, event_count)
-           values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0)`
+          `insert into recon_sessions (id, profile_id, name, source, source_filter, period_from, period_to, time_zone, settings, created_at, created_by, head_hash, event_count, account_named)
+           values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?)`
         )
         .run(
           id,
@@ -105,7 +121,8 @@ export class Sessions {
           JSON.stringify(settings),
           at,
           this.ctx.user(),
-          GENESIS
+          GENESIS,
+          named
         )
       for (const fileId of input.fileIds)
         this.ctx.db.prepare('insert into recon_session_files (session_id, file_id) values (?, ?)').run(id, fileId)
@@ -129,6 +146,13 @@ export class Sessions {
   addFiles(sessionId: string, fileIds: string[]): SessionInfo {
     const session = this.open(sessionId)
     for (const fileId of fileIds) this.statements.ofProfile(fileId, session.profileId)
+    // A statement of another account than the session's is not its statement.
+    const stated = statedAccount(fileIds.map((id) => periodFileOf(this.statements.file(id))))
+    if (session.account.name !== null && stated !== null && accountKey(stated) !== accountKey(session.account.name))
+      throw new AppError(
+        'account_conflict',
+        `The statement is of account ${stated}; the session "${session.name}" is of account ${session.account.name}. Add it to a session of its own account.`
+      )
     for (const fileId of fileIds) this.periodHoldsLines(session.from, session.to, [fileId])
     this.ctx.db.transaction(() => {
       for (const fileId of fileIds)
@@ -164,12 +188,95 @@ export class Sessions {
     )
   }
 
+  /**
+   * The account a session is named for: only for statements that state none (or none yet); when they state one, a name
+   * given must be that one (and is not kept: the statements say it). Null when none is named.
+   */
+  private namedAccount(given: string | undefined, fileIds: readonly string[]): string | null {
+    const named = given?.trim() || null
+    if (named === null) return null
+    const stated = statedAccount(fileIds.map((id) => periodFileOf(this.statements.file(id))))
+    if (stated === null) return named
+    if (accountKey(stated) !== accountKey(named))
+      throw new AppError(
+        'account_conflict',
+        `The statements are of account ${stated}, not ${named}: the account a statement states is never overridden.`
+      )
+    return null
+  }
+
+  /**
+   * Sessions of a profile in their place: each one's account and how its period chains to the account's others, read from
+   * each statement's stored account, currency and balances (never its problems or rows). All of them, or only `only`.
+   */
+  private places(profileId: string, only?: string): Map<string, Pick<Place, 'account' | 'chain'>> {
+    const rows = this.ctx.db
+      .prepare('select id, name, period_from, period_to, closed_at, account_named from recon_sessions where profile_id = ?')
+      .all(profileId) as Pick<SessionRow, 'id' | 'name' | 'period_from' | 'period_to' | 'closed_at' | 'account_named'>[]
+    const files = new Map<string, PeriodFile[]>()
+    for (const f of this.ctx.db
+      .prepare(
+        `select sf.session_id, f.id, f.name, coalesce(json_extract(f.proof, '$.account'), f.account) as account,
+                json_extract(f.proof, '$.currency') as currency, json_extract(f.proof, '$.openingMinor') as opening,
+                json_extract(f.proof, '$.closingMinor') as closing
+           from recon_session_files sf join recon_sessions s on s.id = sf.session_id join recon_files f on f.id = sf.file_id
+          where s.profile_id = ? order by sf.file_id`
+      )
+      .all(profileId) as {
+      session_id: string
+      id: string
+      name: string
+      account: string | null
+      currency: string | null
+      opening: number | null
+      closing: number | null
+    }[])
+      files.set(f.session_id, [
+        ...(files.get(f.session_id) ?? []),
+        { id: f.id, name: f.name, account: f.account, currency: f.currency, openingMinor: f.opening, closingMinor: f.closing }
+      ])
+    const sessions: PeriodSession[] = rows.map((r) => ({
+      id: r.id,
+      name: r.name,
+      from: r.period_from,
+      to: r.period_to,
+      closed: r.closed_at !== null,
+      named: r.account_named,
+      files: files.get(r.id) ?? []
+    }))
+    const chains = periodChains(sessions, (list) => this.firstAndLast(list), only)
+    return new Map(
+      sessions
+        .filter((s) => only === undefined || s.id === only)
+        .map((s) => [s.id, { account: accountOf(s), chain: chains.get(s.id) ?? null }])
+    )
+  }
+
+  /** A session's statements in date order, its first and its last (one statement is both); null for none. */
+  private firstAndLast(files: readonly PeriodFile[]): { first: PeriodFile; last: PeriodFile } | null {
+    if (files.length <= 1) return files[0] ? { first: files[0], last: files[0] } : null
+    const dated = files.map((f) => ({ f, days: this.statements.lineDays(f.id) }))
+    const first = [...dated].sort((a, b) => ((a.days?.from ?? '9') < (b.days?.from ?? '9') ? -1 : 1))[0]?.f as PeriodFile
+    const last = [...dated].sort((a, b) => ((a.days?.to ?? '') > (b.days?.to ?? '') ? -1 : 1))[0]?.f as PeriodFile
+    return { first, last }
+  }
+
+  /** A session's statements, as stored. */
+  private filesOf(id: string): ImportedFileInfo[] {
+    return (
+      this.ctx.db.prepare('select file_id from recon_session_files where session_id = ? order by file_id').all(id) as { file_id: string }[]
+    ).map((f) => this.statements.file(f.file_id))
+  }
+
   get(id: string): SessionInfo {
     const row = this.ctx.db.prepare('select * from recon_sessions where id = ?').get(id) as SessionRow | undefined
     if (!row) throw new AppError('session_not_found', `No reconciliation session ${id}.`)
-    const files = (
-      this.ctx.db.prepare('select file_id from recon_session_files where session_id = ? order by file_id').all(id) as { file_id: string }[]
-    ).map((f) => this.statements.file(f.file_id))
+    return this.infoOf(row, { files: this.filesOf(id), ...(this.places(row.profile_id, id).get(id) as Pick<Place, 'account' | 'chain'>) })
+  }
+
+  private infoOf(row: SessionRow, place: Place): SessionInfo {
+    const id = row.id
+    const files = place.files
     const totals = row.last_run_at ? this.items.totals(id, row) : null
     const shared = this.ctx.db.prepare('select workspace, shared_id, replica_id from recon_shared_links where session_id = ?').get(id) as
       { workspace: string; shared_id: string; replica_id: string | null } | undefined
@@ -193,16 +300,17 @@ export class Sessions {
       toReview: totals?.exceptions ?? null,
       team: shared
         ? { workspace: shared.workspace, sharedId: shared.shared_id, replay: shared.replica_id === null, copyId: shared.replica_id }
-        : null
+        : null,
+      account: place.account,
+      chain: place.chain
     }
   }
 
   list(profileId: string): SessionInfo[] {
+    const places = this.places(profileId)
     return (
-      this.ctx.db.prepare('select id from recon_sessions where profile_id = ? order by created_at desc, id').all(profileId) as {
-        id: string
-      }[]
-    ).map((r) => this.get(r.id))
+      this.ctx.db.prepare('select * from recon_sessions where profile_id = ? order by created_at desc, id').all(profileId) as SessionRow[]
+    ).map((row) => this.infoOf(row, { files: this.filesOf(row.id), ...(places.get(row.id) as Pick<Place, 'account' | 'chain'>) }))
   }
 
   /** The session, refused when it is closed: nothing in it changes until it is reopened. */

@@ -50,7 +50,7 @@ export interface ImportRequest {
   ifSameRows?: 'keep' | 'skip' | undefined
   /** Only read and report; store nothing. */
   previewOnly?: boolean | undefined
-  /** Of a file holding several statements, only the one of this account (or sheet). */
+  /** Of a file holding several statements, only the one of this account (or sheet); a file of one statement stating no account is read whole. */
   account?: string | undefined
   /** Opens a password-protected PDF; only handed to its reader, never stored. */
   password?: string | undefined
@@ -139,7 +139,9 @@ export class Statements {
         presetApplied = preset.sourceName
       }
     }
-    if (request.account !== undefined) statements = this.ofAccount(statements, request.account, request.name)
+    // An account chooses among the statements of a file that names them; a file of one statement stating none is that account's.
+    if (request.account !== undefined && (statements.length > 1 || statements.some((s) => s.account !== null)))
+      statements = this.ofAccount(statements, request.account, request.name)
     statements = await this.withCurrencyOffered(statements, request, reads)
     const parsed = statements.find((s) => s.questions.length > 0) ?? (statements[0] as ParsedStatement)
     const common = { parsed, statements, presetApplied }

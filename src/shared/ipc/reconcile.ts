@@ -199,7 +199,9 @@ export const reconCalls = {
       from: day,
       to: day,
       settings: settingsSchema.optional(),
-      fileIds: ids
+      fileIds: ids,
+      /** The account the session is of, for statements that state none. */
+      account: z.string().trim().max(100).optional()
     })
   ),
   'recon:addFiles': call<SessionInfo>()(z.strictObject({ sessionId: id, fileIds: ids.min(1) })),

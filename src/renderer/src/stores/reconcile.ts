@@ -167,6 +167,8 @@ export const useReconcileStore = defineStore('reconcile', () => {
     settings: Partial<ReconSettings>
     bulkFileIds?: string[]
     references?: string[]
+    /** The account the session is of, for statements that state none. */
+    account?: string
   }): Promise<CallResult<SessionInfo>> {
     const answer = await window.api.recon.create(input)
     if (answer.ok) await load()

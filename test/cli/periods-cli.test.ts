@@ -1,0 +1,157 @@
+// Month after month from the CLI: each session is of the account its statement states (or one --account names), October closed, November's opening tied to October's closing, a December that does not tie named with both figures, and the sessions listed by account in date order.
+import Database from 'better-sqlite3'
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { openCache } from '../../src/main/cache/open'
+import { runCli } from '../support/cli'
+import { HANG_LIMIT_MS } from '../support/wait'
+
+let dir: string
+let cache: string
+
+/** A bank statement of account 0123456789 in NGN: its opening, its lines (day, reference, amount), its closing. */
+function statement(name: string, opening: string, lines: [string, string, string][], closing: string, account = '0123456789'): string {
+  const path = join(dir, name)
+  writeFileSync(
+    path,
+    [
+      ...(account ? [`Account number,${account}`] : []),
+      'Currency,NGN',
+      `Opening balance,${opening}`,
+      'Date,Reference,Amount,Details',
+      ...lines.map(([day, ref, amount]) => `${day},${ref},${amount},${ref ? 'card' : 'sms charge'}`),
+      `Closing balance,${closing}`
+    ].join('\n') + '\n'
+  )
+  return path
+}
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'ledgerline-periods-'))
+  cache = join(dir, 'cache.sqlite')
+  openCache(cache).close()
+  const db = new Database(cache)
+  db.prepare(
+    "insert into profiles (id, name, base_url, mode, created_at, time_zone) values ('p', 'Books', 'https://x/v1', 'live', '2026-01-01', 'UTC')"
+  ).run()
+  const pay = db.prepare(
+    "insert into payments (profile_id, id, reference, amount_raw, amount_minor, currency, status, status_raw, is_final, created_at, created_at_ms, raw, fetched_at_ms) values ('p', ?, ?, ?, ?, 'NGN', 'successful', 'SUCCESS', 1, ?, ?, '{}', 0)"
+  )
+  for (const [id, ref, amount, at] of [
+    ['id-oct', 'INV-OCT', 12.5, '2026-10-13T10:00:00Z'],
+    ['id-nov', 'INV-NOV', 20, '2026-11-05T10:00:00Z'],
+    ['id-dec', 'INV-DEC', 7, '2026-12-03T10:00:00Z'],
+    ['id-jan', 'INV-JAN', 9, '2027-01-04T10:00:00Z']
+  ] as const)
+    pay.run(id, ref, String(amount), Math.round(amount * 100), at, Date.parse(at))
+  db.close()
+})
+
+/** Reconciles a statement over a month and returns the session's id and what was said. */
+async function reconcile(path: string, from: string, to: string, extra: string[] = []) {
+  const run = await runCli([
+    'reconcile',
+    '--db',
+    cache,
+    '--against',
+    path,
+    '--from',
+    from,
+    '--to',
+    to,
+    '--out',
+    `${path}.report.csv`,
+    ...extra
+  ])
+  expect([0, 1], run.stderr).toContain(run.code)
+  const id = /\(session ([0-9a-f-]+)\)/.exec(run.stdout)?.[1] as string
+  return { id, out: run.stdout }
+}
+
+describe('periods of one account, month after month', { timeout: HANG_LIMIT_MS }, () => {
+  it('ties each opening to the last closed closing and names a break, a gap and a statement of no account', async () => {
+    const oct = await reconcile(
+      statement(
+        'oct.csv',
+        '1000.00',
+        [
+          ['2026-10-13', 'inv-oct', '12.50'],
+          ['2026-10-20', '', '-0.50']
+        ],
+        '1012.00'
+      ),
+      '2026-10-01',
+      '2026-10-31'
+    )
+    expect(oct.out).toContain('Of account 0123456789 (NGN): no closed period of the account comes before it')
+    // An open October ties nothing yet: only a closed period is the one before.
+    const close = await runCli(['close', '--db', cache, '--session', oct.id])
+    expect(close.code, close.stderr).toBe(0)
+
+    const nov = await reconcile(
+      statement('nov.csv', '1012.00', [['2026-11-05', 'INV-NOV', '20.00']], '1032.00'),
+      '2026-11-01',
+      '2026-11-30'
+    )
+    expect(nov.out).toContain(
+      'Of account 0123456789 (NGN): follows "oct.csv against payments, 2026-10-01 to 2026-10-31" (2026-10-01 to 2026-10-31); its opening NGN 1,012.00 ties to that closing.'
+    )
+    expect(nov.out).not.toContain('CHAIN:')
+    expect((await runCli(['close', '--db', cache, '--session', nov.id])).code).toBe(0)
+
+    // December opens with another figure than November closed with, and starts a day late: both named, with both figures.
+    const dec = await reconcile(statement('dec.csv', '999.00', [['2026-12-03', 'INV-DEC', '7.00']], '1006.00'), '2026-12-02', '2026-12-31')
+    expect(dec.out).toContain('its opening NGN 999.00 does NOT tie to that closing NGN 1,032.00.')
+    expect(dec.out).toContain(
+      'CHAIN: The opening balance NGN 999.00 (dec.csv) does not tie to the closing balance NGN 1,032.00 of "nov.csv against payments, 2026-11-01 to 2026-11-30" (2026-11-01 to 2026-11-30) (nov.csv): NGN 33.00 apart.'
+    )
+    expect(dec.out).toContain('CHAIN: No period of account 0123456789 holds 2026-12-01 to 2026-12-01, between "nov.csv')
+
+    // A statement that states no account: --account names it; another statement's account is never overridden.
+    const jan = await reconcile(
+      statement('jan.csv', '5.00', [['2027-01-04', 'INV-JAN', '9.00']], '14.00', ''),
+      '2027-01-01',
+      '2027-01-31',
+      ['--account', 'GTB current']
+    )
+    expect(jan.out).toContain('Of account GTB current (NGN), as named: no closed period')
+    const refused = await runCli([
+      'reconcile',
+      '--db',
+      cache,
+      '--against',
+      join(dir, 'nov.csv'),
+      '--account',
+      '999',
+      '--out',
+      join(dir, 'x.csv')
+    ])
+    expect(refused).toMatchObject({ code: 2, stderr: expect.stringContaining('holds no statement of account 999') })
+
+    // The sessions by account, each account's periods in date order with how they chain.
+    const list = await runCli(['sessions', '--db', cache])
+    expect(list.code, list.stderr).toBe(0)
+    const groups = list.stdout.split('\n').filter((l) => /^\S/.test(l))
+    expect(groups).toEqual([
+      'Books (LIVE), account 0123456789 (NGN): 3 periods',
+      'Books (LIVE), account GTB current (NGN), as named: 1 period'
+    ])
+    const periods = list.stdout.split('\n').filter((l) => /^ {4}\d{4}-\d{2}-\d{2} to/.test(l))
+    expect(periods.map((l) => l.trim().slice(0, 24))).toEqual([
+      '2026-10-01 to 2026-10-31',
+      '2026-11-01 to 2026-11-30',
+      '2026-12-02 to 2026-12-31',
+      '2027-01-01 to 2027-01-31'
+    ])
+    const json = JSON.parse((await runCli(['sessions', '--db', cache, '--json'])).stdout) as {
+      id: string
+      account: { name: string | null }
+      chain: { ties: boolean | null; said: string[] } | null
+    }[]
+    expect(json.find((s) => s.id === nov.id)?.chain).toMatchObject({ ties: true, said: [] })
+    expect(json.find((s) => s.id === dec.id)?.chain).toMatchObject({ ties: false })
+    expect(json.find((s) => s.id === jan.id)?.account).toMatchObject({ name: 'GTB current', namedBy: 'user' })
+  })
+})
