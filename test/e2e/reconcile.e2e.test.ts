@@ -50,6 +50,8 @@ describe('reconciliation in Chromium', { timeout: 180_000 }, () => {
     // The new session starts on the imported file, over its days, reading each record both ways: the statement shows which.
     await page.getByTestId('new-create').waitFor()
     expect(await page.getByTestId('new-net').getAttribute('class')).not.toContain('n-switch--active')
+    // The session is of the account the statement states: said, not asked.
+    expect(await page.getByTestId('new-account-stated').textContent()).toBe('0123456789 (as the statement states it)')
     await harness.screenshot('reconcile-new-session')
     await page.getByTestId('new-create').click()
     await page.getByTestId('review').waitFor()
@@ -203,6 +205,8 @@ describe('reconciliation in Chromium', { timeout: 180_000 }, () => {
     await page.getByTestId('session-0').click()
     await page.getByTestId('recon-next-period').click()
     expect(await page.getByTestId('new-name').locator('input').inputValue()).toMatch(/ \(next\)$/)
+    // No statement chosen yet: the account can be named (a statement that states one will say it instead).
+    await page.getByTestId('new-account').locator('input').waitFor()
     expect(await page.getByTestId('new-net').getAttribute('class')).not.toContain('n-switch--active')
     await page.getByRole('button', { name: 'Cancel' }).click()
 
