@@ -11,7 +11,8 @@ export const chainKey = (account: SessionAccount): string | null =>
 
 /** The account in words: "account 0123456789 (NGN)", or that none is stated. */
 export function accountInWords(account: SessionAccount): string {
-  if (account.name === null) return 'no account (its statements state none; name one to chain its periods)'
+  if (account.name === null)
+    return "no account (its statements state none; name the session's account, --account NAME in the CLI, to chain its periods)"
   return `account ${account.name}${account.currency ? ` (${account.currency})` : ''}${account.namedBy === 'user' ? ', as named' : ''}`
 }
 
@@ -20,11 +21,11 @@ export function chainHeadline(account: SessionAccount, chain: PeriodChain | null
   if (chain === null) return `Of ${accountInWords(account)}.`
   const of = `Of ${accountInWords(account)}`
   if (chain.previous === null) return `${of}: no closed period of the account comes before it, so its opening is tied to none.`
-  const previous = `"${chain.previous.name}" (${chain.previous.from} to ${chain.previous.to})`
+  const { name, from, to } = chain.previous
+  const previous = name.includes(from) ? `"${name}"` : `"${name}" (${from} to ${to})`
   const money = (value: string | null): string =>
     value === null || account.currency === null ? '(not stated)' : moneyText(parseMajor(value, account.currency), account.currency)
   if (chain.ties === true) return `${of}: follows ${previous}; its opening ${money(chain.opening)} ties to that closing.`
-  if (chain.ties === false)
-    return `${of}: follows ${previous}; its opening ${money(chain.opening)} does NOT tie to that closing ${money(chain.previousClosing)}.`
+  if (chain.ties === false) return `${of}: follows ${previous}; its opening does NOT tie to that closing (the figures below).`
   return `${of}: follows ${previous}; its opening is not checked (a balance is not stated).`
 }

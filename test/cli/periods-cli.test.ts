@@ -96,18 +96,31 @@ describe('periods of one account, month after month', { timeout: HANG_LIMIT_MS }
       '2026-11-30'
     )
     expect(nov.out).toContain(
-      'Of account 0123456789 (NGN): follows "oct.csv against payments, 2026-10-01 to 2026-10-31" (2026-10-01 to 2026-10-31); its opening NGN 1,012.00 ties to that closing.'
+      'Of account 0123456789 (NGN): follows "oct.csv against payments, 2026-10-01 to 2026-10-31"; its opening NGN 1,012.00 ties to that closing.'
     )
     expect(nov.out).not.toContain('CHAIN:')
     expect((await runCli(['close', '--db', cache, '--session', nov.id])).code).toBe(0)
 
     // December opens with another figure than November closed with, and starts a day late: both named, with both figures.
     const dec = await reconcile(statement('dec.csv', '999.00', [['2026-12-03', 'INV-DEC', '7.00']], '1006.00'), '2026-12-02', '2026-12-31')
-    expect(dec.out).toContain('its opening NGN 999.00 does NOT tie to that closing NGN 1,032.00.')
+    expect(dec.out).toContain('its opening does NOT tie to that closing (the figures below).')
     expect(dec.out).toContain(
-      'CHAIN: The opening balance NGN 999.00 (dec.csv) does not tie to the closing balance NGN 1,032.00 of "nov.csv against payments, 2026-11-01 to 2026-11-30" (2026-11-01 to 2026-11-30) (nov.csv): NGN 33.00 apart.'
+      'CHAIN: The opening balance NGN 999.00 (dec.csv) does not tie to the closing balance NGN 1,032.00 of "nov.csv against payments, 2026-11-01 to 2026-11-30" (nov.csv): NGN 33.00 apart.'
     )
     expect(dec.out).toContain('CHAIN: No period of account 0123456789 holds 2026-12-01 to 2026-12-01, between "nov.csv')
+    // The session's reports written again say the same.
+    const report = await runCli(['report', '--db', cache, '--session', dec.id, '--out', join(dir, 'dec-again.csv')])
+    expect(report.stdout).toContain('CHAIN: The opening balance NGN 999.00 (dec.csv) does not tie')
+    // A period held by another (still open) session of the account is no gap: November's days run on into a session over them.
+    const late = await reconcile(
+      statement('late.csv', '1032.00', [['2026-11-20', 'INV-NOV', '20.00']], '1052.00'),
+      '2026-11-15',
+      '2026-12-05'
+    )
+    expect(late.out).not.toContain('No period of account')
+    expect(late.out).toContain(
+      'CHAIN: This period shares 2026-11-15 to 2026-11-30 with "nov.csv against payments, 2026-11-01 to 2026-11-30" of the same account.'
+    )
 
     // A statement that states no account: --account names it; another statement's account is never overridden.
     const jan = await reconcile(
@@ -135,13 +148,14 @@ describe('periods of one account, month after month', { timeout: HANG_LIMIT_MS }
     expect(list.code, list.stderr).toBe(0)
     const groups = list.stdout.split('\n').filter((l) => /^\S/.test(l))
     expect(groups).toEqual([
-      'Books (LIVE), account 0123456789 (NGN): 3 periods',
+      'Books (LIVE), account 0123456789 (NGN): 4 periods',
       'Books (LIVE), account GTB current (NGN), as named: 1 period'
     ])
     const periods = list.stdout.split('\n').filter((l) => /^ {4}\d{4}-\d{2}-\d{2} to/.test(l))
     expect(periods.map((l) => l.trim().slice(0, 24))).toEqual([
       '2026-10-01 to 2026-10-31',
       '2026-11-01 to 2026-11-30',
+      '2026-11-15 to 2026-12-05',
       '2026-12-02 to 2026-12-31',
       '2027-01-01 to 2027-01-31'
     ])
@@ -150,7 +164,11 @@ describe('periods of one account, month after month', { timeout: HANG_LIMIT_MS }
       account: { name: string | null }
       chain: { ties: boolean | null; said: string[] } | null
     }[]
-    expect(json.find((s) => s.id === nov.id)?.chain).toMatchObject({ ties: true, said: [] })
+    // November ties to October; all it has to say now is the later session over its last days.
+    expect(json.find((s) => s.id === nov.id)?.chain).toMatchObject({
+      ties: true,
+      said: ['This period shares 2026-11-15 to 2026-11-30 with "late.csv against payments, 2026-11-15 to 2026-12-05" of the same account.']
+    })
     expect(json.find((s) => s.id === dec.id)?.chain).toMatchObject({ ties: false })
     expect(json.find((s) => s.id === jan.id)?.account).toMatchObject({ name: 'GTB current', namedBy: 'user' })
   })

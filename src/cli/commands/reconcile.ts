@@ -544,7 +544,9 @@ export async function reportCommand(args: string[]): Promise<number> {
     const summary = await writeReports(service, session.id, profile, { out, summaryFile, xlsxFile, plain: values.plain === true })
     if (values.json) process.stdout.write(`${JSON.stringify(summary)}\n`)
     else {
-      process.stdout.write(`Session "${session.name}" (${session.id}), ${session.from} to ${session.to}:\n${describeSummary(summary)}`)
+      process.stdout.write(
+        `Session "${session.name}" (${session.id}), ${session.from} to ${session.to}:\n${describeSummary(summary)}${describeChain(session)}`
+      )
       process.stdout.write(
         `Report: ${out}${summaryFile ? `, summary: ${summaryFile}` : ''}${values.plain ? PLAIN_NOTE : ''}${xlsxFile ? `, workbook: ${xlsxFile}` : ''}\n${summary.verdict.headline}\n`
       )

@@ -96,10 +96,13 @@ export function periodChains(
       .filter((s) => s.from <= session.to && s.to >= session.from)
       .sort((a, b) => (a.from < b.from ? -1 : a.from > b.from ? 1 : a.id < b.id ? -1 : 1))
     const before = others.filter((s) => s.to < session.from).sort((a, b) => (a.to > b.to ? -1 : a.to < b.to ? 1 : a.id < b.id ? -1 : 1))
-    const neighbour = before[0] ?? null
     const previous = before.find((s) => s.closed) ?? null
+    // The last day the account's periods that start before this one hold, whatever their state: a gap is only days none holds.
+    const earlier = others.filter((s) => s.from < session.from).sort((a, b) => (a.to > b.to ? -1 : a.to < b.to ? 1 : a.id < b.id ? -1 : 1))
+    const neighbour = earlier[0] ?? null
     const said: string[] = []
-    const where = (s: PeriodSession): string => `"${s.name}" (${s.from} to ${s.to})`
+    // A session's name, and its days unless the name says them already.
+    const where = (s: PeriodSession): string => (s.name.includes(s.from) ? `"${s.name}"` : `"${s.name}" (${s.from} to ${s.to})`)
     const currency = account.currency
     const amount = (minor: number): string => (currency ? moneyText(minor, currency) : String(minor))
     let previousClosing: number | null = null
@@ -129,7 +132,15 @@ export function periodChains(
         : null
     if (gap !== null && neighbour !== null)
       said.push(`No period of account ${account.name} holds ${gap.from} to ${gap.to}, between ${where(neighbour)} and this one.`)
-    for (const o of overlaps) said.push(`This period shares days with ${where(o)} of the same account.`)
+    for (const o of overlaps) {
+      const from = o.from > session.from ? o.from : session.from
+      const to = o.to < session.to ? o.to : session.to
+      said.push(
+        o.from === session.from && o.to === session.to
+          ? `${where(o)} reconciles the same days of the same account: one of the two is a duplicate.`
+          : `This period shares ${from === to ? from : `${from} to ${to}`} with ${where(o)} of the same account.`
+      )
+    }
     chains.set(session.id, {
       previous: previous && { id: previous.id, name: previous.name, from: previous.from, to: previous.to },
       previousClosing: previousClosing === null || currency === null ? null : toMajorString(previousClosing, currency),
