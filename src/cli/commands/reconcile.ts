@@ -16,10 +16,9 @@ import {
   type ReconSettings,
   type ReconSource,
   type ReconSummary,
-  type SessionInfo,
   type StatementMapping
 } from '../../shared/reconcile'
-import { chainHeadline } from '../../shared/periods'
+import { chainLines } from '../../shared/periods'
 import { verifyAudit } from '../../main/reconcile/audit'
 import type { ParsedStatement } from '../../main/reconcile/import/parsed-statement'
 import { writeItemsCsv, writeSummaryCsv, writeXlsx } from '../../main/reconcile/report'
@@ -418,7 +417,7 @@ export async function reconcileCommand(args: string[]): Promise<number> {
         `Reconciled ${basename(values.against)} (${describeRead(outcome.parsed)}) against ${source} of "${profile.name}" (${profile.mode.toUpperCase()}), ${from} to ${to} in ${timeZone}\n`
       )
       process.stdout.write(describeSummary(summary))
-      process.stdout.write(describeChain(session))
+      process.stdout.write(chainLines(session.account, session.chain, '  '))
       if (run.leftOutFailed)
         process.stdout.write(
           `  ${run.leftOutFailed} failed or cancelled provider record(s) with nothing in the file were left out (no money moved)\n`
@@ -438,13 +437,6 @@ export async function reconcileCommand(args: string[]): Promise<number> {
   } finally {
     await data.close()
   }
-}
-
-/** A session's account and its place among the account's periods: one line, then each break, gap or overlap. */
-export function describeChain(session: SessionInfo): string {
-  return [chainHeadline(session.account, session.chain), ...(session.chain?.said ?? []).map((s) => `CHAIN: ${s}`)]
-    .map((line) => `  ${line}\n`)
-    .join('')
 }
 
 /** A session's summary as the CLI says it: counts, each currency's totals, fees, ages and verdict, the bank reconciliation, each statement's check. */
@@ -545,7 +537,7 @@ export async function reportCommand(args: string[]): Promise<number> {
     if (values.json) process.stdout.write(`${JSON.stringify(summary)}\n`)
     else {
       process.stdout.write(
-        `Session "${session.name}" (${session.id}), ${session.from} to ${session.to}:\n${describeSummary(summary)}${describeChain(session)}`
+        `Session "${session.name}" (${session.id}), ${session.from} to ${session.to}:\n${describeSummary(summary)}${chainLines(session.account, session.chain, '  ')}`
       )
       process.stdout.write(
         `Report: ${out}${summaryFile ? `, summary: ${summaryFile}` : ''}${values.plain ? PLAIN_NOTE : ''}${xlsxFile ? `, workbook: ${xlsxFile}` : ''}\n${summary.verdict.headline}\n`

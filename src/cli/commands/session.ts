@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util'
 import { ReconService } from '../../main/reconcile/service'
 import { summaryOf } from '../../main/reconcile/totals'
 import { moneyText } from '../../shared/money'
-import { accountInWords, chainHeadline, chainKey } from '../../shared/periods'
+import { accountInWords, chainKey, chainLines } from '../../shared/periods'
 import { shortItemKey, type Decision, type ReconItem, type SessionAccount, type SessionInfo } from '../../shared/reconcile'
 import { COMMON, itemKeyGiven, openData, outputPath, UsageError, type Opened } from '../common'
 
@@ -326,7 +326,7 @@ export async function sessionsCommand(args: string[]): Promise<number> {
         )
         for (const r of group)
           process.stdout.write(
-            `  ${r.id}  ${r.name}\n    ${r.from} to ${r.to}${r.currencies.length ? `, ${r.currencies.join(', ')}` : ''}, ${r.state}${r.counts ? `, ${r.counts.matched.toLocaleString('en-US')} matched, ${(r.toReview ?? 0).toLocaleString('en-US')} to review` : ''}\n    ${r.verdict}\n    ${chainHeadline(r.account, r.chain)}\n${(r.chain?.said ?? []).map((s) => `    CHAIN: ${s}\n`).join('')}`
+            `  ${r.id}  ${r.name}\n    ${r.from} to ${r.to}${r.currencies.length ? `, ${r.currencies.join(', ')}` : ''}, ${r.state}${r.counts ? `, ${r.counts.matched.toLocaleString('en-US')} matched, ${(r.toReview ?? 0).toLocaleString('en-US')} to review` : ''}\n    ${r.verdict}\n${chainLines(r.account, r.chain, '    ')}`
           )
       }
     return 0

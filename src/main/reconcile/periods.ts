@@ -1,6 +1,6 @@
 // Accounts and periods: which account a session is of (as its statements state it, or as the user named it), and how its period chains to the account's others (opening against the last closing, gaps, overlaps).
 import { moneyText, toMajorString } from '../../shared/money'
-import { accountKey, chainKey } from '../../shared/periods'
+import { accountKey, chainKey, periodInWords } from '../../shared/periods'
 import type { ImportedFileInfo, PeriodChain, SessionAccount } from '../../shared/reconcile'
 
 /** What the chain reads of one statement: its account, currency and balances as its proof states them. */
@@ -101,8 +101,7 @@ export function periodChains(
     const earlier = others.filter((s) => s.from < session.from).sort((a, b) => (a.to > b.to ? -1 : a.to < b.to ? 1 : a.id < b.id ? -1 : 1))
     const neighbour = earlier[0] ?? null
     const said: string[] = []
-    // A session's name, and its days unless the name says them already.
-    const where = (s: PeriodSession): string => (s.name.includes(s.from) ? `"${s.name}"` : `"${s.name}" (${s.from} to ${s.to})`)
+    const where = periodInWords
     const currency = account.currency
     const amount = (minor: number): string => (currency ? moneyText(minor, currency) : String(minor))
     let previousClosing: number | null = null

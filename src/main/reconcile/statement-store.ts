@@ -2,6 +2,7 @@
 import type Database from 'better-sqlite3'
 import { createHash, randomUUID } from 'node:crypto'
 import type { ImportedFileInfo, ParseProblem, ReconSource, StatementMapping, StatementProof } from '../../shared/reconcile'
+import { accountKey } from '../../shared/periods'
 import { AppError, isAppError } from '../errors'
 import type { ReconContext } from './context'
 import type { ParsedStatement, StatementRow } from './import/parsed-statement'
@@ -216,8 +217,9 @@ export class Statements {
 
   /** The statements of one account (as the file writes it, or by its letters and digits); refused naming the accounts the file holds. */
   private ofAccount(statements: ParsedStatement[], account: string, name: string): ParsedStatement[] {
-    const key = (a: string | null): string => (a ?? '').replace(/[^A-Za-z0-9]/g, '').toUpperCase()
-    const chosen = statements.filter((s) => key(s.account) === key(account) || (s.sheet !== null && s.sheet === account))
+    const chosen = statements.filter(
+      (s) => accountKey(s.account ?? '') === accountKey(account) || (s.sheet !== null && s.sheet === account)
+    )
     if (chosen.length > 0) return chosen
     const held = statements.map((s) => s.account ?? (s.sheet ? `sheet ${s.sheet}` : '(no account stated)'))
     throw new AppError('no_such_account', `${name} holds no statement of account ${account}; it holds: ${held.join(', ')}.`)
