@@ -483,6 +483,21 @@ describe('what a file holds is never dropped or altered in silence', () => {
     expect(s?.proof?.complete).toBe(false)
   })
 
+  it('CSV: a line ending in a bare "\\n" among "\\r\\n" lines is a line of its own, never swallowed into the one above (found by the mutation property)', async () => {
+    const { text, lines } = sampleText('csv')
+    const rows = text.split('\r\n')
+    // A stray character between a header's "\r" and its "\n": papaparse left to choose read the next line into the header's last cell.
+    const header = rows.findIndex((r) => r.startsWith('Txn Date'))
+    rows[header] = `${rows[header]}\r<`
+    const mixed = rows.join('\r\n').replace('\r<\r\n', '\r<\n')
+    const [s] = await readText(mixed, 'x.csv')
+    expect(accounted(s)).toBe(lines)
+    expect(s?.rows).toHaveLength((await readText(text, 'x.csv'))[0]?.rows.length as number)
+    // A file of "\r" line ends alone still reads line by line.
+    const [old] = await readText(text.replaceAll('\r\n', '\r'), 'x.csv')
+    expect(old?.rows.length).toBe(s?.rows.length)
+    expect(old?.proof?.complete).toBe(true)
+  })
   it('a balance in another currency than its statement is no balance of it: CAMT, MT940', async () => {
     const camt = sampleText('camt053').text
     const [sek] = await readText(camt.replace(/(<Cd>CLBD<\/Cd><\/CdOrPrtry><\/Tp><Amt Ccy=")NGN/, '$1SEK'), 'x.xml')

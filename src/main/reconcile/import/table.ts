@@ -54,8 +54,7 @@ export function readCsvGrid(text: string, separator: string | null): Grid {
     physical ??= from > 1 ? lineStarts(text) : null
     const part = from === 1 ? text : text.slice(physical?.[from - 1] ?? text.length)
     // Each quote left open costs a new reading of what follows it: past MAX_RESTARTS, the rest is read line by line (linear, whatever the file).
-    const result =
-      restarts < MAX_RESTARTS ? Papa.parse<string[]>(part, { delimiter: chosen, skipEmptyLines: false }) : lineByLine(part, chosen)
+    const result = restarts < MAX_RESTARTS ? parseLines(part, chosen) : lineByLine(part, chosen)
     const width = usualWidth(result.data)
     const broken = new Set(result.errors.filter((e) => e.code === 'MissingQuotes' || e.code === 'InvalidQuotes').map((e) => e.row ?? -1))
     let line = from
@@ -106,6 +105,22 @@ export function readCsvGrid(text: string, separator: string | null): Grid {
   if (rows.length === 0 && text.trim() !== '')
     throw new AppError('malformed_csv', 'The file could not be read as CSV: no line of it reads as a row.')
   return { rows, lines, separator: chosen, sheet: null, ...(unreadable.size > 0 ? { unreadable } : {}) }
+}
+
+/**
+ * Text as rows, every line break its own: a file's lines end in "\n" (a "\r" before it dropped), or in "\r" alone when it
+ * has no "\n". Papaparse left to choose takes "\r\n" from the first line, and a later line ending in a bare "\n" (a file
+ * edited on two systems, a stray character before the "\n") would be swallowed into the row above, lost with no word said.
+ */
+function parseLines(text: string, separator: string): { data: string[][]; errors: Papa.ParseError[] } {
+  const newline = text.includes('\n') ? '\n' : text.includes('\r') ? '\r' : undefined
+  const result = Papa.parse<string[]>(text, { delimiter: separator, skipEmptyLines: false, ...(newline ? { newline } : {}) })
+  if (newline === '\n')
+    for (const row of result.data) {
+      const last = row.length - 1
+      if (last >= 0 && (row[last] as string).endsWith('\r')) row[last] = (row[last] as string).slice(0, -1)
+    }
+  return { data: result.data, errors: result.errors }
 }
 
 /** Quotes left open that are each read past by a new reading of the rest; after these, the rest is read a line at a time. */
