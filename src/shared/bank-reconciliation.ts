@@ -55,15 +55,23 @@ export function bankReconciliations(summary: Omit<ReconSummary, 'verdict'>): Ban
     // The records, not the items they are in (a settlement group holds many).
     const providerCount =
       c.providerRecords ?? OUTCOMES.filter((o) => c.outcomes[o].providerMinor !== 0).reduce((n, o) => n + c.outcomes[o].count, 0)
+    const carried = c.carried ?? { records: 0, providerMinor: 0, lines: 0, fileMinor: 0, items: 0, open: 0 }
     const lines: BankRecLine[] = [
       { label: 'Statement opening balance', count: null, amountMinor: opening, kind: 'balance' },
       {
         label: `Provider's records for the period, as expected at the bank${summary.basis ? (summary.basis.net ? ", net of the provider's fees" : ", gross of the provider's fees") : ''}`,
-        count: providerCount,
-        amountMinor: c.providerTotalMinor,
+        count: providerCount - carried.records,
+        amountMinor: c.providerTotalMinor - carried.providerMinor,
         kind: 'item'
       }
     ]
+    if (carried.records > 0)
+      lines.push({
+        label: "Provider's records carried forward from earlier periods, still open there",
+        count: carried.records,
+        amountMinor: carried.providerMinor,
+        kind: 'item'
+      })
     const excluded = c.excluded ?? { count: 0, fileMinor: 0, providerMinor: 0 }
     const excludedMinor = excluded.fileMinor - excluded.providerMinor
     for (const k of CLASSES) {
@@ -85,6 +93,14 @@ export function bankReconciliations(summary: Omit<ReconSummary, 'verdict'>): Ban
         amountMinor: excludedMinor,
         kind: 'item'
       })
+    // Lines of earlier statements carried forward are in items here, but this statement does not hold them.
+    if (carried.lines > 0)
+      lines.push({
+        label: "Lines of earlier periods' statements carried forward (on those statements, not this one)",
+        count: carried.lines,
+        amountMinor: -carried.fileMinor,
+        kind: 'item'
+      })
     // Lines in no item, each counted apart: the statement's total holds them.
     let apart = 0
     for (const [list, label] of [
@@ -101,7 +117,7 @@ export function bankReconciliations(summary: Omit<ReconSummary, 'verdict'>): Ban
         kind: 'item'
       })
     }
-    const fileTotal = c.fileTotalMinor + apart
+    const fileTotal = c.fileTotalMinor - carried.fileMinor + apart
     const made = opening === null ? null : opening + fileTotal
     lines.push({
       label: opening === null ? "The statement's lines add up to (no opening balance stated)" : 'Closing balance as the lines add up',
@@ -117,6 +133,13 @@ export function bankReconciliations(summary: Omit<ReconSummary, 'verdict'>): Ban
       amountMinor: differenceMinor,
       kind: 'difference'
     })
+    if (carried.items > 0)
+      lines.push({
+        label: `Items carried forward from earlier periods: ${carried.items - carried.open} cleared in this period, ${carried.open} still open (in the classes above)`,
+        count: null,
+        amountMinor: null,
+        kind: 'memo'
+      })
     if (c.adjustmentsMinor !== 0)
       lines.push({
         label: 'Adjustments recorded (they explain items above; not added)',

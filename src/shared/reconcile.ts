@@ -1,6 +1,6 @@
 // The reconciliation vocabulary shared by host, CLI and renderer: outcomes, sources, settings, file columns, decisions and the result shapes.
 import { z } from 'zod'
-import { toMajorString } from './money'
+import { moneyText, toMajorString } from './money'
 
 /** Outcomes as they are named in reports and JSON; one per item or group. */
 export const OUTCOMES = [
@@ -239,6 +239,19 @@ export interface ProviderSide {
   status: string
   channel: string | null
   name: string | null
+  /** A record still open when an earlier period of the account closed, brought forward into this one. */
+  carried?: CarriedFrom
+}
+
+/** Where a carried-forward record or line was open: the account's period it comes from (the first it was open in), and a line's statement. */
+export interface CarriedFrom {
+  sessionId: string
+  /** The session's name, as the user gave it. */
+  name: string
+  from: string
+  to: string
+  /** A line's statement file, by its name. */
+  file?: string
 }
 
 export interface FileSide {
@@ -253,6 +266,8 @@ export interface FileSide {
   currency: string
   /** A line that could not be read in full: its text as the file has it, why, and whether the user has since read it by hand. */
   notRead?: NotReadLine
+  /** A line of an earlier period's statement, still open when that period closed, brought forward into this one. */
+  carried?: CarriedFrom
 }
 
 export interface NotReadLine {
@@ -357,7 +372,45 @@ export interface CurrencySummary {
   excluded: { count: number; fileMinor: number; providerMinor: number }
   /** Money outstanding at the period's end by age (AGE_BUCKETS): pending at the provider, and on one side only (each side apart: their amounts have opposite senses). */
   ageing: Record<AgeingKind, AgeBucket[]>
+  /** What came forward from the account's earlier periods, still open there (see CarriedTotals). */
+  carried: CarriedTotals
 }
+
+/**
+ * Records and lines carried forward from the account's earlier periods: the records are expected at
+ * the bank in this period; the lines are on an earlier statement, in items here but no line of this
+ * session's statements. Items: how many hold anything carried, and how many of those are still open.
+ */
+export interface CarriedTotals {
+  records: number
+  providerMinor: number
+  lines: number
+  fileMinor: number
+  items: number
+  open: number
+}
+
+/** The earlier periods an item's records and lines were carried forward from (each once, earliest first); empty for an item of this period alone. */
+export function carriedFromOf(item: Pick<ReconItem, 'provider' | 'file'>): CarriedFrom[] {
+  const found = new Map<string, CarriedFrom>()
+  for (const side of [...item.provider, ...item.file])
+    if (side.carried && !found.has(side.carried.sessionId)) found.set(side.carried.sessionId, side.carried)
+  return [...found.values()].sort((a, b) => (a.from < b.from ? -1 : a.from > b.from ? 1 : 0))
+}
+
+/** What a currency's totals hold of earlier periods, in words; null when nothing was carried forward into them. */
+export function carriedInWords(c: Pick<CurrencySummary, 'currency' | 'carried'>): string | null {
+  const k = c.carried
+  if (!k || k.items === 0) return null
+  const parts = [
+    k.records > 0 ? `${k.records.toLocaleString('en-US')} provider record(s) (${moneyText(k.providerMinor, c.currency)})` : null,
+    k.lines > 0 ? `${k.lines.toLocaleString('en-US')} line(s) of earlier statements (${moneyText(k.fileMinor, c.currency)})` : null
+  ].filter((p) => p !== null)
+  return `carried forward from earlier periods, in the totals above: ${parts.join(' and ')}; ${(k.items - k.open).toLocaleString('en-US')} item(s) cleared here, ${k.open.toLocaleString('en-US')} still open`
+}
+
+/** Whether an item is still open at its period's close, to be carried into the account's next one: anything neither matched nor resolved (a payment pending at the provider too). */
+export const stillOpen = (item: Pick<ReconItem, 'outcome' | 'resolved'>): boolean => !item.resolved && item.outcome !== 'matched'
 
 /** Statement lines of one currency that are in no item, counted apart: their number and their total as read (a line whose amount was not read is counted, not added). */
 export interface LinesApart {

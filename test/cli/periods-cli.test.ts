@@ -1,52 +1,27 @@
 // Month after month from the CLI: each session is of the account its statement states (or one --account names), October closed, November's opening tied to October's closing, a December that does not tie named with both figures, and the sessions listed by account in date order.
-import Database from 'better-sqlite3'
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { openCache } from '../../src/main/cache/open'
 import { runCli } from '../support/cli'
+import { cacheWithPayments, monthStatement } from '../support/month-statements'
 import { HANG_LIMIT_MS } from '../support/wait'
 
 let dir: string
 let cache: string
 
-/** A bank statement of account 0123456789 in NGN: its opening, its lines (day, reference, amount), its closing. */
-function statement(name: string, opening: string, lines: [string, string, string][], closing: string, account = '0123456789'): string {
-  const path = join(dir, name)
-  writeFileSync(
-    path,
-    [
-      ...(account ? [`Account number,${account}`] : []),
-      'Currency,NGN',
-      `Opening balance,${opening}`,
-      'Date,Reference,Amount,Details',
-      ...lines.map(([day, ref, amount]) => `${day},${ref},${amount},${ref ? 'card' : 'sms charge'}`),
-      `Closing balance,${closing}`
-    ].join('\n') + '\n'
-  )
-  return path
-}
+const statement = (name: string, opening: string, lines: [string, string, string][], closing: string, account?: string): string =>
+  monthStatement(dir, name, opening, lines, closing, account)
 
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'ledgerline-periods-'))
   cache = join(dir, 'cache.sqlite')
-  openCache(cache).close()
-  const db = new Database(cache)
-  db.prepare(
-    "insert into profiles (id, name, base_url, mode, created_at, time_zone) values ('p', 'Books', 'https://x/v1', 'live', '2026-01-01', 'UTC')"
-  ).run()
-  const pay = db.prepare(
-    "insert into payments (profile_id, id, reference, amount_raw, amount_minor, currency, status, status_raw, is_final, created_at, created_at_ms, raw, fetched_at_ms) values ('p', ?, ?, ?, ?, 'NGN', 'successful', 'SUCCESS', 1, ?, ?, '{}', 0)"
-  )
-  for (const [id, ref, amount, at] of [
-    ['id-oct', 'INV-OCT', 12.5, '2026-10-13T10:00:00Z'],
-    ['id-nov', 'INV-NOV', 20, '2026-11-05T10:00:00Z'],
-    ['id-dec', 'INV-DEC', 7, '2026-12-03T10:00:00Z'],
-    ['id-jan', 'INV-JAN', 9, '2027-01-04T10:00:00Z']
-  ] as const)
-    pay.run(id, ref, String(amount), Math.round(amount * 100), at, Date.parse(at))
-  db.close()
+  cacheWithPayments(cache, [
+    ['id-oct', 'INV-OCT', 12.5, 'successful', '2026-10-13T10:00:00Z'],
+    ['id-nov', 'INV-NOV', 20, 'successful', '2026-11-05T10:00:00Z'],
+    ['id-dec', 'INV-DEC', 7, 'successful', '2026-12-03T10:00:00Z'],
+    ['id-jan', 'INV-JAN', 9, 'successful', '2027-01-04T10:00:00Z']
+  ])
 })
 
 /** Reconciles a statement over a month and returns the session's id and what was said. */

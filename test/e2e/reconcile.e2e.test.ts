@@ -387,4 +387,89 @@ describe('reconciliation in Chromium', { timeout: 180_000 }, () => {
     await expect.poll(() => page.getByTestId('unexplained-NGN').textContent()).not.toMatch(/not accounted for/)
     expect(harness.pageErrors).toEqual([])
   })
+
+  it("carries what the account's closed period left open into its next one: the payment not on the statement clears there, the rest shows carried, and the bank reconciliation still foots", async () => {
+    const { page } = harness
+    type Api = {
+      api: {
+        recon: {
+          sessions(): Promise<{ ok: boolean; value: { id: string; name: string; from: string; to: string; closedAt: string | null }[] }>
+          items(
+            a: unknown
+          ): Promise<{ ok: boolean; value: { items: { differenceMinor: number | null; provider: { reference: string }[] }[] } }>
+        }
+      }
+    }
+    const sessions = await page.evaluate(async () => (await (globalThis as unknown as Api).api.recon.sessions()).value)
+    const sample = sessions.find((x) => /^sandbox-statement/.test(x.name)) as { id: string; to: string }
+    const missing = sampleStatement(sandboxSeed(), { timeZone: systemTimeZone() }).differences.find((d) => d.kind === 'missing')
+      ?.references[0] as string
+    // What the payment the statement lacks is expected at the bank as (net of its fees, as the session reads it).
+    const item = await page.evaluate(
+      async ([id, ref]) =>
+        (await (globalThis as unknown as Api).api.recon.items({ sessionId: id, outcome: 'only_in_provider', text: ref })).value.items[0],
+      [sample.id, missing] as const
+    )
+    const expected = -(item?.differenceMinor as number)
+    expect(expected).toBeGreaterThan(0)
+    // October is closed (the sample session, reopened above, is closed again).
+    await page.goto(`${harness.baseUrl}#/reconcile/${sample.id}`)
+    await page.getByTestId('review-close').click()
+    await page.getByTestId('review-locked').waitFor()
+    const closing = sampleStatement(sandboxSeed(), { timeZone: systemTimeZone() }).closingMinor
+    const next = new Date(`${sample.to}T00:00:00Z`)
+    next.setUTCDate(next.getUTCDate() + 1)
+    const day = next.toISOString().slice(0, 10)
+    const major = (minor: number): string => (minor / 100).toFixed(2)
+    const text = [
+      'Account number,0123456789',
+      'Currency,NGN',
+      `Opening balance,${major(closing)}`,
+      'Date,Reference,Amount,Details',
+      `${day},${missing},${major(expected)},POS/WEB SETTLEMENT ${missing}`,
+      `Closing balance,${major(closing + expected)}`
+    ].join('\n')
+    await page.goto(`${harness.baseUrl}#/reconcile`)
+    await page.getByTestId('recon-drop').waitFor()
+    const dataTransfer = await page.evaluateHandle(
+      ([t]) => {
+        const g = globalThis as unknown as {
+          DataTransfer: new () => { items: { add(f: unknown): void } }
+          File: new (parts: string[], name: string) => unknown
+        }
+        const dt = new g.DataTransfer()
+        dt.items.add(new g.File([t as string], 'next-period.csv'))
+        return dt
+      },
+      [text]
+    )
+    await page.getByTestId('recon-drop').dispatchEvent('drop', { dataTransfer })
+    await page.getByTestId('import-wizard').waitFor()
+    await page.getByTestId('wizard-import').click()
+    await page.getByTestId('new-create').click()
+    await page.getByTestId('review').waitFor()
+    await expect.poll(() => page.getByTestId('summary-exceptions').textContent(), { timeout: 60_000 }).toMatch(/to review/)
+    // Cleared here: the payment October's statement lacked, marked as carried from October's days.
+    await page.getByTestId('filter-text').locator('input').fill(missing)
+    await expect
+      .poll(() => page.getByTestId('items-table').innerText())
+      .toMatch(new RegExp(`Matched[\\s\\S]*carried from [\\d-]+ to ${sample.to}`))
+    await page.getByTestId('filter-text').locator('input').fill('')
+    // What is still open came forward too, each shown as carried.
+    await expect.poll(async () => await page.getByTestId('item-carried').count()).toBeGreaterThan(1)
+    expect(await page.getByTestId('carried-NGN').textContent()).toMatch(
+      /^carried forward from earlier periods, in the totals above: \d+ provider record\(s\) \(NGN [\d,.]+\) and \d+ line\(s\) of earlier statements/
+    )
+    await page.evaluate('(document.activeElement && document.activeElement.blur && document.activeElement.blur())')
+    await page.keyboard.press('b')
+    const rec = page.getByTestId('bank-rec-NGN')
+    await rec.waitFor()
+    expect(await rec.innerText()).toMatch(
+      /Provider's records carried forward from earlier periods, still open there \(\d+\)[\s\S]*Difference left\s+(NGN\s?|₦)0\.00[\s\S]*Items carried forward from earlier periods: [1-9]\d* cleared in this period, \d+ still open/
+    )
+    expect(await page.getByTestId('summary-chain').textContent()).toContain('ties to that closing')
+    await harness.screenshot('reconcile-carried-forward')
+    await page.keyboard.press('b')
+    expect(harness.pageErrors).toEqual([])
+  })
 })

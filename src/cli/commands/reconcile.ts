@@ -9,6 +9,7 @@ import { isTimeZone } from '../../shared/time'
 import {
   AGE_BUCKETS,
   AGEING_KINDS,
+  carriedInWords,
   feeBasisInWords,
   type AgeingKind,
   lineWhere,
@@ -451,6 +452,8 @@ export function describeSummary(summary: ReconSummary): string {
     out.push(
       `  ${c.currency}: provider ${moneyText(c.providerTotalMinor, c.currency)}, file ${moneyText(c.fileTotalMinor, c.currency)}, difference ${moneyText(c.fileTotalMinor - c.providerTotalMinor, c.currency)}; accounted for: ${v?.accountedFor ? 'yes' : 'NO'}, nothing left: ${v?.nothingLeft ? 'yes' : 'NO'}`
     )
+    const carried = carriedInWords(c)
+    if (carried !== null) out.push(`    ${carried[0]?.toUpperCase()}${carried.slice(1)}`)
     for (const why of v?.why ?? []) out.push(`    - ${why}`)
     const fees = (['matched', 'pending_at_provider', 'only_in_provider'] as const)
       .filter((o) => c.outcomes[o].feesMinor !== 0)
@@ -472,7 +475,7 @@ export function describeSummary(summary: ReconSummary): string {
     out.push(`  Bank reconciliation, ${rec.currency}:`)
     for (const line of rec.lines)
       out.push(
-        `    ${`${line.label}${line.count === null ? '' : ` (${line.count.toLocaleString('en-US')})`}`.padEnd(78)} ${line.amountMinor === null ? 'not stated' : moneyText(line.amountMinor, rec.currency)}`
+        `    ${`${line.label}${line.count === null ? '' : ` (${line.count.toLocaleString('en-US')})`}`.padEnd(78)} ${line.amountMinor === null ? (line.kind === 'memo' ? '' : 'not stated') : moneyText(line.amountMinor, rec.currency)}`
       )
   }
   for (const s of summary.statements) {

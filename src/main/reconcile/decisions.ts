@@ -10,7 +10,8 @@ import { undoneEvents } from './fold'
 import type { SessionItems } from './items'
 import { fileNamesOf, filePagesOf } from './report'
 import { Totals, totalsBasis } from './totals'
-import { engineFileRow, engineProvider, materialise, type Runs } from './runs'
+import { engineFileRow, engineProvider } from './engine-sides'
+import { materialise, type Runs } from './runs'
 import type { Sessions } from './sessions'
 
 /** The line of a not_read item, as fix and exclude name it; refuses any other item. */

@@ -22,6 +22,7 @@ import {
   AGE_BUCKETS,
   AGEING_KINDS,
   type AgeingKind,
+  carriedFromOf,
   expectedAmount,
   feeBasisInWords,
   OUTCOMES,
@@ -50,6 +51,7 @@ export const ITEM_COLUMNS = [
   'resolved',
   'decided_by',
   'decided_at',
+  'carried_from',
   'provider_ids',
   'provider_reference',
   'provider_service_reference',
@@ -113,6 +115,8 @@ export function itemCells(
     text(item.resolved ? 'yes' : 'no'),
     text(item.decidedBy),
     text(item.decidedAt),
+    // The earlier period an open record or line was carried forward from, by its days.
+    text(join(carriedFromOf(item).map((c) => `${c.from} to ${c.to}`))),
     identifier(join(item.provider.map((p) => p.id))),
     identifier(join(item.provider.map((p) => p.reference))),
     identifier(join(item.provider.map((p) => p.serviceReference))),
@@ -124,7 +128,7 @@ export function itemCells(
     hasP ? money(pCurrency ? sum(item.provider.map((p) => p.feesMinor)) : null, pCurrency) : null,
     hasP ? money(pCurrency ? sum(item.provider.map((p) => expectedAmount(p, true))) : null, pCurrency) : null,
     identifier(join(item.file.map((f) => f.id))),
-    text(join([...new Set(item.file.map((f) => fileNames.get(f.fileId) ?? null))])),
+    text(join([...new Set(item.file.map((f) => fileNames.get(f.fileId) ?? f.carried?.file ?? null))])),
     // A PDF's line by its page ("page 3, line 12"), as the auditor finds it; any other file's by its number.
     text(join(item.file.map((f) => (filePages.has(f.fileId) ? lineWhere(f.line, filePages.get(f.fileId)) : String(f.line))))),
     identifier(join(item.file.map((f) => f.reference))),

@@ -15,12 +15,14 @@ import {
   type ReconItem,
   type SessionInfo
 } from '../../shared/reconcile'
+import { periodInWords } from '../../shared/periods'
 import type { ReconContext } from './context'
 import { runMatch, runMatchAsync, type MatchResult } from './engine'
 import type { EngineFileRow, EngineProvider } from './match/types'
+import { carriedInto, withCarried } from './carried'
 import { foldSession, type FoldedDecisions } from './fold'
 import type { SessionItems } from './items'
-import { outsideThePeriod, sessionProviderSide } from './provider-side'
+import { sessionProviderSide } from './provider-side'
 import { keysNamedBy, normaliseReference } from './references'
 import { fileNamesOf, filePagesOf } from './report'
 import { summarise, totalsBasis } from './totals'
@@ -94,16 +96,19 @@ export class Runs {
     const side = sessionProviderSide(this.ctx.db, session)
     const folded = foldSession(this.ctx.db, session.id)
     const counted = new LineCounter()
-    const file = [...this.fileRows(session, counted), ...this.linesNotRead(session, folded.fixedLines, counted)]
-    const { records, notes } = inFileCurrencies(side.records, file)
+    const own = [...this.fileRows(session, counted), ...this.linesNotRead(session, folded.fixedLines, counted)]
+    // What the account's last closed period left open comes in beside the period's own.
+    const carried = carriedInto(this.ctx, this.sessions, this.items, session)
+    const withIt = withCarried({ records: side.records, file: own }, carried)
+    const { records, notes } = inFileCurrencies(withIt.records, withIt.file)
     return {
       records,
-      file,
+      file: withIt.file,
       folded,
       unreadable: side.unreadable,
       notes: [...side.notes, ...notes],
-      lines: counted.result(this.statementLines(session), file, side.records),
-      names: { fileNames: fileNamesOf(session), filePages: filePagesOf(session) }
+      lines: counted.result(this.statementLines(session), own, side.records),
+      names: { fileNames: new Map([...carried.fileNames, ...fileNamesOf(session)]), filePages: filePagesOf(session) }
     }
   }
 
@@ -347,6 +352,10 @@ export function materialise(
         (more ??= []).push(
           `the provider's record ${p.reference ?? p.serviceReference ?? 'with no reference'} is dated ${p.day}, outside the period: a line in the period settles it`
         )
+      if (p.carried)
+        (more ??= []).push(
+          `the provider's record ${p.reference ?? p.serviceReference ?? 'with no reference'} (${p.day}) is carried forward from ${periodInWords(p.carried)}, where it was still open`
+        )
       return {
         id: p.id,
         reference: p.reference,
@@ -357,7 +366,8 @@ export function materialise(
         currency: p.currency,
         status: p.status,
         channel: p.channel,
-        name: p.text
+        name: p.text,
+        ...(p.carried ? { carried: p.carried } : {})
       }
     })
     const file: FileSide[] = items.files(k).map((i) => {
@@ -372,7 +382,8 @@ export function materialise(
         counterparty: f.counterparty,
         amountMinor: f.amountMinor,
         currency: f.currency,
-        ...(f.notRead ? { notRead: f.notRead } : {})
+        ...(f.notRead ? { notRead: f.notRead } : {}),
+        ...(f.carried ? { carried: f.carried } : {})
       }
     })
     const key = pairKey(
@@ -383,6 +394,11 @@ export function materialise(
     const outcome = items.outcome(k)
     // A pair is read as the engine matched it (or as the session reads every record); a record alone, or beside a line not read, on the statement's basis.
     const net = result.netOfFees || (file.length > 0 && outcome !== 'not_read' ? items.net(k) : basis.net)
+    for (const f of file)
+      if (f.carried)
+        (more ??= []).push(
+          `line ${f.line} of ${f.carried.file} (${f.date}) is carried forward from ${periodInWords(f.carried)}, where it was still open`
+        )
     const fixedBy = file.length === 1 && !file[0]?.notRead ? NONE : file.filter((f) => f.notRead?.fixed)
     for (const f of fixedBy) (more ??= []).push(`line ${f.line} was read by hand: the file has "${f.notRead?.text}" (${f.notRead?.reason})`)
     const waited = pendingTooLong({ outcome, provider, file }, session.to, session.settings)
@@ -414,37 +430,4 @@ export function materialise(
     }
   }
   return { items: out, basis }
-}
-
-/** A stored item's record as the engine saw it, outside the period again when its day is. */
-export function engineProvider(p: ProviderSide, session: SessionInfo): EngineProvider {
-  return {
-    id: p.id,
-    reference: p.reference,
-    serviceReference: p.serviceReference,
-    day: p.date,
-    amountMinor: p.amountMinor,
-    feesMinor: p.feesMinor,
-    currency: p.currency,
-    status: p.status,
-    channel: p.channel,
-    text: p.name,
-    outsidePeriod: outsideThePeriod(session.source, p.date, session)
-  }
-}
-
-/** A stored item's statement line as the engine saw it. */
-export function engineFileRow(f: FileSide): EngineFileRow {
-  return {
-    id: f.id,
-    fileId: f.fileId,
-    line: f.line,
-    date: f.date,
-    amountMinor: f.amountMinor,
-    currency: f.currency,
-    reference: f.reference,
-    description: f.description,
-    counterparty: f.counterparty,
-    ...(f.notRead ? { notRead: f.notRead } : {})
-  }
 }

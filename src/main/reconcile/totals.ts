@@ -10,6 +10,7 @@ import {
   OUTCOMES,
   RULE_VERSION,
   statementCheck,
+  stillOpen,
   type AgeBucket,
   type AgeingKind,
   type CurrencySummary,
@@ -70,7 +71,8 @@ function emptyCurrency(currency: string): CurrencySummary {
     fileLines: 0,
     providerRecords: 0,
     excluded: { count: 0, fileMinor: 0, providerMinor: 0 },
-    ageing: emptyAgeing()
+    ageing: emptyAgeing(),
+    carried: { records: 0, providerMinor: 0, lines: 0, fileMinor: 0, items: 0, open: 0 }
   }
 }
 
@@ -82,6 +84,7 @@ function copyCurrency(c: CurrencySummary): CurrencySummary {
     ...c,
     outcomes: Object.fromEntries(OUTCOMES.map((o) => [o, { ...empty.outcomes[o], ...c.outcomes[o] }])) as CurrencySummary['outcomes'],
     excluded: { ...empty.excluded, ...c.excluded },
+    carried: { ...empty.carried, ...c.carried },
     ageing: Object.fromEntries(
       (Object.keys(AGEING_KINDS) as AgeingKind[]).map((k) => [k, (c.ageing?.[k] ?? empty.ageing[k]).map((b) => ({ ...b }))])
     ) as CurrencySummary['ageing']
@@ -143,6 +146,7 @@ export class Totals {
       }
     const touched = new Set<string>()
     const net = item.netOfFees ?? settings.netOfFees
+    const carried = new Set<string>()
     for (const p of item.provider) {
       const c = this.of(p.currency)
       const value = sign * expectedAmount(p, net)
@@ -151,15 +155,30 @@ export class Totals {
       c.outcomes[item.outcome].feesMinor += sign * Math.abs(p.feesMinor)
       c.providerRecords += sign
       touched.add(p.currency)
+      if (p.carried) {
+        c.carried.records += sign
+        c.carried.providerMinor += value
+        carried.add(p.currency)
+      }
     }
     for (const f of item.file) {
       const c = this.of(f.currency)
       c.fileTotalMinor += sign * f.amountMinor
       c.outcomes[item.outcome].fileMinor += sign * f.amountMinor
-      c.fileLines += sign
       touched.add(f.currency)
+      // A line of an earlier statement is in an item here, but no line of this session's statements.
+      if (f.carried) {
+        c.carried.lines += sign
+        c.carried.fileMinor += sign * f.amountMinor
+        carried.add(f.currency)
+      } else c.fileLines += sign
     }
     for (const currency of touched) this.of(currency).outcomes[item.outcome].count += sign
+    for (const currency of carried) {
+      const c = this.of(currency).carried
+      c.items += sign
+      if (stillOpen(item)) c.open += sign
+    }
     if (leftOut) {
       for (const f of item.file) {
         const c = this.of(f.currency)

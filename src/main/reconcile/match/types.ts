@@ -1,5 +1,5 @@
 // What the matching engine and each of its phases (the modules of ./) read: provider records, statement lines, decisions and options; engine.ts runs the phases over them.
-import type { NotReadLine } from '../../../shared/reconcile'
+import type { CarriedFrom, NotReadLine } from '../../../shared/reconcile'
 
 /** A provider record as the engine sees it: amounts signed as the money shows in the file (payouts negative). */
 export interface EngineProvider {
@@ -20,6 +20,8 @@ export interface EngineProvider {
   keys?: string[]
   /** Dated just outside the session's period (within the match window's reach): an item only when a line claims it. */
   outsidePeriod?: boolean
+  /** Open when an earlier period of the account closed, brought forward: an item whether or not a line claims it. */
+  carried?: CarriedFrom
 }
 
 export interface EngineFileRow {
@@ -34,6 +36,8 @@ export interface EngineFileRow {
   counterparty: string | null
   /** A line that could not be read in full (its date and amount are what could be read, else placeholders), or one read by hand since. */
   notRead?: NotReadLine
+  /** A line of an earlier period's statement, open when that period closed, brought forward. */
+  carried?: CarriedFrom
 }
 
 export interface PinnedMatch {
