@@ -8,6 +8,7 @@ export const ERROR_KINDS = {
   currency: { title: 'The currency does not match the file', callersFault: true },
   period: { title: 'The period does not fit the statement', callersFault: true },
   closed: { title: 'This session is closed', callersFault: true },
+  locked: { title: 'Those days are locked', callersFault: true },
   not_found: { title: 'Not found', callersFault: true },
   team_refused: { title: 'The team workspace said no', callersFault: true },
   input: { title: 'Something needs correcting', callersFault: true },
@@ -172,6 +173,8 @@ export const RECON_ERRORS = {
   item_not_found: 'not_found',
   file_not_found: 'not_found',
   session_closed: 'closed',
+  /** Days of an account's closed period: nothing dated in them is imported or decided until that period is reopened. */
+  period_locked: 'locked',
   session_open: 'refused',
   line_fixed: 'refused',
   not_a_line_not_read: 'refused',

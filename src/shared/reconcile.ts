@@ -709,8 +709,8 @@ export interface PeriodChain {
   ties: boolean | null
   /** Days between the previous period and this one that no period of the account holds. */
   gap: { from: string; to: string } | null
-  /** The account's other sessions whose periods share days with this one. */
-  overlaps: { id: string; name: string; from: string; to: string }[]
+  /** The account's other sessions whose periods share days with this one; a closed one locks the days it holds. */
+  overlaps: { id: string; name: string; from: string; to: string; closed: boolean }[]
   /** Each break, gap and overlap in a sentence (amounts with their currency, periods by their days); empty when the chain holds. */
   said: string[]
 }

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { runCli } from '../support/cli'
+import { readExcelCsv } from '../support/excel-csv'
 import { cacheWithPayments, monthStatement } from '../support/month-statements'
 import { HANG_LIMIT_MS } from '../support/wait'
 
@@ -86,6 +87,26 @@ describe('periods of one account, month after month', { timeout: HANG_LIMIT_MS }
     // The session's reports written again say the same.
     const report = await runCli(['report', '--db', cache, '--session', dec.id, '--out', join(dir, 'dec-again.csv')])
     expect(report.stdout).toContain('CHAIN: The opening balance NGN 999.00 (dec.csv) does not tie')
+    // Lock dates: November is closed, so a period sharing its days is refused, and nothing of it is kept.
+    const lateArgs = ['--from', '2026-11-15', '--to', '2026-12-05', '--out', join(dir, 'late.csv.report.csv')]
+    const lateFile = statement('late.csv', '1032.00', [['2026-11-20', 'INV-NOV', '20.00']], '1052.00')
+    const locked = await runCli(['reconcile', '--db', cache, '--against', lateFile, ...lateArgs])
+    expect(locked.code, locked.stdout).toBe(2)
+    expect(locked.stderr).toContain(
+      '"late.csv against payments, 2026-11-15 to 2026-12-05" cannot be made: The period shares days with "nov.csv against payments, 2026-11-01 to 2026-11-30" of account 0123456789, which is closed: the days of a closed period are locked. Reopen that period with a reason to change anything dated in it.'
+    )
+    expect(JSON.parse((await runCli(['sessions', '--db', cache, '--json'])).stdout)).toHaveLength(3)
+    // Reopened with a reason, November's days take a session over them again.
+    const reopened = await runCli([
+      'reopen',
+      '--db',
+      cache,
+      '--session',
+      nov.id,
+      '--reason',
+      'The bank sent a statement over its last days'
+    ])
+    expect(reopened.code, reopened.stderr).toBe(0)
     // A period held by another (still open) session of the account is no gap: November's days run on into a session over them.
     const late = await reconcile(
       statement('late.csv', '1032.00', [['2026-11-20', 'INV-NOV', '20.00']], '1052.00'),
@@ -95,6 +116,14 @@ describe('periods of one account, month after month', { timeout: HANG_LIMIT_MS }
     expect(late.out).not.toContain('No period of account')
     expect(late.out).toContain(
       'CHAIN: This period shares 2026-11-15 to 2026-11-30 with "nov.csv against payments, 2026-11-01 to 2026-11-30" of the same account.'
+    )
+    // November closed again: nothing in the later session dated in its days is decided until it is reopened; what is dated after them is.
+    expect((await runCli(['close', '--db', cache, '--session', nov.id])).code).toBe(0)
+    const inNovember = readExcelCsv(`${lateFile}.report.csv`).find((r) => r.file_date === '2026-11-20')?.item_key as string
+    const refusedNote = await runCli(['decide', '--db', cache, '--session', late.id, '--item', inNovember, 'note', 'seen'])
+    expect(refusedNote.code).toBe(2)
+    expect(refusedNote.stderr).toContain(
+      'It is dated 2026-11-20, inside "nov.csv against payments, 2026-11-01 to 2026-11-30" of account 0123456789, which is closed'
     )
 
     // A statement that states no account: --account names it; another statement's account is never overridden.

@@ -26,8 +26,8 @@ const NOTHING: CarriedInputs = { records: [], lines: [], fileNames: new Map() }
 export function carriedInto(ctx: ReconContext, sessions: Sessions, items: SessionItems, session: SessionInfo): CarriedInputs {
   const previous = session.chain?.previous
   if (!previous) return NOTHING
+  // The chain's previous period is closed (or approved in a team workspace): what was open in it then is open now.
   const before = sessions.get(previous.id)
-  if (before.closedAt === null) return NOTHING
   const from: CarriedFrom = { sessionId: before.id, name: before.name, from: before.from, to: before.to }
   const names = new Map(before.files.map((f) => [f.id, f.name]))
   const records: EngineProvider[] = []

@@ -11,6 +11,7 @@ import type { SessionItems } from './items'
 import { fileNamesOf, filePagesOf } from './report'
 import { Totals, totalsBasis } from './totals'
 import { engineFileRow, engineProvider } from './engine-sides'
+import { lockedDays } from './periods'
 import { materialise, type Runs } from './runs'
 import type { Sessions } from './sessions'
 
@@ -48,6 +49,7 @@ export class Decisions {
    */
   async decide(sessionId: string, decision: Decision): Promise<{ session: SessionInfo; inPlace: boolean; item: ReconItem | null }> {
     const session = this.sessions.open(sessionId)
+    this.refuseLocked(session, decision)
     const body = this.decisionEvent(session, decision)
     const applied = this.ctx.db.transaction(() => {
       const event = this.ctx.record(sessionId, body)
@@ -55,6 +57,23 @@ export class Decisions {
     })()
     if (applied !== false) return { session: this.sessions.get(sessionId), inPlace: true, item: applied === true ? null : applied }
     return { session: (await this.runs.run(sessionId)).session, inPlace: false, item: null }
+  }
+
+  /**
+   * Lock dates: a decision about anything dated in a closed period of the session's account is
+   * refused (what was carried forward from it is this period's to clear, so its days do not count).
+   */
+  private refuseLocked(session: SessionInfo, decision: Decision): void {
+    if (!(session.chain?.overlaps ?? []).some((o) => o.closed)) return
+    const days: string[] = []
+    const add = (it: ReconItem | null): void => {
+      for (const side of [...(it?.provider ?? []), ...(it?.file ?? [])]) if (!side.carried) days.push(side.date)
+    }
+    if ('itemKey' in decision && decision.itemKey) add(this.items.get(session.id, decision.itemKey))
+    if (decision.kind === 'match') for (const it of this.items.containing(session.id, decision.providerIds, decision.fileIds)) add(it)
+    if (decision.kind === 'fix') days.push(decision.date)
+    const locked = lockedDays(session, days)
+    if (locked !== null) throw new AppError('period_locked', `That decision cannot be made in "${session.name}": ${locked}`)
   }
 
   /**

@@ -146,9 +146,22 @@ export function periodChains(
       opening: opening === null || currency === null ? null : toMajorString(opening, currency),
       ties,
       gap,
-      overlaps: overlaps.map((o) => ({ id: o.id, name: o.name, from: o.from, to: o.to })),
+      overlaps: overlaps.map((o) => ({ id: o.id, name: o.name, from: o.from, to: o.to, closed: o.closed })),
       said
     })
   }
   return chains
+}
+
+/**
+ * Lock dates: a closed period locks its days for its account. The closed periods of the account that
+ * share days with a session, said as the refusal to change anything in them; null when none does.
+ */
+export function lockedDays(session: { account: SessionAccount; chain: PeriodChain | null }, days?: readonly string[]): string | null {
+  const holds = (o: { from: string; to: string }, d: string): boolean => d >= o.from && d <= o.to
+  const locked = (session.chain?.overlaps ?? []).filter((o) => o.closed && (days === undefined || days.some((d) => holds(o, d))))
+  if (locked.length === 0) return null
+  const first = days?.filter((d) => locked.some((o) => holds(o, d))).sort()[0]
+  const what = first === undefined ? 'The period shares days with' : `It is dated ${first}, inside`
+  return `${what} ${locked.map((o) => periodInWords(o)).join(' and ')} of account ${session.account.name}, which is closed: the days of a closed period are locked. Reopen that period with a reason to change anything dated in it.`
 }

@@ -18,7 +18,7 @@ import { GENESIS, sessionEvents, type AuditEvent } from './audit'
 import type { ReconContext } from './context'
 import { foldEvents } from './fold'
 import { accountKey } from '../../shared/periods'
-import { accountOf, periodChains, periodFileOf, statedAccount, type PeriodFile, type PeriodSession } from './periods'
+import { accountOf, lockedDays, periodChains, periodFileOf, statedAccount, type PeriodFile, type PeriodSession } from './periods'
 import type { SessionItems } from './items'
 import type { SourceFilter } from './provider-side'
 import type { ReportInput } from './totals'
@@ -139,8 +139,17 @@ export class Sessions {
           fileIds: input.fileIds
         }
       })
+      // Lock dates: a period sharing days with a closed one of its account is refused, and nothing of it is kept.
+      const made = this.get(id)
+      this.refuseLocked(made, `"${made.name}" cannot be made`)
     })()
     return this.get(id)
+  }
+
+  /** Refuses a session whose period shares days with a closed period of its account (lock dates). */
+  private refuseLocked(session: SessionInfo, refused: string): void {
+    const locked = lockedDays(session)
+    if (locked !== null) throw new AppError('period_locked', `${refused}: ${locked}`)
   }
 
   addFiles(sessionId: string, fileIds: string[]): SessionInfo {
@@ -158,6 +167,8 @@ export class Sessions {
       for (const fileId of fileIds)
         this.ctx.db.prepare('insert or ignore into recon_session_files (session_id, file_id) values (?, ?)').run(sessionId, fileId)
       this.ctx.record(sessionId, { kind: 'files_added', payload: { fileIds } })
+      // A statement can give the session its account, and with it a closed period it shares days with.
+      this.refuseLocked(this.get(sessionId), `The statement cannot be added to "${session.name}"`)
     })()
     return this.get(sessionId)
   }
@@ -211,8 +222,13 @@ export class Sessions {
    */
   private places(profileId: string, only?: string): Map<string, Pick<Place, 'account' | 'chain'>> {
     const rows = this.ctx.db
-      .prepare('select id, name, period_from, period_to, closed_at, account_named from recon_sessions where profile_id = ?')
-      .all(profileId) as Pick<SessionRow, 'id' | 'name' | 'period_from' | 'period_to' | 'closed_at' | 'account_named'>[]
+      // A period is closed when its session is, or, shared in a team workspace, when the workspace approved it: the approval is the lock.
+      .prepare(
+        `select s.id, s.name, s.period_from, s.period_to, s.account_named,
+                (s.closed_at is not null or exists (select 1 from team_replicas t where t.session_id = s.id and t.state = 'approved')) as closed
+           from recon_sessions s where s.profile_id = ?`
+      )
+      .all(profileId) as (Pick<SessionRow, 'id' | 'name' | 'period_from' | 'period_to' | 'account_named'> & { closed: 0 | 1 })[]
     const files = new Map<string, PeriodFile[]>()
     for (const f of this.ctx.db
       .prepare(
@@ -240,7 +256,7 @@ export class Sessions {
       name: r.name,
       from: r.period_from,
       to: r.period_to,
-      closed: r.closed_at !== null,
+      closed: r.closed === 1,
       named: r.account_named,
       files: files.get(r.id) ?? []
     }))
