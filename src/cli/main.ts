@@ -7,6 +7,7 @@ import { SEARCH_RESOURCES, SEARCH_SORTS } from '../shared/search'
 import { SYNC_RESOURCES } from '../shared/sync'
 import { UsageError } from './common'
 import { csvCommand } from './commands/csv'
+import { journalCommand } from './commands/journal'
 import { auditCommand, importCommand, reconcileCommand, reportCommand } from './commands/reconcile'
 import {
   acceptAllCommand,
@@ -110,6 +111,13 @@ Commands:
       hash chain, the settings, and a README on checking it by hand. On a session already closed,
       --evidence writes the pack of that close and changes nothing.
   reopen --session ID --reason TEXT    Open a closed session again; the reason is kept.
+  journal --session ID --format xero|qbo|zoho|sage|csv --out FILE [--json]
+      A closed session's journal for the ledger: the provider's fees on matched records, the
+      bank's charges only in the file (VAT, levies and stamp duty apart) and the adjustments, as
+      balanced entries in the ledger's import format; its figures tie to the summary's.
+  journal map [--profile NAME] [--set ACCOUNT=CODE]... [--tax-rate NAME] [--json]
+      The profile's account map: the ledger account each line posts to (fees, bank_charges, vat,
+      levies, stamp_duty, adjustments, clearing, bank) and the tax rate Xero asks for.
   audit verify [--session ID] [--json]
       Check every reconciliation decision's hash chain; exit 1 when anything was changed.
   audit verify --evidence PACK.zip [--head HASH] [--json]
@@ -200,6 +208,8 @@ export async function main(argv: string[]): Promise<number> {
         return await closeCommand(rest)
       case 'reopen':
         return await reopenCommand(rest)
+      case 'journal':
+        return await journalCommand(rest)
       case 'csv':
         return await csvCommand(rest)
       case 'team':

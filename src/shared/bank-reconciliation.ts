@@ -1,6 +1,6 @@
 // The bank reconciliation statement an auditor reads, per currency: the statement's opening balance, plus the provider's records, each class of reconciling item, the lines counted apart, the closing balance the lines add up to against the one stated, and the difference left.
 import { parseMajor } from './money'
-import { OUTCOMES, type Outcome, type ReconSummary } from './reconcile'
+import { CHARGE_KINDS, OUTCOMES, type ChargeKind, type Outcome, type ReconSummary } from './reconcile'
 
 export interface BankRecLine {
   label: string
@@ -154,6 +154,16 @@ export function bankReconciliations(summary: Omit<ReconSummary, 'verdict'>): Ban
     ] as const) {
       const fees = c.outcomes[outcome].feesMinor ?? 0
       if (fees !== 0) lines.push({ label, count: null, amountMinor: fees, kind: 'memo' })
+    }
+    for (const [kind, label] of Object.entries(CHARGE_KINDS) as [ChargeKind, string][]) {
+      const charge = c.charges?.[kind]
+      if (charge && charge.count > 0)
+        lines.push({
+          label: `${label} among the lines only in the file (to book)`,
+          count: charge.count,
+          amountMinor: charge.minor,
+          kind: 'memo'
+        })
     }
     return { currency: c.currency, lines, differenceMinor }
   })

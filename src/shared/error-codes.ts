@@ -194,6 +194,13 @@ export const RECON_ERRORS = {
 } as const satisfies CodeTable
 
 /** Team codes; the workspace's server refuses with the ones its functions name (TEAM_SERVER_REFUSALS). */
+export const JOURNAL_ERRORS = {
+  /** An account of the map that is not one, or a code or tax rate out of bounds. */
+  invalid_account_map: 'input',
+  /** A ledger's import refuses the file as it would be (more lines than it takes, a name where it needs a code). */
+  journal_not_importable: 'input'
+} as const satisfies CodeTable
+
 export const TEAM_ERRORS = {
   bad_server_url: 'address',
   password_in_url: 'address',
@@ -239,6 +246,7 @@ export type BulkErrorCode = keyof typeof BULK_ERRORS
 export type ExportErrorCode = keyof typeof EXPORT_ERRORS
 export type ReconErrorCode = keyof typeof RECON_ERRORS
 export type TeamErrorCode = keyof typeof TEAM_ERRORS
+export type JournalErrorCode = keyof typeof JOURNAL_ERRORS
 
 /** Every code of ours. */
 export type ErrorCode =
@@ -255,6 +263,7 @@ export type ErrorCode =
   | BulkErrorCode
   | ExportErrorCode
   | ReconErrorCode
+  | JournalErrorCode
   | TeamErrorCode
 
 /** A code the payments provider sent, in its own words (said as it came, never one of ours): made only by providerCode. */
@@ -280,6 +289,7 @@ export const ERROR_TABLES = {
   bulk: BULK_ERRORS,
   export: EXPORT_ERRORS,
   reconcile: RECON_ERRORS,
+  journal: JOURNAL_ERRORS,
   team: TEAM_ERRORS
 } as const
 

@@ -374,6 +374,36 @@ export interface CurrencySummary {
   ageing: Record<AgeingKind, AgeBucket[]>
   /** What came forward from the account's earlier periods, still open there (see CarriedTotals). */
   carried: CarriedTotals
+  /** Debits only in the file that read as the bank's charges (this period's own lines), by kind: what the journal books (a positive amount). */
+  charges: Record<ChargeKind, { count: number; minor: number }>
+}
+
+/** The bank's charges a statement line can read as, in the order they are told apart, and how each is said. */
+export const CHARGE_KINDS = {
+  vat: 'VAT on bank charges',
+  stamp_duty: 'Stamp duty',
+  levies: 'Levies',
+  bank_charges: 'Bank charges'
+} as const
+export type ChargeKind = keyof typeof CHARGE_KINDS
+
+/** What a debit only in the file reads as by its words ("SMS ALERT CHARGES", "VAT ON COMMISSION", "STAMP DUTY", "EMTL"), or null: never guessed from an amount. */
+export function chargeKind(text: string | null): ChargeKind | null {
+  if (!text) return null
+  if (/\bVAT\b/i.test(text)) return 'vat'
+  if (/stamp\s*duty/i.test(text)) return 'stamp_duty'
+  if (/\blev(?:y|ies)\b|\bEMTL\b/i.test(text)) return 'levies'
+  if (/charges?\b|\bfees?\b|commission|\bcomm\b|\bsms\b|maintenance|\bCOT\b/i.test(text)) return 'bank_charges'
+  return null
+}
+
+/** A line's charge kind when it is one the journal books: a debit only in the file, of this period's own statement. */
+export function bookedCharge(
+  outcome: Outcome,
+  f: Pick<FileSide, 'amountMinor' | 'description' | 'reference' | 'carried'>
+): ChargeKind | null {
+  if (outcome !== 'only_in_file' || f.amountMinor >= 0 || f.carried) return null
+  return chargeKind([f.description, f.reference].filter(Boolean).join(' '))
 }
 
 /**

@@ -43,7 +43,9 @@ describe('the bank reconciliation statement', () => {
       ['Closing balance as the lines add up', null, 1_333_250],
       ['Statement closing balance, as stated', null, 1_333_250],
       ['Difference left', null, 0],
-      ["The provider's fees on matched records (to book as fee expense)", null, 1_500]
+      ["The provider's fees on matched records (to book as fee expense)", null, 1_500],
+      // The SMS alert charges, only in the file, read as the bank's charge the journal books.
+      ['Bank charges among the lines only in the file (to book)', 1, 5_250]
     ])
     // Every line but the results adds up to the closing balance the lines make.
     const added = (rec?.lines ?? []).filter((l) => l.kind === 'item' || (l.kind === 'balance' && l.label.includes('opening')))

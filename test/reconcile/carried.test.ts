@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { summarise } from '../../src/main/reconcile/totals'
 import { bankReconciliations } from '../../src/shared/bank-reconciliation'
 import { DEFAULT_SETTINGS, stillOpen, type CarriedFrom, type ReconItem, type ReconSummary } from '../../src/shared/reconcile'
+import { reconItem } from '../support/items'
 import { propertyRuns } from '../support/property'
 
 const OCTOBER: CarriedFrom = { sessionId: 's-oct', name: 'October', from: '2026-10-01', to: '2026-10-31', file: 'oct.csv' }
@@ -27,44 +28,38 @@ describe('carried-forward sides in the totals', () => {
         let n = 0
         const items: ReconItem[] = drawn
           .filter((d) => d.provider.length + d.file.length > 0)
-          .map((d) => ({
-            key: `k${n++}`,
-            outcome: d.outcome,
-            provider: d.provider.map((p, i) => ({
-              id: `p${n}-${i}`,
-              reference: null,
-              serviceReference: null,
-              date: `2026-${p.carried ? '10' : '11'}-${String(p.day).padStart(2, '0')}`,
-              amountMinor: p.minor,
-              feesMinor: 0,
-              currency: 'NGN',
-              status: 'successful',
-              channel: null,
-              name: null,
-              ...(p.carried ? { carried: OCTOBER } : {})
-            })),
-            file: d.file.map((f, i) => ({
-              id: `f${n}-${i}`,
-              fileId: f.carried ? 'oct' : 'nov',
-              line: i + 2,
-              date: `2026-${f.carried ? '10' : '11'}-${String(f.day).padStart(2, '0')}`,
-              reference: null,
-              description: null,
-              counterparty: null,
-              amountMinor: f.minor,
-              currency: 'NGN',
-              ...(f.carried ? { carried: OCTOBER } : {})
-            })),
-            differenceMinor: null,
-            score: null,
-            reasons: [],
-            decision: null,
-            note: null,
-            reasonCode: null,
-            resolved: d.resolved,
-            decidedBy: null,
-            decidedAt: null
-          }))
+          .map((d) =>
+            reconItem({
+              key: `k${n++}`,
+              outcome: d.outcome,
+              provider: d.provider.map((p, i) => ({
+                id: `p${n}-${i}`,
+                reference: null,
+                serviceReference: null,
+                date: `2026-${p.carried ? '10' : '11'}-${String(p.day).padStart(2, '0')}`,
+                amountMinor: p.minor,
+                feesMinor: 0,
+                currency: 'NGN',
+                status: 'successful',
+                channel: null,
+                name: null,
+                ...(p.carried ? { carried: OCTOBER } : {})
+              })),
+              file: d.file.map((f, i) => ({
+                id: `f${n}-${i}`,
+                fileId: f.carried ? 'oct' : 'nov',
+                line: i + 2,
+                date: `2026-${f.carried ? '10' : '11'}-${String(f.day).padStart(2, '0')}`,
+                reference: null,
+                description: null,
+                counterparty: null,
+                amountMinor: f.minor,
+                currency: 'NGN',
+                ...(f.carried ? { carried: OCTOBER } : {})
+              })),
+              resolved: d.resolved
+            })
+          )
         const own = items.flatMap((i) => i.file.filter((f) => !f.carried))
         const ownTotal = own.reduce((s, f) => s + f.amountMinor, 0)
         const totals = summarise(items, { settings: DEFAULT_SETTINGS, periodTo: '2026-11-30' }, [])

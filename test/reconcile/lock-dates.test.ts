@@ -1,5 +1,4 @@
 // Lock dates: a closed period of an account locks its days, for a new session over them, a statement added to one, and a decision about anything dated in them, until it is reopened with a reason; in a team workspace the approval is the lock.
-import Database from 'better-sqlite3'
 import { describe, expect, it } from 'vitest'
 import { AppError } from '../../src/main/errors'
 import type { ReconService } from '../../src/main/reconcile/service'
@@ -109,22 +108,14 @@ describe('lock dates', () => {
   })
 
   it('takes a team workspace approval as the lock, and its reopening as the unlock', async () => {
-    const file = `${process.env['TMPDIR'] ?? '/tmp'}/ledgerline-lock-${process.pid}-${Date.now()}.sqlite`
-    const service = scenarioService([{ n: 1, amount: 100, day: '2026-10-10' }], file)
+    const service = scenarioService([{ n: 1, amount: 100, day: '2026-10-10' }])
     const october = await session(service, 'october.csv', '2026-10-01', '2026-10-31', statement([['2026-10-10', 'PAY-0001', '100.00']]))
-    const db = new Database(file)
-    const state = (s: string): void => {
-      db.prepare(
-        "insert into team_replicas (session_id, server, shared_id, rule_version, state, preparer, last_hash) values (?, 'db:5432/x', 'shared-1', 'r', ?, 'alice', 'h') on conflict (session_id) do update set state = excluded.state"
-      ).run(october.id, s)
-    }
     const again = async (): Promise<unknown> =>
       session(service, 'again.csv', '2026-10-20', '2026-10-31', statement([['2026-10-21', '', '-1.00']]))
-    state('submitted')
-    state('approved')
+    // What the team domain keeps when it pulls the workspace's approval of the session this one replays.
+    service.setApproved(october.id, '2026-11-02T09:00:00.000Z')
     await expect(again()).rejects.toMatchObject({ code: 'period_locked' })
-    state('open')
+    service.setApproved(october.id, null)
     await expect(again()).resolves.toMatchObject({ name: 'again.csv' })
-    db.close()
   })
 })

@@ -300,6 +300,11 @@ describe('members replaying a shared session', () => {
     expect((await as('bob', 'team', 'approve', '--session', shared)).stdout).toMatch(
       new RegExp(`^Session ${shared} approved \\(event \\d+\\)\\.\\n$`)
     )
+    // The approval is the lock of the period on each member's computer, as a close is on one.
+    await as('alice', 'team', 'sync')
+    expect(cacheRows('alice', 'select approved_at from recon_sessions where id in (select session_id from team_replicas)')).toEqual([
+      { approved_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/) }
+    ])
     const out = join(home, 'october-team.csv')
     const report = await as('bob', 'team', 'report', '--session', shared, '--out', out, '--xlsx', join(home, 'october-team.xlsx'))
     expect(report.stderr).toBe('')

@@ -113,6 +113,11 @@ export class ReconService {
     const evidence = await evidenceOnClose(this.reportInput(sessionId, profile), closing)
     return this.parts.sessions.close(sessionId, closing, evidence)
   }
+  /** A team workspace's approval of the shared session this one replays, or its end (null): the approval locks the period. */
+  setApproved(sessionId: string, at: string | null): void {
+    this.parts.sessions.setApproved(sessionId, at)
+  }
+
   reopen(sessionId: string, reason: string): SessionInfo {
     this.notReplayed(sessionId)
     return this.parts.sessions.reopen(sessionId, reason)

@@ -224,9 +224,8 @@ export class Sessions {
     const rows = this.ctx.db
       // A period is closed when its session is, or, shared in a team workspace, when the workspace approved it: the approval is the lock.
       .prepare(
-        `select s.id, s.name, s.period_from, s.period_to, s.account_named,
-                (s.closed_at is not null or exists (select 1 from team_replicas t where t.session_id = s.id and t.state = 'approved')) as closed
-           from recon_sessions s where s.profile_id = ?`
+        `select id, name, period_from, period_to, account_named, (closed_at is not null or approved_at is not null) as closed
+           from recon_sessions where profile_id = ?`
       )
       .all(profileId) as (Pick<SessionRow, 'id' | 'name' | 'period_from' | 'period_to' | 'account_named'> & { closed: 0 | 1 })[]
     const files = new Map<string, PeriodFile[]>()
@@ -380,6 +379,11 @@ export class Sessions {
       this.ctx.record(sessionId, { kind: 'close', payload: { counts: this.items.totals(sessionId).counts, evidence } }, closing.at)
     })()
     return this.get(sessionId)
+  }
+
+  /** Keeps when a team workspace approved the shared session this one replays (null: not approved, or reopened since): the approval locks the period as a close does. */
+  setApproved(sessionId: string, at: string | null): void {
+    this.ctx.db.prepare('update recon_sessions set approved_at = ? where id = ?').run(at, sessionId)
   }
 
   reopen(sessionId: string, reason: string): SessionInfo {

@@ -3,6 +3,9 @@ import {
   AGE_BUCKETS,
   AGEING_KINDS,
   ageAtPeriodEnd,
+  bookedCharge,
+  CHARGE_KINDS,
+  type ChargeKind,
   ageBucket,
   expectedAmount,
   itemAgeDay,
@@ -50,6 +53,9 @@ export interface TotalsBasis {
   periodTo: string
 }
 
+const emptyCharges = (): CurrencySummary['charges'] =>
+  Object.fromEntries(Object.keys(CHARGE_KINDS).map((k) => [k, { count: 0, minor: 0 }])) as CurrencySummary['charges']
+
 const emptyBuckets = (): AgeBucket[] => AGE_BUCKETS.map(() => ({ count: 0, minor: 0 }))
 
 /** The ageing kind of each outcome whose age is kept. */
@@ -72,7 +78,8 @@ function emptyCurrency(currency: string): CurrencySummary {
     providerRecords: 0,
     excluded: { count: 0, fileMinor: 0, providerMinor: 0 },
     ageing: emptyAgeing(),
-    carried: { records: 0, providerMinor: 0, lines: 0, fileMinor: 0, items: 0, open: 0 }
+    carried: { records: 0, providerMinor: 0, lines: 0, fileMinor: 0, items: 0, open: 0 },
+    charges: emptyCharges()
   }
 }
 
@@ -85,6 +92,9 @@ function copyCurrency(c: CurrencySummary): CurrencySummary {
     outcomes: Object.fromEntries(OUTCOMES.map((o) => [o, { ...empty.outcomes[o], ...c.outcomes[o] }])) as CurrencySummary['outcomes'],
     excluded: { ...empty.excluded, ...c.excluded },
     carried: { ...empty.carried, ...c.carried },
+    charges: Object.fromEntries(
+      (Object.keys(CHARGE_KINDS) as ChargeKind[]).map((k) => [k, { ...empty.charges[k], ...c.charges?.[k] }])
+    ) as CurrencySummary['charges'],
     ageing: Object.fromEntries(
       (Object.keys(AGEING_KINDS) as AgeingKind[]).map((k) => [k, (c.ageing?.[k] ?? empty.ageing[k]).map((b) => ({ ...b }))])
     ) as CurrencySummary['ageing']
@@ -172,6 +182,11 @@ export class Totals {
         c.carried.fileMinor += sign * f.amountMinor
         carried.add(f.currency)
       } else c.fileLines += sign
+      const charge = bookedCharge(item.outcome, f)
+      if (charge !== null) {
+        c.charges[charge].count += sign
+        c.charges[charge].minor -= sign * f.amountMinor
+      }
     }
     for (const currency of touched) this.of(currency).outcomes[item.outcome].count += sign
     for (const currency of carried) {

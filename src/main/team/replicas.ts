@@ -389,6 +389,12 @@ export class TeamReplicas {
       this.db
         .prepare('update team_replicas set state = ?, reviewer = ?, last_seq = ?, last_hash = ?, pulled_at = ? where session_id = ?')
         .run(state, reviewer, prev.seq, prev.hash, this.now().toISOString(), replica.sessionId)
+      // The workspace's approval is the lock of the period, as a close is on one computer.
+      if (state !== replica.state)
+        new ReconService(this.db).setApproved(
+          replica.sessionId,
+          state === 'approved' ? (events.findLast((e) => e.kind === 'approve')?.at ?? this.now().toISOString()) : null
+        )
       inPlace = !run && kept.length > 0 && new ReconService(this.db).applyKept(replica.sessionId, kept)
     })()
     const decisions = kept.length

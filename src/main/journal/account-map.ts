@@ -1,0 +1,82 @@
+// The account map: which ledger account each kind of journal line posts to, saved per profile (a code of the user's chart of accounts, never guessed from it).
+import type Database from 'better-sqlite3'
+import { z } from 'zod'
+import { AppError } from '../errors'
+
+/** Every account a journal posts to, with what it holds, in the order the map is shown. */
+export const JOURNAL_ACCOUNTS = {
+  fees: "The provider's fees (expense)",
+  bank_charges: 'Bank charges (expense)',
+  vat: 'VAT on bank charges',
+  levies: 'Levies (expense)',
+  stamp_duty: 'Stamp duty (expense)',
+  adjustments: 'Reconciliation adjustments',
+  clearing: "The provider's clearing account (what it owes you before it pays out)",
+  bank: 'The bank account the statement is of'
+} as const
+export type JournalAccount = keyof typeof JOURNAL_ACCOUNTS
+
+export interface AccountMap {
+  accounts: Record<JournalAccount, string>
+  /** The tax rate name a ledger asks on each line (Xero's TaxRate): one the user's ledger has. */
+  taxRate: string
+}
+
+/** What a map holds until the user sets it: names in words, which a ledger that asks for codes refuses until they are set. */
+export const DEFAULT_MAP: AccountMap = {
+  accounts: {
+    fees: 'Payment processing fees',
+    bank_charges: 'Bank charges',
+    vat: 'VAT on bank charges',
+    levies: 'Levies',
+    stamp_duty: 'Stamp duty',
+    adjustments: 'Reconciliation adjustments',
+    clearing: 'Payment provider clearing',
+    bank: 'Bank'
+  },
+  taxRate: 'Tax Exempt'
+}
+
+const code = z.string().trim().min(1).max(100)
+export const accountMapSchema = z.strictObject({
+  accounts: z.strictObject(Object.fromEntries(Object.keys(JOURNAL_ACCOUNTS).map((k) => [k, code])) as Record<JournalAccount, typeof code>),
+  taxRate: code
+})
+
+/** The account maps of a cache's profiles. */
+export class AccountMaps {
+  constructor(
+    private readonly db: Database.Database,
+    private readonly now: () => Date = () => new Date()
+  ) {}
+
+  /** The profile's map, or the default while it has none. */
+  get(profileId: string): { map: AccountMap; saved: boolean } {
+    const json = this.db.prepare('select map from journal_account_maps where profile_id = ?').pluck().get(profileId) as string | undefined
+    return json === undefined ? { map: DEFAULT_MAP, saved: false } : { map: accountMapSchema.parse(JSON.parse(json)), saved: true }
+  }
+
+  /** Sets some of the profile's accounts (and the tax rate): the rest stay as they were. */
+  set(profileId: string, changes: { accounts?: Partial<Record<string, string>>; taxRate?: string }): AccountMap {
+    const unknown = Object.keys(changes.accounts ?? {}).filter((k) => !(k in JOURNAL_ACCOUNTS))
+    if (unknown.length > 0)
+      throw new AppError(
+        'invalid_account_map',
+        `The account map has no ${unknown.map((k) => `"${k}"`).join(', ')}: its accounts are ${Object.keys(JOURNAL_ACCOUNTS).join(', ')}.`
+      )
+    const { map } = this.get(profileId)
+    const next = accountMapSchema.safeParse({
+      accounts: { ...map.accounts, ...changes.accounts },
+      taxRate: changes.taxRate ?? map.taxRate
+    })
+    if (!next.success)
+      throw new AppError('invalid_account_map', 'Each account of the map is a code or name of 1 to 100 characters, and so is the tax rate.')
+    this.db
+      .prepare(
+        `insert into journal_account_maps (profile_id, map, updated_at) values (?, ?, ?)
+         on conflict (profile_id) do update set map = excluded.map, updated_at = excluded.updated_at`
+      )
+      .run(profileId, JSON.stringify(next.data), this.now().toISOString())
+    return next.data
+  }
+}
