@@ -33,7 +33,7 @@ export function carriedInto(ctx: ReconContext, sessions: Sessions, items: Sessio
   const records: EngineProvider[] = []
   const lines: EngineFileRow[] = []
   const fileNames = new Map<string, string>()
-  for (const item of items.all(before.id)) {
+  for (const item of items.notMatched(before.id)) {
     if (!stillOpen(item)) continue
     for (const p of item.provider) records.push({ ...engineProvider(p, before), outsidePeriod: false, carried: p.carried ?? from })
     for (const f of item.file) {

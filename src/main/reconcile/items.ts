@@ -94,6 +94,14 @@ export class SessionItems {
       yield JSON.parse(row.data) as ReconItem
   }
 
+  /** The stored items not matched, in order (a period's open items are among them: what the next one carries forward). */
+  *notMatched(sessionId: string): Generator<ReconItem> {
+    for (const row of this.ctx.db
+      .prepare("select data from recon_items where session_id = ? and outcome != 'matched' order by position")
+      .iterate(sessionId) as Iterable<{ data: string }>)
+      yield JSON.parse(row.data) as ReconItem
+  }
+
   get(sessionId: string, key: string): ReconItem | null {
     return this.withPosition(sessionId, key)?.item ?? null
   }
