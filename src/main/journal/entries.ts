@@ -136,7 +136,7 @@ export function journalOf(input: {
       const list = charges.get(f.currency) ?? []
       list.push(
         line(CHARGE_ACCOUNT[kind], -f.amountMinor, 0, {
-          description: `${CHARGE_KINDS[kind]}: ${f.description ?? f.reference ?? 'a line with no words'} (line ${f.line}${input.fileNames?.has(f.fileId) ? ` of ${input.fileNames.get(f.fileId)}` : ''})`,
+          description: `${CHARGE_KINDS[kind]}: ${[f.reference, f.description].filter(Boolean).join(' ') || 'a line with no words'} (line ${f.line}${input.fileNames?.has(f.fileId) ? ` of ${input.fileNames.get(f.fileId)}` : ''})`,
           reference: f.reference,
           items: [shortItemKey(item.key)],
           day: f.date
