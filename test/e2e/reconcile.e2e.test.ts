@@ -416,6 +416,38 @@ describe('reconciliation in Chromium', { timeout: 180_000 }, () => {
     await page.goto(`${harness.baseUrl}#/reconcile/${sample.id}`)
     await page.getByTestId('review-close').click()
     await page.getByTestId('review-locked').waitFor()
+    // Closed, its journal for the ledger (g): the fees on matched records as the summary states them, the SMS charges, balanced.
+    const feesShown = /matched ((?:NGN\s?|₦)[\d,]+\.\d\d)/.exec((await page.getByTestId('fees-NGN').textContent()) ?? '')?.[1] as string
+    await page.evaluate('(document.activeElement && document.activeElement.blur && document.activeElement.blur())')
+    await page.keyboard.press('g')
+    const totals = page.getByTestId('journal-totals-NGN')
+    await totals.waitFor()
+    expect(await totals.textContent()).toContain('(balanced)')
+    expect(await totals.textContent()).toContain(`the provider's fees on matched records ${feesShown} (ties to the summary)`)
+    expect(await totals.textContent()).toMatch(/Bank charges (NGN\s?|₦)52\.50/)
+    for (const [account, code] of [
+      ['fees', '6100'],
+      ['bank_charges', '6110'],
+      ['clearing', '1150'],
+      ['bank', '1010']
+    ] as const)
+      await page.getByTestId(`map-account-${account}`).locator('input').fill(code)
+    await page.getByTestId('journal-save-map').click()
+    await page.getByText('Account map saved for this profile.').waitFor()
+    await expect.poll(() => page.getByTestId('journal-lines').textContent()).toContain('6100')
+    await harness.screenshot('reconcile-journal')
+    await page.getByTestId('journal-write').click()
+    await page.getByText(/^Journal written to /).waitFor()
+    const journalFile = ((await page.getByText(/^Journal written to /).textContent()) ?? '').replace(/^Journal written to /, '').trim()
+    expect(harness.host.ui.saves.at(-1)?.suggestedName).toMatch(/^ledgerline-journal-xero-\d{4}-\d{2}-\d{2}-\d{4}-\d{2}-\d{2}\.csv$/)
+    const xero = readFileSync(journalFile, 'utf8').trim().split('\r\n')
+    expect(xero[0]).toBe('*Narration,*Date,Description,*AccountCode,*TaxRate,*Amount')
+    // Debits (positive) and credits (negative) add up to nothing, and the fee lines go to the map's code.
+    const amounts = xero.slice(1).map((l) => parseMajor(l.slice(l.lastIndexOf(',') + 1), 'NGN'))
+    expect(amounts.reduce((a, b) => a + b, 0)).toBe(0)
+    expect(xero.some((l) => l.includes(',6100,Tax Exempt,'))).toBe(true)
+    await page.keyboard.press('Escape')
+    await expect.poll(() => page.getByTestId('journal-dialog').count()).toBe(0)
     const closing = sampleStatement(sandboxSeed(), { timeZone: systemTimeZone() }).closingMinor
     const next = new Date(`${sample.to}T00:00:00Z`)
     next.setUTCDate(next.getUTCDate() + 1)

@@ -62,6 +62,21 @@ const VALID: Partial<Record<CallName, Record<string, unknown>>> = {
   'recon:summary': { sessionId: 'session-1' },
   'recon:export': { sessionId: 'session-1', format: 'xlsx' },
   'recon:evidence': { sessionId: 'session-1' },
+  'journal:preview': { sessionId: 'session-1' },
+  'journal:saveMap': {
+    accounts: {
+      fees: '6100',
+      bank_charges: '6110',
+      vat: '2200',
+      levies: '6130',
+      stamp_duty: '6120',
+      adjustments: '6900',
+      clearing: '1150',
+      bank: '1010'
+    },
+    taxRate: 'Tax Exempt'
+  },
+  'journal:export': { sessionId: 'session-1', format: 'xero' },
   'bulk:open': { kind: 'transfers' },
   'bulk:openDropped': { kind: 'plans', name: 'plans.csv', base64: 'dGl0bGUK' },
   'bulk:rows': { token: '00000000-0000-4000-8000-000000000000', from: 0, count: 100 },

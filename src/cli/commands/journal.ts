@@ -4,14 +4,12 @@ import { parseArgs } from 'node:util'
 import { moneyText } from '../../shared/money'
 import { periodInWords } from '../../shared/periods'
 import { CHARGE_KINDS, type ChargeKind } from '../../shared/reconcile'
-import { AppError } from '../../main/errors'
 import { writeFileSafely } from '../../main/export/safe-file'
-import { AccountMaps, JOURNAL_ACCOUNTS, type JournalAccount } from '../../main/journal/account-map'
-import { journalOf, type Journal } from '../../main/journal/entries'
-import { JOURNAL_FORMATS, journalFile, type JournalFormat } from '../../main/journal/formats'
-import { fileNamesOf } from '../../main/reconcile/report'
+import { AccountMaps } from '../../main/journal/account-map'
+import { closedSessionJournal } from '../../main/journal/entries'
+import { journalFile } from '../../main/journal/formats'
 import { ReconService } from '../../main/reconcile/service'
-import { buildSummary } from '../../main/reconcile/totals'
+import { JOURNAL_ACCOUNTS, JOURNAL_FORMATS, type Journal, type JournalAccount, type JournalFormat } from '../../shared/journal'
 import { chooseProfile, COMMON, openData, outputPath, UsageError } from '../common'
 
 export async function journalCommand(args: string[]): Promise<number> {
@@ -31,30 +29,11 @@ export async function journalCommand(args: string[]): Promise<number> {
   try {
     const service = new ReconService(data.db)
     const session = service.session(values.session)
-    if (!session.closedAt)
-      throw new AppError('session_open', `Close the session "${session.name}" first: a journal books what was signed off.`)
-    const profile = data.profiles.get(session.profileId)
-    const { map, saved } = new AccountMaps(data.db).get(session.profileId)
-    const input = service.reportInput(session.id, profile)
-    const journal = journalOf({
-      session,
-      items: input.items(),
-      adjustments: input.folded.adjustments,
-      map,
-      fileNames: fileNamesOf(session)
-    })
-    const summary = buildSummary(input)
-    // Every figure the journal books ties to the summary's: its fees, charges and adjustments.
-    for (const t of journal.totals) {
-      const c = summary.currencies.find((x) => x.currency === t.currency)
-      const charges = (Object.keys(CHARGE_KINDS) as ChargeKind[]).every((k) => t.charges[k] === (c?.charges[k].minor ?? 0))
-      if (!c || t.feesMinor !== c.outcomes.matched.feesMinor || !charges || t.adjustmentsMinor !== c.adjustmentsMinor)
-        throw new Error(`The journal's ${t.currency} figures do not tie to the session's summary: nothing was written`)
-    }
+    const { journal, mapSaved } = closedSessionJournal(service, new AccountMaps(data.db), session.id, data.profiles.get(session.profileId))
     const text = journalFile(journal, format)
     await writeFileSafely(out, (fd) => void writeSync(fd, text))
     if (values.json) process.stdout.write(`${JSON.stringify({ file: out, format, ...journal })}\n`)
-    else process.stdout.write(describeJournal(journal, format, out, saved))
+    else process.stdout.write(describeJournal(journal, format, out, mapSaved))
     return 0
   } finally {
     await data.close()

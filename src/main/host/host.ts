@@ -8,6 +8,7 @@ import { exportHandlers } from '../export/handlers'
 import { createEventEmitter } from '../ipc/events'
 import { createDispatcher, type Dispatcher, type HandlerMap } from '../ipc/router'
 import { jobHandlers } from '../jobs/handlers'
+import { journalHandlers } from '../journal/handlers'
 import { profileHandlers, startRemovalJob, type ProfileServices } from '../profiles/handlers'
 import { reconHandlers } from '../reconcile/handlers'
 import { RECON_PROFILE_TABLES } from '../reconcile/sessions'
@@ -35,6 +36,7 @@ export function domainHandlers(ctx: HostContext): HandlerMap[] {
     accountHandlers(ctx),
     jobHandlers(ctx),
     reconHandlers({ ...ctx, shared: ctx.team }),
+    journalHandlers(ctx),
     bulkHandlers(ctx),
     teamHandlers(ctx)
   ]

@@ -2,25 +2,7 @@
 import type Database from 'better-sqlite3'
 import { z } from 'zod'
 import { AppError } from '../errors'
-
-/** Every account a journal posts to, with what it holds, in the order the map is shown. */
-export const JOURNAL_ACCOUNTS = {
-  fees: "The provider's fees (expense)",
-  bank_charges: 'Bank charges (expense)',
-  vat: 'VAT on bank charges',
-  levies: 'Levies (expense)',
-  stamp_duty: 'Stamp duty (expense)',
-  adjustments: 'Reconciliation adjustments',
-  clearing: "The provider's clearing account (what it owes you before it pays out)",
-  bank: 'The bank account the statement is of'
-} as const
-export type JournalAccount = keyof typeof JOURNAL_ACCOUNTS
-
-export interface AccountMap {
-  accounts: Record<JournalAccount, string>
-  /** The tax rate name a ledger asks on each line (Xero's TaxRate): one the user's ledger has. */
-  taxRate: string
-}
+import { JOURNAL_ACCOUNTS, type AccountMap, type JournalAccount } from '../../shared/journal'
 
 /** What a map holds until the user sets it: names in words, which a ledger that asks for codes refuses until they are set. */
 export const DEFAULT_MAP: AccountMap = {

@@ -1,53 +1,13 @@
 // The journal for the ledger, from a closed session: the provider's fees on the records that reached the bank, the bank's charges found as lines only in the file (VAT, levies and stamp duty apart) and the adjustments made in the session, as balanced entries with their references and the items they come from.
 import { moneyText } from '../../shared/money'
 import { bookedCharge, CHARGE_KINDS, shortItemKey, type ChargeKind, type ReconItem, type SessionInfo } from '../../shared/reconcile'
+import { AppError } from '../errors'
 import type { FoldedDecisions } from '../reconcile/fold'
-import type { AccountMap, JournalAccount } from './account-map'
-
-export interface JournalLine {
-  account: JournalAccount
-  /** The account as the user's ledger names it (the map's code). */
-  code: string
-  debitMinor: number
-  creditMinor: number
-  description: string
-  /** The provider's reference or the statement line it comes from. */
-  reference: string | null
-  /** The short keys of the session's items it comes from (what the review and the report show). */
-  items: string[]
-  /** The day the money moved (a fee's record, a charge's line); the entry's own date otherwise. */
-  day: string
-}
-
-export interface JournalEntry {
-  /** LL-<session>-<n>: the same for every line of one entry, as ledgers group lines into entries. */
-  number: string
-  date: string
-  currency: string
-  narration: string
-  lines: JournalLine[]
-}
-
-/** What a journal books per currency: the figures it ties to the session's summary. */
-export interface JournalTotals {
-  currency: string
-  feesMinor: number
-  charges: Record<ChargeKind, number>
-  /** The session's adjustments, signed as recorded. */
-  adjustmentsMinor: number
-  debitMinor: number
-  creditMinor: number
-}
-
-export interface Journal {
-  session: { id: string; name: string; from: string; to: string }
-  entries: JournalEntry[]
-  totals: JournalTotals[]
-  /** The tax rate name a ledger asks on each line (the account map's). */
-  taxRate: string
-  /** What the journal does not book, and why, in words. */
-  notes: string[]
-}
+import { fileNamesOf } from '../reconcile/report'
+import type { ReconService } from '../reconcile/service'
+import { buildSummary } from '../reconcile/totals'
+import type { AccountMaps } from './account-map'
+import type { AccountMap, Journal, JournalAccount, JournalEntry, JournalLine, JournalTotals } from '../../shared/journal'
 
 const newTotals = (currency: string): JournalTotals => ({
   currency,
@@ -233,4 +193,31 @@ export function journalOf(input: {
     taxRate: map.taxRate,
     notes
   }
+}
+
+/**
+ * A closed session's journal, as the CLI writes it and the app previews it: refused for a session not
+ * closed (a journal books what was signed off), and checked against the session's summary before it is
+ * given: its fees, charges and adjustments, currency by currency.
+ */
+export function closedSessionJournal(
+  service: ReconService,
+  maps: AccountMaps,
+  sessionId: string,
+  profile: { name: string; mode: string }
+): { journal: Journal; mapSaved: boolean } {
+  const session = service.session(sessionId)
+  if (!session.closedAt)
+    throw new AppError('session_open', `Close the session "${session.name}" first: a journal books what was signed off.`)
+  const { map, saved } = maps.get(session.profileId)
+  const input = service.reportInput(session.id, profile)
+  const journal = journalOf({ session, items: input.items(), adjustments: input.folded.adjustments, map, fileNames: fileNamesOf(session) })
+  const summary = buildSummary(input)
+  for (const t of journal.totals) {
+    const c = summary.currencies.find((x) => x.currency === t.currency)
+    const charges = (Object.keys(CHARGE_KINDS) as ChargeKind[]).every((k) => t.charges[k] === (c?.charges[k].minor ?? 0))
+    if (!c || t.feesMinor !== c.outcomes.matched.feesMinor || !charges || t.adjustmentsMinor !== c.adjustmentsMinor)
+      throw new Error(`The journal's ${t.currency} figures do not tie to the session's summary`)
+  }
+  return { journal, mapSaved: saved }
 }

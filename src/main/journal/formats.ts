@@ -2,10 +2,7 @@
 import Papa from 'papaparse'
 import { toMajorString } from '../../shared/money'
 import { AppError } from '../errors'
-import type { Journal, JournalEntry, JournalLine } from './entries'
-
-export const JOURNAL_FORMATS = ['xero', 'qbo', 'zoho', 'sage', 'csv'] as const
-export type JournalFormat = (typeof JOURNAL_FORMATS)[number]
+import { type Journal, type JournalEntry, type JournalFormat, type JournalLine } from '../../shared/journal'
 
 /** Xero takes up to 300 lines in one manual journal import file. */
 export const XERO_MAX_LINES = 300

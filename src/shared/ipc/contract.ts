@@ -5,6 +5,7 @@ import { bulkCalls } from './bulk'
 import { appCalls, appEvents } from './app'
 import { mergeParts } from './define'
 import { jobCalls, jobEvents } from './jobs'
+import { journalCalls } from './journal'
 import { profileCalls, profileEvents } from './profiles'
 import { reconCalls } from './reconcile'
 import { exportCalls } from './export'
@@ -22,6 +23,7 @@ export type { ExportStarted } from './export'
 export type { VirtualAccountSummary } from './accounts'
 export type { JobInfo, JobKind, JobProgress, JobResult } from './jobs'
 export type { StatementPreview, AuditVerification, ReportFormat } from './reconcile'
+export type { JournalPreview } from './journal'
 export type { SharedSessionRow, TeamSessionView, WorkspaceStatus } from './team'
 
 /**
@@ -38,6 +40,7 @@ export const calls = mergeParts('call', [
   accountCalls,
   jobCalls,
   reconCalls,
+  journalCalls,
   bulkCalls,
   teamCalls
 ])
