@@ -332,12 +332,24 @@ export const AGE_BUCKETS = [
   { label: 'over 90 days', upTo: Infinity }
 ] as const
 
-/** The items whose age is kept, by their outcome, and how each is said. */
+/**
+ * The classes of open item whose age is kept (as the bank reconciliation groups them), by their
+ * outcomes, how each is said, and its name in the summary CSV (ageing_<name>). An item is aged while it
+ * is open (not resolved): a one-sided one by its own amount, one with both sides by its difference.
+ */
 export const AGEING_KINDS = {
-  pending: { outcome: 'pending_at_provider', label: 'pending at the provider' },
-  providerOnly: { outcome: 'only_in_provider', label: 'only at the provider' },
-  fileOnly: { outcome: 'only_in_file', label: 'only in the file' }
-} as const satisfies Record<string, { outcome: Outcome; label: string }>
+  pending: { outcomes: ['pending_at_provider'], label: 'pending at the provider', name: 'pending_at_provider' },
+  providerOnly: { outcomes: ['only_in_provider'], label: 'only at the provider', name: 'only_in_provider' },
+  differences: { outcomes: ['amount_differs'], label: 'amount differences', name: 'amount_differs' },
+  toReview: {
+    outcomes: ['suggested', 'ambiguous', 'status_differs', 'currency_differs'],
+    label: 'still to review',
+    name: 'to_review'
+  },
+  duplicates: { outcomes: ['duplicate_in_provider', 'duplicate_in_file'], label: 'duplicates', name: 'duplicates' },
+  fileOnly: { outcomes: ['only_in_file'], label: 'only in the file', name: 'only_in_file' },
+  notRead: { outcomes: ['not_read'], label: 'lines not read', name: 'not_read' }
+} as const satisfies Record<string, { outcomes: readonly Outcome[]; label: string; name: string }>
 export type AgeingKind = keyof typeof AGEING_KINDS
 
 /** Items of one age bucket: how many, and their amount (a pending record's as expected at the bank, a line's as read). */

@@ -305,7 +305,7 @@ export function summaryRows(summary: ReconSummary, input: ReportInput): CsvCell[
       c.ageing[kind].forEach((b, k) => {
         if (b.count !== 0)
           rows.push([
-            text(`ageing_${AGEING_KINDS[kind].outcome}`),
+            text(`ageing_${AGEING_KINDS[kind].name}`),
             text((AGE_BUCKETS[k] as (typeof AGE_BUCKETS)[number]).label),
             text(c.currency),
             null,

@@ -59,7 +59,9 @@ const emptyCharges = (): CurrencySummary['charges'] =>
 const emptyBuckets = (): AgeBucket[] => AGE_BUCKETS.map(() => ({ count: 0, minor: 0 }))
 
 /** The ageing kind of each outcome whose age is kept. */
-const AGED = new Map<Outcome, AgeingKind>(Object.entries(AGEING_KINDS).map(([kind, k]) => [k.outcome, kind as AgeingKind]))
+const AGED = new Map<Outcome, AgeingKind>(
+  Object.entries(AGEING_KINDS).flatMap(([kind, k]) => k.outcomes.map((o): [Outcome, AgeingKind] => [o, kind as AgeingKind]))
+)
 
 const emptyAgeing = (): CurrencySummary['ageing'] =>
   Object.fromEntries(Object.keys(AGEING_KINDS).map((k) => [k, emptyBuckets()])) as CurrencySummary['ageing']
@@ -202,13 +204,15 @@ export class Totals {
       }
       for (const p of item.provider) this.of(p.currency).excluded.providerMinor += sign * expectedAmount(p, net)
     }
-    const aged = AGED.get(item.outcome)
+    // An open item's age: a one-sided one by its own amount, one with both sides by what the file shows beyond the provider.
+    const aged = item.resolved ? undefined : AGED.get(item.outcome)
     if (aged !== undefined) {
       const day = itemAgeDay(item)
       if (day !== null) {
         const bucket = ageBucket(ageAtPeriodEnd(day, periodTo))
         const amounts = new Map<string, number>()
-        for (const p of item.provider) amounts.set(p.currency, (amounts.get(p.currency) ?? 0) + expectedAmount(p, net))
+        const providerSign = item.file.length > 0 ? -1 : 1
+        for (const p of item.provider) amounts.set(p.currency, (amounts.get(p.currency) ?? 0) + providerSign * expectedAmount(p, net))
         for (const f of item.file) amounts.set(f.currency, (amounts.get(f.currency) ?? 0) + f.amountMinor)
         for (const [currency, minor] of amounts) {
           const b = this.of(currency).ageing[aged][bucket] as AgeBucket
