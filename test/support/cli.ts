@@ -25,7 +25,8 @@ export function startCli(
 ): { child: ChildProcess; ended: Promise<CliRun> } {
   const child = spawn(process.execPath, [CLI, ...args], {
     cwd: PROJECT_ROOT,
-    env: { ...process.env, LEDGERLINE_KEYCHAIN_SERVICE: CLI_KEYCHAIN_SERVICE, ...env },
+    // Progress on stderr comes only when a test asks for it: after a second of work it would hang on how busy the machine is.
+    env: { ...process.env, LEDGERLINE_KEYCHAIN_SERVICE: CLI_KEYCHAIN_SERVICE, LEDGERLINE_PROGRESS: 'never', ...env },
     stdio: ['ignore', 'pipe', 'pipe']
   })
   const ended = new Promise<CliRun>((resolve, reject) => {

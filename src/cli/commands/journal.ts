@@ -11,6 +11,7 @@ import { journalFile } from '../../main/journal/formats'
 import { ReconService } from '../../main/reconcile/service'
 import { JOURNAL_ACCOUNTS, JOURNAL_FORMATS, type Journal, type JournalAccount, type JournalFormat } from '../../shared/journal'
 import { chooseProfile, COMMON, openData, outputPath, UsageError } from '../common'
+import { StderrProgress } from '../progress'
 
 export async function journalCommand(args: string[]): Promise<number> {
   if (args[0] === 'map') return mapCommand(args.slice(1))
@@ -29,7 +30,10 @@ export async function journalCommand(args: string[]): Promise<number> {
   try {
     const service = new ReconService(data.db)
     const session = service.session(values.session)
+    const progress = new StderrProgress('journal')
+    progress.phase(`reading the items of "${session.name}"`)
     const { journal, mapSaved } = closedSessionJournal(service, new AccountMaps(data.db), session.id, data.profiles.get(session.profileId))
+    progress.end()
     const text = journalFile(journal, format)
     await writeFileSafely(out, (fd) => void writeSync(fd, text))
     if (values.json) process.stdout.write(`${JSON.stringify({ file: out, format, ...journal })}\n`)

@@ -27,6 +27,7 @@ import { buildSummary } from '../../main/reconcile/totals'
 import { verifyEvidencePack } from '../../main/reconcile/evidence'
 import { ReconService, StatementReads, storedFileIds, type ImportOutcome } from '../../main/reconcile/service'
 import { AppError } from '../../main/errors'
+import { StderrProgress, sizeInWords } from '../progress'
 import { chooseProfile, COMMON, openData, outputPath, PLAIN_NOTE, positiveInt, UsageError } from '../common'
 
 function readMapping(path: string | undefined): Partial<StatementMapping> {
@@ -184,6 +185,8 @@ export async function importCommand(args: string[]): Promise<number> {
   try {
     const profile = chooseProfile(data, values)
     const service = new ReconService(data.db)
+    const progress = new StderrProgress('import')
+    progress.phase(`reading ${basename(path)} (${sizeInWords(bytes.length)})`)
     const outcome = await service.importStatement({
       profileId: profile.id,
       name: basename(path),
@@ -196,6 +199,7 @@ export async function importCommand(args: string[]): Promise<number> {
       password,
       maxBytes: maxSize(values['max-size'])
     })
+    progress.end()
     for (const statement of outcome.statements) reportRead(statement, path)
     if (values['save-preset'] && outcome.parsed.questions.length === 0)
       service.savePreset(values['save-preset'], outcome.parsed.headerSignature, outcome.parsed.mapping)
@@ -347,6 +351,8 @@ export async function reconcileCommand(args: string[]): Promise<number> {
   try {
     const profile = chooseProfile(data, values)
     const service = new ReconService(data.db)
+    const progress = new StderrProgress('reconcile')
+    progress.phase(`reading ${basename(values.against)} (${sizeInWords(bytes.length)})`)
     // One reading of the file for every mapping tried; a statement without currencies is offered the currency of the source's records it names.
     const request = {
       profileId: profile.id,
@@ -378,6 +384,7 @@ export async function reconcileCommand(args: string[]): Promise<number> {
         )
     } else for (const statement of outcome.statements) reportRead(statement, values.against)
     if (outcome.status === 'questions') {
+      progress.end()
       process.stderr.write(`ledgerline: ${basename(values.against)} cannot be read without an answer; ${questionHelp}\n`)
       return 2
     }
@@ -392,23 +399,29 @@ export async function reconcileCommand(args: string[]): Promise<number> {
     // The period's days are the business's: the profile's time zone unless the command names one.
     const timeZone = values['time-zone'] ?? profile.timeZone
     // Created and run as one transaction: a reconcile killed midway (Ctrl+C, kill -9) leaves no session half-made.
-    const run = service.createAndRun({
-      profileId: profile.id,
-      name: values.name ?? `${basename(values.against)} against ${source}, ${from} to ${to}`,
-      source,
-      filter: {
-        ...(values['bulk-file'] ? { bulkFileIds: values['bulk-file'] } : {}),
-        ...(values.transfer ? { references: values.transfer } : {})
+    progress.phase(`matching against ${source}, ${from} to ${to}`)
+    const run = service.createAndRun(
+      {
+        profileId: profile.id,
+        name: values.name ?? `${basename(values.against)} against ${source}, ${from} to ${to}`,
+        source,
+        filter: {
+          ...(values['bulk-file'] ? { bulkFileIds: values['bulk-file'] } : {}),
+          ...(values.transfer ? { references: values.transfer } : {})
+        },
+        from,
+        to,
+        timeZone,
+        settings,
+        fileIds,
+        account: values.account
       },
-      from,
-      to,
-      timeZone,
-      settings,
-      fileIds,
-      account: values.account
-    })
+      (step, done, total) => progress.tick(step, done, total)
+    )
     const session = run.session
+    progress.phase('writing the reports')
     const summary = await writeReports(service, session.id, profile, { out, summaryFile, xlsxFile, plain: values.plain === true })
+    progress.end()
     if (values.json)
       process.stdout.write(
         `${JSON.stringify({ ...summary, fileProblems: outcome.parsed.problems.length, leftOutFailed: run.leftOutFailed, leftOutOutsidePeriod: run.leftOutOutsidePeriod, unreadable: run.unreadable, notes: run.notes })}\n`

@@ -7,6 +7,7 @@ import { moneyText } from '../../shared/money'
 import { accountInWords, chainKey, chainLines } from '../../shared/periods'
 import { shortItemKey, type Decision, type ReconItem, type SessionAccount, type SessionInfo } from '../../shared/reconcile'
 import { COMMON, itemKeyGiven, openData, outputPath, UsageError, type Opened } from '../common'
+import { StderrProgress } from '../progress'
 
 const SESSION_OPTIONS = { db: COMMON.db, json: COMMON.json, session: { type: 'string' } } as const
 
@@ -191,7 +192,10 @@ export async function closeCommand(args: string[]): Promise<number> {
       )
     }
     if (pack) {
+      const progress = new StderrProgress('close')
+      progress.phase(`writing the evidence pack ${pack}`)
       const written = await service.evidencePack(closed.id, pack, { name: profile.name, mode: profile.mode })
+      progress.end()
       process.stdout.write(
         `Evidence pack: ${written.file} (${written.files} files). Its audit trail ends in ${written.chainHead}: keep this value with your sign-off; ledgerline audit verify --evidence checks the pack.\n`
       )

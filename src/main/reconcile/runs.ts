@@ -75,10 +75,11 @@ export class Runs {
    * Runs the session synchronously, inside the caller's transaction (the CLI creates and runs a
    * session as one: a process killed midway leaves no session half-made).
    */
-  runNow(sessionId: string): RunOutcome {
+  runNow(sessionId: string, onProgress?: RunOptions['onProgress']): RunOutcome {
     const session = this.sessions.open(sessionId)
     const inputs = this.inputs(session)
-    return this.store(session, inputs, runMatch(inputs.records, inputs.file, session.settings, inputs.folded.engine, inputs.names))
+    const options = onProgress ? { ...inputs.names, onProgress } : inputs.names
+    return this.store(session, inputs, runMatch(inputs.records, inputs.file, session.settings, inputs.folded.engine, options))
   }
 
   /** The engine's answer for the session as it stands, without storing anything (what a run would store), and its statements' lines counted. */

@@ -161,8 +161,8 @@ export class ReconService {
    * Creates a session and runs it as one transaction (the CLI's reconcile): killed at any point, the
    * cache holds the session run, or no session at all, never one half-made.
    */
-  createAndRun(input: NewSession): RunOutcome {
-    return this.ctx.db.transaction(() => this.parts.runs.runNow(this.parts.sessions.create(input).id))()
+  createAndRun(input: NewSession, onProgress?: RunOptions['onProgress']): RunOutcome {
+    return this.ctx.db.transaction(() => this.parts.runs.runNow(this.parts.sessions.create(input).id, onProgress))()
   }
   compute(session: SessionInfo, options: RunOptions = {}): ReturnType<Runs['compute']> {
     return this.parts.runs.compute(session, options)
