@@ -77,6 +77,19 @@ describe('lock dates', () => {
         timeZone: 'UTC',
         fileIds: [imported.file.id]
       })
+    // A team workspace's session replayed here is the workspace's to lock: a period closed on this computer does not refuse it.
+    expect(
+      service.createSession({
+        profileId: 'test',
+        name: 'replayed',
+        source: 'payments',
+        from: '2026-10-15',
+        to: '2026-10-31',
+        timeZone: 'UTC',
+        fileIds: [imported.file.id],
+        replay: true
+      })
+    ).toMatchObject({ name: 'replayed' })
     const refused = refusal(made)
     expect(refused.code).toBe('period_locked')
     expect(refused.message).toBe(
@@ -88,7 +101,7 @@ describe('lock dates', () => {
         .sessions('test')
         .map((s) => s.name)
         .sort()
-    ).toEqual(['late.csv', 'october.csv'])
+    ).toEqual(['late.csv', 'october.csv', 'replayed'])
     // In the session made before the lock, a line dated in October is not decided; one dated after it is.
     const items = [...service.allItems(overlapping.id)]
     const charge = items.find((i) => i.file[0]?.date === '2026-10-25')

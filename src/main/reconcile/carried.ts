@@ -25,7 +25,8 @@ const NOTHING: CarriedInputs = { records: [], lines: [], fileNames: new Map() }
  */
 export function carriedInto(ctx: ReconContext, sessions: Sessions, items: SessionItems, session: SessionInfo): CarriedInputs {
   const previous = session.chain?.previous
-  if (!previous) return NOTHING
+  // A replayed team session reads what was shared and nothing of this computer's own periods: every member's replay is the same.
+  if (!previous || session.team?.replay === true) return NOTHING
   // The chain's previous period is closed (or approved in a team workspace): what was open in it then is open now.
   const before = sessions.get(previous.id)
   const from: CarriedFrom = { sessionId: before.id, name: before.name, from: before.from, to: before.to }

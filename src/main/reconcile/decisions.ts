@@ -64,7 +64,8 @@ export class Decisions {
    * refused (what was carried forward from it is this period's to clear, so its days do not count).
    */
   private refuseLocked(session: SessionInfo, decision: Decision): void {
-    if (!(session.chain?.overlaps ?? []).some((o) => o.closed)) return
+    // A replayed session's decisions are the workspace's to allow (its approval is its lock), the same on every member's computer.
+    if (session.team?.replay === true || !(session.chain?.overlaps ?? []).some((o) => o.closed)) return
     const days: string[] = []
     const add = (it: ReconItem | null): void => {
       for (const side of [...(it?.provider ?? []), ...(it?.file ?? [])]) if (!side.carried) days.push(side.date)

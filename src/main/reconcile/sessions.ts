@@ -37,6 +37,8 @@ export interface NewSession {
   fileIds: string[]
   /** The account the session is of, for statements that state none (when they state one, it must be that one). */
   account?: string | undefined
+  /** A team workspace's session replayed here: its period is the workspace's to lock, so no period closed on this computer refuses it. */
+  replay?: boolean | undefined
 }
 
 interface SessionRow {
@@ -141,7 +143,7 @@ export class Sessions {
       })
       // Lock dates: a period sharing days with a closed one of its account is refused, and nothing of it is kept.
       const made = this.get(id)
-      this.refuseLocked(made, `"${made.name}" cannot be made`)
+      if (input.replay !== true) this.refuseLocked(made, `"${made.name}" cannot be made`)
     })()
     return this.get(id)
   }

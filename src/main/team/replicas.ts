@@ -301,7 +301,8 @@ export class TeamReplicas {
       to: detail.periodTo as string,
       timeZone: settings.timeZone,
       settings: settings.settings,
-      fileIds: [...renames.values()]
+      fileIds: [...renames.values()],
+      replay: true
     })
     const readOnly =
       detail.ruleVersion === RULE_VERSION
