@@ -55,6 +55,7 @@ describe('renderer shell in Chromium', { timeout: 60_000 }, () => {
       'bulk',
       'export',
       'job',
+      'journal',
       'on',
       'profile',
       'recon',
