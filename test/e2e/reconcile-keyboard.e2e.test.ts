@@ -16,15 +16,23 @@ async function focusShows(page: Page): Promise<boolean> {
     return { x: r.x, y: r.y, width: r.width, height: r.height }
   })()`)
   const clip = { x: Math.max(0, box.x - 6), y: Math.max(0, box.y - 6), width: box.width + 12, height: box.height + 12 }
+  // A toast passing over the control (a sync's "done", bottom right where a dialog's buttons are) comes and goes on its
+  // own clock: it is hidden while the two pictures are taken, so only the focus can tell them apart.
+  const toasts = `document.querySelectorAll('.n-message-container, .n-notification-container').forEach((t) => { t.style.visibility = '%' })`
   const shot = async (): Promise<Buffer> => {
     await settled(page)
     return page.screenshot({ clip, animations: 'disabled', caret: 'hide' })
   }
-  const focused = await shot()
-  await page.evaluate(`(() => { window.__focusCheck = document.activeElement; document.activeElement.blur() })()`)
-  const unfocused = await shot()
-  await page.evaluate(`window.__focusCheck.focus({ focusVisible: true })`)
-  return !focused.equals(unfocused)
+  await page.evaluate(toasts.replace('%', 'hidden'))
+  try {
+    const focused = await shot()
+    await page.evaluate(`(() => { window.__focusCheck = document.activeElement; document.activeElement.blur() })()`)
+    const unfocused = await shot()
+    await page.evaluate(`window.__focusCheck.focus({ focusVisible: true })`)
+    return !focused.equals(unfocused)
+  } finally {
+    await page.evaluate(toasts.replace('%', ''))
+  }
 }
 
 /** Presses Tab until the focused element's text (or test id) matches, as a keyboard user would; fails after 80 presses. */
