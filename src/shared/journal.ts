@@ -1,4 +1,5 @@
 // The journal for the ledger as every process sees it: the accounts a journal posts to, the account map, the entries and the formats it is written in.
+import { z } from 'zod'
 import type { ChargeKind } from './reconcile'
 
 /** Every account a journal posts to, with what it holds, in the order the map is shown. */
@@ -19,6 +20,15 @@ export interface AccountMap {
   /** The tax rate name a ledger asks on each line (Xero's TaxRate): one the user's ledger has. */
   taxRate: string
 }
+
+const accountCode = z.string().trim().min(1).max(100)
+/** An account map as it is saved and sent: every account a code or name of 1 to 100 characters, and the tax rate too. */
+export const accountMapSchema = z.strictObject({
+  accounts: z.strictObject(
+    Object.fromEntries(Object.keys(JOURNAL_ACCOUNTS).map((k) => [k, accountCode])) as Record<JournalAccount, typeof accountCode>
+  ),
+  taxRate: accountCode
+})
 
 export interface JournalLine {
   account: JournalAccount

@@ -409,12 +409,16 @@ export function chargeKind(text: string | null): ChargeKind | null {
   return null
 }
 
+/** Whether a line is money out that only this period's own statement shows (a carried line was the earlier period's). */
+export const ownDebitOnlyInFile = (outcome: Outcome, f: Pick<FileSide, 'amountMinor' | 'carried'>): boolean =>
+  outcome === 'only_in_file' && f.amountMinor < 0 && !f.carried
+
 /** A line's charge kind when it is one the journal books: a debit only in the file, of this period's own statement. */
 export function bookedCharge(
   outcome: Outcome,
   f: Pick<FileSide, 'amountMinor' | 'description' | 'reference' | 'carried'>
 ): ChargeKind | null {
-  if (outcome !== 'only_in_file' || f.amountMinor >= 0 || f.carried) return null
+  if (!ownDebitOnlyInFile(outcome, f)) return null
   return chargeKind([f.description, f.reference].filter(Boolean).join(' '))
 }
 

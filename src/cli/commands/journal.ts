@@ -32,7 +32,7 @@ export async function journalCommand(args: string[]): Promise<number> {
     const session = service.session(values.session)
     const progress = new StderrProgress('journal')
     progress.phase(`reading the items of "${session.name}"`)
-    const { journal, mapSaved } = closedSessionJournal(service, new AccountMaps(data.db), session.id, data.profiles.get(session.profileId))
+    const { journal, mapSaved } = closedSessionJournal(service, new AccountMaps(data.db), session, data.profiles.get(session.profileId))
     progress.end()
     const text = journalFile(journal, format)
     await writeFileSafely(out, (fd) => void writeSync(fd, text))

@@ -1,8 +1,7 @@
 // The account map: which ledger account each kind of journal line posts to, saved per profile (a code of the user's chart of accounts, never guessed from it).
 import type Database from 'better-sqlite3'
-import { z } from 'zod'
 import { AppError } from '../errors'
-import { JOURNAL_ACCOUNTS, type AccountMap, type JournalAccount } from '../../shared/journal'
+import { accountMapSchema, JOURNAL_ACCOUNTS, type AccountMap } from '../../shared/journal'
 
 /** What a map holds until the user sets it: names in words, which a ledger that asks for codes refuses until they are set. */
 export const DEFAULT_MAP: AccountMap = {
@@ -18,12 +17,6 @@ export const DEFAULT_MAP: AccountMap = {
   },
   taxRate: 'Tax Exempt'
 }
-
-const code = z.string().trim().min(1).max(100)
-export const accountMapSchema = z.strictObject({
-  accounts: z.strictObject(Object.fromEntries(Object.keys(JOURNAL_ACCOUNTS).map((k) => [k, code])) as Record<JournalAccount, typeof code>),
-  taxRate: code
-})
 
 /** The account maps of a cache's profiles. */
 export class AccountMaps {

@@ -1,6 +1,14 @@
 // The journal for the ledger, from a closed session: the provider's fees on the records that reached the bank, the bank's charges found as lines only in the file (VAT, levies and stamp duty apart) and the adjustments made in the session, as balanced entries with their references and the items they come from.
 import { moneyText } from '../../shared/money'
-import { bookedCharge, CHARGE_KINDS, shortItemKey, type ChargeKind, type ReconItem, type SessionInfo } from '../../shared/reconcile'
+import {
+  bookedCharge,
+  CHARGE_KINDS,
+  ownDebitOnlyInFile,
+  shortItemKey,
+  type ChargeKind,
+  type ReconItem,
+  type SessionInfo
+} from '../../shared/reconcile'
 import { AppError } from '../errors'
 import type { FoldedDecisions } from '../reconcile/fold'
 import { fileNamesOf } from '../reconcile/report'
@@ -87,7 +95,7 @@ export function journalOf(input: {
       }
     }
     for (const f of item.file) {
-      if (item.outcome !== 'only_in_file' || f.amountMinor >= 0 || f.carried) continue
+      if (!ownDebitOnlyInFile(item.outcome, f)) continue
       const kind = bookedCharge(item.outcome, f)
       if (kind === null) {
         if (!item.resolved) notCharges++
@@ -110,42 +118,31 @@ export function journalOf(input: {
   const number = (): string => `LL-${session.id.slice(0, 8)}-${entries.length + 1}`
   const period = `${session.from} to ${session.to}`
   const sum = (lines: readonly JournalLine[]): number => lines.reduce((s, l) => s + l.debitMinor, 0)
-  for (const currency of [...fees.keys()].sort()) {
-    const lines = fees.get(currency) as JournalLine[]
-    entries.push({
-      number: number(),
-      date: session.to,
-      currency,
-      narration: `The provider's fees on records paid into the bank, ${period}`,
-      lines: [
-        ...lines,
-        line('clearing', 0, sum(lines), {
-          description: `The provider's fees on ${lines.length} item(s), taken from what it paid out`,
-          reference: null,
-          items: [],
-          day: session.to
-        })
-      ]
-    })
+  /** Each currency's lines of one kind as an entry, balanced by one line to the account they are taken from. */
+  const balancedBy = (
+    byCurrency: Map<string, JournalLine[]>,
+    narration: string,
+    against: JournalAccount,
+    said: (n: number) => string
+  ): void => {
+    for (const currency of [...byCurrency.keys()].sort()) {
+      const lines = byCurrency.get(currency) as JournalLine[]
+      entries.push({
+        number: number(),
+        date: session.to,
+        currency,
+        narration: `${narration}, ${period}`,
+        lines: [...lines, line(against, 0, sum(lines), { description: said(lines.length), reference: null, items: [], day: session.to })]
+      })
+    }
   }
-  for (const currency of [...charges.keys()].sort()) {
-    const lines = charges.get(currency) as JournalLine[]
-    entries.push({
-      number: number(),
-      date: session.to,
-      currency,
-      narration: `Bank charges on the statement, ${period}`,
-      lines: [
-        ...lines,
-        line('bank', 0, sum(lines), {
-          description: `Bank charges: ${lines.length} line(s) of the statement`,
-          reference: null,
-          items: [],
-          day: session.to
-        })
-      ]
-    })
-  }
+  balancedBy(
+    fees,
+    "The provider's fees on records paid into the bank",
+    'clearing',
+    (n) => `The provider's fees on ${n} item(s), taken from what it paid out`
+  )
+  balancedBy(charges, 'Bank charges on the statement', 'bank', (n) => `Bank charges: ${n} line(s) of the statement`)
   const adjustments = [...input.adjustments].sort((a, b) => (a.currency < b.currency ? -1 : a.currency > b.currency ? 1 : 0))
   for (const currency of [...new Set(adjustments.map((a) => a.currency))]) {
     const lines: JournalLine[] = []
@@ -203,10 +200,9 @@ export function journalOf(input: {
 export function closedSessionJournal(
   service: ReconService,
   maps: AccountMaps,
-  sessionId: string,
+  session: SessionInfo,
   profile: { name: string; mode: string }
-): { journal: Journal; mapSaved: boolean } {
-  const session = service.session(sessionId)
+): { journal: Journal; map: AccountMap; mapSaved: boolean } {
   if (!session.closedAt)
     throw new AppError('session_open', `Close the session "${session.name}" first: a journal books what was signed off.`)
   const { map, saved } = maps.get(session.profileId)
@@ -219,5 +215,5 @@ export function closedSessionJournal(
     if (!c || t.feesMinor !== c.outcomes.matched.feesMinor || !charges || t.adjustmentsMinor !== c.adjustmentsMinor)
       throw new Error(`The journal's ${t.currency} figures do not tie to the session's summary`)
   }
-  return { journal, mapSaved: saved }
+  return { journal, map, mapSaved: saved }
 }

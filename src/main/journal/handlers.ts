@@ -1,7 +1,6 @@
 // The journal:* calls: a closed session's journal previewed and written where the user chooses, and the active profile's account map.
 import { writeSync } from 'node:fs'
 import type Database from 'better-sqlite3'
-import { AppError } from '../errors'
 import { writeFileSafely } from '../export/safe-file'
 import type { MainUi } from '../ipc/questions'
 import type { HandlerMap } from '../ipc/router'
@@ -9,6 +8,7 @@ import type { Logger } from '../log'
 import type { ActiveProfile } from '../profiles/active'
 import type { ProfileService } from '../profiles/service'
 import { ReconService } from '../reconcile/service'
+import type { SessionInfo } from '../../shared/reconcile'
 import { AccountMaps } from './account-map'
 import { closedSessionJournal } from './entries'
 import { journalFile } from './formats'
@@ -26,29 +26,22 @@ export function journalHandlers(ctx: JournalServices): HandlerMap {
   const service = new ReconService(ctx.db)
   const maps = new AccountMaps(ctx.db)
   /** The session's journal, for the active profile's own sessions only (test and live never mix). */
-  const journalOf = (sessionId: string): ReturnType<typeof closedSessionJournal> & { from: string; to: string } => {
-    const session = service.session(sessionId)
-    if (session.profileId !== ctx.active.current().id)
-      throw new AppError('profile_mismatch', 'That session belongs to another profile; switch to it first (test and live never mix).')
+  const journalOf = (sessionId: string): ReturnType<typeof closedSessionJournal> & { session: SessionInfo } => {
+    const session = service.sessionOfProfile(sessionId, ctx.active.current().id)
     const profile = ctx.profiles.get(session.profileId)
-    return {
-      ...closedSessionJournal(service, maps, session.id, { name: profile.name, mode: profile.mode }),
-      from: session.from,
-      to: session.to
-    }
+    return { ...closedSessionJournal(service, maps, session, { name: profile.name, mode: profile.mode }), session }
   }
   return {
     'journal:preview': ({ sessionId }) => {
-      const { journal, mapSaved } = journalOf(sessionId)
-      return { journal, map: maps.get(ctx.active.current().id).map, mapSaved }
+      const { journal, map, mapSaved } = journalOf(sessionId)
+      return { journal, map, mapSaved }
     },
-    'journal:map': () => maps.get(ctx.active.current().id),
     'journal:saveMap': (map) => maps.set(ctx.active.current().id, map),
     'journal:export': async ({ sessionId, format }) => {
-      const { journal, from, to } = journalOf(sessionId)
+      const { journal, session } = journalOf(sessionId)
       const text = journalFile(journal, format)
       const file = await ctx.ui.chooseSaveFile({
-        suggestedName: `ledgerline-journal-${format}-${from}-${to}.csv`,
+        suggestedName: `ledgerline-journal-${format}-${session.from}-${session.to}.csv`,
         filterName: `Journal for ${format === 'csv' ? 'Excel and other software' : format} (CSV)`,
         extensions: ['csv']
       })

@@ -109,12 +109,7 @@ export function reconHandlers(ctx: ReconServices): HandlerMap {
       )
     )
   }
-  const sessionOfProfile = (id: string): SessionInfo => {
-    const session = service.session(id)
-    if (session.profileId !== ctx.active.current().id)
-      throw new AppError('profile_mismatch', 'That session belongs to another profile; switch to it first (test and live never mix).')
-    return session
-  }
+  const sessionOfProfile = (id: string): SessionInfo => service.sessionOfProfile(id, ctx.active.current().id)
   const profileOf = (session: SessionInfo): ReportInput['profile'] => {
     const profile = ctx.profiles.get(session.profileId)
     return { name: profile.name, mode: profile.mode }

@@ -93,6 +93,13 @@ export class ReconService {
   session(id: string): SessionInfo {
     return this.parts.sessions.get(id)
   }
+  /** A session of this profile; another profile's is refused (test and live never mix). */
+  sessionOfProfile(id: string, profileId: string): SessionInfo {
+    const session = this.parts.sessions.get(id)
+    if (session.profileId !== profileId)
+      throw new AppError('profile_mismatch', 'That session belongs to another profile; switch to it first (test and live never mix).')
+    return session
+  }
   sessions(profileId: string): SessionInfo[] {
     return this.parts.sessions.list(profileId)
   }

@@ -1,7 +1,7 @@
-// The journal domain of the IPC contract: a closed session's journal previewed, the profile's account map read and saved, and the journal written in a ledger's format where the user chooses.
+// The journal domain of the IPC contract: a closed session's journal previewed (with the profile's account map), the map saved, and the journal written in a ledger's format where the user chooses.
 import { z } from 'zod'
-import { JOURNAL_ACCOUNTS, JOURNAL_FORMATS, type AccountMap, type Journal } from '../journal'
-import { call, id, noArgs } from './define'
+import { accountMapSchema, JOURNAL_FORMATS, type AccountMap, type Journal } from '../journal'
+import { call, id } from './define'
 
 /** What the journal screen shows: the entries, what ties, and the map they were made with. */
 export interface JournalPreview {
@@ -11,22 +11,11 @@ export interface JournalPreview {
   mapSaved: boolean
 }
 
-const code = z.string().trim().min(1).max(100)
-
 export const journalCalls = {
   /** A closed session's journal, checked against its summary (refused for a session not closed). */
   'journal:preview': call<JournalPreview>()(z.strictObject({ sessionId: id })),
-  /** The active profile's account map. */
-  'journal:map': call<{ map: AccountMap; saved: boolean }>()(noArgs),
   /** Saves the active profile's account map. */
-  'journal:saveMap': call<AccountMap>()(
-    z.strictObject({
-      accounts: z.strictObject(
-        Object.fromEntries(Object.keys(JOURNAL_ACCOUNTS).map((k) => [k, code])) as Record<keyof typeof JOURNAL_ACCOUNTS, typeof code>
-      ),
-      taxRate: code
-    })
-  ),
+  'journal:saveMap': call<AccountMap>()(accountMapSchema),
   /** Asks where to save, then writes the journal in the ledger's import format. */
   'journal:export': call<{ file: string | null }>()(z.strictObject({ sessionId: id, format: z.enum(JOURNAL_FORMATS) }))
 } as const
