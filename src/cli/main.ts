@@ -73,7 +73,7 @@ Commands:
             --against STATEMENT [--mapping FILE] [--currency CUR] [--from DATE --to DATE] [--time-zone ZONE]
             [--amount-tolerance X] [--days-before N --days-after N] [--net-of-fees]
             [--bulk-file ID]... [--transfer REF]... --out REPORT.csv [--summary FILE.csv]
-            [--xlsx FILE.xlsx] [--plain] [--account ID] [--password-file FILE] [--max-size MB] [--json]
+            [--xlsx FILE.xlsx] [--pdf FILE.pdf] [--plain] [--account ID] [--password-file FILE] [--max-size MB] [--json]
       Import the statement, match it against the provider's records and write the
       reconciled report. Exit 0: accounted for, with nothing left to review (every line in
       an item or counted outside the period, the statement's balances tie, the difference
@@ -103,8 +103,10 @@ Commands:
   sessions [--profile NAME] [--json]
       Every session: id, name, profile, account, currencies, period, state (not run, open,
       closed, shared), counts, and what may be said of it.
-  report --session ID --out FILE [--summary FILE] [--xlsx FILE] [--plain] [--json]
-      Write the reports of any session as it stands now. Exit codes as reconcile's.
+  report --session ID [--out FILE] [--summary FILE] [--xlsx FILE] [--pdf FILE] [--plain] [--json]
+      Write the reports of any session as it stands now (at least one): the items CSV, the
+      summary CSV, the workbook (the reconciliation statement, summary and items, laid out for
+      people), the bank reconciliation statement as a PDF to file. Exit codes as reconcile's.
   close --session ID [--evidence PACK.zip]
       Close a session: read-only until reopened. --evidence writes one zip an auditor opens
       without Ledgerline: the reports, every statement as imported, the audit trail with its

@@ -190,7 +190,9 @@ export const RECON_ERRORS = {
   session_changed: 'busy',
   statement_changed: 'cache',
   evidence_changed: 'write',
-  evidence_not_bound: 'write'
+  evidence_not_bound: 'write',
+  /** Closed by a Ledgerline that laid its reports out otherwise: this one cannot write the files the close bound. */
+  evidence_layout_old: 'write'
 } as const satisfies CodeTable
 
 /** Team codes; the workspace's server refuses with the ones its functions name (TEAM_SERVER_REFUSALS). */

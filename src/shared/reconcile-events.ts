@@ -20,6 +20,8 @@ export interface EvidenceFile {
 export interface ClosedEvidence {
   profile: { name: string; mode: string }
   files: EvidenceFile[]
+  /** How the Ledgerline that closed it laid its reports out (REPORT_LAYOUT); closes before it was kept have none. */
+  layout?: string
 }
 
 /** Each event kind's payload, as it is hashed and stored. A stored payload never changes shape: a new shape is a new kind. */

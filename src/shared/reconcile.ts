@@ -19,6 +19,22 @@ export const OUTCOMES = [
 ] as const
 export type Outcome = (typeof OUTCOMES)[number]
 
+/** Each outcome in words, as the review, the reports people read and the bank reconciliation name it. */
+export const OUTCOME_LABELS: Record<Outcome, string> = {
+  matched: 'Matched',
+  amount_differs: 'Amount differs',
+  currency_differs: 'Currency differs',
+  status_differs: 'Status differs',
+  only_in_provider: 'Only at the provider',
+  pending_at_provider: 'Pending at the provider',
+  not_read: 'Line not read',
+  only_in_file: 'Only in the file',
+  duplicate_in_file: 'Duplicate in the file',
+  duplicate_in_provider: 'Duplicate at the provider',
+  suggested: 'Suggested',
+  ambiguous: 'Ambiguous'
+}
+
 /**
  * Outcomes that need nobody: the money agrees, or it is not due yet (a payment still pending at the
  * provider with no line is an outstanding item of the reconciliation, counted and totalled apart).

@@ -1,6 +1,7 @@
 // The one place that decides what Ledgerline may say of a session (accounted for, statement complete, nothing left, exit 0), per currency, from the session's facts: every output reads it, none decides for itself.
 import { bankReconciliations } from './bank-reconciliation'
-import { moneyText } from './money'
+import { moneyText, parseMajor } from './money'
+import { periodInWords } from './periods'
 import type { CurrencyVerdict, ReconSummary, Verdict } from './reconcile'
 
 const plural = (n: number, one: string, many = `${one}s`): string => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`
@@ -9,7 +10,8 @@ const plural = (n: number, one: string, many = `${one}s`): string => `${n.toLoca
  * What may be said, and why not. A currency is accounted for only when every line of the session's
  * statements is in an item or counted apart (outside the period, the same line twice), no line is
  * still not read, the items foot, its statements state both balances and the difference left is 0,
- * and no warning stands; nothing is left when, besides, no item waits for the user. A statement is
+ * and no warning stands (a period whose opening does not tie to its account's last closed period's
+ * closing, or days between periods that none holds, is one); nothing is left when, besides, no item waits for the user. A statement is
  * complete when it ties, its running balance does not break and no line of it is still not read.
  * Exit 0 only when all of it holds in every currency.
  */
@@ -33,6 +35,14 @@ export function verdictOf(summary: Omit<ReconSummary, 'verdict'>): Verdict {
         `none of the statements' ${plural(lines.inStatements, 'line')} is dated in the period ${summary.period.from} to ${summary.period.to}`
       )
   }
+  // A period of a chain: its opening must be the closing of the account's last closed period, and no days between them may go unreconciled.
+  const chain = summary.chain ?? null
+  const currency = summary.account?.currency ?? null
+  if (chain?.previous && chain.ties === false && chain.opening !== null && chain.previousClosing !== null && currency !== null)
+    warnings.push(
+      `the opening balance ${moneyText(parseMajor(chain.opening, currency), currency)} does not tie to the closing balance ${moneyText(parseMajor(chain.previousClosing, currency), currency)} of ${periodInWords(chain.previous)}`
+    )
+  if (chain?.gap) warnings.push(`no period of the account holds ${chain.gap.from} to ${chain.gap.to}, before this one`)
   const recs = bankReconciliations(summary)
   const exceptions = summary.exceptions
   const notReadOpen = summary.notReadOpen ?? 0

@@ -43,7 +43,7 @@ async function reconcile(path: string, from: string, to: string, extra: string[]
   ])
   expect([0, 1], run.stderr).toContain(run.code)
   const id = /\(session ([0-9a-f-]+)\)/.exec(run.stdout)?.[1] as string
-  return { id, out: run.stdout }
+  return { id, out: run.stdout, code: run.code }
 }
 
 describe('periods of one account, month after month', { timeout: HANG_LIMIT_MS }, () => {
@@ -84,6 +84,12 @@ describe('periods of one account, month after month', { timeout: HANG_LIMIT_MS }
       'CHAIN: The opening balance NGN 999.00 (dec.csv) does not tie to the closing balance NGN 1,032.00 of "nov.csv against payments, 2026-11-01 to 2026-11-30" (nov.csv): NGN 33.00 apart.'
     )
     expect(dec.out).toContain('CHAIN: No period of account 0123456789 holds 2026-12-01 to 2026-12-01, between "nov.csv')
+    // December's own statement ties, but the chain does not: the verdict never says it is accounted for.
+    expect(dec.code).toBe(1)
+    expect(dec.out).toMatch(
+      /Not accounted for: the opening balance NGN 999\.00 does not tie to the closing balance NGN 1,032\.00 of "nov\.csv against payments, 2026-11-01 to 2026-11-30"\./
+    )
+    expect(dec.out).toContain('WARNING: no period of the account holds 2026-12-01 to 2026-12-01, before this one')
     // The session's reports written again say the same.
     const report = await runCli(['report', '--db', cache, '--session', dec.id, '--out', join(dir, 'dec-again.csv')])
     expect(report.stdout).toContain('CHAIN: The opening balance NGN 999.00 (dec.csv) does not tie')

@@ -211,7 +211,7 @@ describe('ledgerline reconcile', { timeout: 120_000 }, () => {
     const plain = await runCli(['reconcile', '--db', small, '--against', join(dir, 'ok.csv'), '--out', join(dir, 'plain.csv'), '--plain'])
     expect(plain.stdout).toMatch(/plain CSV for accounting software, pandas and SQL; not meant for Excel/)
     const plainText = readFileSync(join(dir, 'plain.csv'), 'utf8')
-    expect(plainText.startsWith('"outcome"')).toBe(true)
+    expect(plainText.startsWith('"outcome_in_words"')).toBe(true)
     expect(plainText).not.toContain('="')
     expect(Papa.parse<Record<string, string>>(plainText, { header: true, skipEmptyLines: true }).data[0]).toMatchObject({
       outcome: 'matched',

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startRendererHarness, type RendererHarness } from '../support/renderer-harness'
 import { readExcelCsv } from '../support/excel-csv'
 import { readFileSync } from 'node:fs'
+import { readPdfText } from '../../src/main/reconcile/import/pdf'
 import { verifyEvidencePack } from '../../src/main/reconcile/evidence'
 
 describe('reconciliation in Chromium', { timeout: 180_000 }, () => {
@@ -165,6 +166,18 @@ describe('reconciliation in Chromium', { timeout: 180_000 }, () => {
       rows.reduce((sum, r) => sum + (r[column] ? parseMajor(r[column] as string, 'NGN') : 0), 0)
     expect(reportTotal('provider_net')).toBe(shownTotal('provider'))
     expect(reportTotal('file_amount')).toBe(shownTotal('file'))
+
+    // The bank reconciliation statement as a PDF, from the same screen: its difference left is the summary's.
+    const reports = harness.host.ui.saves.length
+    await page.getByTestId('export-pdf').click()
+    await expect.poll(() => harness.host.ui.saves.length).toBe(reports + 1)
+    expect(harness.host.ui.saves.at(-1)?.suggestedName).toMatch(/^ledgerline-bank-reconciliation-\d{4}-\d{2}-\d{2}-\d{4}-\d{2}-\d{2}\.pdf$/)
+    const pdfSaid = page.getByText(/Report written to .+\.pdf/)
+    await pdfSaid.waitFor()
+    const pdfFile = ((await pdfSaid.textContent()) ?? '').replace(/^Report written to /, '').trim()
+    const pdfLines = (await readPdfText(readFileSync(pdfFile), 'statement.pdf')).lines.map((l) => l.pieces.map((p) => p.text).join(' '))
+    expect(pdfLines[0]).toBe('Bank reconciliation statement')
+    expect(pdfLines.some((l) => /^Difference left\s+NGN [\d,.]+$/.test(l))).toBe(true)
 
     // Reopening needs a reason, which the history keeps.
     await page.getByTestId('review-reopen').click()

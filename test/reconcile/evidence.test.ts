@@ -100,6 +100,7 @@ describe('the evidence pack', () => {
     ).toEqual([
       'README.txt',
       'audit-trail.json',
+      'bank-reconciliation.pdf',
       'manifest.json',
       'report.csv',
       'report.xlsx',
@@ -113,6 +114,7 @@ describe('the evidence pack', () => {
     // The close event, inside the chain, names every file the pack holds besides the trail, its README and manifest.
     const close = service.events(id).find((e) => e.kind === 'close')
     expect(close?.kind === 'close' ? close.payload.evidence?.files.map((f) => f.path).sort() : null).toEqual([
+      'bank-reconciliation.pdf',
       'report.csv',
       'report.xlsx',
       'settings.json',

@@ -100,7 +100,7 @@ describe('the summary of a session with a line not read', () => {
     const facts = Object.fromEntries(
       rows
         .filter((r) => r[0]?.kind === 'text' && (r[0].value === 'session' || r[0].value === 'verdict') && r[8] !== null)
-        .map((r) => [(r[1] as { value: string }).value, (r[8] as { value: string }).value])
+        .map((r) => [(r[1] as { value: string }).value, String((r[8] as { value: string | number }).value)])
     )
     expect(facts).toMatchObject({ lines_not_read_open: '1', difference_accounted_for: 'no', nothing_left: 'no' })
     expect(facts['verdict']).toMatch(/^Not accounted for: 1 line not read: read each by hand or leave it out with a reason\.$/)

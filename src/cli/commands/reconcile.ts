@@ -23,6 +23,7 @@ import { chainLines } from '../../shared/periods'
 import { verifyAudit } from '../../main/reconcile/audit'
 import type { ParsedStatement } from '../../main/reconcile/import/parsed-statement'
 import { writeItemsCsv, writeSummaryCsv, writeXlsx } from '../../main/reconcile/report'
+import { bankRecStatement, writeBankRecPdf } from '../../main/reconcile/bank-rec-statement'
 import { buildSummary } from '../../main/reconcile/totals'
 import { verifyEvidencePack } from '../../main/reconcile/evidence'
 import { ReconService, StatementReads, storedFileIds, type ImportOutcome } from '../../main/reconcile/service'
@@ -309,6 +310,7 @@ export async function reconcileCommand(args: string[]): Promise<number> {
       out: { type: 'string' },
       summary: { type: 'string' },
       xlsx: { type: 'string' },
+      pdf: { type: 'string' },
       plain: { type: 'boolean' },
       name: { type: 'string' },
       account: { type: 'string' },
@@ -326,6 +328,7 @@ export async function reconcileCommand(args: string[]): Promise<number> {
   const out = outputPath('out', values.out)
   const summaryFile = values.summary === undefined ? undefined : outputPath('summary', values.summary)
   const xlsxFile = values.xlsx === undefined ? undefined : outputPath('xlsx', values.xlsx)
+  const pdfFile = values.pdf === undefined ? undefined : outputPath('pdf', values.pdf)
   for (const [name, value] of [
     ['from', values.from],
     ['to', values.to]
@@ -420,7 +423,7 @@ export async function reconcileCommand(args: string[]): Promise<number> {
     )
     const session = run.session
     progress.phase('writing the reports')
-    const summary = await writeReports(service, session.id, profile, { out, summaryFile, xlsxFile, plain: values.plain === true })
+    const summary = await writeReports(service, session.id, profile, { out, summaryFile, xlsxFile, pdfFile, plain: values.plain === true })
     progress.end()
     if (values.json)
       process.stdout.write(
@@ -442,7 +445,7 @@ export async function reconcileCommand(args: string[]): Promise<number> {
         )
       for (const note of run.notes) process.stdout.write(`  note: ${note}\n`)
       process.stdout.write(
-        `Report: ${out}${summaryFile ? `, summary: ${summaryFile}` : ''}${values.plain ? PLAIN_NOTE : ''}${xlsxFile ? `, workbook: ${xlsxFile}` : ''} (session ${session.id})\n`
+        `Report: ${out}${summaryFile ? `, summary: ${summaryFile}` : ''}${values.plain ? PLAIN_NOTE : ''}${xlsxFile ? `, workbook: ${xlsxFile}` : ''}${pdfFile ? `, bank reconciliation statement: ${pdfFile}` : ''} (session ${session.id})\n`
       )
       process.stdout.write(`${summary.verdict.headline}\n`)
     }
@@ -511,18 +514,25 @@ async function writeReports(
   service: ReconService,
   sessionId: string,
   profile: { name: string; mode: string },
-  files: { out: string; summaryFile: string | undefined; xlsxFile: string | undefined; plain: boolean }
+  files: {
+    out?: string | undefined
+    summaryFile?: string | undefined
+    xlsxFile?: string | undefined
+    pdfFile?: string | undefined
+    plain: boolean
+  }
 ): Promise<ReconSummary> {
   const input = service.reportInput(sessionId, { name: profile.name, mode: profile.mode })
   const summary = buildSummary(input)
   const style = files.plain ? 'plain' : 'excel'
-  await writeItemsCsv(files.out, input, style)
+  if (files.out) await writeItemsCsv(files.out, input, style)
   if (files.summaryFile) await writeSummaryCsv(files.summaryFile, summary, input, style)
   if (files.xlsxFile) await writeXlsx(files.xlsxFile, summary, input)
+  if (files.pdfFile) await writeBankRecPdf(files.pdfFile, bankRecStatement(summary, input))
   return summary
 }
 
-/** ledgerline report --session ID --out FILE [--summary FILE] [--xlsx FILE] [--plain] [--json]: the reports of any session, as it stands. */
+/** ledgerline report --session ID [--out FILE] [--summary FILE] [--xlsx FILE] [--pdf FILE] [--plain] [--json]: the reports of any session, as it stands. */
 export async function reportCommand(args: string[]): Promise<number> {
   const { values } = parseArgs({
     args,
@@ -533,30 +543,39 @@ export async function reportCommand(args: string[]): Promise<number> {
       out: { type: 'string' },
       summary: { type: 'string' },
       xlsx: { type: 'string' },
+      pdf: { type: 'string' },
       plain: { type: 'boolean' }
     },
     strict: true,
     allowPositionals: false
   })
   if (!values.session) throw new UsageError('give the session with --session ID (ledgerline sessions lists them)')
-  if (!values.out) throw new UsageError('report needs --out REPORT.csv')
-  const out = outputPath('out', values.out)
+  if (values.out === undefined && values.summary === undefined && values.xlsx === undefined && values.pdf === undefined)
+    throw new UsageError('report needs a file to write: --out REPORT.csv, --summary FILE, --xlsx FILE or --pdf FILE')
+  const out = values.out === undefined ? undefined : outputPath('out', values.out)
   const summaryFile = values.summary === undefined ? undefined : outputPath('summary', values.summary)
   const xlsxFile = values.xlsx === undefined ? undefined : outputPath('xlsx', values.xlsx)
+  const pdfFile = values.pdf === undefined ? undefined : outputPath('pdf', values.pdf)
   const data = openData(values.db, 'reads')
   try {
     const service = new ReconService(data.db)
     const session = service.session(values.session)
     if (!session.lastRunAt) throw new AppError('not_run', `The session "${session.name}" has not been run yet: it has no items to report.`)
     const profile = data.profiles.get(session.profileId)
-    const summary = await writeReports(service, session.id, profile, { out, summaryFile, xlsxFile, plain: values.plain === true })
+    const summary = await writeReports(service, session.id, profile, { out, summaryFile, xlsxFile, pdfFile, plain: values.plain === true })
     if (values.json) process.stdout.write(`${JSON.stringify(summary)}\n`)
     else {
       process.stdout.write(
         `Session "${session.name}" (${session.id}), ${session.from} to ${session.to}:\n${describeSummary(summary)}${chainLines(session.account, session.chain, '  ')}`
       )
+      const written = [
+        out && `report: ${out}`,
+        summaryFile && `summary: ${summaryFile}`,
+        xlsxFile && `workbook: ${xlsxFile}`,
+        pdfFile && `bank reconciliation statement: ${pdfFile}`
+      ].filter(Boolean)
       process.stdout.write(
-        `Report: ${out}${summaryFile ? `, summary: ${summaryFile}` : ''}${values.plain ? PLAIN_NOTE : ''}${xlsxFile ? `, workbook: ${xlsxFile}` : ''}\n${summary.verdict.headline}\n`
+        `Written: ${written.join(', ')}${values.plain && (out || summaryFile) ? PLAIN_NOTE : ''}\n${summary.verdict.headline}\n`
       )
     }
     return summary.verdict.exitCode

@@ -13,9 +13,17 @@ import { DEFAULT_INFLATED_LIMIT, zipEntries, zipEntryBytes, ZipError, type ZipEn
 import { chainProblems, GENESIS, type AuditEvent } from './audit'
 import { writeItemsCsv, writeSummaryCsv, writeXlsx } from './report'
 import { buildSummary, type ReportInput } from './totals'
+import { bankRecStatement, writeBankRecPdf } from './bank-rec-statement'
 
 /** The pack's own format, written into its manifest. */
 export const EVIDENCE_FORMAT = 'ledgerline-evidence/2'
+
+/**
+ * How the reports of a pack are laid out: bumped whenever a report's bytes change for the same
+ * session (a column, a sheet, the PDF). A close records it; a pack of a close made under another
+ * layout cannot be written again byte for byte, and says so.
+ */
+export const REPORT_LAYOUT = 'ledgerline-reports/2'
 
 /** What a manifest Ledgerline writes holds, and nothing else: checked before it is read, so a key or a type changed is named, never a crash. */
 const MANIFEST_SHAPE = z.strictObject({
@@ -81,12 +89,13 @@ async function reportFiles(dir: string, input: ReportInput, closedAt: string): P
   await writeItemsCsv(join(dir, 'report.csv'), input)
   await writeXlsx(join(dir, 'report.xlsx'), summary, input, new Date(closedAt))
   await writeSummaryCsv(join(dir, 'summary.csv'), summary, input)
+  await writeBankRecPdf(join(dir, 'bank-reconciliation.pdf'), bankRecStatement(summary, input), new Date(closedAt))
   const session = input.session
   const settings = Buffer.from(
     `${JSON.stringify({ ruleVersion: RULE_VERSION, settings: session.settings, source: session.source, filter: session.filter, period: { from: session.from, to: session.to, timeZone: session.timeZone } }, null, 2)}\n`
   )
   writeFileSync(join(dir, 'settings.json'), settings)
-  const files: EvidenceFile[] = ['report.csv', 'report.xlsx', 'summary.csv', 'settings.json'].map((path) => {
+  const files: EvidenceFile[] = ['bank-reconciliation.pdf', 'report.csv', 'report.xlsx', 'summary.csv', 'settings.json'].map((path) => {
     const bytes = readFileSync(join(dir, path))
     return { path, sha256: sha256(bytes), bytes: bytes.byteLength }
   })
@@ -107,7 +116,11 @@ async function reportFiles(dir: string, input: ReportInput, closedAt: string): P
 export async function evidenceOnClose(input: ReportInput, closing: { at: string; user: string; seq: number }): Promise<ClosedEvidence> {
   const dir = mkdtempSync(join(tmpdir(), 'ledgerline-evidence-'))
   try {
-    return { profile: input.profile, files: await reportFiles(dir, asClosed(input, closing, input.profile), closing.at) }
+    return {
+      profile: input.profile,
+      files: await reportFiles(dir, asClosed(input, closing, input.profile), closing.at),
+      layout: REPORT_LAYOUT
+    }
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }
@@ -131,6 +144,11 @@ export async function writeEvidencePack(
     throw new AppError(
       'evidence_not_bound',
       `"${session.name}" was closed by a Ledgerline that did not record its files in the audit trail: reopen it (with a reason) and close it again to write a pack an auditor can check.`
+    )
+  if ((evidence.layout ?? 'ledgerline-reports/1') !== REPORT_LAYOUT)
+    throw new AppError(
+      'evidence_layout_old',
+      `"${session.name}" was closed by an earlier Ledgerline, whose reports were laid out otherwise (${evidence.layout ?? 'ledgerline-reports/1'}; this one writes ${REPORT_LAYOUT}): the files its close recorded cannot be written again byte for byte. Reopen it (with a reason) and close it again to bind today's reports; nothing was written.`
     )
   const dir = mkdtempSync(join(tmpdir(), 'ledgerline-evidence-'))
   try {
@@ -179,7 +197,7 @@ export async function writeEvidencePack(
       closedAt: close.at,
       closedBy: close.user
     }
-    add('README.txt', Buffer.from(readme(packSession, chainHead, events.length, close.seq)))
+    add('README.txt', Buffer.from(readme(packSession, chainHead, events.length, close.seq, files)))
     const manifest: Manifest = {
       format: EVIDENCE_FORMAT,
       session: packSession,
@@ -203,13 +221,27 @@ export async function writeEvidencePack(
 }
 
 /** The pack's README: written from the manifest's own values, so the check writes it again and finds any change to it. */
-function readme(session: Manifest['session'], chainHead: string, events: number, closeSeq: number): string {
+function readme(
+  session: Manifest['session'],
+  chainHead: string,
+  events: number,
+  closeSeq: number,
+  files: readonly { path: string }[]
+): string {
+  // Packs of the first layout hold no PDF: their README is read back as it was written.
+  const pdf = files.some((f) => f.path === 'bank-reconciliation.pdf')
   return `Ledgerline evidence pack — ${session.name}
 Period ${session.from} to ${session.to} (${session.timeZone}), ${session.closedAt ? `closed ${session.closedAt} by ${session.closedBy}` : 'not closed'}.
 
 What is in it
-  report.csv        every item of the reconciliation (Excel-safe CSV)
-  report.xlsx       the same, with the summary, as one workbook
+${
+  pdf
+    ? `  bank-reconciliation.pdf  the bank reconciliation statement to file: opening to closing, each class of
+                    reconciling item, each statement's proof, the files' SHA-256 and the sign-off
+`
+    : ''
+}  report.csv        every item of the reconciliation (Excel-safe CSV)
+  report.xlsx       the same, with ${pdf ? 'the reconciliation statement and ' : ''}the summary, as one workbook
   summary.csv       the verdict, totals per currency and outcome, each statement's own check, and
                     the bank reconciliation statement (opening balance to closing balance, difference left)
   statements/       every statement file exactly as it was imported (a file of several statements once)
@@ -446,7 +478,9 @@ export async function verifyEvidencePack(bytes: Uint8Array, limit = DEFAULT_INFL
   const readmeText = contents.get('README.txt')
   if (!readmeText) {
     if (!problems.some((p) => p.what === 'README.txt')) problems.push({ what: 'README.txt', message: 'it is missing from the pack' })
-  } else if (readmeText.toString('utf8') !== readme(manifest.session, manifest.chainHead, manifest.events, manifest.closeSeq))
+  } else if (
+    readmeText.toString('utf8') !== readme(manifest.session, manifest.chainHead, manifest.events, manifest.closeSeq, manifest.files)
+  )
     problems.push({ what: 'README.txt', message: 'it is not the README Ledgerline wrote for this pack: its text was changed' })
   // Each statement: as recorded at import, and listed in the summary.
   const summaryText = contents.get('summary.csv')?.toString('utf8') ?? ''

@@ -22,6 +22,7 @@ import { verifyAudit } from './audit'
 import { PDF_PASSWORD_REQUIRED, PDF_PASSWORD_WRONG } from './import/pdf'
 import type { ParsedStatement } from './import/parsed-statement'
 import { writeItemsCsv, writeSummaryCsv, writeXlsx } from './report'
+import { bankRecStatement, writeBankRecPdf } from './bank-rec-statement'
 import { buildSummary, summaryOf, type ReportInput } from './totals'
 import { ReconService, storedFileIds } from './service'
 import { StatementReads } from './statement-store'
@@ -317,13 +318,20 @@ export function reconHandlers(ctx: ReconServices): HandlerMap {
     'recon:summary': ({ sessionId }) => screenSummary(sessionOfProfile(sessionId)),
     'recon:export': async ({ sessionId, format }) => {
       const session = sessionOfProfile(sessionId)
-      const extension = format === 'xlsx' ? 'xlsx' : 'csv'
+      const extension = format === 'xlsx' || format === 'pdf' ? format : 'csv'
       const plain = format === 'items-plain-csv' || format === 'summary-plain-csv'
       const summaryFile = format === 'summary-csv' || format === 'summary-plain-csv'
-      const stem = `ledgerline-reconciliation-${session.from}-${session.to}${summaryFile ? '-summary' : ''}`
+      const stem = `ledgerline-${format === 'pdf' ? 'bank-reconciliation' : 'reconciliation'}-${session.from}-${session.to}${summaryFile ? '-summary' : ''}`
       const file = await ctx.ui.chooseSaveFile({
         suggestedName: plain ? plainFileName(`${stem}.csv`) : `${stem}.${extension}`,
-        filterName: format === 'xlsx' ? 'Excel workbook' : plain ? 'CSV (plain, for accounting software; not for Excel)' : 'CSV (Excel)',
+        filterName:
+          format === 'xlsx'
+            ? 'Excel workbook'
+            : format === 'pdf'
+              ? 'Bank reconciliation statement (PDF)'
+              : plain
+                ? 'CSV (plain, for accounting software; not for Excel)'
+                : 'CSV (Excel)',
         extensions: [extension]
       })
       if (!file) return { file: null }
@@ -336,6 +344,7 @@ export function reconHandlers(ctx: ReconServices): HandlerMap {
         await writeItemsCsv(file, input, style)
         if (signOff && format === 'items-csv') signOffFile = await signOff.writeBeside(file)
       } else if (summaryFile) await writeSummaryCsv(file, buildSummary(input), input, style)
+      else if (format === 'pdf') await writeBankRecPdf(file, bankRecStatement(buildSummary(input), input))
       else await writeXlsx(file, buildSummary(input), input)
       ctx.log.info(`reconciliation report written (${format})`)
       return { file, signOffFile }

@@ -1,4 +1,4 @@
-// Reports an auditor can open: the reconciled items and a summary that foots per currency, as Excel-safe CSV and as one XLSX workbook (Summary and Items).
+// Reports an auditor can open: the reconciled items and a summary that foots per currency, as Excel-safe CSV and as one XLSX workbook laid out for people (Reconciliation, Summary and Items).
 import { createWriteStream, readFileSync, writeSync } from 'node:fs'
 import { zipSync } from 'fflate'
 import { unzipBounded } from '../files/zip'
@@ -25,8 +25,10 @@ import {
   carriedFromOf,
   expectedAmount,
   feeBasisInWords,
+  OUTCOME_LABELS,
   OUTCOMES,
   shownAmount,
+  type FileSide,
   shownDay,
   shortItemKey,
   type ReconItem,
@@ -39,40 +41,50 @@ import { bankReconciliations } from '../../shared/bank-reconciliation'
 import { describeEvent } from '../../shared/reconcile-events'
 import type { AuditEvent } from './audit'
 import type { ReportInput } from './totals'
+import { bankRecAmount, bankRecStatement, type BankRecStatement } from './bank-rec-statement'
 
-export const ITEM_COLUMNS = [
-  'outcome',
-  'difference',
-  'score',
-  'reasons',
-  'decision',
-  'note',
-  'reason_code',
-  'resolved',
-  'decided_by',
-  'decided_at',
-  'carried_from',
-  'provider_ids',
-  'provider_reference',
-  'provider_service_reference',
-  'provider_date',
-  'provider_status',
-  'provider_channel',
-  'provider_currency',
-  'provider_amount',
-  'provider_fees',
-  'provider_net',
-  'file_row_ids',
-  'file_name',
-  'file_line',
-  'file_reference',
-  'file_description',
-  'file_counterparty',
-  'file_date',
-  'file_currency',
-  'file_amount',
-  'item_key'
-] as const
+/**
+ * The items report's columns, in the order people read them: the outcome in words and why, the
+ * decision, the provider's side, the file's side; then what software keys on (the outcome's code,
+ * the item's short key, the provider's record ids and the file's row ids), last. Each with the
+ * heading and width the workbook gives it.
+ */
+const ITEM_LAYOUT = {
+  outcome_in_words: ['Outcome', 24],
+  difference: ['Difference', 16],
+  score: ['Score', 7],
+  reasons: ['Reasons', 60],
+  decision: ['Decision', 12],
+  note: ['Note', 30],
+  reason_code: ['Reason', 16],
+  resolved: ['Resolved', 9],
+  decided_by: ['Decided by', 16],
+  decided_at: ['Decided at', 20],
+  carried_from: ['Carried from', 24],
+  provider_reference: ['Provider reference', 24],
+  provider_service_reference: ['Service reference', 20],
+  provider_date: ['Provider date', 12],
+  provider_status: ['Status', 11],
+  provider_channel: ['Channel', 12],
+  provider_currency: ['Provider currency', 9],
+  provider_amount: ['Provider amount', 16],
+  provider_fees: ['Provider fees', 14],
+  provider_net: ['Provider net', 16],
+  file_name: ['Statement', 24],
+  file_line: ['Line', 9],
+  file_reference: ['Statement reference', 24],
+  file_description: ['Description', 40],
+  file_counterparty: ['Counterparty', 24],
+  file_date: ['Statement date', 12],
+  file_currency: ['Statement currency', 9],
+  file_amount: ['Statement amount', 16],
+  outcome: ['Outcome code', 20],
+  item_key: ['Item key', 14],
+  provider_ids: ['Provider record ids', 28],
+  file_row_ids: ['Statement row ids', 28]
+} as const satisfies Record<string, readonly [string, number]>
+
+export const ITEM_COLUMNS = Object.keys(ITEM_LAYOUT) as (keyof typeof ITEM_LAYOUT)[]
 
 const join = (values: (string | null)[]): string | null => {
   const kept = values.filter((v): v is string => v !== null && v !== '')
@@ -104,10 +116,11 @@ export function itemCells(
     minor === null || currency === null ? null : amount(minor, currency)
   const hasP = item.provider.length > 0
   const hasF = item.file.length > 0
+  const onlyLine = item.file.length === 1 && !filePages.has((item.file[0] as FileSide).fileId) ? (item.file[0] as FileSide).line : null
   return [
-    text(item.outcome),
+    text(OUTCOME_LABELS[item.outcome]),
     item.differenceMinor === null || common === null ? null : amount(item.differenceMinor, common),
-    item.score === null ? null : text(String(item.score)),
+    item.score === null ? null : integer(item.score),
     text(item.reasons.join('; ')),
     text(item.decision),
     text(item.note),
@@ -117,7 +130,6 @@ export function itemCells(
     text(item.decidedAt),
     // The earlier period an open record or line was carried forward from, by its days.
     text(join(carriedFromOf(item).map((c) => `${c.from} to ${c.to}`))),
-    identifier(join(item.provider.map((p) => p.id))),
     identifier(join(item.provider.map((p) => p.reference))),
     identifier(join(item.provider.map((p) => p.serviceReference))),
     date(join([...new Set(item.provider.map((p) => p.date))])),
@@ -127,10 +139,11 @@ export function itemCells(
     hasP ? money(pCurrency ? sum(item.provider.map((p) => p.amountMinor)) : null, pCurrency) : null,
     hasP ? money(pCurrency ? sum(item.provider.map((p) => p.feesMinor)) : null, pCurrency) : null,
     hasP ? money(pCurrency ? sum(item.provider.map((p) => expectedAmount(p, true))) : null, pCurrency) : null,
-    identifier(join(item.file.map((f) => f.id))),
     text(join([...new Set(item.file.map((f) => fileNames.get(f.fileId) ?? f.carried?.file ?? null))])),
-    // A PDF's line by its page ("page 3, line 12"), as the auditor finds it; any other file's by its number.
-    text(join(item.file.map((f) => (filePages.has(f.fileId) ? lineWhere(f.line, filePages.get(f.fileId)) : String(f.line))))),
+    // One line of a text file as a number; a PDF's line by its page ("page 3, line 12"), as the auditor finds it; a group's lines joined.
+    onlyLine !== null
+      ? integer(onlyLine)
+      : text(join(item.file.map((f) => (filePages.has(f.fileId) ? lineWhere(f.line, filePages.get(f.fileId)) : String(f.line))))),
     identifier(join(item.file.map((f) => f.reference))),
     text(join(item.file.map((f) => f.description))),
     text(join([...new Set(item.file.map((f) => f.counterparty))])),
@@ -140,8 +153,11 @@ export function itemCells(
     hasF && item.file.every((f) => shownAmount(f) !== null)
       ? money(fCurrency ? sum(item.file.map((f) => f.amountMinor)) : null, fCurrency)
       : null,
+    text(item.outcome),
     // The short key (12 characters, stable across runs): what the CLI's decide and the review take back.
-    identifier(shortItemKey(item.key))
+    identifier(shortItemKey(item.key)),
+    identifier(join(item.provider.map((p) => p.id))),
+    identifier(join(item.file.map((f) => f.id)))
   ]
 }
 
@@ -176,6 +192,7 @@ export function summaryRows(summary: ReconSummary, input: ReportInput): CsvCell[
     null,
     id ? identifier(value) : text(value)
   ]
+  const count = (section: string, name: string, value: number): CsvCell[] => [...fact(section, name, null).slice(0, -1), integer(value)]
   const rows: CsvCell[][] = [
     fact('session', 'id', summary.sessionId, true),
     fact('session', 'name', input.session.name),
@@ -188,8 +205,8 @@ export function summaryRows(summary: ReconSummary, input: ReportInput): CsvCell[
     fact('session', 'closed_at', summary.closedAt ?? 'open'),
     fact('session', 'closed_by', summary.closedBy),
     fact('session', 'rule_version', summary.ruleVersion),
-    fact('session', 'exceptions_open', String(summary.exceptions)),
-    fact('session', 'lines_not_read_open', String(summary.notReadOpen)),
+    count('session', 'exceptions_open', summary.exceptions),
+    count('session', 'lines_not_read_open', summary.notReadOpen),
     // What may be said, as the one verdict says it (shared/verdict.ts): never decided here.
     fact('verdict', 'verdict', summary.verdict.headline),
     fact('verdict', 'difference_accounted_for', summary.verdict.accountedFor ? 'yes' : 'no'),
@@ -197,7 +214,7 @@ export function summaryRows(summary: ReconSummary, input: ReportInput): CsvCell[
     fact('verdict', 'nothing_left', summary.verdict.nothingLeft ? 'yes' : 'no'),
     ...summary.verdict.warnings.map((w) => fact('warning', 'warning', w)),
     fact('session', 'expected_amounts', feeBasisInWords(summary.basis)),
-    ...(summary.lines === null ? [] : [fact('lines', 'lines_in_statements', String(summary.lines.inStatements))])
+    ...(summary.lines === null ? [] : [count('lines', 'lines_in_statements', summary.lines.inStatements)])
   ]
   for (const v of summary.verdict.currencies)
     for (const why of v.why) rows.push([text('verdict'), text('why_not'), text(v.currency), null, null, null, null, null, text(why)])
@@ -387,7 +404,7 @@ export async function writeSummaryCsv(file: string, summary: ReconSummary, input
   })
 }
 
-/** One workbook, Summary then Items (then Sign-off for a team session): identifiers as text cells, amounts as numbers with their currency's decimals. */
+/** One workbook for people: the Reconciliation statement, the Summary, the Items (then Sign-off for a team session), each with bold headings, widths, frozen heading rows and filters; identifiers as text cells, amounts as numbers with their currency's decimals. */
 /**
  * The workbook. `fixedTime` makes it the same bytes each time it is written from the same session
  * (its document dates and every part's zip time set to it): an evidence pack's workbook is bound by
@@ -405,13 +422,17 @@ export async function writeXlsx(file: string, summary: ReconSummary, input: Repo
   }
 }
 
+/** Column widths of the Summary sheet, in characters. */
+const SUMMARY_WIDTHS = [20, 44, 9, 20, 9, 18, 18, 18, 60]
+const BOLD = { bold: true }
+
 async function writeWorkbook(stream: Writable, summary: ReconSummary, input: ReportInput, fixedTime?: Date): Promise<void> {
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream, useSharedStrings: false, useStyles: true })
   if (fixedTime) {
     workbook.created = fixedTime
     workbook.modified = fixedTime
   }
-  const put = (sheet: ExcelJS.Worksheet, cells: CsvCell[]): void => {
+  const put = (sheet: ExcelJS.Worksheet, cells: CsvCell[], font?: Partial<ExcelJS.Font>): void => {
     const row = sheet.addRow(cells.map(xlsxValue))
     cells.forEach((cell, i) => {
       if (cell === null) return
@@ -419,26 +440,104 @@ async function writeWorkbook(stream: Writable, summary: ReconSummary, input: Rep
       if (cell.kind === 'amount') target.numFmt = amountFormat(cell.currency)
       else if (cell.kind === 'date') target.numFmt = 'yyyy-mm-dd'
       else if (cell.kind === 'identifier' || cell.kind === 'text') target.numFmt = '@'
+      if (font) target.font = font
     })
     row.commit()
   }
-  const summarySheet = workbook.addWorksheet('Summary')
-  summarySheet.addRow([...SUMMARY_COLUMNS]).commit()
+  /** A sheet of rows under one bold heading row, frozen below it, with filters on every column. */
+  const table = (name: string, headings: readonly string[], widths: readonly number[]): ExcelJS.Worksheet => {
+    const sheet = workbook.addWorksheet(name, { views: [{ state: 'frozen', ySplit: 1, xSplit: 0 }] })
+    sheet.columns = headings.map((header, i) => ({ header, width: widths[i] ?? 14 }))
+    sheet.autoFilter = { from: { row: 1, column: 1 }, to: { row: 1, column: headings.length } }
+    sheet.getRow(1).font = BOLD
+    return sheet
+  }
+  writeReconciliationSheet(workbook, bankRecStatement(summary, input), put)
+  const summarySheet = table('Summary', SUMMARY_COLUMNS, SUMMARY_WIDTHS)
   for (const row of summaryRows(summary, input)) put(summarySheet, row)
   summarySheet.commit()
-  const itemsSheet = workbook.addWorksheet('Items')
-  itemsSheet.addRow([...ITEM_COLUMNS]).commit()
+  const itemsSheet = table(
+    'Items',
+    ITEM_COLUMNS.map((c) => ITEM_LAYOUT[c][0]),
+    ITEM_COLUMNS.map((c) => ITEM_LAYOUT[c][1])
+  )
   const names = fileNamesOf(input.session)
   const pages = filePagesOf(input.session)
   for (const item of input.items()) put(itemsSheet, itemCells(item, names, pages))
   itemsSheet.commit()
   if (input.signOff) {
-    const signOffSheet = workbook.addWorksheet('Sign-off')
-    signOffSheet.addRow([...input.signOff.columns]).commit()
+    const signOffSheet = table('Sign-off', input.signOff.columns, [])
     for (const row of input.signOff.rows) put(signOffSheet, row)
     signOffSheet.commit()
   }
   await workbook.commit()
+}
+
+/** The Reconciliation sheet: the bank reconciliation statement as the PDF lays it out, one currency after another, the figures as numbers. */
+function writeReconciliationSheet(
+  workbook: ExcelJS.stream.xlsx.WorkbookWriter,
+  statement: BankRecStatement,
+  put: (sheet: ExcelJS.Worksheet, cells: CsvCell[], font?: Partial<ExcelJS.Font>) => void
+): void {
+  const sheet = workbook.addWorksheet('Reconciliation')
+  sheet.columns = [{ width: 86 }, { width: 10 }, { width: 22 }]
+  const heading = (words: string, size = 12): void => put(sheet, [text(words)], { bold: true, size })
+  const blank = (): void => put(sheet, [])
+  heading(statement.title, 14)
+  for (const f of statement.facts) put(sheet, [text(`${f.label}: ${f.value}`)])
+  for (const rec of statement.reconciliations) {
+    blank()
+    heading(`Reconciliation in ${rec.currency}`)
+    put(sheet, [null, text('Items'), text('Amount')], BOLD)
+    let memo = false
+    for (const line of rec.lines) {
+      if (line.kind === 'memo' && !memo) {
+        memo = true
+        put(sheet, [text('Memo (said, not added):')], { italic: true })
+      }
+      const strong = line.kind === 'balance' || line.kind === 'total' || line.kind === 'difference'
+      put(
+        sheet,
+        [
+          text(line.label),
+          line.count === null ? null : integer(line.count),
+          line.amountMinor === null ? text(bankRecAmount(line, rec.currency) || null) : amount(line.amountMinor, rec.currency)
+        ],
+        strong ? BOLD : line.kind === 'memo' ? { italic: true } : undefined
+      )
+    }
+  }
+  blank()
+  heading('What may be said')
+  put(sheet, [text(statement.verdict.headline)], BOLD)
+  for (const why of statement.verdict.why) put(sheet, [text(`• ${why}`)])
+  blank()
+  heading('The period among the account’s others')
+  for (const line of statement.chain) put(sheet, [text(line)])
+  blank()
+  heading('Each statement’s own proof')
+  for (const p of statement.proofs) {
+    put(sheet, [text(`${p.file}${p.account ? `, account ${p.account}` : ''}${p.currency ? `, ${p.currency}` : ''}`)], BOLD)
+    put(sheet, [
+      text(
+        `Opening ${p.opening ?? 'not stated'}; closing ${p.closing ?? 'not stated'}; ${p.linesRead.toLocaleString('en-US')} lines read. ${p.complete ? 'Complete' : 'NOT complete'}: ${p.verdict}.`
+      )
+    ])
+    for (const problem of p.problems) put(sheet, [text(`• ${problem}`)])
+  }
+  blank()
+  heading('Files reconciled, as imported')
+  put(sheet, [text('File'), text('Lines'), text('SHA-256')], BOLD)
+  for (const f of statement.files) put(sheet, [text(f.name), integer(f.lines), identifier(f.sha256)])
+  blank()
+  heading('Sign-off')
+  const s = statement.signOff
+  put(sheet, [text('Prepared by'), null, text('Date')], BOLD)
+  put(sheet, [text(s.preparedBy ?? ''), null, text(s.preparedAt ?? '')])
+  put(sheet, [text('Reviewed by'), null, text('Date')], BOLD)
+  put(sheet, [text(s.reviewedBy ?? ''), null, text(s.reviewedAt ?? '')])
+  put(sheet, [text(s.chainHead === null ? 'Audit trail: no event yet.' : `Audit trail: ${s.events} events; the chain head ${s.chainHead}`)])
+  sheet.commit()
 }
 
 function xlsxValue(cell: CsvCell): string | number | Date | null {

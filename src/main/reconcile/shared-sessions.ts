@@ -1,10 +1,10 @@
 // What reconcile asks of a team workspace for a session shared there: team implements it, so reconcile never imports team.
-import type { CsvCell } from '../../shared/csv/excel-safe'
 import type { Decision, ItemFilter } from '../../shared/reconcile'
+import type { SignOffSheet } from './totals'
 
 /** A shared session's sign-off as its report carries it: a sheet of the workbook, and a CSV beside the items. */
 export interface ReportSignOff {
-  sheet: { columns: readonly string[]; rows: CsvCell[][] }
+  sheet: SignOffSheet
   /** Writes the sign-off as an Excel-safe CSV beside an items CSV (march.csv → march-sign-off.csv) and says where. */
   writeBeside(itemsFile: string): Promise<string>
 }

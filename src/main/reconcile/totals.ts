@@ -283,7 +283,15 @@ export interface ReportInput {
   /** What the last run counted of the statements' lines, and its basis (null before a run kept them). */
   facts: RunFacts | null
   /** Who prepared, reviewed and approved it (a session shared in a team workspace): a sheet of its own in the workbook. */
-  signOff?: { columns: readonly string[]; rows: CsvCell[][] }
+  signOff?: SignOffSheet
+}
+
+/** A shared session's sign-off as its reports carry it: every step as rows, and the submission and approval in force. */
+export interface SignOffSheet {
+  columns: readonly string[]
+  rows: CsvCell[][]
+  submitted: { by: string; at: string } | null
+  approved: { by: string; at: string } | null
 }
 
 /** The summary a report carries: its totals summed from every item as the report writes them. */

@@ -5,6 +5,7 @@ import type { TeamEventView } from '../../shared/ipc/team'
 import { describeEvent, type AuditEventBody } from '../../shared/reconcile-events'
 import { writeFileSafely } from '../export/safe-file'
 import type { ReportSignOff } from '../reconcile/shared-sessions'
+import type { SignOffSheet } from '../reconcile/totals'
 import type { SessionEvent } from './server-sessions'
 import { digestOf, type ItemsDigest } from './sign-off'
 
@@ -94,11 +95,15 @@ export function signOffRows(events: readonly SessionEvent[]): CsvCell[][] {
     ])
 }
 
-/** The sign-off as the report carries it (a sheet of the workbook). */
-const signOffOf = (events: readonly SessionEvent[]): { columns: readonly string[]; rows: CsvCell[][] } => ({
-  columns: SIGN_OFF_COLUMNS,
-  rows: signOffRows(events)
-})
+/** The sign-off as the report carries it (a sheet of the workbook), with the submission and approval in force for the statement's sign-off block. */
+function signOffOf(events: readonly SessionEvent[]): SignOffSheet {
+  const views = teamEventViews(events)
+  const inForce = (kind: string): { by: string; at: string } | null => {
+    const step = views.findLast((v) => v.kind === kind && v.standing === 'in force')
+    return step ? { by: step.author, at: step.at } : null
+  }
+  return { columns: SIGN_OFF_COLUMNS, rows: signOffRows(events), submitted: inForce('submit'), approved: inForce('approve') }
+}
 
 /** Where the sign-off CSV goes beside an items CSV: march.csv → march-sign-off.csv. */
 const signOffFileBeside = (itemsFile: string): string => itemsFile.replace(/(\.csv)?$/i, '-sign-off.csv')

@@ -144,7 +144,7 @@ export interface AuditVerification {
 }
 
 /** The reports a session is written as: Excel-safe CSVs, one workbook, and plain CSVs (for accounting software, not Excel). */
-export const REPORT_FORMATS = ['items-csv', 'summary-csv', 'xlsx', 'items-plain-csv', 'summary-plain-csv'] as const
+export const REPORT_FORMATS = ['items-csv', 'summary-csv', 'xlsx', 'pdf', 'items-plain-csv', 'summary-plain-csv'] as const
 export type ReportFormat = (typeof REPORT_FORMATS)[number]
 
 export const reconCalls = {

@@ -1,0 +1,272 @@
+// The bank reconciliation statement an auditor files, per account and period: one model (entity, account, period, each currency's reconciliation, each statement's own proof, the chain, the files with their SHA-256, the sign-off) that the PDF below and the workbook's Reconciliation sheet both lay out, so both carry the summary's figures.
+import PDFDocument from 'pdfkit'
+import { writeSync } from 'node:fs'
+import { bankReconciliations, type BankReconciliation } from '../../shared/bank-reconciliation'
+import { moneyText, parseMajor } from '../../shared/money'
+import { accountInWords, chainHeadline } from '../../shared/periods'
+import { feeBasisInWords, lineWhere, type ReconSummary } from '../../shared/reconcile'
+import { writeFileSafely } from '../export/safe-file'
+import type { ReportInput } from './totals'
+
+/** One statement's own proof, in words and figures. */
+export interface StatementProof {
+  file: string
+  account: string | null
+  currency: string | null
+  /** Balances as the statement states them, with their currency; null where it states none. */
+  opening: string | null
+  closing: string | null
+  linesRead: number
+  complete: boolean
+  verdict: string
+  /** Each break of its running balance and each line still not read, in words. */
+  problems: string[]
+}
+
+/** Who signed, and when; null where nobody has yet (a line to sign on paper). */
+export interface SignOffBlock {
+  preparedBy: string | null
+  preparedAt: string | null
+  reviewedBy: string | null
+  reviewedAt: string | null
+  /** The audit trail the document was written from: its events and its last hash. */
+  events: number
+  chainHead: string | null
+}
+
+export interface BankRecStatement {
+  title: string
+  /** The heading facts, label and value: entity, account, period, status, verdict. */
+  facts: { label: string; value: string }[]
+  /** A closed session's document is final; an open one's is a draft, and says so on every page. */
+  draft: boolean
+  reconciliations: BankReconciliation[]
+  verdict: { headline: string; why: string[] }
+  chain: string[]
+  proofs: StatementProof[]
+  files: { name: string; lines: number; sha256: string }[]
+  signOff: SignOffBlock
+}
+
+/** The statement's model from the summary the reports carry and the input they were written from. */
+export function bankRecStatement(summary: ReconSummary, input: ReportInput): BankRecStatement {
+  const session = input.session
+  const approval = input.signOff?.approved ?? null
+  const prepared = input.signOff?.submitted ?? null
+  const account = summary.account ?? session.account
+  const chain = summary.chain ?? session.chain
+  const closed = summary.closedAt !== null
+  return {
+    title: 'Bank reconciliation statement',
+    facts: [
+      { label: 'Entity', value: `${summary.profile.name} (${summary.profile.mode} mode)` },
+      { label: 'Account', value: accountInWords(account) },
+      { label: 'Period', value: `${summary.period.from} to ${summary.period.to} (${summary.period.timeZone})` },
+      { label: 'Session', value: `${session.name}; the provider's ${summary.source}` },
+      { label: 'Expected amounts', value: feeBasisInWords(summary.basis) },
+      {
+        label: 'Status',
+        value: closed ? `Closed ${summary.closedAt} by ${summary.closedBy}` : 'OPEN: a draft, not signed off; its figures may change'
+      },
+      { label: 'Rules', value: summary.ruleVersion }
+    ],
+    draft: !closed,
+    reconciliations: bankReconciliations(summary),
+    verdict: {
+      headline: summary.verdict.headline,
+      why: summary.verdict.currencies.flatMap((c) => c.why.map((w) => `${c.currency}: ${w}`))
+    },
+    chain: [chainHeadline(account, chain), ...(chain?.said ?? [])],
+    proofs: summary.statements.map((s) => {
+      const money = (value: string | null): string | null =>
+        value === null ? null : s.currency === null ? value : moneyText(parseMajor(value, s.currency), s.currency)
+      return {
+        file: s.file,
+        account: s.account,
+        currency: s.currency,
+        opening: money(s.opening),
+        closing: money(s.closing),
+        linesRead: s.linesRead,
+        complete: s.complete,
+        verdict: s.verdict,
+        problems: [
+          ...s.balanceBreaks.map(
+            (b) =>
+              `${lineWhere(b.line, s.pageStarts)}: running balance ${money(b.found)} where ${money(b.expected)} was expected (${money(b.gap)} apart)`
+          ),
+          ...s.notRead.map((l) => `${lineWhere(l.line, s.pageStarts)} not read: ${l.reason}`)
+        ]
+      }
+    }),
+    files: summary.files.map((f) => ({ name: f.name, lines: f.rows, sha256: f.sha256 })),
+    signOff: {
+      preparedBy: prepared?.by ?? summary.closedBy,
+      preparedAt: prepared?.at ?? summary.closedAt,
+      reviewedBy: approval?.by ?? null,
+      reviewedAt: approval?.at ?? null,
+      events: input.events.length,
+      chainHead: input.events.at(-1)?.hash ?? null
+    }
+  }
+}
+
+/** A line's amount as the statement prints it; a balance not stated is said so. */
+export function bankRecAmount(line: BankReconciliation['lines'][number], currency: string): string {
+  if (line.amountMinor !== null) return moneyText(line.amountMinor, currency)
+  return line.kind === 'memo' ? '' : 'not stated'
+}
+
+const A4 = { width: 595.28, height: 841.89 }
+const MARGIN = 48
+const WIDTH = A4.width - 2 * MARGIN
+const COLUMNS = { label: WIDTH - 190, count: 60, amount: 130 }
+const BOTTOM = A4.height - MARGIN - 24
+
+/**
+ * The statement as a PDF (A4, the standard Helvetica: no font file to embed). `fixedTime` sets its
+ * creation date, and with it its file id: the same session writes the same bytes (an evidence pack's
+ * copy is bound by its SHA-256 at the close).
+ */
+export async function writeBankRecPdf(file: string, statement: BankRecStatement, fixedTime?: Date): Promise<void> {
+  const bytes = await bankRecPdfBytes(statement, fixedTime ?? new Date())
+  await writeFileSafely(file, (fd) => {
+    writeSync(fd, bytes)
+  })
+}
+
+export function bankRecPdfBytes(statement: BankRecStatement, created: Date): Promise<Buffer> {
+  const doc = new PDFDocument({
+    size: 'A4',
+    margin: MARGIN,
+    bufferPages: true,
+    info: { Title: statement.title, Creator: 'Ledgerline', Producer: 'Ledgerline', CreationDate: created }
+  })
+  const chunks: Buffer[] = []
+  doc.on('data', (c: Buffer) => chunks.push(c))
+  const done = new Promise<Buffer>((resolve, reject) => {
+    doc.on('end', () => resolve(Buffer.concat(chunks)))
+    doc.on('error', reject)
+  })
+  let y = MARGIN
+  /** Room for `height` more, or a new page. */
+  const room = (height: number): void => {
+    if (y + height <= BOTTOM) return
+    doc.addPage()
+    y = MARGIN
+  }
+  const paragraph = (text: string, options: { font?: string; size?: number; gap?: number; indent?: number } = {}): void => {
+    doc.font(options.font ?? 'Helvetica').fontSize(options.size ?? 9)
+    const indent = options.indent ?? 0
+    const height = doc.heightOfString(text, { width: WIDTH - indent })
+    room(height)
+    doc.text(text, MARGIN + indent, y, { width: WIDTH - indent })
+    y += height + (options.gap ?? 3)
+  }
+  const heading = (text: string): void => {
+    y += 8
+    room(40)
+    paragraph(text, { font: 'Helvetica-Bold', size: 11, gap: 5 })
+  }
+  /** A row of the reconciliation: its label wraps, its count and amount stand right, on its first line. */
+  const row = (label: string, count: string, amount: string, font = 'Helvetica'): void => {
+    doc.font(font).fontSize(9)
+    const height = Math.max(doc.heightOfString(label, { width: COLUMNS.label - 8 }), doc.heightOfString('0'))
+    room(height)
+    doc.text(label, MARGIN, y, { width: COLUMNS.label - 8 })
+    doc.text(count, MARGIN + COLUMNS.label, y, { width: COLUMNS.count, align: 'right', lineBreak: false })
+    doc.text(amount, MARGIN + COLUMNS.label + COLUMNS.count, y, { width: COLUMNS.amount, align: 'right', lineBreak: false })
+    y += height + 3
+  }
+  const rule = (): void => {
+    doc
+      .moveTo(MARGIN, y)
+      .lineTo(MARGIN + WIDTH, y)
+      .lineWidth(0.5)
+      .stroke()
+    y += 4
+  }
+
+  paragraph(statement.title, { font: 'Helvetica-Bold', size: 16, gap: 8 })
+  for (const f of statement.facts) {
+    doc.font('Helvetica-Bold').fontSize(9)
+    const height = doc.font('Helvetica').heightOfString(f.value, { width: WIDTH - 110 })
+    room(height)
+    doc.font('Helvetica-Bold').text(f.label, MARGIN, y, { width: 105, lineBreak: false })
+    doc.font('Helvetica').text(f.value, MARGIN + 110, y, { width: WIDTH - 110 })
+    y += height + 3
+  }
+  for (const rec of statement.reconciliations) {
+    heading(`Reconciliation in ${rec.currency}`)
+    row('', 'Items', 'Amount', 'Helvetica-Bold')
+    rule()
+    for (const line of rec.lines) {
+      if (line.kind === 'memo' && line === rec.lines.find((l) => l.kind === 'memo')) {
+        y += 4
+        paragraph('Memo (said, not added):', { font: 'Helvetica-Oblique', gap: 2 })
+      }
+      const bold = line.kind === 'balance' || line.kind === 'total' || line.kind === 'difference'
+      if (line.kind === 'total') rule()
+      row(
+        line.label,
+        line.count === null ? '' : line.count.toLocaleString('en-US'),
+        bankRecAmount(line, rec.currency),
+        bold ? 'Helvetica-Bold' : 'Helvetica'
+      )
+    }
+  }
+  heading('What may be said')
+  paragraph(statement.verdict.headline, { font: 'Helvetica-Bold' })
+  for (const why of statement.verdict.why) paragraph(`• ${why}`, { indent: 10 })
+  heading('The period among the account’s others')
+  for (const line of statement.chain) paragraph(line)
+  heading('Each statement’s own proof')
+  for (const p of statement.proofs) {
+    paragraph(`${p.file}${p.account ? `, account ${p.account}` : ''}${p.currency ? `, ${p.currency}` : ''}`, {
+      font: 'Helvetica-Bold',
+      gap: 1
+    })
+    paragraph(
+      `Opening ${p.opening ?? 'not stated'}; closing ${p.closing ?? 'not stated'}; ${p.linesRead.toLocaleString('en-US')} lines read. ${p.complete ? 'Complete' : 'NOT complete'}: ${p.verdict}.`,
+      { indent: 10 }
+    )
+    const shown = p.problems.slice(0, 25)
+    for (const problem of shown) paragraph(`• ${problem}`, { indent: 20 })
+    if (p.problems.length > shown.length) paragraph(`… and ${p.problems.length - shown.length} more (in the summary)`, { indent: 20 })
+  }
+  heading('Files reconciled, as imported')
+  for (const f of statement.files) {
+    paragraph(`${f.name} (${f.lines.toLocaleString('en-US')} lines)`, { gap: 0 })
+    paragraph(`SHA-256 ${f.sha256}`, { font: 'Courier', size: 8, indent: 10 })
+  }
+  heading('Sign-off')
+  const s = statement.signOff
+  const signLine = '________________________'
+  for (const [label, who, when] of [
+    ['Prepared by', s.preparedBy, s.preparedAt],
+    ['Reviewed by', s.reviewedBy, s.reviewedAt]
+  ] as const) {
+    room(30)
+    doc.font('Helvetica-Bold').fontSize(9).text(label, MARGIN, y, { width: 105, lineBreak: false })
+    doc.font('Helvetica').text(who ?? signLine, MARGIN + 110, y, { width: 200, lineBreak: false })
+    doc.text(`Date ${when ?? signLine}`, MARGIN + 320, y, { width: WIDTH - 320, lineBreak: false })
+    y += 22
+  }
+  paragraph(
+    s.chainHead === null
+      ? 'Audit trail: no event yet.'
+      : `Audit trail: ${s.events} events; the last one's hash (the chain head, to keep with the sign-off):`
+  )
+  if (s.chainHead !== null) paragraph(s.chainHead, { font: 'Courier', size: 8 })
+
+  const range = doc.bufferedPageRange()
+  for (let i = 0; i < range.count; i++) {
+    doc.switchToPage(range.start + i)
+    // The footer sits in the bottom margin: with the margin kept, pdfkit would start a page for it.
+    doc.page.margins.bottom = 0
+    doc.font('Helvetica').fontSize(7.5)
+    const foot = `${statement.draft ? 'DRAFT: the session is open. ' : ''}${statement.facts.find((f) => f.label === 'Account')?.value ?? ''}, ${statement.facts.find((f) => f.label === 'Period')?.value ?? ''}. Page ${i + 1} of ${range.count}`
+    doc.text(foot, MARGIN, A4.height - MARGIN + 6, { width: WIDTH, align: 'center', lineBreak: false })
+  }
+  doc.end()
+  return done
+}
