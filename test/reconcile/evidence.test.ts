@@ -1,11 +1,12 @@
 // The evidence pack: its files bound to the sign-off by the close event inside the audit chain; written on close, checked offline; any change (a byte, an edited, deleted, reordered or added event, a file added, dropped or rewritten with its manifest, two entries of one name, a damaged or oversized zip) fails the check naming what; an older pack still checks after the session is reopened and closed again.
 import JSZip from 'jszip'
 import { zipSync } from 'fflate'
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { beforeEach, describe, expect, it } from 'vitest'
-import { verifyEvidencePack } from '../../src/main/reconcile/evidence'
+import { verifyEvidencePack, writeEvidencePack } from '../../src/main/reconcile/evidence'
+import type { ReportInput } from '../../src/main/reconcile/totals'
 import { zipEntries, type ZipEntry } from '../../src/main/files/zip'
 import type { ReconService } from '../../src/main/reconcile/service'
 import { scenarioService, scenarioSession } from '../support/recon-session'
@@ -127,6 +128,28 @@ describe('the evidence pack', () => {
     const again = join(dir, 'again.zip')
     await service.evidencePack(id, again, PROFILE)
     expect(await verifyEvidencePack(readFileSync(again))).toMatchObject({ ok: true, chainHead: head })
+  })
+
+  it('refuses, by name and writing nothing, a close that bound no files or bound them in another report layout', async () => {
+    const id = await closedSession()
+    const input = service.reportInput(id, PROFILE)
+    const closeOf = (change: (evidence: Record<string, unknown>) => Record<string, unknown> | undefined) => ({
+      ...input,
+      events: input.events.map((e) =>
+        e.kind === 'close' && e.payload.evidence ? { ...e, payload: { ...e.payload, evidence: change({ ...e.payload.evidence }) } } : e
+      )
+    })
+    const write = (changed: ReportInput, name: string) => writeEvidencePack(join(dir, name), changed, () => null, new Date())
+    const older = closeOf((evidence) => {
+      delete evidence['layout']
+      return evidence
+    }) as ReportInput
+    await expect(write(older, 'older.zip')).rejects.toMatchObject({
+      code: 'evidence_layout_old',
+      message: expect.stringContaining('laid out otherwise (ledgerline-reports/1; this one writes ledgerline-reports/2)')
+    })
+    await expect(write(closeOf(() => undefined) as ReportInput, 'unbound.zip')).rejects.toMatchObject({ code: 'evidence_not_bound' })
+    expect(existsSync(join(dir, 'older.zip')) || existsSync(join(dir, 'unbound.zip'))).toBe(false)
   })
 
   it('fails, naming what, when a report or the summary is edited and the manifest rewritten to match', async () => {
