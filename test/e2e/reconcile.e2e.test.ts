@@ -451,7 +451,8 @@ describe('reconciliation in Chromium', { timeout: 180_000 }, () => {
     await harness.screenshot('reconcile-journal')
     await page.getByTestId('journal-write').click()
     await page.getByText(/^Journal written to /).waitFor()
-    const journalFile = ((await page.getByText(/^Journal written to /).textContent()) ?? '').replace(/^Journal written to /, '').trim()
+    const journalSaid = (await page.getByText(/^Journal written to /).textContent()) ?? ''
+    const journalFile = /^Journal written to (.+) \(\d+ entries\)$/.exec(journalSaid.trim())?.[1] as string
     expect(harness.host.ui.saves.at(-1)?.suggestedName).toMatch(/^ledgerline-journal-xero-\d{4}-\d{2}-\d{2}-\d{4}-\d{2}-\d{2}\.csv$/)
     const xero = readFileSync(journalFile, 'utf8').trim().split('\r\n')
     expect(xero[0]).toBe('*Narration,*Date,Description,*AccountCode,*TaxRate,*Amount')

@@ -1,7 +1,18 @@
 // Excel-safe CSV: BOM, CRLF, exact amounts, identifiers kept as text, formula injection neutralised.
 import Papa from 'papaparse'
 import { describe, expect, it } from 'vitest'
-import { amount, BOM, date, formatCell, identifier, integer, plainFileName, text, toExcelCsv } from '../../src/shared/csv/excel-safe'
+import {
+  amount,
+  BOM,
+  date,
+  formatCell,
+  identifier,
+  integer,
+  measure,
+  plainFileName,
+  text,
+  toExcelCsv
+} from '../../src/shared/csv/excel-safe'
 
 describe('cells', () => {
   it('neutralises every formula-looking start in free text', () => {
@@ -22,6 +33,14 @@ describe('cells', () => {
     expect(formatCell(amount(1500, 'JPY'))).toBe('1500')
     expect(formatCell(amount(1, 'KWD'))).toBe('0.001')
     expect(formatCell(amount(9007199254740991, 'USD'))).toBe('90071992547409.91')
+  })
+
+  it('writes a count as a whole number and a score with its fraction, refusing what is neither', () => {
+    expect(formatCell(integer(7))).toBe('7')
+    expect(() => formatCell(integer(1.5))).toThrow(/not a whole number/)
+    expect(formatCell(measure(1.5))).toBe('1.5')
+    expect(formatCell(measure(-0.25), 'plain')).toBe('-0.25')
+    expect(() => formatCell(measure(Number.NaN))).toThrow(/not a number/)
   })
 
   it('writes every identifier one way, so Excel keeps each as text, without giving an attacker a formula', () => {

@@ -91,7 +91,15 @@ describe('recon:* through the gate and the host', { timeout: 60_000 }, () => {
 
     const refused = await host.call('recon:decide', { sessionId: session.id, decision: { kind: 'delete', itemKey: 'x' } as never })
     expect(refused).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENT' } })
-    valueOf(await host.call('recon:close', { sessionId: session.id }))
+    // Closing is a job (binding the evidence pack's files), with its progress file by file.
+    const closing = valueOf(await host.call('recon:close', { sessionId: session.id }))
+    expect(closing).toMatchObject({ kind: 'recon-close', title: `Closing "${session.name}"` })
+    expect(await finished(closing as JobInfo)).toMatchObject({
+      state: 'succeeded',
+      result: { kind: 'recon-close', sessionId: session.id },
+      progress: { phase: 'binding the evidence', step: 'settings.json', done: 5, total: 5 }
+    })
+    expect(valueOf(await host.call('recon:close', { sessionId: session.id }))).toBeNull()
     expect(
       await host.call('recon:decide', {
         sessionId: session.id,

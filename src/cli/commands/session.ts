@@ -186,7 +186,12 @@ export async function closeCommand(args: string[]): Promise<number> {
     if (session.closedAt && pack)
       process.stdout.write(`"${session.name}" was already closed (${session.closedAt} by ${session.closedBy}); nothing changed.\n`)
     else {
-      closed = await service.close(session.id, { name: profile.name, mode: profile.mode })
+      const binding = new StderrProgress('close')
+      binding.phase("binding the evidence pack's files to the close")
+      closed = await service.close(session.id, { name: profile.name, mode: profile.mode }, (file, done, total) =>
+        binding.tick(file, done, total)
+      )
+      binding.end()
       process.stdout.write(
         `Closed "${closed.name}" (${closed.closedAt} by ${closed.closedBy}): read-only until reopened. ${left(service, session.id)}.\n`
       )
@@ -194,7 +199,9 @@ export async function closeCommand(args: string[]): Promise<number> {
     if (pack) {
       const progress = new StderrProgress('close')
       progress.phase(`writing the evidence pack ${pack}`)
-      const written = await service.evidencePack(closed.id, pack, { name: profile.name, mode: profile.mode })
+      const written = await service.evidencePack(closed.id, pack, { name: profile.name, mode: profile.mode }, (file, done, total) =>
+        progress.tick(file, done, total)
+      )
       progress.end()
       process.stdout.write(
         `Evidence pack: ${written.file} (${written.files} files). Its audit trail ends in ${written.chainHead}: keep this value with your sign-off; ledgerline audit verify --evidence checks the pack.\n`

@@ -192,6 +192,12 @@ export function journalOf(input: {
   }
 }
 
+/** A journal books what was signed off: an open session is refused. */
+export function closedForJournal(session: SessionInfo): void {
+  if (!session.closedAt)
+    throw new AppError('session_open', `Close the session "${session.name}" first: a journal books what was signed off.`)
+}
+
 /**
  * A closed session's journal, as the CLI writes it and the app previews it: refused for a session not
  * closed (a journal books what was signed off), and checked against the session's summary before it is
@@ -203,8 +209,7 @@ export function closedSessionJournal(
   session: SessionInfo,
   profile: { name: string; mode: string }
 ): { journal: Journal; map: AccountMap; mapSaved: boolean } {
-  if (!session.closedAt)
-    throw new AppError('session_open', `Close the session "${session.name}" first: a journal books what was signed off.`)
+  closedForJournal(session)
   const { map, saved } = maps.get(session.profileId)
   const input = service.reportInput(session.id, profile)
   const journal = journalOf({ session, items: input.items(), adjustments: input.folded.adjustments, map, fileNames: fileNamesOf(session) })

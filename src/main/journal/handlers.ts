@@ -2,6 +2,7 @@
 import { writeSync } from 'node:fs'
 import type Database from 'better-sqlite3'
 import { writeFileSafely } from '../export/safe-file'
+import type { JobRunner } from '../jobs/runner'
 import type { MainUi } from '../ipc/questions'
 import type { HandlerMap } from '../ipc/router'
 import type { Logger } from '../log'
@@ -10,7 +11,7 @@ import type { ProfileService } from '../profiles/service'
 import { ReconService } from '../reconcile/service'
 import type { SessionInfo } from '../../shared/reconcile'
 import { AccountMaps } from './account-map'
-import { closedSessionJournal } from './entries'
+import { closedForJournal, closedSessionJournal } from './entries'
 import { journalFile } from './formats'
 
 /** What the journal's calls use, wired by the host. */
@@ -20,6 +21,7 @@ export interface JournalServices {
   profiles: ProfileService
   ui: Pick<MainUi, 'chooseSaveFile'>
   log: Logger
+  jobs: JobRunner
 }
 
 export function journalHandlers(ctx: JournalServices): HandlerMap {
@@ -38,17 +40,29 @@ export function journalHandlers(ctx: JournalServices): HandlerMap {
     },
     'journal:saveMap': (map) => maps.set(ctx.active.current().id, map),
     'journal:export': async ({ sessionId, format }) => {
-      const { journal, session } = journalOf(sessionId)
-      const text = journalFile(journal, format)
+      const session = service.sessionOfProfile(sessionId, ctx.active.current().id)
+      closedForJournal(session)
       const file = await ctx.ui.chooseSaveFile({
         suggestedName: `ledgerline-journal-${format}-${session.from}-${session.to}.csv`,
         filterName: `Journal for ${format === 'csv' ? 'Excel and other software' : format} (CSV)`,
         extensions: ['csv']
       })
-      if (!file) return { file: null }
-      await writeFileSafely(file, (fd) => void writeSync(fd, text))
-      ctx.log.info(`journal written (${format}, ${journal.entries.length} entries)`)
-      return { file }
+      if (!file) return null
+      return ctx.jobs.start({
+        kind: 'journal-export',
+        profile: ctx.active.current(),
+        title: `Journal of "${session.name}" (${format})`,
+        run: async (job) => {
+          // Every item is read to book it and again to tie the journal to the summary: at scale, a while.
+          job.progress({ phase: 'booking the items and tying them to the summary', done: 0, total: 2 }, true)
+          await new Promise((resolve) => setImmediate(resolve))
+          const { journal } = journalOf(sessionId)
+          job.progress({ phase: `writing ${journal.entries.length.toLocaleString('en-US')} entries`, done: 1, total: 2 }, true)
+          await writeFileSafely(file, (fd) => void writeSync(fd, journalFile(journal, format)))
+          ctx.log.info(`journal written (${format}, ${journal.entries.length} entries)`)
+          return { kind: 'journal-export' as const, file, entries: journal.entries.length }
+        }
+      })
     }
   }
 }

@@ -15,6 +15,9 @@ import { writeItemsCsv, writeSummaryCsv, writeXlsx } from './report'
 import { buildSummary, type ReportInput } from './totals'
 import { bankRecStatement, writeBankRecPdf } from './bank-rec-statement'
 
+/** Which of the pack's files is being written, and how many of them are: what a job or the CLI shows while a pack is made. */
+export type PackProgress = (file: string, done: number, total: number) => void
+
 /** The pack's own format, written into its manifest. */
 export const EVIDENCE_FORMAT = 'ledgerline-evidence/2'
 
@@ -84,12 +87,19 @@ function asClosed(input: ReportInput, close: { at: string; user: string; seq: nu
  * and hashed: the reports as of the close (the workbook made the same bytes each time), the settings,
  * and each statement file once (hashed from the import's record; its bytes are added by the pack).
  */
-async function reportFiles(dir: string, input: ReportInput, closedAt: string): Promise<EvidenceFile[]> {
+async function reportFiles(dir: string, input: ReportInput, closedAt: string, progress: PackProgress): Promise<EvidenceFile[]> {
+  const steps = 5
+  progress('the summary', 0, steps)
   const summary = buildSummary(input)
+  progress('report.csv', 1, steps)
   await writeItemsCsv(join(dir, 'report.csv'), input)
+  progress('report.xlsx', 2, steps)
   await writeXlsx(join(dir, 'report.xlsx'), summary, input, new Date(closedAt))
+  progress('summary.csv', 3, steps)
   await writeSummaryCsv(join(dir, 'summary.csv'), summary, input)
+  progress('bank-reconciliation.pdf', 4, steps)
   await writeBankRecPdf(join(dir, 'bank-reconciliation.pdf'), bankRecStatement(summary, input), new Date(closedAt))
+  progress('settings.json', 5, steps)
   const session = input.session
   const settings = Buffer.from(
     `${JSON.stringify({ ruleVersion: RULE_VERSION, settings: session.settings, source: session.source, filter: session.filter, period: { from: session.from, to: session.to, timeZone: session.timeZone } }, null, 2)}\n`
@@ -113,12 +123,16 @@ async function reportFiles(dir: string, input: ReportInput, closedAt: string): P
  * statements), by SHA-256, with the profile the reports name. Recorded in the close event, so the
  * chain head kept with the sign-off covers them all.
  */
-export async function evidenceOnClose(input: ReportInput, closing: { at: string; user: string; seq: number }): Promise<ClosedEvidence> {
+export async function evidenceOnClose(
+  input: ReportInput,
+  closing: { at: string; user: string; seq: number },
+  progress: PackProgress = () => undefined
+): Promise<ClosedEvidence> {
   const dir = mkdtempSync(join(tmpdir(), 'ledgerline-evidence-'))
   try {
     return {
       profile: input.profile,
-      files: await reportFiles(dir, asClosed(input, closing, input.profile), closing.at),
+      files: await reportFiles(dir, asClosed(input, closing, input.profile), closing.at, progress),
       layout: REPORT_LAYOUT
     }
   } finally {
@@ -135,7 +149,8 @@ export async function writeEvidencePack(
   file: string,
   input: ReportInput,
   statementBytes: (fileId: string) => Buffer | null,
-  now: Date
+  now: Date,
+  progress: PackProgress = () => undefined
 ): Promise<{ file: string; chainHead: string; files: number }> {
   const { session, events } = input
   const close = [...events].reverse().find((e) => e.kind === 'close')
@@ -166,7 +181,7 @@ export async function writeEvidencePack(
       zip.file(path, bytes, { date: now, binary: true })
       files.push({ path, sha256: hash, bytes: bytes.byteLength })
     }
-    const written = await reportFiles(dir, asClosed(input, close, evidence.profile), close.at)
+    const written = await reportFiles(dir, asClosed(input, close, evidence.profile), close.at, progress)
     for (const f of written) if (f.bytes !== null) add(f.path, readFileSync(join(dir, f.path)))
     const statements: Manifest['statements'] = []
     const packed = new Set<string>()

@@ -13,7 +13,7 @@ import { sampleStatement } from '../../sandbox/statement'
 import { sampleStatementFile } from '../../sandbox/statement-formats'
 import type Database from 'better-sqlite3'
 import type { MainUi } from '../ipc/questions'
-import type { JobRunner } from '../jobs/runner'
+import type { JobControl, JobRunner } from '../jobs/runner'
 import type { Logger } from '../log'
 import type { ActiveProfile } from '../profiles/active'
 import type { ProfileService } from '../profiles/service'
@@ -23,6 +23,7 @@ import { PDF_PASSWORD_REQUIRED, PDF_PASSWORD_WRONG } from './import/pdf'
 import type { ParsedStatement } from './import/parsed-statement'
 import { writeItemsCsv, writeSummaryCsv, writeXlsx } from './report'
 import { bankRecStatement, writeBankRecPdf } from './bank-rec-statement'
+import type { PackProgress } from './evidence'
 import { buildSummary, summaryOf, type ReportInput } from './totals'
 import { ReconService, storedFileIds } from './service'
 import { StatementReads } from './statement-store'
@@ -283,7 +284,8 @@ export function reconHandlers(ctx: ReconServices): HandlerMap {
     },
     'recon:close': async ({ sessionId }) => {
       const session = sessionOfProfile(sessionId)
-      if (session.closedAt) return session
+      if (session.closedAt) return null
+      service.notReplayed(sessionId)
       if (!session.lastRunAt) throw new AppError('not_run', 'Run the session before closing it.')
       const summary = screenSummary(session)
       const yes = await ctx.ui.confirm({
@@ -301,7 +303,16 @@ export function reconHandlers(ctx: ReconServices): HandlerMap {
         confirmLabel: 'Close session'
       })
       if (!yes) throw notConfirmed(`Closing "${session.name}"`)
-      return service.close(sessionId, profileOf(session))
+      return ctx.jobs.start({
+        kind: 'recon-close',
+        profile: ctx.active.current(),
+        title: `Closing "${session.name}"`,
+        run: async (job) => {
+          // Closing binds every file of the evidence pack: each is written and hashed, which takes a while at scale.
+          await service.close(sessionId, profileOf(session), packProgress(job, 'binding the evidence'))
+          return { kind: 'recon-close' as const, sessionId }
+        }
+      })
     },
     'recon:reopen': ({ sessionId, reason }) => {
       sessionOfProfile(sessionId)
@@ -357,13 +368,25 @@ export function reconHandlers(ctx: ReconServices): HandlerMap {
         filterName: 'Evidence pack (zip)',
         extensions: ['zip']
       })
-      if (!file) return { file: null, chainHead: null }
-      const written = await service.evidencePack(session.id, file, profileOf(session))
-      ctx.log.info(`evidence pack written (${written.files} files)`)
-      return { file, chainHead: written.chainHead }
+      if (!file) return null
+      return ctx.jobs.start({
+        kind: 'recon-evidence',
+        profile: ctx.active.current(),
+        title: `Evidence pack of "${session.name}"`,
+        run: async (job) => {
+          const written = await service.evidencePack(session.id, file, profileOf(session), packProgress(job, 'writing'))
+          ctx.log.info(`evidence pack written (${written.files} files)`)
+          return { kind: 'recon-evidence' as const, file, chainHead: written.chainHead, files: written.files }
+        }
+      })
     },
     'audit:verify': () => verifyAudit(ctx.db)
   }
+}
+
+/** A pack's files as a job's progress: the phase, the file being written, how many of them are done. */
+function packProgress(job: JobControl, phase: string): PackProgress {
+  return (file, done, total) => job.progress({ phase, step: file, done, total }, true)
 }
 
 function toPreview(

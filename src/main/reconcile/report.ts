@@ -10,6 +10,7 @@ import {
   headerLine,
   identifier,
   integer,
+  measure,
   preamble,
   rowLine,
   text,
@@ -120,7 +121,7 @@ export function itemCells(
   return [
     text(OUTCOME_LABELS[item.outcome]),
     item.differenceMinor === null || common === null ? null : amount(item.differenceMinor, common),
-    item.score === null ? null : integer(item.score),
+    measure(item.score),
     text(item.reasons.join('; ')),
     text(item.decision),
     text(item.note),
@@ -549,6 +550,7 @@ function xlsxValue(cell: CsvCell): string | number | Date | null {
     case 'amount':
       return Number(toMajorString(cell.minor, cell.currency))
     case 'integer':
+    case 'number':
       return cell.value
     case 'identifier':
     case 'text':

@@ -15,7 +15,7 @@ import type { AuditEventBody } from '../../shared/reconcile-events'
 import { AppError } from '../errors'
 import { ReconContext } from './context'
 import { sessionProviderSide, type ProviderSide } from './provider-side'
-import { evidenceOnClose, writeEvidencePack } from './evidence'
+import { evidenceOnClose, writeEvidencePack, type PackProgress } from './evidence'
 import { Decisions } from './decisions'
 import { foldSession, type FoldedDecisions } from './fold'
 import { SessionItems } from './items'
@@ -114,10 +114,10 @@ export class ReconService {
    * settings, statements), by SHA-256, goes into the close event, so the chain head kept with the
    * sign-off covers them. `profile`: the profile the reports name.
    */
-  async close(sessionId: string, profile: { name: string; mode: string }): Promise<SessionInfo> {
+  async close(sessionId: string, profile: { name: string; mode: string }, progress?: PackProgress): Promise<SessionInfo> {
     this.notReplayed(sessionId)
     const closing = this.parts.sessions.closing(sessionId)
-    const evidence = await evidenceOnClose(this.reportInput(sessionId, profile), closing)
+    const evidence = await evidenceOnClose(this.reportInput(sessionId, profile), closing, progress)
     return this.parts.sessions.close(sessionId, closing, evidence)
   }
   /** A team workspace's approval of the shared session this one replays, or its end (null): the approval locks the period. */
@@ -130,11 +130,22 @@ export class ReconService {
     return this.parts.sessions.reopen(sessionId, reason)
   }
   /** Writes the session's evidence pack (reports, statements as imported, audit trail, settings) to `file`; only for a closed session. */
-  evidencePack(sessionId: string, file: string, profile: { name: string; mode: string }): ReturnType<typeof writeEvidencePack> {
+  evidencePack(
+    sessionId: string,
+    file: string,
+    profile: { name: string; mode: string },
+    progress?: PackProgress
+  ): ReturnType<typeof writeEvidencePack> {
     const session = this.parts.sessions.get(sessionId)
     if (!session.closedAt)
       throw new AppError('session_open', `Close the session "${session.name}" first: an evidence pack is what was signed off.`)
-    return writeEvidencePack(file, this.reportInput(sessionId, profile), (id) => this.parts.statements.content(id), this.ctx.now())
+    return writeEvidencePack(
+      file,
+      this.reportInput(sessionId, profile),
+      (id) => this.parts.statements.content(id),
+      this.ctx.now(),
+      progress
+    )
   }
 
   /**
@@ -227,7 +238,8 @@ export class ReconService {
     if (sharedId !== replicaId) link.run(workspace, sharedId, replicaId, sharedId)
   }
   /** A session replayed from a team workspace is decided there (its events come back from the server), never here alone. */
-  private notReplayed(sessionId: string): void {
+  /** Refuses a change to a session replayed from a team workspace: it changes only through the workspace. */
+  notReplayed(sessionId: string): void {
     if (this.replayed(sessionId))
       throw new AppError(
         'team_session',

@@ -24,6 +24,8 @@ export type CsvCell =
   | { kind: 'amount'; minor: number; currency: string }
   | { kind: 'identifier'; value: string }
   | { kind: 'integer'; value: number }
+  /** A measure that is not money and may have a fraction (a match score). */
+  | { kind: 'number'; value: number }
   | { kind: 'date'; value: string }
   | null
 
@@ -42,6 +44,8 @@ export const identifier = (value: string | null | undefined): CsvCell =>
   value === null || value === undefined ? null : { kind: 'identifier', value }
 export const integer = (value: number | null | undefined): CsvCell =>
   value === null || value === undefined ? null : { kind: 'integer', value }
+export const measure = (value: number | null | undefined): CsvCell =>
+  value === null || value === undefined ? null : { kind: 'number', value }
 /** A day as YYYY-MM-DD; anything else (several days joined, a time) stays text. */
 export const date = (value: string | null | undefined): CsvCell =>
   value === null || value === undefined ? null : /^\d{4}-\d{2}-\d{2}$/.test(value) ? { kind: 'date', value } : { kind: 'text', value }
@@ -62,12 +66,16 @@ function quote(field: string): string {
 
 export function formatCell(cell: CsvCell, style: CsvStyle = 'excel'): string {
   if (cell === null) return ''
-  if (style === 'plain') return cell.kind === 'amount' || cell.kind === 'integer' ? formatCell(cell) : quote(cell.value)
+  if (style === 'plain')
+    return cell.kind === 'amount' || cell.kind === 'integer' || cell.kind === 'number' ? formatCell(cell) : quote(cell.value)
   switch (cell.kind) {
     case 'amount':
       return toMajorString(cell.minor, cell.currency)
     case 'integer':
       if (!Number.isSafeInteger(cell.value)) throw new Error(`${cell.value} is not a whole number`)
+      return String(cell.value)
+    case 'number':
+      if (!Number.isFinite(cell.value)) throw new Error(`${cell.value} is not a number`)
       return String(cell.value)
     case 'identifier':
       if (WRAPPABLE.test(cell.value)) return quote(`="${cell.value}"`)

@@ -1,10 +1,19 @@
-// The job domain of the IPC contract: long work (sync, export, profile removal, statement import, matching) as jobs with ids.
+// The job domain of the IPC contract: long work (sync, export, profile removal, statement import, matching, closing, the evidence pack, the journal) as jobs with ids.
 import { z } from 'zod'
 import { call, callErrorCode, id, noArgs, text } from './define'
 import { OUTCOMES } from '../reconcile'
 import { syncSummarySchema } from './sync'
 
-export const JOB_KINDS = ['sync', 'export', 'profile-remove', 'recon-import', 'recon-run'] as const
+export const JOB_KINDS = [
+  'sync',
+  'export',
+  'profile-remove',
+  'recon-import',
+  'recon-run',
+  'recon-close',
+  'recon-evidence',
+  'journal-export'
+] as const
 export type JobKind = (typeof JOB_KINDS)[number]
 export const JOB_STATES = ['running', 'succeeded', 'failed', 'cancelled'] as const
 
@@ -41,7 +50,16 @@ export const jobResultSchema = z.discriminatedUnion('kind', [
     sessionId: text(80),
     items: z.number().int().min(0),
     counts: z.record(z.enum(OUTCOMES), z.number().int().min(0))
-  })
+  }),
+  z.strictObject({ kind: z.literal('recon-close'), sessionId: text(80) }),
+  z.strictObject({
+    kind: z.literal('recon-evidence'),
+    file: text(4096),
+    /** The audit trail's last hash, to keep with the sign-off. */
+    chainHead: text(64),
+    files: z.number().int().min(0)
+  }),
+  z.strictObject({ kind: z.literal('journal-export'), file: text(4096), entries: z.number().int().min(0) })
 ])
 export type JobResult = z.infer<typeof jobResultSchema>
 

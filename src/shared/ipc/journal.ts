@@ -2,6 +2,7 @@
 import { z } from 'zod'
 import { accountMapSchema, JOURNAL_FORMATS, type AccountMap, type Journal } from '../journal'
 import { call, id } from './define'
+import type { JobInfo } from './jobs'
 
 /** What the journal screen shows: the entries, what ties, and the map they were made with. */
 export interface JournalPreview {
@@ -16,6 +17,6 @@ export const journalCalls = {
   'journal:preview': call<JournalPreview>()(z.strictObject({ sessionId: id })),
   /** Saves the active profile's account map. */
   'journal:saveMap': call<AccountMap>()(accountMapSchema),
-  /** Asks where to save, then writes the journal in the ledger's import format. */
-  'journal:export': call<{ file: string | null }>()(z.strictObject({ sessionId: id, format: z.enum(JOURNAL_FORMATS) }))
+  /** Asks where to save, then writes the journal in the ledger's import format as a job; null when no file was chosen. */
+  'journal:export': call<JobInfo | null>()(z.strictObject({ sessionId: id, format: z.enum(JOURNAL_FORMATS) }))
 } as const

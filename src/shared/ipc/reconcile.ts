@@ -234,7 +234,8 @@ export const reconCalls = {
     waiting?: number
   }>()(z.strictObject({ sessionId: id, decision: decisionSchema })),
   /** Asks, in a native dialog from main with the session's summary, whether to close; a closed session is read-only. */
-  'recon:close': call<SessionInfo>()(z.strictObject({ sessionId: id })),
+  /** Asks, then closes as a job (binding the evidence pack's files takes a while at scale); null when it was closed already. */
+  'recon:close': call<JobInfo | null>()(z.strictObject({ sessionId: id })),
   'recon:reopen': call<SessionInfo>()(z.strictObject({ sessionId: id, reason: z.string().trim().min(1).max(500) })),
   'recon:events': call<(AuditEntry & { hash: string })[]>()(z.strictObject({ sessionId: id })),
   'recon:summary': call<ReconSummary>()(z.strictObject({ sessionId: id })),
@@ -242,7 +243,7 @@ export const reconCalls = {
   'recon:export': call<{ file: string | null; signOffFile?: string | null }>()(
     z.strictObject({ sessionId: id, format: z.enum(REPORT_FORMATS) })
   ),
-  /** Asks where to save, then writes a closed session's evidence pack; chainHead: the audit trail's last hash, to keep with the sign-off. */
-  'recon:evidence': call<{ file: string | null; chainHead: string | null }>()(z.strictObject({ sessionId: id })),
+  /** Asks where to save, then writes a closed session's evidence pack as a job (its result: the file and the audit trail's last hash, to keep with the sign-off); null when no file was chosen. */
+  'recon:evidence': call<JobInfo | null>()(z.strictObject({ sessionId: id })),
   'audit:verify': call<AuditVerification>()(noArgs)
 } as const

@@ -1,8 +1,8 @@
 // Jobs store: every job the host runs (sync, export, profile removal…), live from its events, picked up again after a reload.
 import { defineStore } from 'pinia'
 import { computed, ref } from 'vue'
-import type { JobInfo } from '../../../shared/ipc/contract'
-import type { CallError } from '../../../shared/ipc/result'
+import type { JobInfo, JobResult } from '../../../shared/ipc/contract'
+import type { CallError, CallResult } from '../../../shared/ipc/result'
 
 export const useJobsStore = defineStore('jobs', () => {
   const byId = ref<Record<string, JobInfo>>({})
@@ -38,6 +38,24 @@ export const useJobsStore = defineStore('jobs', () => {
     return new Promise((resolve) => waiters.set(id, [...(waiters.get(id) ?? []), resolve]))
   }
 
+  /**
+   * A call that started a job (or found nothing to do: null) followed to the job's end: its result,
+   * or what stopped it as an error of its own code (a cancelled job as `cancelled`).
+   */
+  async function follow<K extends JobResult['kind']>(
+    started: CallResult<JobInfo | null>,
+    kind: K
+  ): Promise<CallResult<Extract<JobResult, { kind: K }> | null>> {
+    if (!started.ok || started.value === null) return started.ok ? { ok: true, value: null } : started
+    put(started.value)
+    const job = await finished(started.value.id)
+    if (job.state === 'succeeded' && job.result?.kind === kind) return { ok: true, value: job.result as Extract<JobResult, { kind: K }> }
+    return {
+      ok: false,
+      error: job.error ?? { code: 'cancelled', message: `${job.title}: ${job.state === 'cancelled' ? 'cancelled' : job.state}.` }
+    }
+  }
+
   async function cancel(id: string): Promise<CallError | null> {
     const result = await window.api.job.cancel({ id })
     return result.ok ? null : result.error
@@ -49,5 +67,5 @@ export const useJobsStore = defineStore('jobs', () => {
       .sort((a, b) => a.startedAt.localeCompare(b.startedAt))
   )
 
-  return { byId, running, put, load, finished, cancel }
+  return { byId, running, put, load, finished, follow, cancel }
 })

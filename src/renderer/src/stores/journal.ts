@@ -5,8 +5,10 @@ import type { JournalPreview } from '../../../shared/ipc/contract'
 import type { CallResult } from '../../../shared/ipc/result'
 import type { AccountMap, JournalFormat } from '../../../shared/journal'
 import { useCall } from '../calls'
+import { useJobsStore } from './jobs'
 
 export const useJournalStore = defineStore('journal', () => {
+  const jobs = useJobsStore()
   const preview = ref<JournalPreview | null>(null)
   const previewCall = useCall((sessionId: string) => window.api.journal.preview({ sessionId }))
 
@@ -17,8 +19,9 @@ export const useJournalStore = defineStore('journal', () => {
     if (answer?.ok) preview.value = answer.value
   }
   const saveMap = (map: AccountMap): Promise<CallResult<AccountMap>> => window.api.journal.saveMap(map)
-  const write = (sessionId: string, format: JournalFormat): Promise<CallResult<{ file: string | null }>> =>
-    window.api.journal.export({ sessionId, format })
+  /** Writes the journal where the user chooses, as a job: the file and its entries, or null when no file was chosen. */
+  const write = async (sessionId: string, format: JournalFormat) =>
+    jobs.follow(await window.api.journal.export({ sessionId, format }), 'journal-export')
 
   return { preview, error: previewCall.error, load, saveMap, write }
 })

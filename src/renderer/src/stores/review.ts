@@ -16,12 +16,14 @@ import { eventSubjects, SESSION_HISTORY_KINDS, type AuditEntry } from '../../../
 import { useCall } from '../calls'
 import { filterQuery, type AmountDateFilters } from '../format'
 import { profileScoped } from './profile-scope'
+import { useJobsStore } from './jobs'
 import { useTeamStore } from './team'
 
 export const PAGE_SIZE = 50
 
 export const useReviewStore = defineStore('review', () => {
   const team = useTeamStore()
+  const jobs = useJobsStore()
   const session = ref<SessionInfo | null>(null)
   const summary = ref<ReconSummary | null>(null)
   const items = ref<ReconItem[]>([])
@@ -266,7 +268,8 @@ export const useReviewStore = defineStore('review', () => {
   async function close(): Promise<CallError | null> {
     const id = session.value?.id
     if (!id) return null
-    const answer = await window.api.recon.close({ sessionId: id })
+    // Closing is a job: it binds every file of the evidence pack, which the header's jobs show as it goes.
+    const answer = await jobs.follow(await window.api.recon.close({ sessionId: id }), 'recon-close')
     if (!answer.ok) return answer.error
     await load(id, true)
     return null
@@ -283,8 +286,8 @@ export const useReviewStore = defineStore('review', () => {
 
   /** Asks where to save (main's dialog), then writes the session's report in the format chosen. */
   const exportAs = (sessionId: string, format: ReportFormat) => window.api.recon.export({ sessionId, format })
-  /** A closed session's evidence pack, where the user chooses. */
-  const evidence = (sessionId: string) => window.api.recon.evidence({ sessionId })
+  /** A closed session's evidence pack, where the user chooses, written as a job: the file and the chain head, or null when no file was chosen. */
+  const evidence = async (sessionId: string) => jobs.follow(await window.api.recon.evidence({ sessionId }), 'recon-evidence')
 
   return {
     session,
