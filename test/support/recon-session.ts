@@ -42,7 +42,7 @@ export function scenarioService(payments: ScenarioPayment[], file = ':memory:'):
 export async function scenarioSession(
   service: ReconService,
   csv: string,
-  options: { name: string; from: string; to: string }
+  options: { name: string; from: string; to: string; account?: string }
 ): Promise<SessionInfo> {
   const imported = await service.importStatement({
     profileId: 'test',
@@ -58,7 +58,8 @@ export async function scenarioSession(
     from: options.from,
     to: options.to,
     timeZone: 'UTC',
-    fileIds: [imported.file.id]
+    fileIds: [imported.file.id],
+    account: options.account
   })
   await service.run(session.id)
   return session

@@ -69,7 +69,8 @@ beforeAll(async () => {
   // Alice's own cache: the session reconciled there, one suggestion accepted before she shares it.
   const service = scenarioService(PAYMENTS, cache('alice'))
   const csv = ['Date,Reference,Amount', ...PAYMENTS.map((p) => `2026-10-02,,${p.amount}.00`), 'bad,row,zz'].join('\n') + '\n'
-  const local = await scenarioSession(service, csv, { name: 'october.csv', from: '2026-10-01', to: '2026-10-31' })
+  // Its statement states no account: Alice names it, and every replay is of that account.
+  const local = await scenarioSession(service, csv, { name: 'october.csv', from: '2026-10-01', to: '2026-10-31', account: 'GTB current' })
   const first = [...service.allItems(local.id)].find((i) => i.provider[0]?.id === 'id-1')
   await service.decide(local.id, { kind: 'accept', itemKey: first?.key as string })
   shared = local.id
@@ -97,6 +98,9 @@ describe('members replaying a shared session', () => {
     expect(items.find((i) => i.provider[0]?.id === 'id-1')).toMatchObject({ outcome: 'matched', decidedBy: 'alice (before sharing)' })
     expect(items.filter((i) => i.outcome === 'suggested')).toHaveLength(39)
     expect(items.filter((i) => i.outcome === 'not_read')).toHaveLength(1)
+    // Of the account Alice named, on every computer: its periods chain there as they do on hers.
+    for (const login of ['bob', 'erin'])
+      expect(cacheRows(login, 'select account_named from recon_sessions')).toEqual([{ account_named: 'GTB current' }])
     // A reviewer needs no API key: the provider records came with the session.
     expect(cacheRows('bob', 'select count(*) as n from payments')).toEqual([{ n: 0 }])
     // Decided through the workspace only.

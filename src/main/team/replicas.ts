@@ -302,6 +302,7 @@ export class TeamReplicas {
       timeZone: settings.timeZone,
       settings: settings.settings,
       fileIds: [...renames.values()],
+      account: settings.account ?? undefined,
       replay: true
     })
     const readOnly =
@@ -592,7 +593,9 @@ function readShareSettings(detail: SharedSessionDetail): ShareSettings {
     timeZone: s.timeZone,
     settings: s.settings as ReconSettings,
     mode: s.mode,
-    priorDecisions: s.priorDecisions
+    priorDecisions: s.priorDecisions,
+    // Shares before sessions were of an account carry none.
+    account: typeof s.account === 'string' && s.account.trim() !== '' ? s.account : null
   }
 }
 

@@ -30,6 +30,8 @@ export interface ShareSettings {
   /** Test or live: a replay keeps the two apart as the sharer did. */
   mode: 'test' | 'live'
   priorDecisions: PriorDecision[]
+  /** The account the sharer named the session for (its statements state none): a replay is of the same account, so its periods chain alike. */
+  account: string | null
 }
 
 /** Kinds of local event that decide something (and undo, which takes a decision back). */
@@ -68,7 +70,8 @@ export function shareRequestOf(db: Database.Database, sessionId: string): ShareR
     timeZone: session.timeZone,
     settings: session.settings,
     mode,
-    priorDecisions
+    priorDecisions,
+    account: session.account.namedBy === 'user' ? session.account.name : null
   }
   const inputs: SessionInput[] = [
     ...[...files.values()].map((f) => ({ kind: 'statement' as const, name: f.name, bytes: f.bytes, meta: { ...f.meta } })),
