@@ -1,4 +1,4 @@
-// What every CLI command shares: usage errors, options, opening the cache beside its log, and choosing the profile.
+// What every CLI command shares: usage errors, options, opening the cache beside its log, choosing the profile, and saying things in the user's locale.
 import { accessSync, constants, existsSync, mkdirSync, statSync, type Stats } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import type Database from 'better-sqlite3'
@@ -10,6 +10,22 @@ import { registerSecret } from '../main/redact'
 import { ClientPool, type ClientPoolOptions } from '../main/profiles/clients'
 import { startSandbox } from '../sandbox/server'
 import { createOsKeychainStore, KEYCHAIN_SERVICE, type SecretStore } from '../main/secrets/secret-store'
+import { environmentLocale, inLocale, knownLocale } from '../shared/locale'
+import { systemTimeZone } from '../shared/time'
+
+/**
+ * The locale of the CLI's human output and the reports it writes for people: LEDGERLINE_LOCALE (a tag
+ * such as en-NG, or iso), else the environment's (LC_ALL, LC_TIME, LANG), else ISO days.
+ */
+export function cliLocale(): string {
+  const asked = process.env['LEDGERLINE_LOCALE']
+  return asked ? knownLocale(asked) : environmentLocale(process.env)
+}
+
+/** Human output on stdout, its days and times as the user writes them (times in this computer's zone); JSON answers are written as they are. */
+export function say(text: string): void {
+  process.stdout.write(inLocale(text, cliLocale(), systemTimeZone()))
+}
 
 /**
  * The keychain entries the CLI keeps keys under: the app's, unless LEDGERLINE_KEYCHAIN_SERVICE names another set (tests

@@ -163,6 +163,9 @@ Commands:
   help
 
 Common options: --db FILE (default: ${join(defaultDataDir(), CACHE_FILE_NAME)})
+Dates: what the CLI says, and the PDF and workbook it writes for people, write days and times as
+  LEDGERLINE_LOCALE says (en-NG and en-GH: 31/10/2026; en-US: 10/31/2026; iso: 2026-10-31), else as
+  LC_ALL, LC_TIME or LANG say (en_NG.UTF-8), else as ISO. CSV files and --json keep ISO days.
 Filters: --status S --channel C --currency CUR --min AMOUNT --max AMOUNT --from DATE --to DATE --sort ${SEARCH_SORTS.join('|')}
 Resources: ${SEARCH_RESOURCES.join(', ')} (search/export); ${SYNC_RESOURCES.join(', ')} (sync)
 

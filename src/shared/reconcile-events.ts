@@ -22,6 +22,8 @@ export interface ClosedEvidence {
   files: EvidenceFile[]
   /** How the Ledgerline that closed it laid its reports out (REPORT_LAYOUT); closes before it was kept have none. */
   layout?: string
+  /** The locale its reports for people were written in (shared/locale.ts); none: ISO days. A pack written later writes them in it again. */
+  locale?: string
 }
 
 /** Each event kind's payload, as it is hashed and stored. A stored payload never changes shape: a new shape is a new kind. */

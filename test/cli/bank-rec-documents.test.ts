@@ -23,7 +23,9 @@ beforeAll(async () => {
     ['id-a', 'INV-A', 1250, 'successful', '2026-10-13T10:00:00Z', 18.75],
     ['id-b', 'INV-B', 3000, 'successful', '2026-10-20T10:00:00Z', 45],
     ['id-p', 'INV-P', 500, 'pending', '2026-10-22T10:00:00Z', 7.5],
-    ['id-q', 'INV-Q', 800, 'successful', '2026-10-25T10:00:00Z', 12]
+    ['id-q', 'INV-Q', 800, 'successful', '2026-10-25T10:00:00Z', 12],
+    ['id-n', 'INV-N', 10, 'successful', '2026-11-03T10:00:00Z'],
+    ['id-m', 'INV-M', 25, 'successful', '2026-11-05T10:00:00Z']
   ])
   const statement = monthStatement(
     dir,
@@ -187,5 +189,57 @@ describe('the documents an auditor files', { timeout: HANG_LIMIT_MS }, () => {
     expect(again.code, again.stderr).toBe(0)
     const second = await JSZip.loadAsync(readFileSync(join(dir, 'again.zip')))
     expect(await second.file('bank-reconciliation.pdf')?.async('base64')).toBe(await zip.file('bank-reconciliation.pdf')?.async('base64'))
+  })
+
+  it('writes the reports people read in the locale asked for, keeps ISO days in the CSVs, and writes a pack again in the locale of its close', async () => {
+    const statement = monthStatement(dir, 'november.csv', '104197.50', [['2026-11-03', 'INV-N', '10.00']], '104207.50')
+    const nigeria = { LEDGERLINE_LOCALE: 'en-NG' }
+    const run = await runCli(
+      [
+        'reconcile',
+        '--db',
+        cache,
+        '--against',
+        statement,
+        '--from',
+        '2026-11-01',
+        '--to',
+        '2026-11-30',
+        '--out',
+        join(dir, 'nov.csv'),
+        '--summary',
+        join(dir, 'nov-summary.csv')
+      ],
+      nigeria
+    )
+    expect([0, 1], run.stderr).toContain(run.code)
+    const november = /\(session ([0-9a-f-]+)\)/.exec(run.stdout)?.[1] as string
+    // The CLI says its days as the user writes them; the files for software keep ISO days.
+    expect(run.stdout).toContain('01/11/2026 to 30/11/2026')
+    expect(run.stdout).not.toMatch(/(?<![\w-])2026-11-01(?![\w-])/)
+    const facts = readExcelCsv(join(dir, 'nov-summary.csv'))
+    expect(facts.find((r) => r.name === 'period_from')?.value).toBe('2026-11-01')
+    expect(readExcelCsv(join(dir, 'nov.csv')).find((r) => r.provider_reference === 'INV-M')?.provider_date).toBe('2026-11-05')
+
+    const closed = await runCli(['close', '--db', cache, '--session', november, '--evidence', join(dir, 'nov-pack.zip')], nigeria)
+    expect(closed.code, closed.stderr).toBe(0)
+    const packed = async (name: string): Promise<Uint8Array> =>
+      (await (await JSZip.loadAsync(readFileSync(join(dir, name)))).file('bank-reconciliation.pdf')?.async('uint8array')) as Uint8Array
+    const first = await packed('nov-pack.zip')
+    const text = (await pdfLines(first)).join('\n')
+    expect(text).toContain('Period 01/11/2026 to 30/11/2026 (UTC)')
+    expect(text).toMatch(/Status Closed \d\d\/\d\d\/\d{4}, \d\d:\d\d \(UTC\) by /)
+    // Written again by someone in another locale: the pack of that close, byte for byte, still in its close's locale.
+    const again = await runCli(['close', '--db', cache, '--session', november, '--evidence', join(dir, 'nov-again.zip')], {
+      LEDGERLINE_LOCALE: 'en-US'
+    })
+    expect(again.code, again.stderr).toBe(0)
+    expect(Buffer.from(await packed('nov-again.zip')).equals(Buffer.from(first))).toBe(true)
+    // A report written now follows the locale asked for now.
+    const us = await runCli(['report', '--db', cache, '--session', november, '--pdf', join(dir, 'nov-us.pdf')], {
+      LEDGERLINE_LOCALE: 'en-US'
+    })
+    expect(us.code, us.stderr).not.toBe(2)
+    expect((await pdfLines(readFileSync(join(dir, 'nov-us.pdf')))).join('\n')).toContain('Period 11/01/2026 to 11/30/2026 (UTC)')
   })
 })

@@ -167,6 +167,15 @@ describe('reconciliation in Chromium', { timeout: 180_000 }, () => {
     expect(reportTotal('provider_net')).toBe(shownTotal('provider'))
     expect(reportTotal('file_amount')).toBe(shownTotal('file'))
 
+    // Days as the user writes them: chosen in the header, the screen and the PDF written from it follow; ISO again after.
+    const isoPeriod = ((await page.getByTestId('review-period').textContent()) ?? '').trim()
+    const [from, to, zone] = /^(\d{4}-\d{2}-\d{2}) – (\d{4}-\d{2}-\d{2}) \((.+)\)$/.exec(isoPeriod)?.slice(1) as [string, string, string]
+    const nigerian = (day: string): string => `${day.slice(8, 10)}/${day.slice(5, 7)}/${day.slice(0, 4)}`
+    await page.getByTestId('locale').click()
+    await page.locator('.n-base-select-option', { hasText: 'Nigeria' }).click()
+    await expect.poll(() => page.getByTestId('review-period').textContent()).toContain(`${nigerian(from)} – ${nigerian(to)}`)
+    await harness.screenshot('reconcile-review-en-NG')
+
     // The bank reconciliation statement as a PDF, from the same screen: its difference left is the summary's.
     const reports = harness.host.ui.saves.length
     await page.getByTestId('export-pdf').click()
@@ -178,6 +187,10 @@ describe('reconciliation in Chromium', { timeout: 180_000 }, () => {
     const pdfLines = (await readPdfText(readFileSync(pdfFile), 'statement.pdf')).lines.map((l) => l.pieces.map((p) => p.text).join(' '))
     expect(pdfLines[0]).toBe('Bank reconciliation statement')
     expect(pdfLines.some((l) => /^Difference left\s+NGN [\d,.]+$/.test(l))).toBe(true)
+    expect(pdfLines.map((l) => l.replace(/\s+/g, ' '))).toContain(`Period ${nigerian(from)} to ${nigerian(to)} (${zone})`)
+    await page.getByTestId('locale').click()
+    await page.locator('.n-base-select-option', { hasText: 'ISO' }).click()
+    await expect.poll(() => page.getByTestId('review-period').textContent()).toContain(`${from} – ${to}`)
 
     // Reopening needs a reason, which the history keeps.
     await page.getByTestId('review-reopen').click()

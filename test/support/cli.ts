@@ -26,7 +26,14 @@ export function startCli(
   const child = spawn(process.execPath, [CLI, ...args], {
     cwd: PROJECT_ROOT,
     // Progress on stderr comes only when a test asks for it: after a second of work it would hang on how busy the machine is.
-    env: { ...process.env, LEDGERLINE_KEYCHAIN_SERVICE: CLI_KEYCHAIN_SERVICE, LEDGERLINE_PROGRESS: 'never', ...env },
+    // ISO days unless a test asks for a locale: what the CLI says must not hang on the machine's LANG.
+    env: {
+      ...process.env,
+      LEDGERLINE_KEYCHAIN_SERVICE: CLI_KEYCHAIN_SERVICE,
+      LEDGERLINE_PROGRESS: 'never',
+      LEDGERLINE_LOCALE: 'iso',
+      ...env
+    },
     stdio: ['ignore', 'pipe', 'pipe']
   })
   const ended = new Promise<CliRun>((resolve, reject) => {

@@ -111,6 +111,10 @@ export async function startRendererHarness(hostOptions: Omit<TestHostOptions, 't
       started.gate.dispatch(name, arg, { url: source.frame.url(), isMainFrame: source.frame === source.page.mainFrame() })
     )
     await page.addInitScript({ content: bridgeScript() })
+    // ISO days on screen unless a test chooses a locale (the header's "Dates" choice): what a test reads must not hang on Chromium's language.
+    await page.addInitScript({
+      content: "if (localStorage.getItem('ledgerline.locale') === null) localStorage.setItem('ledgerline.locale', 'iso')"
+    })
     const openedBrowser = browser
     return {
       page,

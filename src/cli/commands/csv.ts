@@ -7,7 +7,7 @@ import { validateBulkBytes, type BulkContext, type BulkReport } from '../../shar
 import { providerCsv } from '../../shared/bulk/write'
 import type { SentFile } from '../../shared/ipc/bulk'
 import { bulkContext, BulkService } from '../../main/bulk/service'
-import { apiKeyFromEnv, chooseProfile, cliClients, COMMON, openData, UsageError, type Opened } from '../common'
+import { apiKeyFromEnv, chooseProfile, cliClients, COMMON, openData, say, type Opened, UsageError } from '../common'
 
 /** Problems that mean the file is not a CSV text at all: exit 2, as for a file that cannot be opened. */
 const UNREADABLE = new Set(['not_csv'])
@@ -138,5 +138,5 @@ function writeHuman(
     )
     if (!remote.error) for (const p of remoteErrors) out.push(describe(p))
   } else if (askedRemote) out.push('Not sent to the API: fix the errors first.')
-  process.stdout.write(out.join('\n') + '\n')
+  say(out.join('\n') + '\n')
 }

@@ -10,7 +10,7 @@ import { closedSessionJournal } from '../../main/journal/entries'
 import { journalFile } from '../../main/journal/formats'
 import { ReconService } from '../../main/reconcile/service'
 import { JOURNAL_ACCOUNTS, JOURNAL_FORMATS, type Journal, type JournalAccount, type JournalFormat } from '../../shared/journal'
-import { chooseProfile, COMMON, openData, outputPath, UsageError } from '../common'
+import { chooseProfile, COMMON, openData, outputPath, say, UsageError } from '../common'
 import { StderrProgress } from '../progress'
 
 export async function journalCommand(args: string[]): Promise<number> {
@@ -37,7 +37,7 @@ export async function journalCommand(args: string[]): Promise<number> {
     const text = journalFile(journal, format)
     await writeFileSafely(out, (fd) => void writeSync(fd, text))
     if (values.json) process.stdout.write(`${JSON.stringify({ file: out, format, ...journal })}\n`)
-    else process.stdout.write(describeJournal(journal, format, out, mapSaved))
+    else say(describeJournal(journal, format, out, mapSaved))
     return 0
   } finally {
     await data.close()
@@ -102,7 +102,7 @@ async function mapCommand(args: string[]): Promise<number> {
       for (const [account, label] of Object.entries(JOURNAL_ACCOUNTS) as [JournalAccount, string][])
         out.push(`  ${account.padEnd(13)} ${map.accounts[account].padEnd(28)} ${label}`)
       out.push(`  ${'tax rate'.padEnd(13)} ${map.taxRate}`)
-      process.stdout.write(`${out.join('\n')}\n`)
+      say(`${out.join('\n')}\n`)
     }
     return 0
   } finally {

@@ -2,7 +2,7 @@
 import { parseArgs } from 'node:util'
 import { completeRemoval } from '../../main/profiles/removal'
 import { RECON_PROFILE_TABLES } from '../../main/reconcile/sessions'
-import { apiKeyFromEnv, COMMON, openData, UsageError } from '../common'
+import { apiKeyFromEnv, COMMON, openData, say, UsageError } from '../common'
 import { readSecret } from '../prompt'
 
 export async function profileCommand(args: string[]): Promise<number> {
@@ -35,7 +35,7 @@ export async function profileCommand(args: string[]): Promise<number> {
         if (values.json) process.stdout.write(`${JSON.stringify(list)}\n`)
         else
           for (const p of list)
-            process.stdout.write(
+            say(
               `${p.name.padEnd(28)} ${p.mode.toUpperCase().padEnd(5)} ${p.baseUrl ?? '(built-in Sandbox)'}  last sync: ${p.lastSyncedAt ?? 'never'}\n`
             )
         return 0
@@ -46,7 +46,7 @@ export async function profileCommand(args: string[]): Promise<number> {
         const removed = await data.profiles.beginRemoval(name)
         await completeRemoval(data.profiles, data.db, removed.id, { domainTables: RECON_PROFILE_TABLES })
         data.log.info(`cli: removed profile "${removed.name}" with its cached records and key`)
-        process.stdout.write(`Removed "${removed.name}", its cached records and its key.\n`)
+        say(`Removed "${removed.name}", its cached records and its key.\n`)
         return 0
       }
       default:

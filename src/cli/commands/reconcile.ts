@@ -29,7 +29,7 @@ import { verifyEvidencePack } from '../../main/reconcile/evidence'
 import { ReconService, StatementReads, storedFileIds, type ImportOutcome } from '../../main/reconcile/service'
 import { AppError } from '../../main/errors'
 import { StderrProgress, sizeInWords } from '../progress'
-import { chooseProfile, COMMON, openData, outputPath, PLAIN_NOTE, positiveInt, UsageError } from '../common'
+import { chooseProfile, cliLocale, COMMON, openData, outputPath, PLAIN_NOTE, positiveInt, say, UsageError } from '../common'
 
 function readMapping(path: string | undefined): Partial<StatementMapping> {
   if (!path) return {}
@@ -257,7 +257,7 @@ function printImport(outcome: ImportOutcome, json: boolean, path: string): numbe
       return 2
     case 'same-file':
       if (!json)
-        process.stdout.write(
+        say(
           `${basename(path)} was imported before (${outcome.existing.importedAt} by ${outcome.existing.importedBy}, file ${outcome.existing.id}); nothing stored. Use --same-file import-again to store it again.\n`
         )
       return 0
@@ -268,7 +268,7 @@ function printImport(outcome: ImportOutcome, json: boolean, path: string): numbe
       return 2
     case 'preview':
       if (!json)
-        process.stdout.write(
+        say(
           several
             ? `${basename(path)} (${parsed.format}) holds ${statements.length} statements (preview; nothing stored):\n${statements
                 .map((s) => `\n== ${s.label} ==\n${describeRead(s)}\n${describePreview(s)}`)
@@ -278,7 +278,7 @@ function printImport(outcome: ImportOutcome, json: boolean, path: string): numbe
       return problems > 0 ? 1 : 0
     case 'imported':
       if (!json)
-        process.stdout.write(
+        say(
           several
             ? `Imported ${basename(path)} (${parsed.format}) as ${statements.length} statements${outcome.skippedSameRows ? `; ${outcome.skippedSameRows} row(s) imported before were left out` : ''}:\n${outcome.files
                 .map((f, k) => `  ${f.statement}: file ${f.id}, ${describeRead(statements[k] as ParsedStatement)}\n`)
@@ -382,7 +382,7 @@ export async function reconcileCommand(args: string[]): Promise<number> {
     // A file imported before is reconciled as it was read then (said so); this reading's questions and problems are not its.
     if (outcome.status === 'same-file') {
       if (!values.json)
-        process.stdout.write(
+        say(
           `${basename(values.against)} was imported before (${outcome.existing.importedAt} by ${outcome.existing.importedBy}): that import is used.\n`
         )
     } else for (const statement of outcome.statements) reportRead(statement, values.against)
@@ -430,24 +430,22 @@ export async function reconcileCommand(args: string[]): Promise<number> {
         `${JSON.stringify({ ...summary, fileProblems: outcome.parsed.problems.length, leftOutFailed: run.leftOutFailed, leftOutOutsidePeriod: run.leftOutOutsidePeriod, unreadable: run.unreadable, notes: run.notes })}\n`
       )
     else {
-      process.stdout.write(
+      say(
         `Reconciled ${basename(values.against)} (${describeRead(outcome.parsed)}) against ${source} of "${profile.name}" (${profile.mode.toUpperCase()}), ${from} to ${to} in ${timeZone}\n`
       )
-      process.stdout.write(describeSummary(summary))
-      process.stdout.write(chainLines(session.account, session.chain, '  '))
+      say(describeSummary(summary))
+      say(chainLines(session.account, session.chain, '  '))
       if (run.leftOutFailed)
-        process.stdout.write(
-          `  ${run.leftOutFailed} failed or cancelled provider record(s) with nothing in the file were left out (no money moved)\n`
-        )
+        say(`  ${run.leftOutFailed} failed or cancelled provider record(s) with nothing in the file were left out (no money moved)\n`)
       if (run.leftOutOutsidePeriod)
-        process.stdout.write(
+        say(
           `  ${run.leftOutOutsidePeriod} provider record(s) from just outside the period with nothing in the file were left out (another period's)\n`
         )
-      for (const note of run.notes) process.stdout.write(`  note: ${note}\n`)
-      process.stdout.write(
+      for (const note of run.notes) say(`  note: ${note}\n`)
+      say(
         `Report: ${out}${summaryFile ? `, summary: ${summaryFile}` : ''}${values.plain ? PLAIN_NOTE : ''}${xlsxFile ? `, workbook: ${xlsxFile}` : ''}${pdfFile ? `, bank reconciliation statement: ${pdfFile}` : ''} (session ${session.id})\n`
       )
-      process.stdout.write(`${summary.verdict.headline}\n`)
+      say(`${summary.verdict.headline}\n`)
     }
     // What the exit code says is the verdict's, as every other output's is.
     return summary.verdict.exitCode
@@ -522,7 +520,8 @@ async function writeReports(
     plain: boolean
   }
 ): Promise<ReconSummary> {
-  const input = service.reportInput(sessionId, { name: profile.name, mode: profile.mode })
+  // The reports people read (the PDF, the workbook's Reconciliation sheet) in the user's locale; the CSVs keep ISO days.
+  const input = { ...service.reportInput(sessionId, { name: profile.name, mode: profile.mode }), locale: cliLocale() }
   const summary = buildSummary(input)
   const style = files.plain ? 'plain' : 'excel'
   if (files.out) await writeItemsCsv(files.out, input, style)
@@ -565,7 +564,7 @@ export async function reportCommand(args: string[]): Promise<number> {
     const summary = await writeReports(service, session.id, profile, { out, summaryFile, xlsxFile, pdfFile, plain: values.plain === true })
     if (values.json) process.stdout.write(`${JSON.stringify(summary)}\n`)
     else {
-      process.stdout.write(
+      say(
         `Session "${session.name}" (${session.id}), ${session.from} to ${session.to}:\n${describeSummary(summary)}${chainLines(session.account, session.chain, '  ')}`
       )
       const written = [
@@ -574,9 +573,7 @@ export async function reportCommand(args: string[]): Promise<number> {
         xlsxFile && `workbook: ${xlsxFile}`,
         pdfFile && `bank reconciliation statement: ${pdfFile}`
       ].filter(Boolean)
-      process.stdout.write(
-        `Written: ${written.join(', ')}${values.plain && (out || summaryFile) ? PLAIN_NOTE : ''}\n${summary.verdict.headline}\n`
-      )
+      say(`Written: ${written.join(', ')}${values.plain && (out || summaryFile) ? PLAIN_NOTE : ''}\n${summary.verdict.headline}\n`)
     }
     return summary.verdict.exitCode
   } finally {
@@ -600,13 +597,10 @@ export async function auditCommand(args: string[]): Promise<number> {
   try {
     const report = verifyAudit(data.db, values.session)
     if (values.json) process.stdout.write(`${JSON.stringify(report)}\n`)
-    else if (report.ok && report.sessions === 0)
-      process.stdout.write('This cache holds no reconciliation session: there is no audit trail to check.\n')
-    else if (report.ok)
-      process.stdout.write(`Audit trail intact: ${report.sessions} session(s), ${report.events} event(s), every hash checked.\n`)
+    else if (report.ok && report.sessions === 0) say('This cache holds no reconciliation session: there is no audit trail to check.\n')
+    else if (report.ok) say(`Audit trail intact: ${report.sessions} session(s), ${report.events} event(s), every hash checked.\n`)
     else {
-      for (const p of report.problems)
-        process.stdout.write(`session ${p.sessionId}${p.seq === null ? '' : `, event ${p.seq}`}: ${p.message}\n`)
+      for (const p of report.problems) say(`session ${p.sessionId}${p.seq === null ? '' : `, event ${p.seq}`}: ${p.message}\n`)
       process.stderr.write(`ledgerline: the audit trail was changed: ${report.problems.length} problem(s)\n`)
     }
     return report.ok ? 0 : 1
@@ -627,11 +621,9 @@ async function verifyPack(path: string, json: boolean, head: string | undefined)
   report.ok = report.problems.length === 0
   if (json) process.stdout.write(`${JSON.stringify(report)}\n`)
   else if (report.ok)
-    process.stdout.write(
-      `Evidence pack intact: ${report.files} files and ${report.events} event(s) checked; its audit trail ends in ${report.chainHead}.\n`
-    )
+    say(`Evidence pack intact: ${report.files} files and ${report.events} event(s) checked; its audit trail ends in ${report.chainHead}.\n`)
   else {
-    for (const p of report.problems) process.stdout.write(`${p.what}: ${p.message}\n`)
+    for (const p of report.problems) say(`${p.what}: ${p.message}\n`)
     process.stderr.write(`ledgerline: the evidence pack does not match what was written: ${report.problems.length} problem(s)\n`)
   }
   return report.ok ? 0 : 1

@@ -8,7 +8,7 @@ import { sampleStatement } from '../../sandbox/statement'
 import { sampleStatementFile } from '../../sandbox/statement-formats'
 import { lineWhere, SAMPLE_FORMATS, type SampleFormat } from '../../shared/reconcile'
 import { systemTimeZone } from '../../shared/time'
-import { outputPath, positiveInt, UsageError } from '../common'
+import { outputPath, positiveInt, say, UsageError } from '../common'
 
 async function sandboxStatementCommand(args: string[]): Promise<number> {
   const { values } = parseArgs({
@@ -55,7 +55,7 @@ async function sandboxStatementCommand(args: string[]): Promise<number> {
     'Reconcile it against a Sandbox profile synced from the same seed (credits are net of fees, which the matching finds itself):',
     `  ledgerline reconcile --source payments --against ${values.out} --out report.csv`
   ]
-  process.stdout.write(`${lines.join('\n')}\n`)
+  say(`${lines.join('\n')}\n`)
   return 0
 }
 

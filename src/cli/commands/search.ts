@@ -5,7 +5,7 @@ import { search } from '../../main/search/search'
 import { toMajorString } from '../../shared/money'
 import { formatInZone } from '../../shared/time'
 import { SEARCH_RESOURCES, SEARCH_SORTS, type SearchQuery, type SearchResource, type SearchSort } from '../../shared/search'
-import { chooseProfile, COMMON, FILTER_OPTIONS, openData, outputPath, PLAIN_NOTE, positiveInt, UsageError } from '../common'
+import { chooseProfile, COMMON, FILTER_OPTIONS, openData, outputPath, PLAIN_NOTE, positiveInt, say, UsageError } from '../common'
 
 function queryFrom(values: Record<string, unknown>, resource: string | undefined, text: string[]): SearchQuery {
   const chosen = (resource ?? 'payments') as SearchResource
@@ -78,7 +78,7 @@ export async function searchCommand(args: string[]): Promise<number> {
       return 0
     }
     const total = `${result.total.toLocaleString('en-US')}${result.totalCapped ? '+' : ''}`
-    process.stdout.write(
+    say(
       `${total} ${query.resource} in "${profile.name}" (${profile.mode.toUpperCase()}, times in ${profile.timeZone}); showing ${result.items.length}\n`
     )
     for (const item of result.items) {
@@ -89,10 +89,10 @@ export async function searchCommand(args: string[]): Promise<number> {
         formatAmount(item.amountMinor, item.amountRaw, item.currency).padStart(20),
         item.statusRaw
       ]
-      process.stdout.write(`${cells.join('  ')}\n`)
+      say(`${cells.join('  ')}\n`)
     }
-    if (result.previousCursor) process.stdout.write(`previous page: --before ${result.previousCursor}\n`)
-    if (result.nextCursor) process.stdout.write(`next page: --after ${result.nextCursor}\n`)
+    if (result.previousCursor) say(`previous page: --before ${result.previousCursor}\n`)
+    if (result.nextCursor) say(`next page: --after ${result.nextCursor}\n`)
     return 0
   } finally {
     await data.close()

@@ -6,7 +6,7 @@ import { summaryOf } from '../../main/reconcile/totals'
 import { moneyText } from '../../shared/money'
 import { accountInWords, chainKey, chainLines } from '../../shared/periods'
 import { shortItemKey, type Decision, type ReconItem, type SessionAccount, type SessionInfo } from '../../shared/reconcile'
-import { COMMON, itemKeyGiven, openData, outputPath, UsageError, type Opened } from '../common'
+import { cliLocale, COMMON, itemKeyGiven, openData, outputPath, say, type Opened, UsageError } from '../common'
 import { StderrProgress } from '../progress'
 
 const SESSION_OPTIONS = { db: COMMON.db, json: COMMON.json, session: { type: 'string' } } as const
@@ -48,7 +48,7 @@ function printDecided(service: ReconService, sessionId: string, what: string, it
     process.stdout.write(
       `${JSON.stringify({ item: shown.length === 1 ? shown[0] : null, items: shown, exceptions: service.totals(sessionId).exceptions })}\n`
     )
-  } else process.stdout.write(`${what} recorded. ${items.map(describeItem).join('; ') || 'nothing'}. ${left(service, sessionId)}.\n`)
+  } else say(`${what} recorded. ${items.map(describeItem).join('; ') || 'nothing'}. ${left(service, sessionId)}.\n`)
 }
 
 const ACTIONS = ['accept', 'reject', 'resolve', 'unresolve', 'note', 'exclude', 'fix', 'unmatch'] as const
@@ -135,7 +135,7 @@ export async function acceptAllCommand(args: string[]): Promise<number> {
     if (preview.count === 0) {
       if (values.json)
         process.stdout.write(`${JSON.stringify({ accepted: 0, totals: [], exceptions: service.totals(session.id).exceptions })}\n`)
-      else process.stdout.write(`No undecided suggestion scores ${minScore} or more${groups ? ', and no group is suggested' : ''}.\n`)
+      else say(`No undecided suggestion scores ${minScore} or more${groups ? ', and no group is suggested' : ''}.\n`)
       return 0
     }
     const singles = preview.count - preview.groups
@@ -151,17 +151,14 @@ export async function acceptAllCommand(args: string[]): Promise<number> {
       const answer = await prompt.question(`Accept ${what}? Each is kept as its own decision. [y/N] `)
       prompt.close()
       if (!/^y(es)?$/i.test(answer.trim())) {
-        process.stdout.write('Nothing accepted.\n')
+        say('Nothing accepted.\n')
         return 1
       }
     }
     const { accepted } = await service.acceptAll(session.id, {}, minScore, groups)
     if (values.json)
       process.stdout.write(`${JSON.stringify({ accepted, totals: preview.totals, exceptions: service.totals(session.id).exceptions })}\n`)
-    else
-      process.stdout.write(
-        `Accepted ${accepted.toLocaleString('en-US')} suggestion(s), totalling ${totals}. ${left(service, session.id)}.\n`
-      )
+    else say(`Accepted ${accepted.toLocaleString('en-US')} suggestion(s), totalling ${totals}. ${left(service, session.id)}.\n`)
     return 0
   } finally {
     await data.close()
@@ -184,17 +181,17 @@ export async function closeCommand(args: string[]): Promise<number> {
     let closed = session
     // Already closed (a close that stopped before its pack was written, or a pack wanted again): the pack of that close.
     if (session.closedAt && pack)
-      process.stdout.write(`"${session.name}" was already closed (${session.closedAt} by ${session.closedBy}); nothing changed.\n`)
+      say(`"${session.name}" was already closed (${session.closedAt} by ${session.closedBy}); nothing changed.\n`)
     else {
       const binding = new StderrProgress('close')
       binding.phase("binding the evidence pack's files to the close")
-      closed = await service.close(session.id, { name: profile.name, mode: profile.mode }, (file, done, total) =>
-        binding.tick(file, done, total)
+      closed = await service.close(
+        session.id,
+        { name: profile.name, mode: profile.mode },
+        { progress: (file, done, total) => binding.tick(file, done, total), locale: cliLocale() }
       )
       binding.end()
-      process.stdout.write(
-        `Closed "${closed.name}" (${closed.closedAt} by ${closed.closedBy}): read-only until reopened. ${left(service, session.id)}.\n`
-      )
+      say(`Closed "${closed.name}" (${closed.closedAt} by ${closed.closedBy}): read-only until reopened. ${left(service, session.id)}.\n`)
     }
     if (pack) {
       const progress = new StderrProgress('close')
@@ -203,7 +200,7 @@ export async function closeCommand(args: string[]): Promise<number> {
         progress.tick(file, done, total)
       )
       progress.end()
-      process.stdout.write(
+      say(
         `Evidence pack: ${written.file} (${written.files} files). Its audit trail ends in ${written.chainHead}: keep this value with your sign-off; ledgerline audit verify --evidence checks the pack.\n`
       )
     }
@@ -221,7 +218,7 @@ export async function reopenCommand(args: string[]): Promise<number> {
   const { data, service, session } = openSession(values)
   try {
     const reopened = service.reopen(session.id, values.reason.trim())
-    process.stdout.write(`Reopened "${reopened.name}"; the reason is in its history.\n`)
+    say(`Reopened "${reopened.name}"; the reason is in its history.\n`)
     return 0
   } finally {
     await data.close()
@@ -327,16 +324,16 @@ export async function sessionsCommand(args: string[]): Promise<number> {
       })
     )
     if (values.json) process.stdout.write(`${JSON.stringify(rows)}\n`)
-    else if (rows.length === 0) process.stdout.write('No reconciliation session in this cache yet: ledgerline reconcile makes one.\n')
+    else if (rows.length === 0) say('No reconciliation session in this cache yet: ledgerline reconcile makes one.\n')
     else
       for (const group of byAccount(rows)) {
         const [first] = group
         if (!first) continue
-        process.stdout.write(
+        say(
           `${first.profile} (${first.mode.toUpperCase()}), ${accountInWords(first.account)}: ${group.length} period${group.length === 1 ? '' : 's'}\n`
         )
         for (const r of group)
-          process.stdout.write(
+          say(
             `  ${r.id}  ${r.name}\n    ${r.from} to ${r.to}${r.currencies.length ? `, ${r.currencies.join(', ')}` : ''}, ${r.state}${r.counts ? `, ${r.counts.matched.toLocaleString('en-US')} matched, ${(r.toReview ?? 0).toLocaleString('en-US')} to review` : ''}\n    ${r.verdict}\n${chainLines(r.account, r.chain, '    ')}`
           )
       }

@@ -8,7 +8,7 @@ import type { Profile } from '../../main/profiles/service'
 import { runSync } from '../../main/sync/engine'
 import { FOLLOW_KIND_NAMES } from '../../shared/ipc/sync'
 import { SYNC_RESOURCES, type SyncProgress, type SyncResource } from '../../shared/sync'
-import { apiKeyFromEnv, chooseProfile, cliClients, COMMON, openData, UsageError } from '../common'
+import { apiKeyFromEnv, chooseProfile, cliClients, COMMON, openData, say, UsageError } from '../common'
 
 function describeProgress(p: SyncProgress): string {
   const total = p.total === null ? '' : ` / ${p.total.toLocaleString('en-US')}`
@@ -94,15 +94,15 @@ export async function syncCommand(args: string[]): Promise<number> {
       if (outcome.error) data.log.error(`cli: sync ${resource}: ${outcome.error.code}: ${outcome.error.message}`)
     if (values.json) process.stdout.write(`${JSON.stringify(summary)}\n`)
     else {
-      process.stdout.write(`Synced "${profile.name}" (${profile.mode.toUpperCase()}) in ${(summary.durationMs / 1000).toFixed(1)} s\n`)
+      say(`Synced "${profile.name}" (${profile.mode.toUpperCase()}) in ${(summary.durationMs / 1000).toFixed(1)} s\n`)
       for (const [resource, outcome] of Object.entries(summary.resources)) {
         const count = `${store.count(profile.id, resource as never).toLocaleString('en-US')} cached`
         const cost = `${outcome.requests.toLocaleString('en-US')} request${outcome.requests === 1 ? '' : 's'}${outcome.skipped ? `, ${outcome.skipped.toLocaleString('en-US')} skipped` : ''}`
         const failedWhole = outcome.error && !outcome.failedItems ? ` — ${outcome.error.code}: ${outcome.error.message}` : ''
-        process.stdout.write(
+        say(
           `  ${resource.padEnd(17)} ${outcome.ok ? 'ok    ' : 'FAILED'} ${outcome.written.toLocaleString('en-US')} fetched, ${count}, ${cost}${failedWhole}\n`
         )
-        for (const item of outcome.failedItems ?? []) process.stdout.write(`      ${item.code}: ${item.message}\n`)
+        for (const item of outcome.failedItems ?? []) say(`      ${item.code}: ${item.message}\n`)
       }
     }
     const failed = Object.entries(summary.resources).filter(([, o]) => !o.ok)
@@ -135,11 +135,11 @@ export async function followingCommand(args: string[]): Promise<number> {
     const items = store.followedItems(profile.id)
     if (values.json) process.stdout.write(`${JSON.stringify(items)}\n`)
     else if (items.length === 0)
-      process.stdout.write(`"${profile.name}" follows nothing; add items with sync --track-bulk-file, --track-transfer or --track-plan.\n`)
+      say(`"${profile.name}" follows nothing; add items with sync --track-bulk-file, --track-transfer or --track-plan.\n`)
     else {
       for (const item of items) {
         const error = item.lastError ? ` — last problem: ${item.lastError}` : ''
-        process.stdout.write(`${item.kind.padEnd(10)} ${item.value}  last synced ${item.lastSyncedAt ?? 'never'}${error}\n`)
+        say(`${item.kind.padEnd(10)} ${item.value}  last synced ${item.lastSyncedAt ?? 'never'}${error}\n`)
       }
     }
     return 0
@@ -171,7 +171,7 @@ export async function unfollowCommand(args: string[]): Promise<number> {
     const profile = chooseProfile(data, values)
     const store = new CacheStore(data.db)
     const missing = wanted.filter((w) => !store.untrack(profile.id, w.kind, w.value))
-    for (const w of wanted) if (!missing.includes(w)) process.stdout.write(`No longer following ${FOLLOW_KIND_NAMES[w.kind]} ${w.value}.\n`)
+    for (const w of wanted) if (!missing.includes(w)) say(`No longer following ${FOLLOW_KIND_NAMES[w.kind]} ${w.value}.\n`)
     if (missing.length > 0) {
       process.stderr.write(
         `ledgerline: not followed by "${profile.name}": ${missing.map((m) => `${FOLLOW_KIND_NAMES[m.kind]} ${m.value}`).join(', ')}\n`

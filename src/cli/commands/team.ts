@@ -24,7 +24,7 @@ import { ReconService } from '../../main/reconcile/service'
 import { writeItemsCsv, writeXlsx } from '../../main/reconcile/report'
 import { buildSummary } from '../../main/reconcile/totals'
 import type { Decision } from '../../shared/reconcile'
-import { COMMON, itemKeyGiven, openData, outputPath, UsageError, type Opened } from '../common'
+import { cliLocale, COMMON, itemKeyGiven, openData, outputPath, say, type Opened, UsageError } from '../common'
 
 const TEAM_COMMANDS = 'setup, member add|remove|list, share, sessions, sync, submit, approve, return, reopen, report'
 
@@ -44,10 +44,9 @@ export async function teamCommand(args: string[]): Promise<number> {
       const target = server(values.server)
       const outcome = await withServer(target, setupWorkspace)
       if (values.json) process.stdout.write(`${JSON.stringify(outcome)}\n`)
-      else if (outcome.applied.length === 0)
-        process.stdout.write(`The workspace on ${target.url} is up to date (team schema ${outcome.to}).\n`)
+      else if (outcome.applied.length === 0) say(`The workspace on ${target.url} is up to date (team schema ${outcome.to}).\n`)
       else
-        process.stdout.write(
+        say(
           `${outcome.from === 0 ? 'Set up' : 'Upgraded'} the workspace on ${target.url}: team schema ${outcome.from} → ${outcome.to} (${outcome.applied.join('; ')}). ${target.user} is its owner.\n`
         )
       return 0
@@ -88,20 +87,20 @@ async function memberCommand(args: string[]): Promise<number> {
       if (!login || !values.role) throw new UsageError('team member add needs a LOGIN and --role preparer|reviewer|admin')
       const role = values.role
       await withServer(target, (client) => setMember(client, login, role))
-      process.stdout.write(`${login} is a ${role} of the workspace.\n`)
+      say(`${login} is a ${role} of the workspace.\n`)
       return 0
     }
     case 'remove': {
       if (!login) throw new UsageError('team member remove needs a LOGIN')
       const removed = await withServer(target, (client) => removeMember(client, login))
-      process.stdout.write(removed ? `${login} is no longer a member of the workspace.\n` : `${login} was not a member of the workspace.\n`)
+      say(removed ? `${login} is no longer a member of the workspace.\n` : `${login} was not a member of the workspace.\n`)
       return 0
     }
     case 'list': {
       const members = await withServer(target, listMembers)
       if (values.json) process.stdout.write(`${JSON.stringify(members)}\n`)
-      else if (members.length === 0) process.stdout.write('The workspace has no members yet (team member add LOGIN --role …).\n')
-      else for (const m of members) process.stdout.write(`${m.login.padEnd(24)} ${m.role.padEnd(9)} added by ${m.addedBy} ${m.addedAt}\n`)
+      else if (members.length === 0) say('The workspace has no members yet (team member add LOGIN --role …).\n')
+      else for (const m of members) say(`${m.login.padEnd(24)} ${m.role.padEnd(9)} added by ${m.addedBy} ${m.addedAt}\n`)
       return 0
     }
     default:
@@ -127,7 +126,7 @@ async function shareCommand(args: string[]): Promise<number> {
     const seq = await withServer(target, (client) => shareSession(client, request))
     data.log.info(`cli: shared session ${id} to ${target.url}`)
     const files = request.inputs.filter((i) => i.kind === 'statement').length
-    process.stdout.write(
+    say(
       `Shared "${request.name}" (${request.periodFrom} to ${request.periodTo}) with the workspace on ${target.url}: ${files} statement file(s) and the provider records it reads (event ${seq}). Members see it in team sessions; team sync opens it on their computers.\n`
     )
     return 0
@@ -176,7 +175,7 @@ async function syncCommand(args: string[]): Promise<number> {
   const data = openData(values.db, 'fills')
   try {
     const replicas = new TeamReplicas(data.db, target)
-    const out = (line: string): void => void process.stdout.write(`${line}\n`)
+    const out = (line: string): void => void say(`${line}\n`)
     const once = (): Promise<PushOutcome & { failed: number }> =>
       withServer(target, (client) => syncOnce(client, replicas, values.session, out))
     const first = await once()
@@ -220,10 +219,10 @@ async function sessionCommand(sub: string, args: string[]): Promise<number> {
     )
     const listed = sessions.map((s) => ({ ...s, openBy: presence.get(s.id) ?? [] }))
     if (values.json) process.stdout.write(`${JSON.stringify(listed)}\n`)
-    else if (listed.length === 0) process.stdout.write('No session is shared in this workspace yet.\n')
+    else if (listed.length === 0) say('No session is shared in this workspace yet.\n')
     else
       for (const s of listed)
-        process.stdout.write(
+        say(
           `${s.id}  ${s.name}  ${s.periodFrom ?? '?'} to ${s.periodTo ?? '?'}  ${s.state.toUpperCase()}  prepared by ${s.preparer}${s.reviewer ? `, reviewed by ${s.reviewer}` : ''}  ${s.decisions} decision(s), ${s.notes} note(s)${s.openBy.length ? `  open now by ${s.openBy.join(', ')}` : ''}\n`
         )
     return 0
@@ -246,7 +245,7 @@ async function sessionCommand(sub: string, args: string[]): Promise<number> {
   }
   const seq = await withServer(target, (client) => addSessionEventOnce(client, randomUUID(), session, kind, payload))
   const done = { submit: 'submitted for review', approve: 'approved', return: 'returned to its preparers', reopen: 'reopened' }[kind]
-  process.stdout.write(`Session ${session} ${done} (event ${seq}).\n`)
+  say(`Session ${session} ${done} (event ${seq}).\n`)
   return 0
 }
 
@@ -308,7 +307,7 @@ export async function teamDecideCommand(args: string[]): Promise<number> {
     }
     const outcome = await replicas.send(replica, [ref], (work) => withServer(target, work))
     if (!outcome.sent) {
-      process.stdout.write(
+      say(
         `The workspace cannot be reached (${outcome.unreachable}): the ${action === 'note' ? 'note' : 'decision'} waits on this computer (${replicas.queued()} queued) and is sent by the next team sync.\n`
       )
       return 0
@@ -316,9 +315,7 @@ export async function teamDecideCommand(args: string[]): Promise<number> {
     const [refused] = outcome.refused
     if (refused) throw new AppError(refused.code, refused.message)
     const seq = replicas.require(session).lastSeq
-    process.stdout.write(
-      `${action === 'note' ? 'Noted' : `Decided (${action})`} item ${itemKey} in session ${session}; the session is at event ${seq}.\n`
-    )
+    say(`${action === 'note' ? 'Noted' : `Decided (${action})`} item ${itemKey} in session ${session}; the session is at event ${seq}.\n`)
     return 0
   } finally {
     await data.close()
@@ -347,13 +344,13 @@ async function reportCommand(args: string[]): Promise<number> {
       .prepare('select p.name, p.mode from profiles p join recon_sessions s on s.profile_id = p.id where s.id = ?')
       .get(replica.sessionId) as { name: string; mode: string }
     const signOff = reportSignOff(events)
-    const input = { ...service.reportInput(replica.sessionId, profile), signOff: signOff.sheet }
+    const input = { ...service.reportInput(replica.sessionId, profile), signOff: signOff.sheet, locale: cliLocale() }
     const summary = buildSummary(input)
     await writeItemsCsv(out, input, 'excel')
     const signOffFile = await signOff.writeBeside(out)
     if (xlsx) await writeXlsx(xlsx, summary, input)
     const last = events[events.length - 1]
-    process.stdout.write(
+    say(
       `Wrote ${out} (items) and ${signOffFile} (sign-off)${xlsx ? ` and ${xlsx}` : ''} for "${replica.name}": ${replica.state.toUpperCase()}, prepared by ${replica.preparer}${replica.reviewer ? `, reviewed by ${replica.reviewer}` : ''}; ${summary.exceptions} exception(s); ${events.length} event(s), the last hash ${last?.hash ?? '(none)'}.\n`
     )
     return 0
@@ -372,10 +369,10 @@ export async function teamAuditCommand(args: string[]): Promise<number> {
   const check = await withServer(target, (client) => verifySharedSession(client, session))
   if (check === null) throw new UsageError(`there is no shared session ${session} in this workspace`)
   if (values.json) process.stdout.write(`${JSON.stringify(check)}\n`)
-  else if (check.ok) process.stdout.write(`Session ${session}: audit trail intact, ${check.events} event(s), every hash checked.\n`)
+  else if (check.ok) say(`Session ${session}: audit trail intact, ${check.events} event(s), every hash checked.\n`)
   else {
     const bad = check.firstBad
-    process.stdout.write(`Session ${session}, event ${bad?.seq}${bad?.author ? ` by ${bad.author} at ${bad.at}` : ''}: ${bad?.problem}.\n`)
+    say(`Session ${session}, event ${bad?.seq}${bad?.author ? ` by ${bad.author} at ${bad.at}` : ''}: ${bad?.problem}.\n`)
     process.stderr.write('ledgerline: the shared audit trail was changed\n')
   }
   return check.ok ? 0 : 1

@@ -3,23 +3,19 @@ import PDFDocument from 'pdfkit'
 import { writeSync } from 'node:fs'
 import { bankReconciliations, type BankReconciliation } from '../../shared/bank-reconciliation'
 import { moneyText, parseMajor } from '../../shared/money'
+import { inLocale, ISO, periodText, timeText } from '../../shared/locale'
 import { accountInWords, chainHeadline } from '../../shared/periods'
 import { feeBasisInWords, lineWhere, type ReconSummary } from '../../shared/reconcile'
 import { writeFileSafely } from '../export/safe-file'
 import type { ReportInput } from './totals'
 
-/** One statement's own proof, in words and figures. */
+/** One statement's own proof, in words: which statement, its balances and whether it ties, and each problem. */
 export interface StatementProof {
-  file: string
-  account: string | null
-  currency: string | null
-  /** Balances as the statement states them, with their currency; null where it states none. */
-  opening: string | null
-  closing: string | null
-  linesRead: number
-  complete: boolean
-  verdict: string
-  /** Each break of its running balance and each line still not read, in words. */
+  /** The file, its account and currency. */
+  heading: string
+  /** Its balances as stated, the lines read, and whether it is complete and why. */
+  sentence: string
+  /** Each break of its running balance and each line still not read. */
   problems: string[]
 }
 
@@ -56,39 +52,43 @@ export function bankRecStatement(summary: ReconSummary, input: ReportInput): Ban
   const account = summary.account ?? session.account
   const chain = summary.chain ?? session.chain
   const closed = summary.closedAt !== null
+  // Days and times as the reader writes them (times in the business's zone); names and references as they are.
+  const locale = input.locale ?? ISO
+  const zone = summary.period.timeZone
+  const words = (text: string): string => inLocale(text, locale, zone)
+  const moment = (iso: string | null): string | null => (iso === null ? null : timeText(iso, locale, zone))
   return {
     title: 'Bank reconciliation statement',
     facts: [
       { label: 'Entity', value: `${summary.profile.name} (${summary.profile.mode} mode)` },
       { label: 'Account', value: accountInWords(account) },
-      { label: 'Period', value: `${summary.period.from} to ${summary.period.to} (${summary.period.timeZone})` },
-      { label: 'Session', value: `${session.name}; the provider's ${summary.source}` },
+      { label: 'Period', value: `${periodText(summary.period.from, summary.period.to, locale)} (${summary.period.timeZone})` },
+      { label: 'Session', value: words(`${session.name}; the provider's ${summary.source}`) },
       { label: 'Expected amounts', value: feeBasisInWords(summary.basis) },
       {
         label: 'Status',
-        value: closed ? `Closed ${summary.closedAt} by ${summary.closedBy}` : 'OPEN: a draft, not signed off; its figures may change'
+        value: closed
+          ? `Closed ${moment(summary.closedAt)} by ${summary.closedBy}`
+          : 'OPEN: a draft, not signed off; its figures may change'
       },
       { label: 'Rules', value: summary.ruleVersion }
     ],
     draft: !closed,
-    reconciliations: bankReconciliations(summary),
+    reconciliations: bankReconciliations(summary).map((r) => ({ ...r, lines: r.lines.map((l) => ({ ...l, label: words(l.label) })) })),
     verdict: {
-      headline: summary.verdict.headline,
-      why: summary.verdict.currencies.flatMap((c) => c.why.map((w) => `${c.currency}: ${w}`))
+      headline: words(summary.verdict.headline),
+      why: summary.verdict.currencies.flatMap((c) => c.why.map((w) => words(`${c.currency}: ${w}`)))
     },
-    chain: [chainHeadline(account, chain), ...(chain?.said ?? [])],
+    chain: [chainHeadline(account, chain), ...(chain?.said ?? [])].map(words),
     proofs: summary.statements.map((s) => {
       const money = (value: string | null): string | null =>
         value === null ? null : s.currency === null ? value : moneyText(parseMajor(value, s.currency), s.currency)
+      const lines = `${s.linesRead.toLocaleString('en-US')} ${s.linesRead === 1 ? 'line' : 'lines'} read`
       return {
-        file: s.file,
-        account: s.account,
-        currency: s.currency,
-        opening: money(s.opening),
-        closing: money(s.closing),
-        linesRead: s.linesRead,
-        complete: s.complete,
-        verdict: s.verdict,
+        heading: `${s.file}${s.account ? `, account ${s.account}` : ''}${s.currency ? `, ${s.currency}` : ''}`,
+        sentence: words(
+          `Opening ${money(s.opening) ?? 'not stated'}; closing ${money(s.closing) ?? 'not stated'}; ${lines}. ${s.complete ? 'Complete' : 'NOT complete'}: ${s.verdict}.`
+        ),
         problems: [
           ...s.balanceBreaks.map(
             (b) =>
@@ -101,9 +101,9 @@ export function bankRecStatement(summary: ReconSummary, input: ReportInput): Ban
     files: summary.files.map((f) => ({ name: f.name, lines: f.rows, sha256: f.sha256 })),
     signOff: {
       preparedBy: prepared?.by ?? summary.closedBy,
-      preparedAt: prepared?.at ?? summary.closedAt,
+      preparedAt: moment(prepared?.at ?? summary.closedAt),
       reviewedBy: approval?.by ?? null,
-      reviewedAt: approval?.at ?? null,
+      reviewedAt: moment(approval?.at ?? null),
       events: input.events.length,
       chainHead: input.events.at(-1)?.hash ?? null
     }
@@ -221,21 +221,15 @@ export function bankRecPdfBytes(statement: BankRecStatement, created: Date): Pro
   for (const line of statement.chain) paragraph(line)
   heading('Each statement’s own proof')
   for (const p of statement.proofs) {
-    paragraph(`${p.file}${p.account ? `, account ${p.account}` : ''}${p.currency ? `, ${p.currency}` : ''}`, {
-      font: 'Helvetica-Bold',
-      gap: 1
-    })
-    paragraph(
-      `Opening ${p.opening ?? 'not stated'}; closing ${p.closing ?? 'not stated'}; ${p.linesRead.toLocaleString('en-US')} lines read. ${p.complete ? 'Complete' : 'NOT complete'}: ${p.verdict}.`,
-      { indent: 10 }
-    )
+    paragraph(p.heading, { font: 'Helvetica-Bold', gap: 1 })
+    paragraph(p.sentence, { indent: 10 })
     const shown = p.problems.slice(0, 25)
     for (const problem of shown) paragraph(`• ${problem}`, { indent: 20 })
     if (p.problems.length > shown.length) paragraph(`… and ${p.problems.length - shown.length} more (in the summary)`, { indent: 20 })
   }
   heading('Files reconciled, as imported')
   for (const f of statement.files) {
-    paragraph(`${f.name} (${f.lines.toLocaleString('en-US')} lines)`, { gap: 0 })
+    paragraph(`${f.name} (${f.lines.toLocaleString('en-US')} ${f.lines === 1 ? 'line' : 'lines'})`, { gap: 0 })
     paragraph(`SHA-256 ${f.sha256}`, { font: 'Courier', size: 8, indent: 10 })
   }
   heading('Sign-off')

@@ -12,6 +12,7 @@ import { writeFileSafely } from '../export/safe-file'
 import { DEFAULT_INFLATED_LIMIT, zipEntries, zipEntryBytes, ZipError, type ZipEntry } from '../files/zip'
 import { chainProblems, GENESIS, type AuditEvent } from './audit'
 import { writeItemsCsv, writeSummaryCsv, writeXlsx } from './report'
+import { ISO } from '../../shared/locale'
 import { buildSummary, type ReportInput } from './totals'
 import { bankRecStatement, writeBankRecPdf } from './bank-rec-statement'
 
@@ -133,7 +134,8 @@ export async function evidenceOnClose(
     return {
       profile: input.profile,
       files: await reportFiles(dir, asClosed(input, closing, input.profile), closing.at, progress),
-      layout: REPORT_LAYOUT
+      layout: REPORT_LAYOUT,
+      ...(input.locale && input.locale !== ISO ? { locale: input.locale } : {})
     }
   } finally {
     rmSync(dir, { recursive: true, force: true })
@@ -181,7 +183,13 @@ export async function writeEvidencePack(
       zip.file(path, bytes, { date: now, binary: true })
       files.push({ path, sha256: hash, bytes: bytes.byteLength })
     }
-    const written = await reportFiles(dir, asClosed(input, close, evidence.profile), close.at, progress)
+    // Written as the close wrote them: its profile, and the locale of its reports for people, whatever is chosen now.
+    const written = await reportFiles(
+      dir,
+      { ...asClosed(input, close, evidence.profile), locale: evidence.locale ?? ISO },
+      close.at,
+      progress
+    )
     for (const f of written) if (f.bytes !== null) add(f.path, readFileSync(join(dir, f.path)))
     const statements: Manifest['statements'] = []
     const packed = new Set<string>()

@@ -4,6 +4,7 @@ import { readFile, stat } from 'node:fs/promises'
 import { basename } from 'node:path'
 import { plainFileName } from '../../shared/csv/excel-safe'
 import type { StatementPreview } from '../../shared/ipc/contract'
+import { knownLocale } from '../../shared/locale'
 import { toMajorString } from '../../shared/money'
 import type { ReconSource, ReconSummary, SessionInfo, StatementMapping } from '../../shared/reconcile'
 import type { AuditEventBody } from '../../shared/reconcile-events'
@@ -282,7 +283,7 @@ export function reconHandlers(ctx: ReconServices): HandlerMap {
       }
       return service.decide(sessionId, decision)
     },
-    'recon:close': async ({ sessionId }) => {
+    'recon:close': async ({ sessionId, locale }) => {
       const session = sessionOfProfile(sessionId)
       if (session.closedAt) return null
       service.notReplayed(sessionId)
@@ -309,7 +310,10 @@ export function reconHandlers(ctx: ReconServices): HandlerMap {
         title: `Closing "${session.name}"`,
         run: async (job) => {
           // Closing binds every file of the evidence pack: each is written and hashed, which takes a while at scale.
-          await service.close(sessionId, profileOf(session), packProgress(job, 'binding the evidence'))
+          await service.close(sessionId, profileOf(session), {
+            progress: packProgress(job, 'binding the evidence'),
+            locale: knownLocale(locale)
+          })
           return { kind: 'recon-close' as const, sessionId }
         }
       })
@@ -327,7 +331,7 @@ export function reconHandlers(ctx: ReconServices): HandlerMap {
     },
     // The stored totals, kept with each run and decision: a million items are not read to show them.
     'recon:summary': ({ sessionId }) => screenSummary(sessionOfProfile(sessionId)),
-    'recon:export': async ({ sessionId, format }) => {
+    'recon:export': async ({ sessionId, format, locale }) => {
       const session = sessionOfProfile(sessionId)
       const extension = format === 'xlsx' || format === 'pdf' ? format : 'csv'
       const plain = format === 'items-plain-csv' || format === 'summary-plain-csv'
@@ -348,7 +352,7 @@ export function reconHandlers(ctx: ReconServices): HandlerMap {
       if (!file) return { file: null }
       // A shared session's report carries its sign-off: a sheet of the workbook, a CSV beside the items.
       const signOff = session.team?.replay ? ctx.shared.reportSignOff(session.id) : null
-      const input = { ...reportInput(session), ...(signOff ? { signOff: signOff.sheet } : {}) }
+      const input = { ...reportInput(session), ...(signOff ? { signOff: signOff.sheet } : {}), locale: knownLocale(locale) }
       const style = plain ? 'plain' : 'excel'
       let signOffFile: string | null = null
       if (format === 'items-csv' || format === 'items-plain-csv') {

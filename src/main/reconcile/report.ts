@@ -518,12 +518,8 @@ function writeReconciliationSheet(
   blank()
   heading('Each statement’s own proof')
   for (const p of statement.proofs) {
-    put(sheet, [text(`${p.file}${p.account ? `, account ${p.account}` : ''}${p.currency ? `, ${p.currency}` : ''}`)], BOLD)
-    put(sheet, [
-      text(
-        `Opening ${p.opening ?? 'not stated'}; closing ${p.closing ?? 'not stated'}; ${p.linesRead.toLocaleString('en-US')} lines read. ${p.complete ? 'Complete' : 'NOT complete'}: ${p.verdict}.`
-      )
-    ])
+    put(sheet, [text(p.heading)], BOLD)
+    put(sheet, [text(p.sentence)])
     for (const problem of p.problems) put(sheet, [text(`• ${problem}`)])
   }
   blank()

@@ -114,10 +114,15 @@ export class ReconService {
    * settings, statements), by SHA-256, goes into the close event, so the chain head kept with the
    * sign-off covers them. `profile`: the profile the reports name.
    */
-  async close(sessionId: string, profile: { name: string; mode: string }, progress?: PackProgress): Promise<SessionInfo> {
+  /** Closes the session, binding its evidence pack's files; `locale`: how its reports for people write days and times. */
+  async close(
+    sessionId: string,
+    profile: { name: string; mode: string },
+    options: { progress?: PackProgress; locale?: string } = {}
+  ): Promise<SessionInfo> {
     this.notReplayed(sessionId)
     const closing = this.parts.sessions.closing(sessionId)
-    const evidence = await evidenceOnClose(this.reportInput(sessionId, profile), closing, progress)
+    const evidence = await evidenceOnClose({ ...this.reportInput(sessionId, profile), locale: options.locale }, closing, options.progress)
     return this.parts.sessions.close(sessionId, closing, evidence)
   }
   /** A team workspace's approval of the shared session this one replays, or its end (null): the approval locks the period. */

@@ -284,6 +284,8 @@ export interface ReportInput {
   facts: RunFacts | null
   /** Who prepared, reviewed and approved it (a session shared in a team workspace): a sheet of its own in the workbook. */
   signOff?: SignOffSheet
+  /** How the reports people read (the PDF, the workbook's Reconciliation sheet) write days and times (shared/locale.ts); ISO when absent. Files meant for software keep ISO days. */
+  locale?: string
 }
 
 /** A shared session's sign-off as its reports carry it: every step as rows, and the submission and approval in force. */

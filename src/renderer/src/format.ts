@@ -1,7 +1,14 @@
-// Display helpers for the renderer: money from exact minor units, counts, dates and durations.
+// Display helpers for the renderer: money from exact minor units, and counts, days, times and sentences in the locale the user chose.
+import { computed, ref } from 'vue'
+import { countText, dayPattern, dayText, inLocale, ISO, timeText } from '../../shared/locale'
 import { formatMoney, parseMajor } from '../../shared/money'
 import { isMoneyCell, type Cell, type ColumnKind } from '../../shared/records'
-import { formatInZone } from '../../shared/time'
+import { formatInZone, systemTimeZone } from '../../shared/time'
+
+/** The locale every screen writes days, times and counts in: set by the locale store (ISO until it is). Reactive, so a screen follows a change at once. */
+export const displayLocale = ref<string>(ISO)
+/** Times are shown in this computer's zone, as its clock shows them. */
+const ZONE = systemTimeZone()
 
 export function money(minor: number | null, raw: string | null, currency: string | null): string {
   if (minor !== null && currency) {
@@ -14,13 +21,25 @@ export function money(minor: number | null, raw: string | null, currency: string
   return raw ? `${raw} ${currency ?? ''}`.trim() : ''
 }
 
-export const count = (n: number): string => n.toLocaleString()
+export const count = (n: number): string => countText(n, displayLocale.value)
 
+/** A moment (an ISO timestamp) in this computer's zone, as the locale writes it. */
 export function when(iso: string | null): string {
   if (!iso) return 'never'
-  const ms = Date.parse(iso)
-  return Number.isNaN(ms) ? iso : new Date(ms).toLocaleString()
+  return timeText(iso, displayLocale.value, ZONE)
 }
+
+/** How the date pickers write days: as the locale writes them. */
+export const dayFormat = computed(() => dayPattern(displayLocale.value))
+
+/** A calendar day (YYYY-MM-DD) as the locale writes it. */
+export const day = (d: string): string => dayText(d, displayLocale.value)
+
+/** A period of days, "01/10/2026 – 31/10/2026". */
+export const period = (from: string, to: string): string => `${day(from)} – ${day(to)}`
+
+/** A sentence the host wrote (a verdict, a reason, a chain, a class of the bank reconciliation) with its days and times as the locale writes them. */
+export const said = (text: string): string => inLocale(text, displayLocale.value, ZONE)
 
 export function seconds(s: number | null): string {
   if (s === null) return ''
@@ -80,6 +99,6 @@ export function filterQuery(f: AmountDateFilters): {
 export function cellText(cell: Cell | undefined, kind: ColumnKind, zone: string): string {
   if (cell === null || cell === undefined) return ''
   if (isMoneyCell(cell)) return money(cell.minor, cell.raw, cell.currency)
-  if (kind === 'date') return formatInZone(String(cell), zone) ?? String(cell)
+  if (kind === 'date') return said(formatInZone(String(cell), zone) ?? String(cell))
   return String(cell)
 }

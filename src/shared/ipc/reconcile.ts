@@ -144,6 +144,12 @@ export interface AuditVerification {
 }
 
 /** The reports a session is written as: Excel-safe CSVs, one workbook, and plain CSVs (for accounting software, not Excel). */
+/** How the reports people read write days and times: a BCP 47 tag (en-NG) or iso; one the host does not know is ISO. */
+const locale = z
+  .string()
+  .max(40)
+  .regex(/^(iso|[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8}){0,3})$/)
+
 export const REPORT_FORMATS = ['items-csv', 'summary-csv', 'xlsx', 'pdf', 'items-plain-csv', 'summary-plain-csv'] as const
 export type ReportFormat = (typeof REPORT_FORMATS)[number]
 
@@ -235,13 +241,13 @@ export const reconCalls = {
   }>()(z.strictObject({ sessionId: id, decision: decisionSchema })),
   /** Asks, in a native dialog from main with the session's summary, whether to close; a closed session is read-only. */
   /** Asks, then closes as a job (binding the evidence pack's files takes a while at scale); null when it was closed already. */
-  'recon:close': call<JobInfo | null>()(z.strictObject({ sessionId: id })),
+  'recon:close': call<JobInfo | null>()(z.strictObject({ sessionId: id, locale: locale.optional() })),
   'recon:reopen': call<SessionInfo>()(z.strictObject({ sessionId: id, reason: z.string().trim().min(1).max(500) })),
   'recon:events': call<(AuditEntry & { hash: string })[]>()(z.strictObject({ sessionId: id })),
   'recon:summary': call<ReconSummary>()(z.strictObject({ sessionId: id })),
   /** Asks where to save, then writes the reconciled items CSV, the summary CSV or the XLSX workbook (a shared session's sign-off with it: a sheet, or a CSV beside the items). */
   'recon:export': call<{ file: string | null; signOffFile?: string | null }>()(
-    z.strictObject({ sessionId: id, format: z.enum(REPORT_FORMATS) })
+    z.strictObject({ sessionId: id, format: z.enum(REPORT_FORMATS), locale: locale.optional() })
   ),
   /** Asks where to save, then writes a closed session's evidence pack as a job (its result: the file and the audit trail's last hash, to keep with the sign-off); null when no file was chosen. */
   'recon:evidence': call<JobInfo | null>()(z.strictObject({ sessionId: id })),

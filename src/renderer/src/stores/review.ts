@@ -17,6 +17,7 @@ import { useCall } from '../calls'
 import { filterQuery, type AmountDateFilters } from '../format'
 import { profileScoped } from './profile-scope'
 import { useJobsStore } from './jobs'
+import { useLocaleStore } from './locale'
 import { useTeamStore } from './team'
 
 export const PAGE_SIZE = 50
@@ -24,6 +25,8 @@ export const PAGE_SIZE = 50
 export const useReviewStore = defineStore('review', () => {
   const team = useTeamStore()
   const jobs = useJobsStore()
+  // The reports people read are written in the locale the screens use.
+  const locale = useLocaleStore()
   const session = ref<SessionInfo | null>(null)
   const summary = ref<ReconSummary | null>(null)
   const items = ref<ReconItem[]>([])
@@ -269,7 +272,7 @@ export const useReviewStore = defineStore('review', () => {
     const id = session.value?.id
     if (!id) return null
     // Closing is a job: it binds every file of the evidence pack, which the header's jobs show as it goes.
-    const answer = await jobs.follow(await window.api.recon.close({ sessionId: id }), 'recon-close')
+    const answer = await jobs.follow(await window.api.recon.close({ sessionId: id, locale: locale.locale }), 'recon-close')
     if (!answer.ok) return answer.error
     await load(id, true)
     return null
@@ -285,7 +288,7 @@ export const useReviewStore = defineStore('review', () => {
   }
 
   /** Asks where to save (main's dialog), then writes the session's report in the format chosen. */
-  const exportAs = (sessionId: string, format: ReportFormat) => window.api.recon.export({ sessionId, format })
+  const exportAs = (sessionId: string, format: ReportFormat) => window.api.recon.export({ sessionId, format, locale: locale.locale })
   /** A closed session's evidence pack, where the user chooses, written as a job: the file and the chain head, or null when no file was chosen. */
   const evidence = async (sessionId: string) => jobs.follow(await window.api.recon.evidence({ sessionId }), 'recon-evidence')
 
