@@ -19,20 +19,48 @@ export interface BankReconciliation {
   differenceMinor: number | null
 }
 
-/** Each class of reconciling item, in the order an auditor reads them, with the outcomes it gathers. */
-const CLASSES: { label: string; outcomes: Outcome[] }[] = [
-  { label: 'Pending at the provider: not yet due at the bank', outcomes: ['pending_at_provider'] },
-  { label: 'Only at the provider: not on the statement', outcomes: ['only_in_provider'] },
-  { label: 'Duplicates at the provider', outcomes: ['duplicate_in_provider'] },
-  { label: 'Amount differences', outcomes: ['amount_differs'] },
-  { label: 'Matched within the tolerance', outcomes: ['matched'] },
+/**
+ * Each class of reconciling item, in the order an auditor reads them, with the outcomes it gathers,
+ * and how the provider's fees on its records are said in the memo (only the matched ones are booked now).
+ */
+export const BANK_REC_CLASSES: readonly { label: string; outcomes: readonly Outcome[]; fees: string }[] = [
+  {
+    label: 'Pending at the provider: not yet due at the bank',
+    outcomes: ['pending_at_provider'],
+    fees: "The provider's fees on records still pending"
+  },
+  {
+    label: 'Only at the provider: not on the statement',
+    outcomes: ['only_in_provider'],
+    fees: "The provider's fees on records not on the statement"
+  },
+  {
+    label: 'Duplicates at the provider',
+    outcomes: ['duplicate_in_provider'],
+    fees: "The provider's fees on records it holds twice"
+  },
+  {
+    label: 'Amount differences',
+    outcomes: ['amount_differs'],
+    fees: "The provider's fees on records whose amount differs (to book once the difference is settled)"
+  },
+  {
+    label: 'Matched within the tolerance',
+    outcomes: ['matched'],
+    fees: "The provider's fees on matched records (to book as fee expense)"
+  },
   {
     label: 'Still to review: suggested, ambiguous, status or currency differs',
-    outcomes: ['suggested', 'ambiguous', 'status_differs', 'currency_differs']
+    outcomes: ['suggested', 'ambiguous', 'status_differs', 'currency_differs'],
+    fees: "The provider's fees on records still to review (to book once decided)"
   },
-  { label: 'Only in the file: not at the provider', outcomes: ['only_in_file'] },
-  { label: 'Duplicates in the file', outcomes: ['duplicate_in_file'] },
-  { label: 'Lines not read (as far as they could be read)', outcomes: ['not_read'] }
+  { label: 'Only in the file: not at the provider', outcomes: ['only_in_file'], fees: "The provider's fees on records only in the file" },
+  { label: 'Duplicates in the file', outcomes: ['duplicate_in_file'], fees: "The provider's fees on records of lines in the file twice" },
+  {
+    label: 'Lines not read (as far as they could be read)',
+    outcomes: ['not_read'],
+    fees: "The provider's fees on records named by lines not read"
+  }
 ]
 
 /**
@@ -74,7 +102,7 @@ export function bankReconciliations(summary: Omit<ReconSummary, 'verdict'>): Ban
       })
     const excluded = c.excluded ?? { count: 0, fileMinor: 0, providerMinor: 0 }
     const excludedMinor = excluded.fileMinor - excluded.providerMinor
-    for (const k of CLASSES) {
+    for (const k of BANK_REC_CLASSES) {
       let amount = k.outcomes.reduce((sum, o) => sum + c.outcomes[o].differenceMinor, 0)
       let count = k.outcomes.reduce((n, o) => n + c.outcomes[o].count, 0)
       // Lines not read that the user left out with a reason are a class of their own, below.
@@ -147,14 +175,23 @@ export function bankReconciliations(summary: Omit<ReconSummary, 'verdict'>): Ban
         amountMinor: c.adjustmentsMinor,
         kind: 'memo'
       })
-    for (const [outcome, label] of [
-      ['matched', "The provider's fees on matched records (to book as fee expense)"],
-      ['pending_at_provider', "The provider's fees on records still pending"],
-      ['only_in_provider', "The provider's fees on records not on the statement"]
-    ] as const) {
-      const fees = c.outcomes[outcome].feesMinor ?? 0
-      if (fees !== 0) lines.push({ label, count: null, amountMinor: fees, kind: 'memo' })
+    // The provider's fees on every record of the period, by class: they add up to all its fees, of which the matched ones are booked now.
+    let feeLines = 0
+    let allFees = 0
+    for (const k of BANK_REC_CLASSES) {
+      const fees = k.outcomes.reduce((sum, o) => sum + (c.outcomes[o].feesMinor ?? 0), 0)
+      if (fees === 0) continue
+      feeLines++
+      allFees += fees
+      lines.push({ label: k.fees, count: null, amountMinor: fees, kind: 'memo' })
     }
+    if (feeLines > 1)
+      lines.push({
+        label: "The provider's fees on all its records of the period (the lines above)",
+        count: null,
+        amountMinor: allFees,
+        kind: 'memo'
+      })
     for (const [kind, label] of Object.entries(CHARGE_KINDS) as [ChargeKind, string][]) {
       const charge = c.charges?.[kind]
       if (charge && charge.count > 0)

@@ -109,6 +109,24 @@ export function checkReconSettings(
   return { ok: false, message: `The settings are not what a session takes: ${issue.message}.` }
 }
 
+/** The settings as an accountant reads them, in one sentence. */
+export function settingsInWords(settings: ReconSettings): string {
+  const days = (n: number): string => `${n} ${n === 1 ? 'day' : 'days'}`
+  return [
+    Number(settings.amountTolerance) === 0 ? 'amounts equal to the cent' : `amounts within ${settings.amountTolerance} of each other`,
+    `a line from ${days(settings.daysBefore)} before to ${days(settings.daysAfter)} after its record`,
+    settings.netOfFees
+      ? "expected amounts net of the provider's fees"
+      : "expected amounts as the statement shows them (net or gross of the provider's fees)",
+    `candidates within ${settings.ambiguityMargin} point(s) of each other ambiguous`,
+    `up to ${settings.groupSearchLimit} records tried for one settlement line`,
+    `a payment pending over ${days(settings.pendingAgeDays)} before the period's end to review`
+  ].join('; ')
+}
+
+/** A setting's name as the summary CSV writes it (snake_case, as its other names are). */
+export const settingName = (name: string): string => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)
+
 export const DEFAULT_SETTINGS: ReconSettings = {
   amountTolerance: '0',
   daysBefore: 2,
@@ -396,7 +414,7 @@ export interface CurrencySummary {
   /** Statement lines in this currency that are in an item (each counted once), and the provider's records that are. */
   fileLines: number
   providerRecords: number
-  /** Lines not read that the user left out with a reason: a class of their own in the bank reconciliation, as far as their amounts were read, with any record they name. */
+  /** Lines not read that the user left out with a reason (counted as items, a line each): a class of their own in the bank reconciliation, as far as their amounts were read, with any record they name. */
   excluded: { count: number; fileMinor: number; providerMinor: number }
   /** Money outstanding at the period's end by age (AGE_BUCKETS): pending at the provider, and on one side only (each side apart: their amounts have opposite senses). */
   ageing: Record<AgeingKind, AgeBucket[]>
@@ -516,7 +534,7 @@ export function feeBasisInWords(basis: FeeBasis | null): string {
   const why =
     basis.from === 'setting'
       ? 'as the session is set'
-      : `as the statement shows them (${basis.netPairs.toLocaleString('en-US')} matched pair(s) with fees net, ${basis.grossPairs.toLocaleString('en-US')} gross)`
+      : `as the statement shows them (${(basis.netPairs + basis.grossPairs).toLocaleString('en-US')} pair(s) of a record with fees and a line, matched or differing in amount: ${basis.netPairs.toLocaleString('en-US')} net of the fees, ${basis.grossPairs.toLocaleString('en-US')} gross)`
   return `${basis.net ? "net of the provider's fees" : "gross, before the provider's fees"}, ${why}`
 }
 

@@ -90,6 +90,12 @@ async function pdfLines(bytes: Uint8Array): Promise<string[]> {
   )
 }
 
+/** A cell's figure: a formula's cached result, else its value (ExcelJS reads a cached 0 as no result; the file's own <v> is checked apart). */
+const figure = (cell: ExcelJS.Cell | undefined): unknown => {
+  const value = cell?.value
+  return value !== null && typeof value === 'object' && 'formula' in value ? (value.result ?? 0) : value
+}
+
 async function workbook(): Promise<ExcelJS.Workbook> {
   const book = new ExcelJS.Workbook()
   await book.xlsx.readFile(join(dir, 'report.xlsx'))
@@ -123,13 +129,52 @@ describe('the documents an auditor files', { timeout: HANG_LIMIT_MS }, () => {
       const row = sheetRows.get(r.label)
       expect(row, `${r.label} in the workbook`).toBeDefined()
       if (r.count !== '') expect(row?.getCell(2).value).toBe(Number(r.count))
-      if (r.amount !== '') expect(row?.getCell(3).value).toBe(Number(r.amount))
+      if (r.amount !== '') expect(figure(row?.getCell(3))).toBe(Number(r.amount))
     }
     // The fee expense to book: the same figure in all three.
     const fees = readExcelCsv(join(dir, 'summary.csv')).find((r) => r.section === 'fees' && r.name === 'matched')
     expect(fees?.difference).toBe('63.75')
     expect(lines.some((l) => l.startsWith("The provider's fees on matched records") && l.endsWith('NGN 63.75'))).toBe(true)
     expect(sheetRows.get("The provider's fees on matched records (to book as fee expense)")?.getCell(3).value).toBe(63.75)
+    // The fees on every record of the period, whatever its class: the pending payment's too, and all of them together.
+    expect(readExcelCsv(join(dir, 'summary.csv')).find((r) => r.section === 'fees' && r.name === 'pending_at_provider')?.difference).toBe(
+      '7.50'
+    )
+    const all = rows.find((r) => r.label.startsWith("The provider's fees on all its records"))
+    expect(all?.amount).toBe('83.25')
+    // The sheet adds up as it is read: the closing the lines make is a SUM of the lines above it, the difference the stated closing less it.
+    const made = sheetRows.get('Closing balance as the lines add up')?.getCell(3).value as ExcelJS.CellFormulaValue
+    expect(made.formula).toMatch(/^SUM\(C\d+:C\d+\)$/)
+    const difference = sheetRows.get('Difference left')?.getCell(3).value as ExcelJS.CellFormulaValue
+    expect(difference.formula).toMatch(/^C\d+-C\d+$/)
+    // Every formula carries its figure, for a reader that does not calculate.
+    const xml = await (await JSZip.loadAsync(readFileSync(join(dir, 'report.xlsx')))).file('xl/worksheets/sheet1.xml')?.async('string')
+    expect(xml?.match(/<f>[^<]*<\/f>/g)?.length).toBe(2)
+    expect(xml).not.toMatch(/<f>[^<]*<\/f>(?!<v>-?\d)/)
+  })
+
+  it("lists each class's items in a schedule that adds up to the class, in the PDF and the workbook", async () => {
+    const rows = bankRecRows()
+    const lines = await pdfLines(readFileSync(join(dir, 'statement.pdf')))
+    const at = lines.indexOf('Schedule of reconciling items')
+    expect(at).toBeGreaterThan(0)
+    const schedule = lines.slice(at)
+    // The payment never on the statement, the bank's charge and the payment a day late in arriving are each a row with its amount.
+    expect(schedule.some((l) => l.includes('INV-Q') && l.endsWith('-NGN 800.00'))).toBe(true)
+    expect(schedule.some((l) => l.includes('INV-P') && l.includes('open'))).toBe(true)
+    expect(schedule.some((l) => /line \d+ of october\.csv/.test(l) && l.endsWith('-NGN 52.50'))).toBe(true)
+    const sheet = (await workbook()).getWorksheet('Reconciling items') as ExcelJS.Worksheet
+    const byClass = new Map<string, number>()
+    sheet.eachRow((row, n) => {
+      if (n > 1) byClass.set(String(row.getCell(2).value), (byClass.get(String(row.getCell(2).value)) ?? 0) + Number(row.getCell(9).value))
+    })
+    expect(byClass.size).toBeGreaterThan(1)
+    // Each class's rows add up to its line of the reconciliation (matched items with no difference are not listed).
+    for (const [label, total] of byClass) {
+      const line = rows.find((r) => r.label === label)
+      expect(line, label).toBeDefined()
+      expect(Math.round(total * 100)).toBe(Math.round(Number(line?.amount) * 100))
+    }
   })
 
   it('puts in the PDF the entity, account, period, each statement’s proof, the files with their SHA-256 and the sign-off', async () => {
@@ -150,12 +195,14 @@ describe('the documents an auditor files', { timeout: HANG_LIMIT_MS }, () => {
 
   it('lays the workbook out for people: bold headings, frozen and filtered item sheets, numbers as numbers, outcomes in words and the ids last', async () => {
     const book = await workbook()
-    expect(book.worksheets.map((s) => s.name)).toEqual(['Reconciliation', 'Summary', 'Items'])
+    expect(book.worksheets.map((s) => s.name)).toEqual(['Reconciliation', 'Reconciling items', 'Summary', 'Items'])
     const reconciliation = book.getWorksheet('Reconciliation') as ExcelJS.Worksheet
     expect(reconciliation.getCell('A1').font?.bold).toBe(true)
     expect(reconciliation.getColumn(1).width).toBeGreaterThan(40)
-    for (const name of ['Summary', 'Items']) {
+    for (const name of ['Reconciling items', 'Summary', 'Items']) {
       const sheet = book.getWorksheet(name) as ExcelJS.Worksheet
+      // Printed fitted to the page's width, with the heading row on every page.
+      expect(sheet.pageSetup, name).toMatchObject({ fitToPage: true, fitToWidth: 1, printTitlesRow: '1:1' })
       expect(sheet.views[0]).toMatchObject({ state: 'frozen', ySplit: 1 })
       expect(sheet.autoFilter, name).toBeTruthy()
       expect(sheet.getRow(1).getCell(1).font?.bold, name).toBe(true)

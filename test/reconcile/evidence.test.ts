@@ -146,7 +146,7 @@ describe('the evidence pack', () => {
     }) as ReportInput
     await expect(write(older, 'older.zip')).rejects.toMatchObject({
       code: 'evidence_layout_old',
-      message: expect.stringContaining('laid out otherwise (ledgerline-reports/1; this one writes ledgerline-reports/2)')
+      message: expect.stringContaining('laid out otherwise (ledgerline-reports/1; this one writes ledgerline-reports/3)')
     })
     await expect(write(closeOf(() => undefined) as ReportInput, 'unbound.zip')).rejects.toMatchObject({ code: 'evidence_not_bound' })
     expect(existsSync(join(dir, 'older.zip')) || existsSync(join(dir, 'unbound.zip'))).toBe(false)

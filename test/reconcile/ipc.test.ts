@@ -117,7 +117,7 @@ describe('recon:* through the gate and the host', { timeout: 60_000 }, () => {
     expect(exported.file && existsSync(exported.file)).toBe(true)
     const workbook = new ExcelJS.Workbook()
     await workbook.xlsx.readFile(exported.file as string)
-    expect(workbook.worksheets.map((w) => w.name)).toEqual(['Reconciliation', 'Summary', 'Items'])
+    expect(workbook.worksheets.map((w) => w.name)).toEqual(['Reconciliation', 'Reconciling items', 'Summary', 'Items'])
     const pdf = valueOf(await host.call('recon:export', { sessionId: session.id, format: 'pdf' }))
     expect(
       readFileSync(pdf.file as string)

@@ -524,7 +524,7 @@ describe('a reconciliation session', () => {
     expect(summaryCsv).toMatch(/"file","oct\.csv",,,3,,,,"=""[0-9a-f]{64}"""/)
     const workbook = new ExcelJS.Workbook()
     await workbook.xlsx.readFile(join(dir, 'report.xlsx'))
-    expect(workbook.worksheets.map((w) => w.name)).toEqual(['Reconciliation', 'Summary', 'Items'])
+    expect(workbook.worksheets.map((w) => w.name)).toEqual(['Reconciliation', 'Reconciling items', 'Summary', 'Items'])
     expect(readdirSync(dir).filter((f) => f.endsWith('.partial'))).toEqual([])
     const sheet = workbook.getWorksheet('Items') as ExcelJS.Worksheet
     expect(sheet.rowCount).toBe(6)

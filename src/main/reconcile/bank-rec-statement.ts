@@ -3,11 +3,12 @@ import PDFDocument from 'pdfkit'
 import { writeSync } from 'node:fs'
 import { bankReconciliations, type BankReconciliation } from '../../shared/bank-reconciliation'
 import { moneyText, parseMajor } from '../../shared/money'
-import { inLocale, ISO, periodText, timeText } from '../../shared/locale'
+import { dayText, inLocale, ISO, periodText, timeText } from '../../shared/locale'
 import { accountInWords, chainHeadline } from '../../shared/periods'
-import { feeBasisInWords, lineWhere, type ReconSummary } from '../../shared/reconcile'
+import { feeBasisInWords, lineWhere, settingsInWords, type ReconSummary } from '../../shared/reconcile'
 import { writeFileSafely } from '../export/safe-file'
 import type { ReportInput } from './totals'
+import { reconcilingSchedule, SCHEDULE_ROWS, type ScheduleClass } from './bank-rec-schedule'
 
 /** One statement's own proof, in words: which statement, its balances and whether it ties, and each problem. */
 export interface StatementProof {
@@ -37,6 +38,8 @@ export interface BankRecStatement {
   /** A closed session's document is final; an open one's is a draft, and says so on every page. */
   draft: boolean
   reconciliations: BankReconciliation[]
+  /** Each class's items one by one, as the reconciliation's lines add them. */
+  schedule: ScheduleClass[]
   verdict: { headline: string; why: string[] }
   chain: string[]
   proofs: StatementProof[]
@@ -67,14 +70,21 @@ export function bankRecStatement(summary: ReconSummary, input: ReportInput): Ban
       { label: 'Expected amounts', value: feeBasisInWords(summary.basis) },
       {
         label: 'Status',
-        value: closed
-          ? `Closed ${moment(summary.closedAt)} by ${summary.closedBy}`
-          : 'OPEN: a draft, not signed off; its figures may change'
+        value:
+          (closed ? `Closed ${moment(summary.closedAt)} by ${summary.closedBy}` : 'OPEN: a draft, not signed off; its figures may change') +
+          (summary.exceptions > 0
+            ? `; ${summary.exceptions.toLocaleString('en-US')} ${summary.exceptions === 1 ? 'item was' : 'items were'} still to review${closed ? ' when it closed' : ''}`
+            : '')
       },
-      { label: 'Rules', value: summary.ruleVersion }
+      { label: 'Matching', value: `Ledgerline's matching rules (version ${summary.ruleVersion}): ${settingsInWords(summary.settings)}` }
     ],
     draft: !closed,
     reconciliations: bankReconciliations(summary).map((r) => ({ ...r, lines: r.lines.map((l) => ({ ...l, label: words(l.label) })) })),
+    schedule: reconcilingSchedule(session, input.items()).map((k) => ({
+      ...k,
+      label: words(k.label),
+      rows: k.rows.map((r) => ({ ...r, day: r.day === null ? null : dayText(r.day, locale), state: words(r.state) }))
+    })),
     verdict: {
       headline: words(summary.verdict.headline),
       why: summary.verdict.currencies.flatMap((c) => c.why.map((w) => words(`${c.currency}: ${w}`)))
@@ -121,6 +131,8 @@ const MARGIN = 48
 const WIDTH = A4.width - 2 * MARGIN
 const COLUMNS = { label: WIDTH - 190, count: 60, amount: 130 }
 const BOTTOM = A4.height - MARGIN - 24
+/** The schedule's columns: day, age, reference, who or what and where, state, amount. */
+const SCHEDULE = [52, 34, 100, 165, 68, WIDTH - 52 - 34 - 100 - 165 - 68]
 
 /**
  * The statement as a PDF (A4, the standard Helvetica: no font file to embed). `fixedTime` sets its
@@ -186,6 +198,49 @@ export function bankRecPdfBytes(statement: BankRecStatement, created: Date): Pro
     y += 4
   }
 
+  /** A schedule row: each cell wraps in its column; the row is as tall as its tallest cell. */
+  const scheduleRow = (cells: readonly string[], font = 'Helvetica'): void => {
+    doc.font(font).fontSize(7.5)
+    const height = Math.max(...cells.map((c, i) => doc.heightOfString(c || ' ', { width: (SCHEDULE[i] as number) - 4 })))
+    room(height)
+    let x = MARGIN
+    cells.forEach((c, i) => {
+      const width = SCHEDULE[i] as number
+      doc.text(c, x, y, { width: width - 4, align: i === 1 || i === cells.length - 1 ? 'right' : 'left' })
+      x += width
+    })
+    y += height + 2
+  }
+  const scheduleClass = (k: ScheduleClass): void => {
+    const money = (minor: number): string => moneyText(minor, k.currency)
+    heading(`${k.currency}: ${k.label}`)
+    paragraph(`${k.count.toLocaleString('en-US')} ${k.count === 1 ? 'item' : 'items'}, ${money(k.amountMinor)} in all.`, { gap: 4 })
+    scheduleRow(['Day', 'Age (days)', 'Reference', 'Who or what; where', 'State', 'Amount'], 'Helvetica-Bold')
+    rule()
+    for (const r of k.rows)
+      scheduleRow([
+        r.day ?? 'not read',
+        r.age === null ? '' : r.age.toLocaleString('en-US'),
+        r.reference,
+        [r.words, r.where].filter(Boolean).join('; '),
+        r.state,
+        money(r.amountMinor)
+      ])
+    if (k.more.count > 0)
+      scheduleRow([
+        '',
+        '',
+        '',
+        `… and ${k.more.count.toLocaleString('en-US')} more, newer (in the workbook's Items sheet)`,
+        '',
+        money(k.more.amountMinor)
+      ])
+    if (k.unlisted > 0)
+      scheduleRow(['', '', '', `${k.unlisted.toLocaleString('en-US')} matched with no difference, not listed`, '', money(0)])
+    rule()
+    scheduleRow(['', '', '', 'Total of the class, as in the reconciliation', '', money(k.amountMinor)], 'Helvetica-Bold')
+  }
+
   paragraph(statement.title, { font: 'Helvetica-Bold', size: 16, gap: 8 })
   for (const f of statement.facts) {
     doc.font('Helvetica-Bold').fontSize(9)
@@ -214,12 +269,18 @@ export function bankRecPdfBytes(statement: BankRecStatement, created: Date): Pro
       )
     }
   }
+  if (statement.schedule.length > 0) {
+    y += 4
+    paragraph("Each class's items are listed one by one in the schedule of reconciling items, after the sign-off.", {
+      font: 'Helvetica-Oblique'
+    })
+  }
   heading('What may be said')
   paragraph(statement.verdict.headline, { font: 'Helvetica-Bold' })
   for (const why of statement.verdict.why) paragraph(`• ${why}`, { indent: 10 })
-  heading('The period among the account’s others')
+  heading("The period among the account's others")
   for (const line of statement.chain) paragraph(line)
-  heading('Each statement’s own proof')
+  heading("Each statement's own proof")
   for (const p of statement.proofs) {
     paragraph(p.heading, { font: 'Helvetica-Bold', gap: 1 })
     paragraph(p.sentence, { indent: 10 })
@@ -251,6 +312,16 @@ export function bankRecPdfBytes(statement: BankRecStatement, created: Date): Pro
       : `Audit trail: ${s.events} events; the last one's hash (the chain head, to keep with the sign-off):`
   )
   if (s.chainHead !== null) paragraph(s.chainHead, { font: 'Courier', size: 8 })
+  if (statement.schedule.length > 0) {
+    doc.addPage()
+    y = MARGIN
+    paragraph('Schedule of reconciling items', { font: 'Helvetica-Bold', size: 13, gap: 4 })
+    paragraph(
+      `Each class of the reconciliation above, item by item, oldest first: an item's amount is what it adds to its class (the statement's side less the provider's). At most ${SCHEDULE_ROWS} items of a class are listed; the rest are counted and summed below them, and listed in the workbook's Items sheet.`,
+      { gap: 6 }
+    )
+    for (const k of statement.schedule) scheduleClass(k)
+  }
 
   const range = doc.bufferedPageRange()
   for (let i = 0; i < range.count; i++) {

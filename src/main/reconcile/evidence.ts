@@ -27,7 +27,7 @@ export const EVIDENCE_FORMAT = 'ledgerline-evidence/2'
  * session (a column, a sheet, the PDF). A close records it; a pack of a close made under another
  * layout cannot be written again byte for byte, and says so.
  */
-export const REPORT_LAYOUT = 'ledgerline-reports/2'
+export const REPORT_LAYOUT = 'ledgerline-reports/3'
 
 /** What a manifest Ledgerline writes holds, and nothing else: checked before it is read, so a key or a type changed is named, never a crash. */
 const MANIFEST_SHAPE = z.strictObject({

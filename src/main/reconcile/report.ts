@@ -28,6 +28,7 @@ import {
   feeBasisInWords,
   OUTCOME_LABELS,
   OUTCOMES,
+  settingName,
   shownAmount,
   type FileSide,
   shownDay,
@@ -64,10 +65,10 @@ const ITEM_LAYOUT = {
   carried_from: ['Carried from', 24],
   provider_reference: ['Provider reference', 24],
   provider_service_reference: ['Service reference', 20],
-  provider_date: ['Provider date', 12],
-  provider_status: ['Status', 11],
-  provider_channel: ['Channel', 12],
-  provider_currency: ['Provider currency', 9],
+  provider_date: ['Provider date', 13],
+  provider_status: ['Status', 13],
+  provider_channel: ['Channel', 18],
+  provider_currency: ['Provider currency', 11],
   provider_amount: ['Provider amount', 16],
   provider_fees: ['Provider fees', 14],
   provider_net: ['Provider net', 16],
@@ -76,8 +77,8 @@ const ITEM_LAYOUT = {
   file_reference: ['Statement reference', 24],
   file_description: ['Description', 40],
   file_counterparty: ['Counterparty', 24],
-  file_date: ['Statement date', 12],
-  file_currency: ['Statement currency', 9],
+  file_date: ['Statement date', 13],
+  file_currency: ['Statement currency', 11],
   file_amount: ['Statement amount', 16],
   outcome: ['Outcome code', 20],
   item_key: ['Item key', 14],
@@ -219,7 +220,7 @@ export function summaryRows(summary: ReconSummary, input: ReportInput): CsvCell[
   ]
   for (const v of summary.verdict.currencies)
     for (const why of v.why) rows.push([text('verdict'), text('why_not'), text(v.currency), null, null, null, null, null, text(why)])
-  for (const [name, value] of Object.entries(summary.settings)) rows.push(fact('setting', name, String(value)))
+  for (const [name, value] of Object.entries(summary.settings)) rows.push(fact('setting', settingName(name), String(value)))
   for (const f of summary.files)
     rows.push([text('file'), text(f.name), null, null, integer(f.rows), null, null, null, identifier(f.sha256)])
   // Each statement's own proof: its balances, whether it ties, where its running balance breaks, the lines not read.
@@ -304,8 +305,8 @@ export function summaryRows(summary: ReconSummary, input: ReportInput): CsvCell[
         amount(c.adjustmentsMinor, c.currency),
         null
       ])
-    // The provider's fees per outcome: what the ledger books as fee expense (matched), and what waits.
-    for (const o of ['matched', 'pending_at_provider', 'only_in_provider'] as const)
+    // The provider's fees per outcome, on every record of the period: what the ledger books as fee expense (matched), and what waits.
+    for (const o of OUTCOMES)
       if (c.outcomes[o].feesMinor !== 0)
         rows.push([
           text('fees'),
@@ -423,6 +424,37 @@ export async function writeXlsx(file: string, summary: ReconSummary, input: Repo
   }
 }
 
+/** A row of cells put on a sheet, in a font, some of them formulas (by column, their figure kept as the result); its row number. */
+type Put = (sheet: ExcelJS.Worksheet, cells: CsvCell[], font?: Partial<ExcelJS.Font>, formulas?: (string | undefined)[]) => number
+
+/** The schedule of reconciling items' columns, with their widths. */
+const SCHEDULE_LAYOUT = [
+  ['Currency', 10],
+  ['Class', 40],
+  ['Day', 12],
+  ['Age (days)', 10],
+  ['Reference', 26],
+  ['Who or what', 40],
+  ['Where', 28],
+  ['State', 30],
+  ['Amount', 18]
+] as const
+
+/** How a sheet prints (given as the sheet is made: a streamed sheet writes it first): fitted to the page's width, its heading row on every page, its name, the page and the page count in the footer. */
+function printed(name: string, options: { landscape: boolean; headingRow: boolean }): Partial<ExcelJS.AddWorksheetOptions> {
+  return {
+    pageSetup: {
+      paperSize: 9,
+      orientation: options.landscape ? 'landscape' : 'portrait',
+      fitToPage: true,
+      fitToWidth: 1,
+      fitToHeight: 0,
+      ...(options.headingRow ? { printTitlesRow: '1:1' } : {})
+    },
+    headerFooter: { oddFooter: `&L${name.replace(/&/g, '&&')}&RPage &P of &N` }
+  }
+}
+
 /** Column widths of the Summary sheet, in characters. */
 const SUMMARY_WIDTHS = [20, 44, 9, 20, 9, 18, 18, 18, 60]
 const BOLD = { bold: true }
@@ -433,8 +465,15 @@ async function writeWorkbook(stream: Writable, summary: ReconSummary, input: Rep
     workbook.created = fixedTime
     workbook.modified = fixedTime
   }
-  const put = (sheet: ExcelJS.Worksheet, cells: CsvCell[], font?: Partial<ExcelJS.Font>): void => {
-    const row = sheet.addRow(cells.map(xlsxValue))
+  const put: Put = (sheet, cells, font, formulas) => {
+    // A formula keeps its figure as its cached result: a reader that does not calculate still sees it.
+    const row = sheet.addRow(
+      cells.map((cell, i) => {
+        const value = xlsxValue(cell)
+        const formula = formulas?.[i]
+        return formula === undefined || typeof value !== 'number' ? value : { formula, result: value }
+      })
+    )
     cells.forEach((cell, i) => {
       if (cell === null) return
       const target = row.getCell(i + 1)
@@ -444,16 +483,54 @@ async function writeWorkbook(stream: Writable, summary: ReconSummary, input: Rep
       if (font) target.font = font
     })
     row.commit()
+    return row.number
   }
   /** A sheet of rows under one bold heading row, frozen below it, with filters on every column. */
   const table = (name: string, headings: readonly string[], widths: readonly number[]): ExcelJS.Worksheet => {
-    const sheet = workbook.addWorksheet(name, { views: [{ state: 'frozen', ySplit: 1, xSplit: 0 }] })
+    const sheet = workbook.addWorksheet(name, {
+      views: [{ state: 'frozen', ySplit: 1, xSplit: 0 }],
+      ...printed(name, { landscape: true, headingRow: true })
+    })
     sheet.columns = headings.map((header, i) => ({ header, width: widths[i] ?? 14 }))
     sheet.autoFilter = { from: { row: 1, column: 1 }, to: { row: 1, column: headings.length } }
     sheet.getRow(1).font = BOLD
+    sheet.getRow(1).alignment = { wrapText: true, vertical: 'top' }
     return sheet
   }
-  writeReconciliationSheet(workbook, bankRecStatement(summary, input), put)
+  const statement = bankRecStatement(summary, input)
+  writeReconciliationSheet(workbook, statement, put)
+  const scheduleSheet = table(
+    'Reconciling items',
+    SCHEDULE_LAYOUT.map((c) => c[0]),
+    SCHEDULE_LAYOUT.map((c) => c[1])
+  )
+  for (const k of statement.schedule) {
+    for (const r of k.rows)
+      put(scheduleSheet, [
+        text(k.currency),
+        text(k.label),
+        text(r.day),
+        r.age === null ? null : integer(r.age),
+        identifier(r.reference || null),
+        text(r.words || null),
+        text(r.where || null),
+        text(r.state),
+        amount(r.amountMinor, k.currency)
+      ])
+    if (k.more.count > 0)
+      put(scheduleSheet, [
+        text(k.currency),
+        text(k.label),
+        null,
+        null,
+        null,
+        text(`… and ${k.more.count.toLocaleString('en-US')} more, newer (in the Items sheet)`),
+        null,
+        null,
+        amount(k.more.amountMinor, k.currency)
+      ])
+  }
+  scheduleSheet.commit()
   const summarySheet = table('Summary', SUMMARY_COLUMNS, SUMMARY_WIDTHS)
   for (const row of summaryRows(summary, input)) put(summarySheet, row)
   summarySheet.commit()
@@ -475,15 +552,15 @@ async function writeWorkbook(stream: Writable, summary: ReconSummary, input: Rep
 }
 
 /** The Reconciliation sheet: the bank reconciliation statement as the PDF lays it out, one currency after another, the figures as numbers. */
-function writeReconciliationSheet(
-  workbook: ExcelJS.stream.xlsx.WorkbookWriter,
-  statement: BankRecStatement,
-  put: (sheet: ExcelJS.Worksheet, cells: CsvCell[], font?: Partial<ExcelJS.Font>) => void
-): void {
-  const sheet = workbook.addWorksheet('Reconciliation')
+function writeReconciliationSheet(workbook: ExcelJS.stream.xlsx.WorkbookWriter, statement: BankRecStatement, put: Put): void {
+  const sheet = workbook.addWorksheet('Reconciliation', printed('Reconciliation', { landscape: false, headingRow: false }))
   sheet.columns = [{ width: 86 }, { width: 10 }, { width: 22 }]
-  const heading = (words: string, size = 12): void => put(sheet, [text(words)], { bold: true, size })
-  const blank = (): void => put(sheet, [])
+  const heading = (words: string, size = 12): void => {
+    put(sheet, [text(words)], { bold: true, size })
+  }
+  const blank = (): void => {
+    put(sheet, [])
+  }
   heading(statement.title, 14)
   for (const f of statement.facts) put(sheet, [text(`${f.label}: ${f.value}`)])
   for (const rec of statement.reconciliations) {
@@ -491,21 +568,37 @@ function writeReconciliationSheet(
     heading(`Reconciliation in ${rec.currency}`)
     put(sheet, [null, text('Items'), text('Amount')], BOLD)
     let memo = false
+    // The closing the lines make is a SUM of the opening and the lines above it, the difference left the stated closing less it: the sheet adds up as it is read.
+    let first: number | null = null
+    let previous = 0
+    let total: number | null = null
+    let closing: number | null = null
     for (const line of rec.lines) {
       if (line.kind === 'memo' && !memo) {
         memo = true
         put(sheet, [text('Memo (said, not added):')], { italic: true })
       }
       const strong = line.kind === 'balance' || line.kind === 'total' || line.kind === 'difference'
-      put(
+      const formula =
+        line.kind === 'total' && first !== null
+          ? `SUM(C${first}:C${previous})`
+          : line.kind === 'difference' && total !== null && closing !== null
+            ? `C${closing}-C${total}`
+            : undefined
+      const row = put(
         sheet,
         [
           text(line.label),
           line.count === null ? null : integer(line.count),
           line.amountMinor === null ? text(bankRecAmount(line, rec.currency) || null) : amount(line.amountMinor, rec.currency)
         ],
-        strong ? BOLD : line.kind === 'memo' ? { italic: true } : undefined
+        strong ? BOLD : line.kind === 'memo' ? { italic: true } : undefined,
+        [undefined, undefined, formula]
       )
+      if (first === null) first = row
+      previous = row
+      if (line.kind === 'total') total = row
+      if (line.kind === 'balance' && total !== null && line.amountMinor !== null) closing = row
     }
   }
   blank()
@@ -513,10 +606,10 @@ function writeReconciliationSheet(
   put(sheet, [text(statement.verdict.headline)], BOLD)
   for (const why of statement.verdict.why) put(sheet, [text(`• ${why}`)])
   blank()
-  heading('The period among the account’s others')
+  heading("The period among the account's others")
   for (const line of statement.chain) put(sheet, [text(line)])
   blank()
-  heading('Each statement’s own proof')
+  heading("Each statement's own proof")
   for (const p of statement.proofs) {
     put(sheet, [text(p.heading)], BOLD)
     put(sheet, [text(p.sentence)])

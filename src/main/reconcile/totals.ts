@@ -197,11 +197,9 @@ export class Totals {
       if (stillOpen(item)) c.open += sign
     }
     if (leftOut) {
-      for (const f of item.file) {
-        const c = this.of(f.currency)
-        c.excluded.count += sign
-        c.excluded.fileMinor += sign * f.amountMinor
-      }
+      // Counted as items are, once in each currency the item is in: a line left out that names a record in another currency is a class of that currency too.
+      for (const currency of touched) this.of(currency).excluded.count += sign
+      for (const f of item.file) this.of(f.currency).excluded.fileMinor += sign * f.amountMinor
       for (const p of item.provider) this.of(p.currency).excluded.providerMinor += sign * expectedAmount(p, net)
     }
     // An open item's age: a one-sided one by its own amount, one with both sides by what the file shows beyond the provider.
