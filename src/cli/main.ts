@@ -8,6 +8,7 @@ import { SYNC_RESOURCES } from '../shared/sync'
 import { UsageError } from './common'
 import { csvCommand } from './commands/csv'
 import { journalCommand } from './commands/journal'
+import { rulesCommand } from './commands/rules'
 import { auditCommand, importCommand, reconcileCommand, reportCommand } from './commands/reconcile'
 import {
   acceptAllCommand,
@@ -120,6 +121,15 @@ Commands:
   journal map [--profile NAME] [--set ACCOUNT=CODE]... [--tax-rate NAME] [--json]
       The profile's account map: the ledger account each line posts to (fees, bank_charges, vat,
       levies, stamp_duty, adjustments, clearing, bank) and the tax rate Xero asks for.
+  rules list [--profile NAME] [--json]
+      The profile's rules, in the order they are tried: each in words, its version, enabled or not.
+  rules add --file RULE.json [--profile NAME] [--json]
+      Add a rule (JSON: name, description, match all|any, conditions, action; see the README), or
+      save a changed one as its next version. A new rule is not enabled: try it first.
+  rules preview --session ID (--file RULE.json | NAME) [--json]
+      What the rule would do in the session and the profile's last closed sessions: the items it
+      would act on, how many as you decided them, how many otherwise, how many not decided yet.
+  rules enable NAME | rules disable NAME [--profile NAME] [--json]
   audit verify [--session ID] [--json]
       Check every reconciliation decision's hash chain; exit 1 when anything was changed.
   audit verify --evidence PACK.zip [--head HASH] [--json]
@@ -215,6 +225,8 @@ export async function main(argv: string[]): Promise<number> {
         return await reopenCommand(rest)
       case 'journal':
         return await journalCommand(rest)
+      case 'rules':
+        return await rulesCommand(rest)
       case 'csv':
         return await csvCommand(rest)
       case 'team':

@@ -203,6 +203,13 @@ export const JOURNAL_ERRORS = {
   journal_not_importable: 'input'
 } as const satisfies CodeTable
 
+/** Rules codes. */
+export const RULE_ERRORS = {
+  /** A rule file that is not a rule: each problem named by its path in the file. */
+  invalid_rule: 'input',
+  rule_not_found: 'not_found'
+} as const satisfies CodeTable
+
 export const TEAM_ERRORS = {
   bad_server_url: 'address',
   password_in_url: 'address',
@@ -249,6 +256,7 @@ export type ExportErrorCode = keyof typeof EXPORT_ERRORS
 export type ReconErrorCode = keyof typeof RECON_ERRORS
 export type TeamErrorCode = keyof typeof TEAM_ERRORS
 export type JournalErrorCode = keyof typeof JOURNAL_ERRORS
+export type RuleErrorCode = keyof typeof RULE_ERRORS
 
 /** Every code of ours. */
 export type ErrorCode =
@@ -266,6 +274,7 @@ export type ErrorCode =
   | ExportErrorCode
   | ReconErrorCode
   | JournalErrorCode
+  | RuleErrorCode
   | TeamErrorCode
 
 /** A code the payments provider sent, in its own words (said as it came, never one of ours): made only by providerCode. */
@@ -292,6 +301,7 @@ export const ERROR_TABLES = {
   export: EXPORT_ERRORS,
   reconcile: RECON_ERRORS,
   journal: JOURNAL_ERRORS,
+  rules: RULE_ERRORS,
   team: TEAM_ERRORS
 } as const
 

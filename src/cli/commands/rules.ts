@@ -1,0 +1,121 @@
+// ledgerline rules: a profile's rules, listed in the order they are tried, added from a JSON file (a change of one is its next version), tried on a session and the last closed ones before they are enabled, enabled and disabled.
+import { readFileSync } from 'node:fs'
+import { parseArgs } from 'node:util'
+import { periodInWords } from '../../shared/periods'
+import { ruleInWords, type StoredRule } from '../../shared/rules'
+import { osUserName } from '../../main/reconcile/audit'
+import { ReconService } from '../../main/reconcile/service'
+import { previewHeadline, previewRule, type RulePreview } from '../../main/rules/preview'
+import { ruleFromJson, RuleStore } from '../../main/rules/store'
+import { chooseProfile, COMMON, openData, say, UsageError } from '../common'
+
+/** How many of the profile's last closed sessions a preview tries the rule on, besides the one named. */
+const CLOSED_SESSIONS = 3
+
+export async function rulesCommand(args: string[]): Promise<number> {
+  const [sub, ...rest] = args
+  const { values, positionals } = parseArgs({
+    args: rest,
+    options: { ...COMMON, file: { type: 'string' }, session: { type: 'string' } },
+    strict: true,
+    allowPositionals: true
+  })
+  const changes = sub === 'add' || sub === 'enable' || sub === 'disable'
+  if (sub !== 'list' && sub !== 'preview' && !changes)
+    throw new UsageError(`rules takes list, add --file RULE.json, preview --session ID --file RULE.json, enable NAME or disable NAME`)
+  const data = openData(values.db, changes ? 'fills' : 'reads')
+  try {
+    const recon = new ReconService(data.db)
+    const session = values.session ? recon.session(values.session) : null
+    const profile = session ? data.profiles.get(session.profileId) : chooseProfile(data, values)
+    const store = new RuleStore(data.db, { user: osUserName() })
+    const out = (json: unknown, words: string): void => {
+      if (values.json) process.stdout.write(`${JSON.stringify(json)}\n`)
+      else say(words)
+    }
+    switch (sub) {
+      case 'list': {
+        const rules = store.list(profile.id)
+        out(
+          rules,
+          rules.length === 0 ? `${profile.name} has no rules yet (ledgerline rules add --file RULE.json).\n` : listed(profile.name, rules)
+        )
+        return 0
+      }
+      case 'add': {
+        const rule = ruleFromJson(readRuleFile(values.file), values.file as string)
+        const { stored, change } = store.save(profile.id, rule)
+        out(
+          { change, ...stored },
+          `${change === 'unchanged' ? 'Unchanged' : change === 'added' ? 'Added' : 'Saved as a new version'}: ${rule.name} (version ${stored.version}, ${stored.enabled ? 'enabled' : 'not enabled: try it with rules preview, then rules enable'}).\n  ${ruleInWords(rule)}\n`
+        )
+        return 0
+      }
+      case 'preview': {
+        if (!session) throw new UsageError('rules preview needs --session ID (ledgerline sessions lists them)')
+        const rule = values.file ? ruleFromJson(readRuleFile(values.file), values.file) : store.get(profile.id, positionals[0] ?? '').rule
+        // The session named, and the profile's last closed sessions: how the rule would have done on what was decided by hand.
+        const closed = recon
+          .sessions(profile.id)
+          .filter((s) => s.closedAt !== null && s.id !== session.id)
+          .sort((a, b) => (a.to < b.to ? 1 : a.to > b.to ? -1 : 0))
+          .slice(0, CLOSED_SESSIONS)
+        const preview = previewRule(
+          rule,
+          [session, ...closed].map((s) => ({ session: s, items: recon.allItems(s.id) }))
+        )
+        out(preview, previewText(preview))
+        return 0
+      }
+      default: {
+        const name = positionals[0]
+        if (!name) throw new UsageError(`rules ${sub} needs the rule's name (ledgerline rules list shows them)`)
+        const stored = store.setEnabled(profile.id, name, sub === 'enable')
+        out(stored, `${stored.rule.name} (version ${stored.version}) is ${stored.enabled ? 'enabled' : 'disabled'}.\n`)
+        return 0
+      }
+    }
+  } finally {
+    await data.close()
+  }
+}
+
+/** The rule file's JSON, or a usage error that says what is wrong with the file. */
+function readRuleFile(file: string | undefined): unknown {
+  if (!file) throw new UsageError('give the rule with --file RULE.json')
+  let text: string
+  try {
+    text = readFileSync(file, 'utf8')
+  } catch (e) {
+    throw new UsageError(`cannot read ${file}: ${e instanceof Error ? e.message : String(e)}`)
+  }
+  try {
+    return JSON.parse(text) as unknown
+  } catch (e) {
+    throw new UsageError(`${file} is not JSON: ${e instanceof Error ? e.message : String(e)}`)
+  }
+}
+
+function listed(profile: string, rules: readonly StoredRule[]): string {
+  const lines = [`Rules of ${profile}, in the order they are tried (the first that holds for a line decides it):`]
+  for (const r of rules) {
+    lines.push(`  ${r.position}. ${r.rule.name} (version ${r.version}, ${r.enabled ? 'enabled' : 'not enabled'})`)
+    if (r.rule.description) lines.push(`     ${r.rule.description}`)
+    lines.push(`     ${ruleInWords(r.rule)}`)
+  }
+  return `${lines.join('\n')}\n`
+}
+
+function previewText(p: RulePreview): string {
+  const lines = [`${previewHeadline(p)}.`]
+  for (const s of p.sessions) {
+    lines.push(
+      `  ${s.name} (${periodInWords(s)}, ${s.closed ? 'closed' : 'open'}): ${s.items} item(s), ${s.asDecided} as you decided them, ${s.otherwise} otherwise, ${s.undecided} not decided yet`
+    )
+    for (const e of s.examples)
+      lines.push(
+        `    ${e.itemKey}  ${e.verdict === 'as_decided' ? 'as decided' : e.verdict === 'otherwise' ? 'OTHERWISE ' : 'undecided '}  ${e.line}: ${e.now}`
+      )
+  }
+  return `${lines.join('\n')}\n`
+}

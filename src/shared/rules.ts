@@ -1,0 +1,258 @@
+// The rules an accountant writes and reads: what a rule file holds (one check, each problem named by its path), what a rule's conditions mean for a statement line, and the rule in words.
+import { z } from 'zod'
+import { isKnownCurrency, moneyText, parseMajor } from './money'
+
+/** What a condition can look at: a statement line's words and figures, and the channel of the provider record it is paired with. */
+export const RULE_FIELDS = {
+  description: "the line's description",
+  reference: "the line's reference",
+  counterparty: "the line's counterparty",
+  amount: "the line's amount",
+  currency: "the line's currency",
+  day_of_month: "the line's day of the month",
+  channel: "the channel of the provider's record"
+} as const
+export type RuleField = keyof typeof RULE_FIELDS
+
+const TEXT_FIELDS = ['description', 'reference', 'counterparty', 'currency', 'channel'] as const
+const TEXT_OPERATORS = ['contains', 'equals', 'starts_with', 'ends_with', 'matches'] as const
+
+/** What a line can be classified as: a reconciling item an accountant knows by name. */
+export const CLASSIFY_AS = {
+  bank_charge: 'a bank charge',
+  levy: 'a levy (EMTL, stamp duty)',
+  transfer_between_own_accounts: 'a transfer between own accounts',
+  interest: 'interest',
+  reversal: 'a reversal',
+  other: 'another known reconciling item'
+} as const
+export type ClassifyAs = keyof typeof CLASSIFY_AS
+
+const NAME = /^[a-z0-9][a-z0-9-]{0,59}$/
+
+const textCondition = z.strictObject({
+  field: z.enum(TEXT_FIELDS),
+  operator: z.enum(TEXT_OPERATORS),
+  value: z.string().min(1).max(200),
+  /** Letters of either case match (the default); false compares them as written. */
+  ignoreCase: z.boolean().optional()
+})
+const amountText = z
+  .string()
+  .max(20)
+  .regex(/^-?\d{1,12}(\.\d{1,4})?$/, 'an amount in major units, such as 52.50 or -100')
+const amountCondition = z.union([
+  z.strictObject({ field: z.literal('amount'), operator: z.enum(['equals', 'at_least', 'at_most']), value: amountText }),
+  z.strictObject({ field: z.literal('amount'), operator: z.literal('between'), value: z.tuple([amountText, amountText]) }),
+  z.strictObject({ field: z.literal('amount'), operator: z.literal('sign'), value: z.enum(['debit', 'credit']) })
+])
+const day = z.number().int().min(1).max(31)
+const dayCondition = z.union([
+  z.strictObject({ field: z.literal('day_of_month'), operator: z.enum(['equals', 'at_least', 'at_most']), value: day }),
+  z.strictObject({ field: z.literal('day_of_month'), operator: z.literal('between'), value: z.tuple([day, day]) })
+])
+const condition = z.union([textCondition, amountCondition, dayCondition])
+export type RuleCondition = z.infer<typeof condition>
+
+const action = z.discriminatedUnion('type', [
+  z.strictObject({
+    type: z.literal('classify'),
+    as: z.enum(Object.keys(CLASSIFY_AS) as [ClassifyAs, ...ClassifyAs[]]),
+    reasonCode: z.string().trim().min(1).max(60)
+  }),
+  z.strictObject({ type: z.literal('leave_out'), reason: z.string().trim().min(1).max(500) }),
+  z.strictObject({
+    type: z.literal('pair'),
+    /** The provider record's field to find the part of the line in. */
+    with: z.enum(['reference', 'customer']),
+    /** Where the part is: the line's description or reference. */
+    from: z.enum(['description', 'reference']).optional(),
+    /** A regular expression whose first group (or whole match) is the part. */
+    pattern: z.string().min(1).max(200)
+  })
+])
+export type RuleAction = z.infer<typeof action>
+
+/** The one check of a rule file. */
+export const ruleSchema = z.strictObject({
+  name: z.string().regex(NAME, 'a name of lower-case letters, digits and dashes (up to 60), such as sms-alert-charges'),
+  description: z.string().trim().max(500).optional(),
+  match: z.enum(['all', 'any']),
+  conditions: z.array(condition).min(1).max(20),
+  action
+})
+export type Rule = z.infer<typeof ruleSchema>
+
+/** A rule as a profile keeps it: its place in the order, its version, whether it is applied. */
+export interface StoredRule {
+  rule: Rule
+  position: number
+  version: number
+  enabled: boolean
+  updatedAt: string
+  updatedBy: string
+}
+
+/** A regular expression of a rule, or the reason it is none (a rule file is the user's: a bad pattern is said, never thrown). */
+function patternOf(source: string, flags: string): RegExp | string {
+  try {
+    return new RegExp(source, flags)
+  } catch (e) {
+    return e instanceof Error ? e.message : String(e)
+  }
+}
+
+/** A rule file's JSON checked: the rule, or each problem by its path in the file ("conditions[0].value: …"). */
+export function checkRule(json: unknown): { ok: true; rule: Rule } | { ok: false; problems: string[] } {
+  const parsed = ruleSchema.safeParse(json)
+  if (!parsed.success)
+    return {
+      ok: false,
+      problems: parsed.error.issues.map((i) => `${pathText(i.path)}: ${i.message}`)
+    }
+  const problems: string[] = []
+  parsed.data.conditions.forEach((c, k) => {
+    if (c.operator === 'matches' && typeof c.value === 'string') {
+      const re = patternOf(c.value, 'i')
+      if (typeof re === 'string') problems.push(`conditions[${k}].value: not a regular expression (${re})`)
+    }
+    if (c.field === 'currency' && c.operator === 'equals' && typeof c.value === 'string' && !isKnownCurrency(c.value.toUpperCase()))
+      problems.push(`conditions[${k}].value: ${c.value} is no ISO 4217 currency`)
+    if (c.field === 'amount' && c.operator === 'between' && Number(c.value[0]) > Number(c.value[1]))
+      problems.push(`conditions[${k}].value: the range's first amount is above its second`)
+    if (c.field === 'day_of_month' && c.operator === 'between' && c.value[0] > c.value[1])
+      problems.push(`conditions[${k}].value: the range's first day is after its second`)
+  })
+  if (parsed.data.action.type === 'pair') {
+    const re = patternOf(parsed.data.action.pattern, 'i')
+    if (typeof re === 'string') problems.push(`action.pattern: not a regular expression (${re})`)
+  }
+  return problems.length > 0 ? { ok: false, problems } : { ok: true, rule: parsed.data }
+}
+
+function pathText(path: readonly PropertyKey[]): string {
+  if (path.length === 0) return 'the rule'
+  return path.map((p, k) => (typeof p === 'number' ? `[${p}]` : `${k > 0 ? '.' : ''}${String(p)}`)).join('')
+}
+
+/** What a rule's conditions are tried on: one statement line, and the channel of the record it is paired with (if any). */
+export interface RuleSubject {
+  description: string | null
+  reference: string | null
+  counterparty: string | null
+  amountMinor: number
+  currency: string
+  /** YYYY-MM-DD */
+  date: string
+  channel: string | null
+}
+
+/** Whether one condition holds for a line. */
+export function conditionHolds(c: RuleCondition, line: RuleSubject): boolean {
+  if (c.field === 'amount') {
+    const at = (major: string): number => parseMajor(major, line.currency)
+    switch (c.operator) {
+      case 'sign':
+        return c.value === 'debit' ? line.amountMinor < 0 : line.amountMinor > 0
+      case 'between':
+        return line.amountMinor >= at(c.value[0]) && line.amountMinor <= at(c.value[1])
+      case 'equals':
+        return line.amountMinor === at(c.value)
+      case 'at_least':
+        return line.amountMinor >= at(c.value)
+      case 'at_most':
+        return line.amountMinor <= at(c.value)
+    }
+  }
+  if (c.field === 'day_of_month') {
+    const d = Number(line.date.slice(8, 10))
+    switch (c.operator) {
+      case 'between':
+        return d >= c.value[0] && d <= c.value[1]
+      case 'equals':
+        return d === c.value
+      case 'at_least':
+        return d >= c.value
+      case 'at_most':
+        return d <= c.value
+    }
+  }
+  const raw = line[c.field]
+  if (raw === null) return false
+  const fold = c.ignoreCase !== false
+  const text = fold ? raw.toLowerCase() : raw
+  const value = fold ? c.value.toLowerCase() : c.value
+  switch (c.operator) {
+    case 'contains':
+      return text.includes(value)
+    case 'equals':
+      return text.trim() === value.trim()
+    case 'starts_with':
+      return text.trimStart().startsWith(value)
+    case 'ends_with':
+      return text.trimEnd().endsWith(value)
+    case 'matches': {
+      const re = patternOf(c.value, fold ? 'i' : '')
+      return typeof re !== 'string' && re.test(raw)
+    }
+  }
+}
+
+/** Whether a rule's conditions hold for a line: all of them, or any, as the rule says. */
+export function ruleHolds(rule: Rule, line: RuleSubject): boolean {
+  return rule.match === 'all' ? rule.conditions.every((c) => conditionHolds(c, line)) : rule.conditions.some((c) => conditionHolds(c, line))
+}
+
+/** The part of a line a pairing rule looks for at the provider, or null where its pattern finds none. */
+export function pairingPart(action: Extract<RuleAction, { type: 'pair' }>, line: RuleSubject): string | null {
+  const text = line[action.from ?? 'description']
+  if (text === null) return null
+  const re = patternOf(action.pattern, 'i')
+  if (typeof re === 'string') return null
+  const found = re.exec(text)
+  const part = (found?.[1] ?? found?.[0])?.trim()
+  return part ? part : null
+}
+
+const OPERATOR_WORDS: Record<string, string> = {
+  contains: 'contains',
+  equals: 'is',
+  starts_with: 'starts with',
+  ends_with: 'ends with',
+  matches: 'matches the pattern',
+  between: 'is between',
+  at_least: 'is at least',
+  at_most: 'is at most',
+  sign: 'is a'
+}
+
+/** A condition in words: "the line's description contains "SMS ALERT"". */
+export function conditionInWords(c: RuleCondition, currency?: string): string {
+  const value = (): string => {
+    if (c.field === 'amount' && c.operator !== 'sign') {
+      const money = (v: string): string => (currency && isKnownCurrency(currency) ? moneyText(parseMajor(v, currency), currency) : v)
+      return Array.isArray(c.value) ? `${money(c.value[0])} and ${money(c.value[1])}` : money(c.value as string)
+    }
+    if (Array.isArray(c.value)) return `${c.value[0]} and ${c.value[1]}`
+    return typeof c.value === 'string' && c.field !== 'amount' ? `"${c.value}"` : String(c.value)
+  }
+  return `${RULE_FIELDS[c.field]} ${OPERATOR_WORDS[c.operator]} ${value()}`
+}
+
+/** What a rule does, in words. */
+export function actionInWords(a: RuleAction): string {
+  switch (a.type) {
+    case 'classify':
+      return `classify the line as ${CLASSIFY_AS[a.as]} (reason code ${a.reasonCode})`
+    case 'leave_out':
+      return `leave the line out: ${a.reason}`
+    case 'pair':
+      return `pair the line with the provider's record whose ${a.with} is the part of its ${a.from ?? 'description'} that /${a.pattern}/ finds`
+  }
+}
+
+/** A rule in one sentence: "When the line's description contains "SMS ALERT": classify the line as a bank charge (reason code bank_charge)." */
+export function ruleInWords(rule: Rule): string {
+  const joined = rule.conditions.map((c) => conditionInWords(c)).join(rule.match === 'all' ? ' and ' : ' or ')
+  return `When ${joined}: ${actionInWords(rule.action)}.`
+}

@@ -1,0 +1,67 @@
+// A rule's check and its conditions: any JSON at all is checked without a throw (mistakes named by their place), and each operator holds for a line exactly as it says, amounts compared exactly in the line's currency.
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { checkRule, conditionHolds, pairingPart, ruleHolds, type Rule, type RuleSubject } from '../../src/shared/rules'
+import { propertyRuns } from '../support/property'
+
+const line = (fields: Partial<RuleSubject> = {}): RuleSubject => ({
+  description: 'SMS ALERT CHARGES OCT',
+  reference: 'FT2610280001',
+  counterparty: null,
+  amountMinor: -5250,
+  currency: 'NGN',
+  date: '2026-10-28',
+  channel: null,
+  ...fields
+})
+
+const SMS: Rule = {
+  name: 'sms-alert-charges',
+  match: 'all',
+  conditions: [{ field: 'description', operator: 'contains', value: 'SMS ALERT' }],
+  action: { type: 'classify', as: 'bank_charge', reasonCode: 'bank_charge' }
+}
+
+describe('rules', () => {
+  it('checks any JSON without a throw, and a valid rule mutated at random is either a rule or its mistakes by path', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), (json) => {
+        const checked = checkRule(json)
+        if (!checked.ok) for (const p of checked.problems) expect(p).toMatch(/^[^:]+: /)
+      }),
+      propertyRuns(300)
+    )
+    fc.assert(
+      fc.property(fc.constantFrom('name', 'match', 'conditions', 'action'), fc.jsonValue(), (key, value) => {
+        const checked = checkRule({ ...SMS, [key]: value })
+        if (!checked.ok) expect(checked.problems.some((p) => p.startsWith(key))).toBe(true)
+      }),
+      propertyRuns(300)
+    )
+  })
+
+  it('holds each operator as it says, amounts exact in the line’s currency', () => {
+    expect(ruleHolds(SMS, line())).toBe(true)
+    expect(ruleHolds(SMS, line({ description: 'sms alert charges' }))).toBe(true)
+    expect(conditionHolds({ field: 'description', operator: 'contains', value: 'sms alert', ignoreCase: false }, line())).toBe(false)
+    expect(ruleHolds(SMS, line({ description: null }))).toBe(false)
+    expect(conditionHolds({ field: 'amount', operator: 'equals', value: '-52.50' }, line())).toBe(true)
+    expect(conditionHolds({ field: 'amount', operator: 'equals', value: '-52.5' }, line())).toBe(true)
+    expect(conditionHolds({ field: 'amount', operator: 'between', value: ['-100', '-52.51'] }, line())).toBe(false)
+    expect(conditionHolds({ field: 'amount', operator: 'sign', value: 'debit' }, line())).toBe(true)
+    expect(conditionHolds({ field: 'amount', operator: 'sign', value: 'credit' }, line())).toBe(false)
+    expect(conditionHolds({ field: 'amount', operator: 'at_least', value: '100' }, line({ amountMinor: 100, currency: 'XOF' }))).toBe(true)
+    expect(conditionHolds({ field: 'day_of_month', operator: 'between', value: [25, 31] }, line())).toBe(true)
+    expect(conditionHolds({ field: 'reference', operator: 'starts_with', value: 'ft26' }, line())).toBe(true)
+    expect(conditionHolds({ field: 'reference', operator: 'matches', value: '^FT\\d{10}$' }, line())).toBe(true)
+    const any: Rule = { ...SMS, match: 'any', conditions: [...SMS.conditions, { field: 'channel', operator: 'equals', value: 'card' }] }
+    expect(ruleHolds(any, line({ description: 'POS', channel: 'CARD' }))).toBe(true)
+    expect(
+      pairingPart({ type: 'pair', with: 'reference', pattern: 'INV[- ]?(\\d+)' }, line({ description: 'TRF FROM ADA INV-0042' }))
+    ).toBe('0042')
+    expect(pairingPart({ type: 'pair', with: 'reference', pattern: 'INV-\\d+' }, line({ description: 'TRF FROM ADA INV-0042' }))).toBe(
+      'INV-0042'
+    )
+    expect(pairingPart({ type: 'pair', with: 'reference', pattern: 'INV-\\d+' }, line())).toBeNull()
+  })
+})
