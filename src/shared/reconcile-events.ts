@@ -74,6 +74,21 @@ export interface AuditPayloads {
   }
   /** A line not read, left out on purpose. */
   exclude: { itemKey: string; fileId: string; line: number; reason: string }
+  /**
+   * An enabled rule applied in a run (version `version` of rule `name`): `classify` resolves the line's
+   * item with the rule's reason code, `leave_out` resolves it as left out with the rule's reason (`note`),
+   * `pair` pairs the line with the record it names (`providerIds`, `fileIds`), as a match by hand would.
+   */
+  rule: {
+    itemKey: string
+    providerIds: string[]
+    fileIds: string[]
+    name: string
+    version: number
+    action: 'classify' | 'leave_out' | 'pair'
+    reasonCode: string
+    note: string
+  }
   /** `evidence`: the files of the session's evidence pack as of this close, by SHA-256 (closes before the pack was bound have none). */
   close: { counts: Record<Outcome, number>; evidence?: ClosedEvidence }
   reopen: { reason: string; closedAt: string | null; closedBy: string | null }
@@ -98,7 +113,8 @@ export const UNDOABLE_KINDS: readonly AuditEventKind[] = [
   'resolve',
   'adjust',
   'fix',
-  'exclude'
+  'exclude',
+  'rule'
 ]
 
 /** What the session's history shows: how it was set up, run, adjusted, closed and reopened (decisions show on their items). */
@@ -111,6 +127,9 @@ export const SESSION_HISTORY_KINDS: readonly AuditEventKind[] = [
   'close',
   'reopen'
 ]
+
+/** Who decided what a rule decided: the rule and its version, as items and the trail name it. */
+export const ruleMark = (rule: { name: string; version: number }): string => `rule "${rule.name}" (version ${rule.version})`
 
 /** The item an event names by key, and the provider records and file lines it names by id. */
 export function eventSubjects(event: AuditEventBody): { itemKey: string | null; ids: string[] } {
@@ -153,6 +172,14 @@ export function describeEvent(event: AuditEventBody): string {
       return `Line ${event.payload.line} read by hand: ${event.payload.date}, ${moneyText(event.payload.amountMinor, event.payload.currency)}`
     case 'exclude':
       return `Line ${event.payload.line} left out: ${event.payload.reason}`
+    case 'rule':
+      return `${ruleMark(event.payload)}: ${
+        event.payload.action === 'pair'
+          ? `paired ${event.payload.fileIds.length} line(s) with ${event.payload.providerIds.length} record(s)`
+          : event.payload.action === 'classify'
+            ? `classified as ${event.payload.reasonCode}`
+            : `left out: ${event.payload.note}`
+      }`
     case 'close':
       return 'Session closed'
     case 'reopen':

@@ -256,3 +256,31 @@ export function ruleInWords(rule: Rule): string {
   const joined = rule.conditions.map((c) => conditionInWords(c)).join(rule.match === 'all' ? ' and ' : ' or ')
   return `When ${joined}: ${actionInWords(rule.action)}.`
 }
+
+/**
+ * The provider's records a pairing rule can find, by the field it names: a reference equal to the part
+ * (letters of either case), or a customer whose name, email or account holds the part as whole words.
+ */
+export class RecordFinder {
+  private readonly index = new Map<string, string[]>()
+  private readonly texts = new Map<string, string>()
+
+  constructor(private readonly by: 'reference' | 'customer') {}
+
+  add(record: { id: string; reference: string | null; name: string | null }): void {
+    const value = (this.by === 'reference' ? record.reference : record.name)?.trim().toLowerCase()
+    if (!value) return
+    this.texts.set(record.id, ` ${value.split(/\s+/).join(' ')} `)
+    const keys = this.by === 'reference' ? [value] : new Set(value.split(/\s+/))
+    for (const key of keys) this.index.set(key, [...(this.index.get(key) ?? []), record.id])
+  }
+
+  /** The records the part names, each once, in the order added. */
+  find(part: string): string[] {
+    const wanted = part.trim().toLowerCase()
+    if (this.by === 'reference') return this.index.get(wanted) ?? []
+    const words = wanted.split(/\s+/)
+    const phrase = ` ${words.join(' ')} `
+    return (this.index.get(words[0] as string) ?? []).filter((id) => this.texts.get(id)?.includes(phrase))
+  }
+}

@@ -2,7 +2,9 @@
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import Database from 'better-sqlite3'
 import { beforeAll, describe, expect, it } from 'vitest'
+import { ReconService } from '../../src/main/reconcile/service'
 import { runCli } from '../support/cli'
 import { readExcelCsv } from '../support/excel-csv'
 import { cacheWithPayments, monthStatement } from '../support/month-statements'
@@ -131,6 +133,33 @@ describe('rules from the CLI', { timeout: HANG_LIMIT_MS }, () => {
     expect(again.stdout).toContain('Unchanged: sms-alert-charges (version 2, enabled)')
     const list = await runCli(['rules', 'list', '--db', cache, '--json'])
     expect(JSON.parse(list.stdout)).toMatchObject([{ position: 1, version: 2, enabled: true, rule: { name: 'sms-alert-charges' } }])
+  })
+
+  it("applies the enabled rule in the next month's run, as an audit event naming its version, and never again once taken back", async () => {
+    const december = await reconcile(
+      monthStatement(dir, 'december.csv', '2155.00', [['2026-12-30', '', '-52.50']], '2102.50'),
+      '2026-12-01',
+      '2026-12-31',
+      'december-items.csv'
+    )
+    const charge = readExcelCsv(join(dir, 'december-items.csv')).find((r) => r.outcome === 'only_in_file')
+    expect(charge).toMatchObject({ resolved: 'yes', reason_code: 'bank_charge', decided_by: 'rule "sms-alert-charges" (version 2)' })
+    expect(charge?.reasons).toContain('decided by rule "sms-alert-charges" (version 2), an enabled rule')
+    const db = new Database(cache, { readonly: true })
+    const events = new ReconService(db).events(december)
+    db.close()
+    const applied = events.filter((e) => e.kind === 'rule')
+    expect(applied).toHaveLength(1)
+    expect(applied[0]?.payload).toMatchObject({ name: 'sms-alert-charges', version: 2, action: 'classify', reasonCode: 'bank_charge' })
+    // Taken back with undo: the line is open again, and the rule does not decide it again.
+    const undo = await runCli(['undo', '--db', cache, '--session', december])
+    expect(undo.code, undo.stderr).toBe(0)
+    const again = await runCli(['report', '--db', cache, '--session', december, '--out', join(dir, 'december-again.csv')])
+    expect(again.code, again.stderr).not.toBe(2)
+    expect(readExcelCsv(join(dir, 'december-again.csv')).find((r) => r.outcome === 'only_in_file')).toMatchObject({
+      resolved: 'no',
+      decided_by: ''
+    })
   })
 
   it('refuses a rule file with mistakes, naming each by its place in the file, and a rule that is not there', async () => {

@@ -1,7 +1,7 @@
 // A session's audit events folded into what they decide: pinned and dismissed pairs for the engine, each item's note, reason and resolution, and the adjustments.
 import { pairKey, type AdjustmentInfo } from '../../shared/reconcile'
 import type Database from 'better-sqlite3'
-import type { AuditEntry } from '../../shared/reconcile-events'
+import { ruleMark, type AuditEntry } from '../../shared/reconcile-events'
 import { sessionEvents } from './audit'
 import type { EngineDecisions, PinnedMatch } from './match/types'
 
@@ -31,6 +31,8 @@ export interface ItemAnnotation {
   resolved: boolean
   by: string
   at: string
+  /** The rule that decided it, in words (ruleMark), while its application stands. */
+  rule?: string
 }
 
 /** The events undone, by seq: each undo names the event it takes back. */
@@ -52,7 +54,7 @@ export function foldEvents(events: readonly AuditEntry[]): FoldedDecisions {
     key: string,
     at: string,
     by: string,
-    change: Partial<Pick<ItemAnnotation, 'note' | 'reasonCode' | 'resolved'>>
+    change: Partial<Pick<ItemAnnotation, 'note' | 'reasonCode' | 'resolved' | 'rule'>>
   ): void => {
     const current = notes.get(key) ?? { note: null, reasonCode: null, resolved: false, by, at }
     notes.set(key, { ...current, ...change, by, at })
@@ -111,6 +113,24 @@ export function foldEvents(events: readonly AuditEntry[]): FoldedDecisions {
       case 'exclude':
         annotate(e.payload.itemKey, e.at, e.user, { resolved: true, reasonCode: 'excluded', note: e.payload.reason })
         break
+      case 'rule': {
+        // Decided by the rule (its name and version say so), as the user would decide it by hand.
+        const rule = ruleMark(e.payload)
+        if (e.payload.action === 'pair') {
+          const { providerIds, fileIds } = e.payload
+          const key = pairKey(providerIds, fileIds)
+          pinned.set(key, { kind: 'manual', providerIds, fileIds })
+          dismissed.delete(key)
+          annotate(key, e.at, rule, { rule })
+        } else
+          annotate(e.payload.itemKey, e.at, rule, {
+            resolved: true,
+            reasonCode: e.payload.reasonCode,
+            rule,
+            ...(e.payload.note ? { note: e.payload.note } : {})
+          })
+        break
+      }
     }
   }
   return { engine: { pinned: [...pinned.values()], dismissed }, notes, adjustments, reopenedAt, fixedLines }

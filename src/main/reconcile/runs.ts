@@ -21,6 +21,9 @@ import { runMatch, runMatchAsync, type MatchResult } from './engine'
 import type { EngineFileRow, EngineProvider } from './match/types'
 import { carriedInto, withCarried } from './carried'
 import { foldSession, type FoldedDecisions } from './fold'
+import { sessionEvents } from './audit'
+import { ruleApplications } from './rule-applications'
+import { RuleStore } from '../rules/store'
 import type { SessionItems } from './items'
 import { sessionProviderSide } from './provider-side'
 import { keysNamedBy, normaliseReference } from './references'
@@ -113,8 +116,29 @@ export class Runs {
     }
   }
 
+  /**
+   * The profile's enabled rules applied to what the run left open: each application kept as an audit
+   * event first, then folded in with the user's decisions (a pairing, like a match by hand, matched again).
+   */
+  private withRules(session: SessionInfo, inputs: RunInputs, result: MatchResult): { inputs: RunInputs; result: MatchResult } {
+    // A replayed team session is decided through its workspace alone.
+    if (session.team?.replay === true) return { inputs, result }
+    const rules = new RuleStore(this.ctx.db).list(session.profileId)
+    if (!rules.some((r) => r.enabled)) return { inputs, result }
+    const applied = ruleApplications(rules, materialise(result, inputs.folded, session).items, sessionEvents(this.ctx.db, session.id))
+    if (applied.length === 0) return { inputs, result }
+    this.ctx.db.transaction(() => {
+      for (const payload of applied) this.ctx.record(session.id, { kind: 'rule', payload })
+    })()
+    const folded = foldSession(this.ctx.db, session.id)
+    const next = { ...inputs, folded }
+    if (!applied.some((a) => a.action === 'pair')) return { inputs: next, result }
+    return { inputs: next, result: runMatch(next.records, next.file, session.settings, folded.engine, next.names) }
+  }
+
   /** Stores a run's result as the session's items and totals, with its audit event, in one transaction. */
-  private store(session: SessionInfo, inputs: RunInputs, result: MatchResult): RunOutcome {
+  private store(session: SessionInfo, given: RunInputs, matched: MatchResult): RunOutcome {
+    const { inputs, result } = this.withRules(session, given, matched)
     const { folded, lines, unreadable, notes } = inputs
     const { items, basis } = materialise(result, folded, session)
     const totals = summarise(items, totalsBasis(session), folded.adjustments, { lines, basis })
@@ -412,6 +436,7 @@ export function materialise(
         ? file.reduce((s, f) => s + f.amountMinor, 0) - provider.reduce((s, p) => s + expectedAmount(p, net), 0)
         : null
     const annotation = folded.notes.get(key)
+    if (annotation?.rule) (more ??= []).push(`decided by ${annotation.rule}, an enabled rule`)
     out[k] = {
       key,
       outcome,

@@ -1,6 +1,6 @@
 // A rule tried before it is enabled: over a session and the profile's last closed ones, which items it would act on, and of those how many it would leave as the user decided them, how many it would decide otherwise, and how many nobody has decided yet.
 import { moneyText } from '../../shared/money'
-import { pairingPart, ruleHolds, type Rule, type RuleSubject } from '../../shared/rules'
+import { pairingPart, RecordFinder, ruleHolds, type Rule, type RuleSubject } from '../../shared/rules'
 import { shortItemKey, type FileSide, type ReconItem, type SessionInfo } from '../../shared/reconcile'
 
 /** How the rule's act compares with an item as it stands. */
@@ -59,12 +59,7 @@ const paired = (item: ReconItem): boolean =>
   item.provider.length > 0 && item.file.length > 0 && (item.outcome === 'matched' || item.decision !== null)
 
 /** How the rule's act compares with the item as the user left it. */
-function verdictOf(
-  rule: Rule,
-  item: ReconItem,
-  line: RuleSubject,
-  records: ReadonlyMap<string, string[]>
-): { verdict: RuleVerdict; now: string } {
+function verdictOf(rule: Rule, item: ReconItem, line: RuleSubject, records: RecordFinder): { verdict: RuleVerdict; now: string } {
   const action = rule.action
   const state = paired(item)
     ? `paired with ${item.provider.map((p) => p.reference ?? p.name ?? 'a record').join(', ')}`
@@ -84,13 +79,12 @@ function verdictOf(
       const part = pairingPart(action, line)
       if (part === null)
         return { verdict: paired(item) || item.resolved ? 'otherwise' : 'undecided', now: `${state}; the pattern finds nothing in it` }
-      const wanted = part.toLowerCase()
-      const field = (p: ReconItem['provider'][number]): string | null => (action.with === 'reference' ? p.reference : p.name)
+      const named = new Set(records.find(part))
       if (paired(item))
-        return item.provider.some((p) => field(p)?.toLowerCase() === wanted)
+        return item.provider.some((p) => named.has(p.id))
           ? { verdict: 'as_decided', now: state }
           : { verdict: 'otherwise', now: `${state}; the rule would pair it with ${part}` }
-      const found = records.get(wanted)?.length ?? 0
+      const found = named.size
       return {
         verdict: item.resolved ? 'otherwise' : 'undecided',
         now: `${state}; the rule would pair it with ${part}${found === 0 ? ' (no record of the session has it)' : ''}`
@@ -104,16 +98,9 @@ export function previewRule(rule: Rule, sessions: readonly { session: SessionInf
   const out: RulePreview = { rule: rule.name, sessions: [], items: 0, asDecided: 0, otherwise: 0, undecided: 0 }
   for (const { session, items } of sessions) {
     const list = [...items]
-    // The session's records by the field a pairing rule finds them by.
-    const records = new Map<string, string[]>()
-    if (rule.action.type === 'pair') {
-      const by = rule.action.with
-      for (const item of list)
-        for (const p of item.provider) {
-          const key = (by === 'reference' ? p.reference : p.name)?.toLowerCase()
-          if (key) records.set(key, [...(records.get(key) ?? []), p.id])
-        }
-    }
+    // The session's records, by the field a pairing rule finds them by.
+    const records = new RecordFinder(rule.action.type === 'pair' ? rule.action.with : 'reference')
+    if (rule.action.type === 'pair') for (const item of list) for (const p of item.provider) records.add(p)
     const s: RulePreviewSession = {
       sessionId: session.id,
       name: session.name,

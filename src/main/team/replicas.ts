@@ -654,7 +654,17 @@ const FIELDS: Partial<Record<AuditEventKind, Record<string, 'string' | 'number' 
     amountMinor: 'number',
     currency: 'string'
   },
-  exclude: { itemKey: 'string', fileId: 'string', line: 'number', reason: 'string' }
+  exclude: { itemKey: 'string', fileId: 'string', line: 'number', reason: 'string' },
+  rule: {
+    itemKey: 'string',
+    providerIds: 'strings',
+    fileIds: 'strings',
+    name: 'string',
+    version: 'number',
+    action: 'string',
+    reasonCode: 'string',
+    note: 'string'
+  }
 }
 
 /** A decision event's body as sent, checked field by field; an undo's `undoes` read through `localSeq` (the event it names, as numbered here). A string says what is wrong. */

@@ -1,0 +1,105 @@
+// Enabled rules in a run: the first rule in the order shown that holds for an open line decides it, as an audit event naming the rule and its version; a pairing rule pairs the line with the one record it names by the customer's name; a run again decides nothing twice; a rule's decision taken back is never made again; a rule not enabled does nothing.
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { openCache } from '../../src/main/cache/open'
+import { RuleStore } from '../../src/main/rules/store'
+import type { Rule } from '../../src/shared/rules'
+import { scenarioService } from '../support/recon-session'
+
+const PAIR_NICKNAME: Rule = {
+  name: 'transfers-by-name',
+  match: 'all',
+  conditions: [{ field: 'description', operator: 'starts_with', value: 'TRF FROM' }],
+  action: { type: 'pair', with: 'customer', pattern: 'TRF FROM (.+)$' }
+}
+const SMS: Rule = {
+  name: 'sms-alert-charges',
+  match: 'all',
+  conditions: [
+    { field: 'description', operator: 'contains', value: 'SMS ALERT' },
+    { field: 'amount', operator: 'sign', value: 'debit' }
+  ],
+  action: { type: 'classify', as: 'bank_charge', reasonCode: 'bank_charge' }
+}
+
+const CSV = [
+  'Account number,0123456789',
+  'Currency,NGN',
+  'Opening balance,0.00',
+  'Date,Reference,Description,Amount',
+  '2026-10-10,PAY-0001,CARD SETTLEMENT,100.00',
+  '2026-10-14,,TRF FROM ADAEZE OKAFOR,250.00',
+  '2026-10-20,,TRF FROM SOMEONE ELSE,75.00',
+  '2026-10-28,,SMS ALERT CHARGES OCT,-52.50',
+  'Closing balance,372.50'
+].join('\n')
+
+describe('enabled rules in a run', () => {
+  it('decide open lines in the order shown, audited with their version, once, and never again once taken back', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'ledgerline-rule-runs-')), 'cache.sqlite')
+    const service = scenarioService(
+      [
+        { n: 1, amount: 100, day: '2026-10-10' },
+        { n: 2, amount: 250, day: '2026-10-03' }
+      ],
+      file
+    )
+    const db = openCache(file)
+    db.prepare("update payments set customer_name = 'Adaeze Okafor', customer_email = 'ada@example.com' where id = 'id-2'").run()
+    const rules = new RuleStore(db, { user: 'ada' })
+    rules.save('test', PAIR_NICKNAME)
+    rules.save('test', SMS)
+    rules.save('test', { ...SMS, conditions: [SMS.conditions[0] as Rule['conditions'][number]] })
+
+    const imported = await service.importStatement({ profileId: 'test', name: 'october.csv', bytes: Buffer.from(CSV), mapping: {} })
+    if (imported.status !== 'imported') throw new Error(imported.status)
+    const session = service.createSession({
+      profileId: 'test',
+      name: 'October',
+      source: 'payments',
+      from: '2026-10-01',
+      to: '2026-10-31',
+      timeZone: 'UTC',
+      fileIds: [imported.file.id]
+    })
+    // Not enabled: nothing is decided by a rule.
+    await service.run(session.id)
+    expect(service.events(session.id).filter((e) => e.kind === 'rule')).toEqual([])
+
+    rules.setEnabled('test', 'transfers-by-name', true)
+    rules.setEnabled('test', 'sms-alert-charges', true)
+    await service.run(session.id)
+    const applied = service.events(session.id).filter((e) => e.kind === 'rule')
+    expect(applied.map((e) => e.payload)).toEqual([
+      expect.objectContaining({ name: 'transfers-by-name', version: 1, action: 'pair', providerIds: ['id-2'] }),
+      expect.objectContaining({ name: 'sms-alert-charges', version: 2, action: 'classify', reasonCode: 'bank_charge' })
+    ])
+    const items = [...service.allItems(session.id)]
+    const paired = items.find((i) => i.provider.some((p) => p.id === 'id-2'))
+    expect(paired).toMatchObject({ outcome: 'matched', decision: 'manual', decidedBy: 'rule "transfers-by-name" (version 1)' })
+    expect(paired?.file.map((f) => f.description)).toEqual(['TRF FROM ADAEZE OKAFOR'])
+    const charge = items.find((i) => i.file.some((f) => f.description === 'SMS ALERT CHARGES OCT'))
+    expect(charge).toMatchObject({ resolved: true, reasonCode: 'bank_charge', decidedBy: 'rule "sms-alert-charges" (version 2)' })
+    expect(charge?.reasons).toContain('decided by rule "sms-alert-charges" (version 2), an enabled rule')
+    // The line naming nobody the provider knows stays open for the user.
+    expect(items.find((i) => i.file.some((f) => f.description === 'TRF FROM SOMEONE ELSE'))).toMatchObject({
+      resolved: false,
+      decision: null
+    })
+
+    // A run again decides nothing twice, and stores the same items.
+    await service.run(session.id)
+    expect(service.events(session.id).filter((e) => e.kind === 'rule')).toHaveLength(2)
+    expect([...service.allItems(session.id)]).toEqual(items)
+
+    // The user takes the rule's pairing back: the line is open again and no rule pairs it again.
+    await service.decide(session.id, { kind: 'unmatch', itemKey: paired?.key as string })
+    expect(service.events(session.id).filter((e) => e.kind === 'rule')).toHaveLength(2)
+    const after = [...service.allItems(session.id)].find((i) => i.file.some((f) => f.description === 'TRF FROM ADAEZE OKAFOR'))
+    expect(after?.decision).toBeNull()
+    expect(after?.provider.map((p) => p.id) ?? []).not.toContain('id-2')
+    db.close()
+  })
+})
