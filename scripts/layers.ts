@@ -14,7 +14,7 @@ export const LAYERS: readonly { name: string; rooms: readonly string[] }[] = [
     name: 'provider records',
     rooms: ['main/sync', 'main/search', 'main/export', 'main/accounts', 'main/bulk', 'main/app']
   },
-  { name: 'reconciliation', rooms: ['main/reconcile', 'main/rules'] },
+  { name: 'reconciliation', rooms: ['main/reconcile'] },
   { name: 'on reconciliation', rooms: ['main/records', 'main/team', 'main/journal'] },
   { name: 'the host (wires every domain)', rooms: ['main/host'] },
   { name: 'entry points', rooms: ['main/shell', 'main/index', 'cli', 'preload', 'renderer'] }

@@ -166,7 +166,7 @@ describe('the documents an auditor files', { timeout: HANG_LIMIT_MS }, () => {
     const sheet = (await workbook()).getWorksheet('Reconciling items') as ExcelJS.Worksheet
     const byClass = new Map<string, number>()
     sheet.eachRow((row, n) => {
-      if (n > 1) byClass.set(String(row.getCell(2).value), (byClass.get(String(row.getCell(2).value)) ?? 0) + Number(row.getCell(9).value))
+      if (n > 1) byClass.set(String(row.getCell(2).value), (byClass.get(String(row.getCell(2).value)) ?? 0) + Number(row.getCell(10).value))
     })
     expect(byClass.size).toBeGreaterThan(1)
     // Each class's rows add up to its line of the reconciliation (matched items with no difference are not listed).
@@ -188,7 +188,7 @@ describe('the documents an auditor files', { timeout: HANG_LIMIT_MS }, () => {
     for (const f of summary.filter((r) => r.section === 'file')) expect(text).toContain(`SHA-256 ${f.value}`)
     expect(text).toMatch(/Prepared by \S+/)
     expect(text).toMatch(/Reviewed by _+ Date _+/)
-    expect(text).toMatch(/Audit trail: \d+ events/)
+    expect(text).toMatch(/Audit trail up to the close: \d+ events/)
     expect(text).not.toContain('DRAFT')
     expect(text).toContain(summary.find((r) => r.name === 'verdict')?.value as string)
   })
@@ -229,6 +229,13 @@ describe('the documents an auditor files', { timeout: HANG_LIMIT_MS }, () => {
     expect(pdf).toBeDefined()
     const lines = await pdfLines(pdf as Uint8Array)
     expect(lines.some((l) => l.startsWith('Difference left'))).toBe(true)
+    // The pack's statement (written as the session closed) and one written after the close name the same trail, the one the close binds, and its last hash.
+    const trail = (text: string[]): string => {
+      const at = text.findIndex((l) => l.startsWith('Audit trail up to the close:'))
+      return `${text[at]?.slice(0, 50)} ${text.slice(at + 1).find((l) => /^[0-9a-f]{64}$/.test(l))}`
+    }
+    expect(trail(lines)).toMatch(/^Audit trail up to the close: \d+ events, .* [0-9a-f]{64}$/)
+    expect(trail(await pdfLines(readFileSync(join(dir, 'statement.pdf'))))).toBe(trail(lines))
     const verify = await runCli(['audit', 'verify', '--evidence', join(dir, 'pack.zip')])
     expect(verify.code, verify.stdout + verify.stderr).toBe(0)
     // Written again from the closed session, the pack is the same files (the PDF included) byte for byte.

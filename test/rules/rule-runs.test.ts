@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { openCache } from '../../src/main/cache/open'
-import { RuleStore } from '../../src/main/rules/store'
+import { RuleStore } from '../../src/main/reconcile/rules/store'
 import type { Rule } from '../../src/shared/rules'
 import { scenarioService } from '../support/recon-session'
 

@@ -5,8 +5,8 @@ import { periodInWords } from '../../shared/periods'
 import { ruleInWords, type StoredRule } from '../../shared/rules'
 import { osUserName } from '../../main/reconcile/audit'
 import { ReconService } from '../../main/reconcile/service'
-import { previewHeadline, previewRule, type RulePreview } from '../../main/rules/preview'
-import { ruleFromJson, RuleStore } from '../../main/rules/store'
+import { previewHeadline, previewRule, type RulePreview } from '../../main/reconcile/rules/preview'
+import { ruleFromJson, RuleStore } from '../../main/reconcile/rules/store'
 import { chooseProfile, COMMON, openData, say, UsageError } from '../common'
 
 /** How many of the profile's last closed sessions a preview tries the rule on, besides the one named. */

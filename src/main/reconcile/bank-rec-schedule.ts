@@ -1,11 +1,13 @@
 // The schedule of reconciling items behind the bank reconciliation statement: each class's items one by one (oldest first), so an auditor can tick every figure of a class to the items that make it.
 import { BANK_REC_CLASSES } from '../../shared/bank-reconciliation'
+import { moneyText } from '../../shared/money'
 import {
   ageAtPeriodEnd,
   carriedFromOf,
   expectedAmount,
   itemAgeDay,
   lineWhere,
+  needsReview,
   shownDay,
   type ReconItem,
   type SessionInfo
@@ -13,8 +15,10 @@ import {
 
 /** One reconciling item as the schedule lists it: its amount is what it adds to its class's line. */
 export interface ScheduleRow {
-  /** The day it is aged from, as the item shows it (null where no day was read). */
+  /** The day it is aged from, as the item shows it (null where no day was read); YYYY-MM-DD. */
   day: string | null
+  /** The day as the reader writes it (the locale's), for documents people read. */
+  dayText: string | null
   /** Days outstanding at the period's end. */
   age: number | null
   /** The provider's references and the lines' references, as they are. */
@@ -26,6 +30,8 @@ export interface ScheduleRow {
   amountMinor: number
   /** Open, or how it was resolved; and the period it was carried from. */
   state: string
+  /** The user's note on it, as written. */
+  note: string | null
 }
 
 /** One class in one currency: its items listed (at most SCHEDULE_ROWS, oldest first) and what was left out of the list. */
@@ -83,9 +89,24 @@ export function reconcilingSchedule(
       const carried = carriedFromOf(item)
       k.rows.push({
         day,
+        dayText: day,
         age: day === null ? null : ageAtPeriodEnd(day, session.to),
         reference: joined([...item.provider.map((p) => p.reference ?? p.serviceReference), ...item.file.map((f) => f.reference)]),
-        words: joined([...item.provider.map((p) => p.name), ...item.file.map((f) => f.description ?? f.counterparty)]),
+        words: [
+          joined([...item.provider.map((p) => p.name), ...item.file.map((f) => f.description ?? f.counterparty)]),
+          // Both sides' amounts where there are two: what the difference is the difference of.
+          item.provider.length > 0 && item.file.length > 0
+            ? `the provider's ${moneyText(
+                item.provider.filter((p) => p.currency === currency).reduce((t, p) => t + expectedAmount(p, net), 0),
+                currency
+              )} against the statement's ${moneyText(
+                item.file.filter((f) => f.currency === currency).reduce((t, f) => t + f.amountMinor, 0),
+                currency
+              )}`
+            : ''
+        ]
+          .filter(Boolean)
+          .join('; '),
         where: joined(
           item.file.map(
             (f) => `${lineWhere(f.line, pages.get(f.fileId))} of ${names.get(f.fileId) ?? f.carried?.file ?? 'an earlier statement'}`
@@ -93,9 +114,14 @@ export function reconcilingSchedule(
         ),
         amountMinor,
         state: [
-          item.resolved ? `resolved${item.reasonCode ? ` (${item.reasonCode.replace(/_/g, ' ')})` : ''}` : 'open',
+          item.resolved
+            ? `resolved${item.reasonCode ? ` (${item.reasonCode.replace(/_/g, ' ')})` : ''}`
+            : needsReview(item, session.to, session.settings)
+              ? 'open, to review'
+              : 'open',
           ...carried.map((c) => `carried from ${c.from} to ${c.to}`)
-        ].join('; ')
+        ].join('; '),
+        note: item.note
       })
       // Keep the oldest: trim now and then, not at every row.
       if (k.rows.length >= 2 * limit) trim(k, limit)

@@ -26,9 +26,18 @@ export interface SignOffBlock {
   preparedAt: string | null
   reviewedBy: string | null
   reviewedAt: string | null
-  /** The audit trail the document was written from: its events and its last hash. */
+  /** The audit trail the document was written from: its events and its last hash (a closed session's: those its close binds, before the close). */
   events: number
   chainHead: string | null
+  /** The session is closed: the trail is the one before its close, whose own event follows. */
+  beforeClose: boolean
+}
+
+/** The audit trail under the sign-off, in words: what a reader compares with the hash the preparer kept. */
+export function auditTrailWords(s: SignOffBlock): string {
+  if (s.chainHead === null) return 'Audit trail: no event yet.'
+  if (!s.beforeClose) return `Audit trail: ${s.events} events; the last one's hash (the chain head, to keep with the sign-off):`
+  return `Audit trail up to the close: ${s.events} events, the last one's hash below. The close that binds this statement is the next event: its hash, the chain head to keep with the sign-off, is in the evidence pack's manifest and README (ledgerline audit verify prints it).`
 }
 
 export interface BankRecStatement {
@@ -59,6 +68,9 @@ export function bankRecStatement(summary: ReconSummary, input: ReportInput): Ban
   const locale = input.locale ?? ISO
   const zone = summary.period.timeZone
   const words = (text: string): string => inLocale(text, locale, zone)
+  // A closed session's documents are of the trail its close binds (the pack's are written before the close event): the same whenever written.
+  const lastClose = input.events.findLastIndex((e) => e.kind === 'close')
+  const trail = closed && lastClose >= 0 ? input.events.slice(0, lastClose) : input.events
   const moment = (iso: string | null): string | null => (iso === null ? null : timeText(iso, locale, zone))
   return {
     title: 'Bank reconciliation statement',
@@ -83,7 +95,7 @@ export function bankRecStatement(summary: ReconSummary, input: ReportInput): Ban
     schedule: reconcilingSchedule(session, input.items()).map((k) => ({
       ...k,
       label: words(k.label),
-      rows: k.rows.map((r) => ({ ...r, day: r.day === null ? null : dayText(r.day, locale), state: words(r.state) }))
+      rows: k.rows.map((r) => ({ ...r, dayText: r.day === null ? null : dayText(r.day, locale), state: words(r.state) }))
     })),
     verdict: {
       headline: words(summary.verdict.headline),
@@ -114,8 +126,9 @@ export function bankRecStatement(summary: ReconSummary, input: ReportInput): Ban
       preparedAt: moment(prepared?.at ?? summary.closedAt),
       reviewedBy: approval?.by ?? null,
       reviewedAt: moment(approval?.at ?? null),
-      events: input.events.length,
-      chainHead: input.events.at(-1)?.hash ?? null
+      events: trail.length,
+      chainHead: trail.at(-1)?.hash ?? null,
+      beforeClose: closed
     }
   }
 }
@@ -198,10 +211,16 @@ export function bankRecPdfBytes(statement: BankRecStatement, created: Date): Pro
     y += 4
   }
 
-  /** A schedule row: each cell wraps in its column; the row is as tall as its tallest cell. */
-  const scheduleRow = (cells: readonly string[], font = 'Helvetica'): void => {
+  /** A schedule row: each cell wraps in its column; the row is as tall as its tallest cell. On a new page, `continued` heads it first. */
+  const scheduleRow = (cells: readonly string[], font = 'Helvetica', continued?: () => void): void => {
     doc.font(font).fontSize(7.5)
     const height = Math.max(...cells.map((c, i) => doc.heightOfString(c || ' ', { width: (SCHEDULE[i] as number) - 4 })))
+    if (continued && y + height > BOTTOM) {
+      doc.addPage()
+      y = MARGIN
+      continued()
+      doc.font(font).fontSize(7.5)
+    }
     room(height)
     let x = MARGIN
     cells.forEach((c, i) => {
@@ -213,19 +232,30 @@ export function bankRecPdfBytes(statement: BankRecStatement, created: Date): Pro
   }
   const scheduleClass = (k: ScheduleClass): void => {
     const money = (minor: number): string => moneyText(minor, k.currency)
+    const headings = (): void => {
+      scheduleRow(['Day', 'Age (days)', 'Reference', 'Who or what; where', 'State', 'Amount'], 'Helvetica-Bold')
+      rule()
+    }
     heading(`${k.currency}: ${k.label}`)
     paragraph(`${k.count.toLocaleString('en-US')} ${k.count === 1 ? 'item' : 'items'}, ${money(k.amountMinor)} in all.`, { gap: 4 })
-    scheduleRow(['Day', 'Age (days)', 'Reference', 'Who or what; where', 'State', 'Amount'], 'Helvetica-Bold')
-    rule()
+    headings()
+    const continued = (): void => {
+      paragraph(`${k.currency}: ${k.label} (continued)`, { font: 'Helvetica-Bold', gap: 4 })
+      headings()
+    }
     for (const r of k.rows)
-      scheduleRow([
-        r.day ?? 'not read',
-        r.age === null ? '' : r.age.toLocaleString('en-US'),
-        r.reference,
-        [r.words, r.where].filter(Boolean).join('; '),
-        r.state,
-        money(r.amountMinor)
-      ])
+      scheduleRow(
+        [
+          r.dayText ?? 'not read',
+          r.age === null ? '' : r.age.toLocaleString('en-US'),
+          r.reference,
+          [r.words, r.where].filter(Boolean).join('; '),
+          r.note ? `${r.state}; note: ${r.note.length > 200 ? `${r.note.slice(0, 199)}…` : r.note}` : r.state,
+          money(r.amountMinor)
+        ],
+        'Helvetica',
+        continued
+      )
     if (k.more.count > 0)
       scheduleRow([
         '',
@@ -306,11 +336,7 @@ export function bankRecPdfBytes(statement: BankRecStatement, created: Date): Pro
     doc.text(`Date ${when ?? signLine}`, MARGIN + 320, y, { width: WIDTH - 320, lineBreak: false })
     y += 22
   }
-  paragraph(
-    s.chainHead === null
-      ? 'Audit trail: no event yet.'
-      : `Audit trail: ${s.events} events; the last one's hash (the chain head, to keep with the sign-off):`
-  )
+  paragraph(auditTrailWords(s))
   if (s.chainHead !== null) paragraph(s.chainHead, { font: 'Courier', size: 8 })
   if (statement.schedule.length > 0) {
     doc.addPage()

@@ -43,7 +43,7 @@ import { bankReconciliations } from '../../shared/bank-reconciliation'
 import { describeEvent } from '../../shared/reconcile-events'
 import type { AuditEvent } from './audit'
 import type { ReportInput } from './totals'
-import { bankRecAmount, bankRecStatement, type BankRecStatement } from './bank-rec-statement'
+import { auditTrailWords, bankRecAmount, bankRecStatement, type BankRecStatement } from './bank-rec-statement'
 
 /**
  * The items report's columns, in the order people read them: the outcome in words and why, the
@@ -425,18 +425,26 @@ export async function writeXlsx(file: string, summary: ReconSummary, input: Repo
 }
 
 /** A row of cells put on a sheet, in a font, some of them formulas (by column, their figure kept as the result); its row number. */
-type Put = (sheet: ExcelJS.Worksheet, cells: CsvCell[], font?: Partial<ExcelJS.Font>, formulas?: (string | undefined)[]) => number
+type Put = (
+  sheet: ExcelJS.Worksheet,
+  cells: CsvCell[],
+  font?: Partial<ExcelJS.Font>,
+  formulas?: (string | undefined)[],
+  /** The first cell's text wraps in its column (a sentence of the statement), to print within the page. */
+  wrapFirst?: boolean
+) => number
 
 /** The schedule of reconciling items' columns, with their widths. */
 const SCHEDULE_LAYOUT = [
   ['Currency', 10],
-  ['Class', 40],
+  ['Class', 52],
   ['Day', 12],
   ['Age (days)', 10],
   ['Reference', 26],
-  ['Who or what', 40],
+  ['Who or what', 60],
   ['Where', 28],
   ['State', 30],
+  ['Note', 40],
   ['Amount', 18]
 ] as const
 
@@ -456,7 +464,7 @@ function printed(name: string, options: { landscape: boolean; headingRow: boolea
 }
 
 /** Column widths of the Summary sheet, in characters. */
-const SUMMARY_WIDTHS = [20, 44, 9, 20, 9, 18, 18, 18, 60]
+const SUMMARY_WIDTHS = [20, 60, 9, 20, 9, 18, 18, 18, 80]
 const BOLD = { bold: true }
 
 async function writeWorkbook(stream: Writable, summary: ReconSummary, input: ReportInput, fixedTime?: Date): Promise<void> {
@@ -465,7 +473,7 @@ async function writeWorkbook(stream: Writable, summary: ReconSummary, input: Rep
     workbook.created = fixedTime
     workbook.modified = fixedTime
   }
-  const put: Put = (sheet, cells, font, formulas) => {
+  const put: Put = (sheet, cells, font, formulas, wrapFirst) => {
     // A formula keeps its figure as its cached result: a reader that does not calculate still sees it.
     const row = sheet.addRow(
       cells.map((cell, i) => {
@@ -481,6 +489,7 @@ async function writeWorkbook(stream: Writable, summary: ReconSummary, input: Rep
       else if (cell.kind === 'date') target.numFmt = 'yyyy-mm-dd'
       else if (cell.kind === 'identifier' || cell.kind === 'text') target.numFmt = '@'
       if (font) target.font = font
+      if (wrapFirst && i === 0) target.alignment = { wrapText: true, vertical: 'top' }
     })
     row.commit()
     return row.number
@@ -509,12 +518,13 @@ async function writeWorkbook(stream: Writable, summary: ReconSummary, input: Rep
       put(scheduleSheet, [
         text(k.currency),
         text(k.label),
-        text(r.day),
+        date(r.day),
         r.age === null ? null : integer(r.age),
         identifier(r.reference || null),
         text(r.words || null),
         text(r.where || null),
         text(r.state),
+        text(r.note),
         amount(r.amountMinor, k.currency)
       ])
     if (k.more.count > 0)
@@ -525,6 +535,7 @@ async function writeWorkbook(stream: Writable, summary: ReconSummary, input: Rep
         null,
         null,
         text(`… and ${k.more.count.toLocaleString('en-US')} more, newer (in the Items sheet)`),
+        null,
         null,
         null,
         amount(k.more.amountMinor, k.currency)
@@ -552,7 +563,8 @@ async function writeWorkbook(stream: Writable, summary: ReconSummary, input: Rep
 }
 
 /** The Reconciliation sheet: the bank reconciliation statement as the PDF lays it out, one currency after another, the figures as numbers. */
-function writeReconciliationSheet(workbook: ExcelJS.stream.xlsx.WorkbookWriter, statement: BankRecStatement, put: Put): void {
+function writeReconciliationSheet(workbook: ExcelJS.stream.xlsx.WorkbookWriter, statement: BankRecStatement, putCells: Put): void {
+  const put: Put = (sheet, cells, font, formulas) => putCells(sheet, cells, font, formulas, true)
   const sheet = workbook.addWorksheet('Reconciliation', printed('Reconciliation', { landscape: false, headingRow: false }))
   sheet.columns = [{ width: 86 }, { width: 10 }, { width: 22 }]
   const heading = (words: string, size = 12): void => {
@@ -617,8 +629,11 @@ function writeReconciliationSheet(workbook: ExcelJS.stream.xlsx.WorkbookWriter, 
   }
   blank()
   heading('Files reconciled, as imported')
-  put(sheet, [text('File'), text('Lines'), text('SHA-256')], BOLD)
-  for (const f of statement.files) put(sheet, [text(f.name), integer(f.lines), identifier(f.sha256)])
+  put(sheet, [text('File (its SHA-256 below it)'), text('Lines')], BOLD)
+  for (const f of statement.files) {
+    put(sheet, [text(f.name), integer(f.lines)])
+    put(sheet, [identifier(`SHA-256 ${f.sha256}`)])
+  }
   blank()
   heading('Sign-off')
   const s = statement.signOff
@@ -626,7 +641,8 @@ function writeReconciliationSheet(workbook: ExcelJS.stream.xlsx.WorkbookWriter, 
   put(sheet, [text(s.preparedBy ?? ''), null, text(s.preparedAt ?? '')])
   put(sheet, [text('Reviewed by'), null, text('Date')], BOLD)
   put(sheet, [text(s.reviewedBy ?? ''), null, text(s.reviewedAt ?? '')])
-  put(sheet, [text(s.chainHead === null ? 'Audit trail: no event yet.' : `Audit trail: ${s.events} events; the chain head ${s.chainHead}`)])
+  put(sheet, [text(auditTrailWords(s))])
+  if (s.chainHead !== null) put(sheet, [identifier(s.chainHead)])
   sheet.commit()
 }
 

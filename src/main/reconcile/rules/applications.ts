@@ -1,8 +1,8 @@
 // The profile's enabled rules applied in a run: for each line still open and never decided by a rule before, the first enabled rule (in the order shown) that holds for it decides it, as an audit event naming the rule and its version.
-import { pairingPart, RecordFinder, ruleHolds, type StoredRule } from '../../shared/rules'
-import { pairKey, type ReconItem } from '../../shared/reconcile'
-import type { AuditEntry, AuditPayloads } from '../../shared/reconcile-events'
-import { ruleSubject } from '../rules/preview'
+import { pairingPart, RecordFinder, ruleHolds, type StoredRule } from '../../../shared/rules'
+import { pairKey, type ReconItem } from '../../../shared/reconcile'
+import type { AuditEntry, AuditPayloads } from '../../../shared/reconcile-events'
+import { ruleSubject } from './preview'
 
 /** A line a rule may decide: one line not resolved nor decided by the user, alone (a pairing rule: or only suggested with a record). */
 function open(item: ReconItem, pairing: boolean): boolean {

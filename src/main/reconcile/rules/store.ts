@@ -1,7 +1,7 @@
 // A profile's rules, kept in the cache in the order shown: each saved change is a new version (the old ones kept as they were), and a rule is applied only once the user enables it.
 import type Database from 'better-sqlite3'
-import { AppError } from '../errors'
-import { checkRule, ruleSchema, type Rule, type StoredRule } from '../../shared/rules'
+import { AppError } from '../../errors'
+import { checkRule, ruleSchema, type Rule, type StoredRule } from '../../../shared/rules'
 
 interface RuleRow {
   name: string

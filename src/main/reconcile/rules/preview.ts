@@ -1,7 +1,7 @@
 // A rule tried before it is enabled: over a session and the profile's last closed ones, which items it would act on, and of those how many it would leave as the user decided them, how many it would decide otherwise, and how many nobody has decided yet.
-import { moneyText } from '../../shared/money'
-import { pairingPart, RecordFinder, ruleHolds, type Rule, type RuleSubject } from '../../shared/rules'
-import { shortItemKey, type FileSide, type ReconItem, type SessionInfo } from '../../shared/reconcile'
+import { moneyText } from '../../../shared/money'
+import { pairingPart, RecordFinder, ruleHolds, type Rule, type RuleSubject } from '../../../shared/rules'
+import { shortItemKey, type FileSide, type ReconItem, type SessionInfo } from '../../../shared/reconcile'
 
 /** How the rule's act compares with an item as it stands. */
 export type RuleVerdict = 'as_decided' | 'otherwise' | 'undecided'
