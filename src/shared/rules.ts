@@ -75,7 +75,7 @@ export type RuleAction = z.infer<typeof action>
 
 /** The one check of a rule file. */
 export const ruleSchema = z.strictObject({
-  name: z.string().regex(NAME, 'a name of lower-case letters, digits and dashes (up to 60), such as sms-alert-charges'),
+  name: z.string().max(60).regex(NAME, 'a name of lower-case letters, digits and dashes (up to 60), such as sms-alert-charges'),
   description: z.string().trim().max(500).optional(),
   match: z.enum(['all', 'any']),
   conditions: z.array(condition).min(1).max(20),
@@ -145,6 +145,42 @@ export interface RuleSubject {
   /** YYYY-MM-DD */
   date: string
   channel: string | null
+}
+
+/** How the rule's act compares with an item as it stands. */
+export type RuleVerdict = 'as_decided' | 'otherwise' | 'undecided'
+
+/** One item the rule would act on, in words. */
+export interface RulePreviewItem {
+  itemKey: string
+  verdict: RuleVerdict
+  /** The line, as the accountant finds it: its day, amount and words. */
+  line: string
+  /** What the item is now, and what the rule would make it. */
+  now: string
+}
+
+export interface RulePreviewSession {
+  sessionId: string
+  name: string
+  from: string
+  to: string
+  closed: boolean
+  items: number
+  asDecided: number
+  otherwise: number
+  undecided: number
+  /** The items it would decide otherwise first, then the undecided ones, then the rest: at most 20. */
+  examples: RulePreviewItem[]
+}
+
+export interface RulePreview {
+  rule: string
+  sessions: RulePreviewSession[]
+  items: number
+  asDecided: number
+  otherwise: number
+  undecided: number
 }
 
 /** Whether one condition holds for a line. */
@@ -283,4 +319,51 @@ export class RecordFinder {
     const phrase = ` ${words.join(' ')} `
     return (this.index.get(words[0] as string) ?? []).filter((id) => this.texts.get(id)?.includes(phrase))
   }
+}
+
+const MONTHS =
+  /^(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec|january|february|march|april|june|july|august|september|october|november|december)$/i
+
+/**
+ * A rule drafted from one line, for the user to read, change, try and save: its description's steady
+ * words (no digits, no month names: what recurs month after month), its sign, and as action a
+ * classification by what the words read as (else "other"), named after those words.
+ */
+export function ruleDraftFromLine(line: RuleSubject, readsAs: 'bank_charge' | 'levy' | null): Rule {
+  const steady = (line.description ?? line.counterparty ?? line.reference ?? '')
+    .split(/\s+/)
+    .filter((w) => w !== '' && !/\d/.test(w) && !MONTHS.test(w.replace(/[^a-z]/gi, '')))
+    .slice(0, 4)
+  const words = steady.join(' ')
+  const as: ClassifyAs = readsAs ?? 'other'
+  const slug = words
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 50)
+  const conditions: RuleCondition[] = [
+    ...(words
+      ? [
+          {
+            field: line.description ? ('description' as const) : line.counterparty ? ('counterparty' as const) : ('reference' as const),
+            operator: 'contains' as const,
+            value: words
+          }
+        ]
+      : []),
+    { field: 'amount', operator: 'sign', value: line.amountMinor < 0 ? 'debit' : 'credit' }
+  ]
+  return {
+    name: /^[a-z0-9]/.test(slug) ? slug : `rule-${slug || 'from-a-line'}`.replace(/-+$/, ''),
+    description: `Drafted from the line of ${line.date}${words ? ` "${words}"` : ''}`,
+    match: 'all',
+    conditions,
+    action: { type: 'classify', as, reasonCode: as }
+  }
+}
+
+/** The preview's headline: "would act on 132 items: 130 as you decided them, 2 otherwise, 0 not decided yet". */
+export function previewHeadline(p: RulePreview): string {
+  const n = (k: number): string => k.toLocaleString('en-US')
+  return `"${p.rule}" would act on ${n(p.items)} ${p.items === 1 ? 'item' : 'items'}: ${n(p.asDecided)} as you decided them, ${n(p.otherwise)} otherwise, ${n(p.undecided)} not decided yet`
 }

@@ -531,4 +531,54 @@ describe('reconciliation in Chromium', { timeout: 180_000 }, () => {
     await page.keyboard.press('b')
     expect(harness.pageErrors).toEqual([])
   })
+
+  it('makes a rule from a line with Shift+R, tries it, saves it not enabled, enables it, and the next run decides the line by it, naming its version', async () => {
+    const { page } = harness
+    type Api = {
+      api: {
+        recon: {
+          items(a: unknown): Promise<{
+            ok: boolean
+            value: { items: { resolved: boolean; reasonCode: string | null; decidedBy: string | null; reasons: string[] }[] }
+          }>
+        }
+      }
+    }
+    const sessionId = /#\/reconcile\/([^/?]+)/.exec(page.url())?.[1] as string
+    // The bank's SMS charge, alone in the file: chosen, and a rule drafted from it.
+    await page.getByTestId('filter-text').locator('input').fill('SMS ALERT')
+    await expect.poll(() => page.getByTestId('items-table').innerText()).toContain('SMS ALERT CHARGES')
+    await page.evaluate('(document.activeElement && document.activeElement.blur && document.activeElement.blur())')
+    await page.keyboard.press('Shift+R')
+    await page.getByTestId('rules-dialog').waitFor()
+    await expect
+      .poll(() => page.getByTestId('rule-words').textContent())
+      .toBe(
+        `When the line's description contains "SMS ALERT CHARGES" and the line's amount is a debit: classify the line as a bank charge (reason code bank_charge).`
+      )
+    await page.getByTestId('rule-try').click()
+    await expect
+      .poll(() => page.getByTestId('rule-preview').textContent())
+      .toMatch(/"sms-alert-charges" would act on [1-9]\d* items?: \d+ as you decided them, \d+ otherwise, [1-9]\d* not decided yet\./)
+    await harness.screenshot('reconcile-rule-from-line')
+    await page.getByTestId('rule-save').click()
+    await page.getByText('Added: sms-alert-charges (version 1, not enabled).').waitFor()
+    await page.getByTestId('rule-enabled-sms-alert-charges').click()
+    await expect.poll(() => page.getByTestId('rule-enabled-sms-alert-charges').getAttribute('aria-checked')).toBe('true')
+    await page.keyboard.press('Escape')
+    await expect.poll(() => page.getByTestId('rules-dialog').count()).toBe(0)
+    await page.getByTestId('review-rerun').click()
+    const sms = async () =>
+      (await page.evaluate(
+        async ([id]) => (await (globalThis as unknown as Api).api.recon.items({ sessionId: id, text: 'SMS ALERT' })).value.items,
+        [sessionId] as const
+      )) ?? []
+    await expect
+      .poll(async () => (await sms()).map((i) => i.decidedBy), { timeout: 60_000 })
+      .toContain('rule "sms-alert-charges" (version 1)')
+    const decided = (await sms()).find((i) => i.decidedBy === 'rule "sms-alert-charges" (version 1)')
+    expect(decided).toMatchObject({ resolved: true, reasonCode: 'bank_charge' })
+    await page.getByTestId('filter-text').locator('input').fill('')
+    expect(harness.pageErrors).toEqual([])
+  })
 })

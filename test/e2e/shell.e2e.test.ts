@@ -60,6 +60,7 @@ describe('renderer shell in Chromium', { timeout: 60_000 }, () => {
       'profile',
       'recon',
       'records',
+      'rules',
       'search',
       'sync',
       'team'

@@ -77,6 +77,25 @@ const VALID: Partial<Record<CallName, Record<string, unknown>>> = {
     taxRate: 'Tax Exempt'
   },
   'journal:export': { sessionId: 'session-1', format: 'xero' },
+  'rules:save': {
+    rule: {
+      name: 'sms-alert-charges',
+      match: 'all',
+      conditions: [{ field: 'description', operator: 'contains', value: 'SMS ALERT' }],
+      action: { type: 'classify', as: 'bank_charge', reasonCode: 'bank_charge' }
+    }
+  },
+  'rules:preview': {
+    sessionId: 'session-1',
+    rule: {
+      name: 'sms-alert-charges',
+      match: 'any',
+      conditions: [{ field: 'amount', operator: 'between', value: ['-60', '-10'] }],
+      action: { type: 'leave_out', reason: 'printed twice' }
+    }
+  },
+  'rules:setEnabled': { name: 'sms-alert-charges', enabled: true },
+  'rules:draft': { sessionId: 'session-1', itemKey: 'a|b' },
   'bulk:open': { kind: 'transfers' },
   'bulk:openDropped': { kind: 'plans', name: 'plans.csv', base64: 'dGl0bGUK' },
   'bulk:rows': { token: '00000000-0000-4000-8000-000000000000', from: 0, count: 100 },

@@ -2,15 +2,12 @@
 import { readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import { periodInWords } from '../../shared/periods'
-import { ruleInWords, type StoredRule } from '../../shared/rules'
+import { previewHeadline, ruleInWords, type RulePreview, type StoredRule } from '../../shared/rules'
 import { osUserName } from '../../main/reconcile/audit'
 import { ReconService } from '../../main/reconcile/service'
-import { previewHeadline, previewRule, type RulePreview } from '../../main/reconcile/rules/preview'
+import { previewOnSessions } from '../../main/reconcile/rules/handlers'
 import { ruleFromJson, RuleStore } from '../../main/reconcile/rules/store'
 import { chooseProfile, COMMON, openData, say, UsageError } from '../common'
-
-/** How many of the profile's last closed sessions a preview tries the rule on, besides the one named. */
-const CLOSED_SESSIONS = 3
 
 export async function rulesCommand(args: string[]): Promise<number> {
   const [sub, ...rest] = args
@@ -55,15 +52,7 @@ export async function rulesCommand(args: string[]): Promise<number> {
         if (!session) throw new UsageError('rules preview needs --session ID (ledgerline sessions lists them)')
         const rule = values.file ? ruleFromJson(readRuleFile(values.file), values.file) : store.get(profile.id, positionals[0] ?? '').rule
         // The session named, and the profile's last closed sessions: how the rule would have done on what was decided by hand.
-        const closed = recon
-          .sessions(profile.id)
-          .filter((s) => s.closedAt !== null && s.id !== session.id)
-          .sort((a, b) => (a.to < b.to ? 1 : a.to > b.to ? -1 : 0))
-          .slice(0, CLOSED_SESSIONS)
-        const preview = previewRule(
-          rule,
-          [session, ...closed].map((s) => ({ session: s, items: recon.allItems(s.id) }))
-        )
+        const preview = previewOnSessions(recon, rule, session.id, profile.id)
         out(preview, previewText(preview))
         return 0
       }

@@ -11,6 +11,7 @@ import { jobHandlers } from '../jobs/handlers'
 import { journalHandlers } from '../journal/handlers'
 import { profileHandlers, startRemovalJob, type ProfileServices } from '../profiles/handlers'
 import { reconHandlers } from '../reconcile/handlers'
+import { ruleHandlers } from '../reconcile/rules/handlers'
 import { RECON_PROFILE_TABLES } from '../reconcile/sessions'
 import { recordHandlers } from '../records/handlers'
 import { redactDeep } from '../redact'
@@ -37,6 +38,7 @@ export function domainHandlers(ctx: HostContext): HandlerMap[] {
     jobHandlers(ctx),
     reconHandlers({ ...ctx, shared: ctx.team }),
     journalHandlers(ctx),
+    ruleHandlers(ctx),
     bulkHandlers(ctx),
     teamHandlers(ctx)
   ]

@@ -8,6 +8,7 @@ import { jobCalls, jobEvents } from './jobs'
 import { journalCalls } from './journal'
 import { profileCalls, profileEvents } from './profiles'
 import { reconCalls } from './reconcile'
+import { rulesCalls } from './rules'
 import { exportCalls } from './export'
 import { recordCalls } from './records'
 import { searchCalls } from './search'
@@ -41,6 +42,7 @@ export const calls = mergeParts('call', [
   jobCalls,
   reconCalls,
   journalCalls,
+  rulesCalls,
   bulkCalls,
   teamCalls
 ])

@@ -1,43 +1,17 @@
 // A rule tried before it is enabled: over a session and the profile's last closed ones, which items it would act on, and of those how many it would leave as the user decided them, how many it would decide otherwise, and how many nobody has decided yet.
 import { moneyText } from '../../../shared/money'
-import { pairingPart, RecordFinder, ruleHolds, type Rule, type RuleSubject } from '../../../shared/rules'
+import {
+  pairingPart,
+  RecordFinder,
+  ruleHolds,
+  type Rule,
+  type RulePreview,
+  type RulePreviewItem,
+  type RulePreviewSession,
+  type RuleSubject,
+  type RuleVerdict
+} from '../../../shared/rules'
 import { shortItemKey, type FileSide, type ReconItem, type SessionInfo } from '../../../shared/reconcile'
-
-/** How the rule's act compares with an item as it stands. */
-export type RuleVerdict = 'as_decided' | 'otherwise' | 'undecided'
-
-/** One item the rule would act on, in words. */
-export interface RulePreviewItem {
-  itemKey: string
-  verdict: RuleVerdict
-  /** The line, as the accountant finds it: its day, amount and words. */
-  line: string
-  /** What the item is now, and what the rule would make it. */
-  now: string
-}
-
-export interface RulePreviewSession {
-  sessionId: string
-  name: string
-  from: string
-  to: string
-  closed: boolean
-  items: number
-  asDecided: number
-  otherwise: number
-  undecided: number
-  /** The items it would decide otherwise first, then the undecided ones, then the rest: at most 20. */
-  examples: RulePreviewItem[]
-}
-
-export interface RulePreview {
-  rule: string
-  sessions: RulePreviewSession[]
-  items: number
-  asDecided: number
-  otherwise: number
-  undecided: number
-}
 
 const EXAMPLES = 20
 
@@ -139,10 +113,4 @@ export function previewRule(rule: Rule, sessions: readonly { session: SessionInf
     out.undecided += s.undecided
   }
   return out
-}
-
-/** The preview's headline: "would act on 132 items: 130 as you decided them, 2 otherwise, 0 not decided yet". */
-export function previewHeadline(p: RulePreview): string {
-  const n = (k: number): string => k.toLocaleString('en-US')
-  return `"${p.rule}" would act on ${n(p.items)} ${p.items === 1 ? 'item' : 'items'}: ${n(p.asDecided)} as you decided them, ${n(p.otherwise)} otherwise, ${n(p.undecided)} not decided yet`
 }

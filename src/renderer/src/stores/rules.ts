@@ -1,0 +1,37 @@
+// Rules store: the active profile's rules, a rule drafted from a line, tried on the session and the last closed ones, saved, enabled.
+import { defineStore } from 'pinia'
+import { ref } from 'vue'
+import type { CallResult } from '../../../shared/ipc/result'
+import type { Rule, RulePreview, StoredRule } from '../../../shared/rules'
+import { useCall } from '../calls'
+
+export const useRulesStore = defineStore('rules', () => {
+  const rules = ref<StoredRule[]>([])
+  const preview = ref<RulePreview | null>(null)
+  const listCall = useCall(() => window.api.rules.list())
+
+  /** The profile's rules again; the error stays in `error`. */
+  async function load(): Promise<void> {
+    const answer = await listCall.run()
+    if (answer?.ok) rules.value = answer.value
+  }
+  const draft = (sessionId: string, itemKey: string): Promise<CallResult<Rule>> => window.api.rules.draft({ sessionId, itemKey })
+  /** Tries the rule; the preview stays shown until the rule changes. */
+  async function tryRule(sessionId: string, rule: Rule): Promise<CallResult<RulePreview>> {
+    preview.value = null
+    const answer = await window.api.rules.preview({ sessionId, rule })
+    if (answer.ok) preview.value = answer.value
+    return answer
+  }
+  async function save(rule: Rule): Promise<CallResult<{ stored: StoredRule; change: 'added' | 'new version' | 'unchanged' }>> {
+    const answer = await window.api.rules.save({ rule })
+    if (answer.ok) await load()
+    return answer
+  }
+  async function setEnabled(name: string, enabled: boolean): Promise<CallResult<StoredRule>> {
+    const answer = await window.api.rules.setEnabled({ name, enabled })
+    if (answer.ok) await load()
+    return answer
+  }
+  return { rules, preview, error: listCall.error, load, draft, tryRule, save, setEnabled }
+})
