@@ -133,6 +133,27 @@ describe('rules from the CLI', { timeout: HANG_LIMIT_MS }, () => {
     expect(again.stdout).toContain('Unchanged: sms-alert-charges (version 2, enabled)')
     const list = await runCli(['rules', 'list', '--db', cache, '--json'])
     expect(JSON.parse(list.stdout)).toMatchObject([{ position: 1, version: 2, enabled: true, rule: { name: 'sms-alert-charges' } }])
+    // A second rule goes last; moved first, the order is 1, 2 again and neither version changes.
+    writeFileSync(
+      file,
+      JSON.stringify({ ...SMS_RULE, name: 'stamp-duty', conditions: [{ field: 'description', operator: 'contains', value: 'STAMP DUTY' }] })
+    )
+    expect((await runCli(['rules', 'add', '--db', cache, '--file', file])).code).toBe(0)
+    const moved = await runCli(['rules', 'move', '--db', cache, 'stamp-duty', '--to', '1', '--json'])
+    expect(moved.code, moved.stderr).toBe(0)
+    expect(
+      (JSON.parse(moved.stdout) as { position: number; version: number; rule: { name: string } }[]).map((r) => [
+        r.position,
+        r.rule.name,
+        r.version
+      ])
+    ).toEqual([
+      [1, 'stamp-duty', 1],
+      [2, 'sms-alert-charges', 2]
+    ])
+    expect((await runCli(['rules', 'move', '--db', cache, 'stamp-duty', '--to', '9'])).stdout).toMatch(
+      /1\. sms-alert-charges[\s\S]*2\. stamp-duty/
+    )
   })
 
   it("applies the enabled rule in the next month's run, as an audit event naming its version, and never again once taken back", async () => {
@@ -185,7 +206,7 @@ describe('rules from the CLI', { timeout: HANG_LIMIT_MS }, () => {
     expect(pattern.stderr).toMatch(/conditions\[0\]\.value: not a regular expression .*\[invalid_rule\]/)
     const missing = await runCli(['rules', 'enable', '--db', cache, 'no-such-rule'])
     expect(missing.code).toBe(2)
-    expect(missing.stderr).toContain('There is no rule "no-such-rule"; the rules are sms-alert-charges. [rule_not_found]')
+    expect(missing.stderr).toContain('There is no rule "no-such-rule"; the rules are sms-alert-charges, stamp-duty. [rule_not_found]')
     writeFileSync(file, '{ not json')
     const notJson = await runCli(['rules', 'add', '--db', cache, '--file', file])
     expect(notJson.code).toBe(2)

@@ -13,13 +13,15 @@ export async function rulesCommand(args: string[]): Promise<number> {
   const [sub, ...rest] = args
   const { values, positionals } = parseArgs({
     args: rest,
-    options: { ...COMMON, file: { type: 'string' }, session: { type: 'string' } },
+    options: { ...COMMON, file: { type: 'string' }, session: { type: 'string' }, to: { type: 'string' } },
     strict: true,
     allowPositionals: true
   })
-  const changes = sub === 'add' || sub === 'enable' || sub === 'disable'
+  const changes = sub === 'add' || sub === 'enable' || sub === 'disable' || sub === 'move'
   if (sub !== 'list' && sub !== 'preview' && !changes)
-    throw new UsageError(`rules takes list, add --file RULE.json, preview --session ID --file RULE.json, enable NAME or disable NAME`)
+    throw new UsageError(
+      `rules takes list, add --file RULE.json, preview --session ID --file RULE.json, enable NAME, disable NAME or move NAME --to N`
+    )
   const data = openData(values.db, changes ? 'fills' : 'reads')
   try {
     const recon = new ReconService(data.db)
@@ -54,6 +56,15 @@ export async function rulesCommand(args: string[]): Promise<number> {
         // The session named, and the profile's last closed sessions: how the rule would have done on what was decided by hand.
         const preview = previewOnSessions(recon, rule, session.id, profile.id)
         out(preview, previewText(preview))
+        return 0
+      }
+      case 'move': {
+        const name = positionals[0]
+        const to = Number(values.to)
+        if (!name || !Number.isInteger(to) || to < 1)
+          throw new UsageError("rules move takes the rule's name and --to N, its place in the order (1: tried first)")
+        const rules = store.move(profile.id, name, to)
+        out(rules, listed(profile.name, rules))
         return 0
       }
       default: {

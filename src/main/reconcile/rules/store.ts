@@ -105,6 +105,26 @@ export class RuleStore {
     })()
   }
 
+  /**
+   * Moves a rule to place `to` (1 = tried first; past the end = last): the rules between shift by one,
+   * and the order stays 1, 2, 3… Its version stays (where a rule is tried is not what it says).
+   */
+  move(profileId: string, name: string, to: number): StoredRule[] {
+    this.get(profileId, name)
+    return this.db.transaction(() => {
+      const names = this.list(profileId)
+        .map((r) => r.rule.name)
+        .filter((n) => n !== name)
+      names.splice(Math.max(0, Math.min(names.length, Math.trunc(to) - 1)), 0, name)
+      const at = this.now()
+      const place = this.db.prepare(
+        'update rules set position = ?, updated_at = ?, updated_by = ? where profile_id = ? and name = ? and position <> ?'
+      )
+      names.forEach((n, i) => place.run(i + 1, at, this.user(), profileId, n, i + 1))
+      return this.list(profileId)
+    })()
+  }
+
   /** Enables or disables a rule by its name (its version stays: applying it is not a change of what it says). */
   setEnabled(profileId: string, name: string, enabled: boolean): StoredRule {
     this.get(profileId, name)

@@ -33,5 +33,11 @@ export const useRulesStore = defineStore('rules', () => {
     if (answer.ok) await load()
     return answer
   }
-  return { rules, preview, error: listCall.error, load, draft, tryRule, save, setEnabled }
+  /** Moves a rule to a place in the order (1: tried first). */
+  async function move(name: string, to: number): Promise<CallResult<StoredRule[]>> {
+    const answer = await window.api.rules.move({ name, to })
+    if (answer.ok) rules.value = answer.value
+    return answer
+  }
+  return { rules, preview, error: listCall.error, load, draft, tryRule, save, setEnabled, move }
 })
