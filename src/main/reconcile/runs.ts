@@ -22,6 +22,7 @@ import type { EngineFileRow, EngineProvider } from './match/types'
 import { carriedInto, withCarried } from './carried'
 import { foldSession, type FoldedDecisions } from './fold'
 import { sessionEvents } from './audit'
+import { rejectedElsewhere } from './rejected-elsewhere'
 import { ruleApplications } from './rules/applications'
 import { RuleStore } from './rules/store'
 import type { SessionItems } from './items'
@@ -95,10 +96,22 @@ export class Runs {
     return { result, folded: inputs.folded, unreadable: inputs.unreadable, notes: inputs.notes, lines: inputs.lines }
   }
 
+  /**
+   * What the session's events decide, and what the user rejected in the profile's other sessions,
+   * never suggested here either (this session's own decisions stand over it).
+   */
+  private decisions(session: SessionInfo): FoldedDecisions {
+    const decided = foldSession(this.ctx.db, session.id)
+    const elsewhere = rejectedElsewhere(this.ctx.db, session)
+    for (const p of decided.engine.pinned) elsewhere.delete(pairKey(p.providerIds, p.fileIds))
+    if (elsewhere.size === 0) return decided
+    return { ...decided, engine: { ...decided.engine, dismissed: new Set([...elsewhere, ...decided.engine.dismissed]) } }
+  }
+
   /** What a run reads: the provider side, the decisions, the statement lines in the period (those apart counted), and the names reasons give files by. */
   private inputs(session: SessionInfo): RunInputs {
     const side = sessionProviderSide(this.ctx.db, session)
-    const folded = foldSession(this.ctx.db, session.id)
+    const folded = this.decisions(session)
     const counted = new LineCounter()
     const own = [...this.fileRows(session, counted), ...this.linesNotRead(session, folded.fixedLines, counted)]
     // What the account's last closed period left open comes in beside the period's own.
@@ -130,7 +143,7 @@ export class Runs {
     this.ctx.db.transaction(() => {
       for (const payload of applied) this.ctx.record(session.id, { kind: 'rule', payload })
     })()
-    const folded = foldSession(this.ctx.db, session.id)
+    const folded = this.decisions(session)
     const next = { ...inputs, folded }
     if (!applied.some((a) => a.action === 'pair')) return { inputs: next, result }
     return { inputs: next, result: runMatch(next.records, next.file, session.settings, folded.engine, next.names) }
