@@ -330,11 +330,23 @@ const MONTHS =
  * classification by what the words read as (else "other"), named after those words.
  */
 export function ruleDraftFromLine(line: RuleSubject, readsAs: 'bank_charge' | 'levy' | null): Rule {
-  const steady = (line.description ?? line.counterparty ?? line.reference ?? '')
-    .split(/\s+/)
-    .filter((w) => w !== '' && !/\d/.test(w) && !MONTHS.test(w.replace(/[^a-z]/gi, '')))
-    .slice(0, 4)
-  const words = steady.join(' ')
+  // The longest run of steady words (the first, of at most 4), as the line writes it: a condition that holds for the line itself.
+  const text = line.description ?? line.counterparty ?? line.reference ?? ''
+  const tokens = [...text.matchAll(/\S+/g)].map((m) => ({ word: m[0], from: m.index, to: m.index + m[0].length }))
+  const steadyWord = (w: string): boolean => !/\d/.test(w) && !MONTHS.test(w.replace(/[^a-z]/gi, ''))
+  let best: { from: number; to: number; count: number } | null = null
+  for (let i = 0; i < tokens.length;) {
+    if (!steadyWord((tokens[i] as (typeof tokens)[number]).word)) {
+      i++
+      continue
+    }
+    let j = i
+    while (j + 1 < tokens.length && j - i < 3 && steadyWord((tokens[j + 1] as (typeof tokens)[number]).word)) j++
+    const run = { from: (tokens[i] as (typeof tokens)[number]).from, to: (tokens[j] as (typeof tokens)[number]).to, count: j - i + 1 }
+    if (!best || run.count > best.count) best = run
+    i = j + 1
+  }
+  const words = best ? text.slice(best.from, Math.min(best.to, best.from + 200)) : ''
   const as: ClassifyAs = readsAs ?? 'other'
   const slug = words
     .toLowerCase()

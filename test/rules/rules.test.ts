@@ -1,7 +1,16 @@
 // A rule's check and its conditions: any JSON at all is checked without a throw (mistakes named by their place), and each operator holds for a line exactly as it says, amounts compared exactly in the line's currency.
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { checkRule, conditionHolds, pairingPart, ruleHolds, type Rule, type RuleSubject } from '../../src/shared/rules'
+import {
+  checkRule,
+  conditionHolds,
+  pairingPart,
+  ruleDraftFromLine,
+  ruleHolds,
+  ruleInWords,
+  type Rule,
+  type RuleSubject
+} from '../../src/shared/rules'
 import { propertyRuns } from '../support/property'
 
 const line = (fields: Partial<RuleSubject> = {}): RuleSubject => ({
@@ -36,6 +45,29 @@ describe('rules', () => {
         const checked = checkRule({ ...SMS, [key]: value })
         if (!checked.ok) expect(checked.problems.some((p) => p.startsWith(key))).toBe(true)
       }),
+      propertyRuns(300)
+    )
+  })
+
+  it('drafts from a line a rule of its steady words and sign that holds for the line and passes the check', () => {
+    const draft = ruleDraftFromLine(line({ description: 'SMS ALERT CHARGES OCT 2026 FT2610' }), 'bank_charge')
+    expect(ruleInWords(draft)).toBe(
+      `When the line's description contains "SMS ALERT CHARGES" and the line's amount is a debit: classify the line as a bank charge (reason code bank_charge).`
+    )
+    expect(draft.name).toBe('sms-alert-charges')
+    expect(checkRule(draft).ok).toBe(true)
+    expect(ruleHolds(draft, line({ description: 'SMS ALERT CHARGES NOV 2026' }))).toBe(true)
+    fc.assert(
+      fc.property(
+        fc.string(),
+        fc.integer({ min: -10_000_000, max: 10_000_000 }).filter((n) => n !== 0),
+        (description, amountMinor) => {
+          const subject = line({ description, amountMinor })
+          const made = ruleDraftFromLine(subject, null)
+          expect(checkRule(made).ok).toBe(true)
+          expect(ruleHolds(made, subject)).toBe(true)
+        }
+      ),
       propertyRuns(300)
     )
   })
