@@ -16,6 +16,7 @@ import {
   decideCommand,
   matchCommand,
   reopenCommand,
+  runCommand,
   sessionsCommand,
   undoCommand
 } from './commands/session'
@@ -99,6 +100,9 @@ Commands:
   match --session ID --item KEY --item KEY... [--json]
       Match by hand the records and lines of these items (one to one, one to many or many to
       one); the session is matched again around it.
+  run --session ID [--json]
+      Match an open session again as it stands: records synced since, statements added, rules
+      enabled since (says what each rule decided). Every decision is kept.
   undo --session ID [--json]
       Take back the last decision not taken back yet (it stays in the audit trail).
   sessions [--profile NAME] [--json]
@@ -218,6 +222,8 @@ export async function main(argv: string[]): Promise<number> {
         return await reportCommand(rest)
       case 'undo':
         return await undoCommand(rest)
+      case 'run':
+        return await runCommand(rest)
       case 'match':
         return await matchCommand(rest)
       case 'close':

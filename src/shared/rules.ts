@@ -29,6 +29,92 @@ export const CLASSIFY_AS = {
 export type ClassifyAs = keyof typeof CLASSIFY_AS
 
 const NAME = /^[a-z0-9][a-z0-9-]{0,59}$/
+const AMOUNT_WORDS =
+  'an amount as text in major units with no thousands separator, a debit (money out) negative: "-52.50" for a charge of 52.50, "1000" for a credit'
+
+/** Which operators each field takes, as the check names them. */
+const OPERATORS_OF: Record<RuleField, readonly string[]> = {
+  description: ['contains', 'equals', 'starts_with', 'ends_with', 'matches'],
+  reference: ['contains', 'equals', 'starts_with', 'ends_with', 'matches'],
+  counterparty: ['contains', 'equals', 'starts_with', 'ends_with', 'matches'],
+  currency: ['contains', 'equals', 'starts_with', 'ends_with', 'matches'],
+  channel: ['contains', 'equals', 'starts_with', 'ends_with', 'matches'],
+  amount: ['equals', 'at_least', 'at_most', 'between', 'sign'],
+  day_of_month: ['equals', 'at_least', 'at_most', 'between']
+}
+const ACTION_SHAPES =
+  '{"type": "classify", "as": "bank_charge", "reasonCode": "bank_charge"}, {"type": "leave_out", "reason": "…"} or {"type": "pair", "with": "customer" or "reference", "pattern": "TRF FROM (.+)"}'
+
+/** The mistakes a person makes in a rule file, each said in words by its place, before the schema's own check (whose words for a union are only "Invalid input"). */
+function plainProblems(json: unknown): string[] {
+  if (typeof json !== 'object' || json === null || Array.isArray(json))
+    return ['the rule: a rule file holds one JSON object with name, description, match, conditions and action']
+  const rule = json as Record<string, unknown>
+  const problems: string[] = []
+  if (!Array.isArray(rule['conditions']) || rule['conditions'].length === 0)
+    problems.push('conditions: a rule needs a list of at least one condition, each {"field": …, "operator": …, "value": …}')
+  else
+    rule['conditions'].forEach((c: unknown, k: number) => {
+      const at = `conditions[${k}]`
+      if (typeof c !== 'object' || c === null || Array.isArray(c)) {
+        problems.push(`${at}: a condition is {"field": …, "operator": …, "value": …}`)
+        return
+      }
+      const cond = c as Record<string, unknown>
+      for (const key of Object.keys(cond))
+        if (!['field', 'operator', 'value', 'ignoreCase'].includes(key))
+          problems.push(`${at}: no key "${key}" (a condition has field, operator, value and ignoreCase)`)
+      const field = cond['field']
+      if (typeof field !== 'string' || !(field in RULE_FIELDS)) {
+        problems.push(`${at}.field: ${JSON.stringify(field) ?? 'missing'} is none of ${Object.keys(RULE_FIELDS).join(', ')}`)
+        return
+      }
+      const operators = OPERATORS_OF[field as RuleField]
+      const operator = cond['operator']
+      if (typeof operator !== 'string' || !operators.includes(operator)) {
+        problems.push(
+          `${at}.operator: ${JSON.stringify(operator) ?? 'missing'} does not apply to ${field}; it takes ${operators.join(', ')}`
+        )
+        return
+      }
+      const value = cond['value']
+      const amount = (v: unknown): boolean => typeof v === 'string' && /^-?\d{1,12}(\.\d{1,4})?$/.test(v)
+      const day = (v: unknown): boolean => Number.isInteger(v) && (v as number) >= 1 && (v as number) <= 31
+      const said = JSON.stringify(value) ?? 'missing'
+      if (operator === 'between') {
+        if (!Array.isArray(value) || value.length !== 2)
+          problems.push(
+            `${at}.value: "between" takes two values, from and to, such as ${field === 'amount' ? '["-60", "-10"]' : '[25, 31]'} (got ${said})`
+          )
+        else if (!value.every(field === 'amount' ? amount : day))
+          problems.push(
+            `${at}.value: each of the two is ${field === 'amount' ? AMOUNT_WORDS : 'a day of the month from 1 to 31'} (got ${said})`
+          )
+      } else if (operator === 'sign') {
+        if (value !== 'debit' && value !== 'credit') problems.push(`${at}.value: "sign" takes "debit" or "credit" (got ${said})`)
+      } else if (field === 'amount') {
+        if (!amount(value)) problems.push(`${at}.value: ${AMOUNT_WORDS} (got ${said})`)
+      } else if (field === 'day_of_month') {
+        if (!day(value)) problems.push(`${at}.value: a day of the month from 1 to 31 (got ${said})`)
+      } else if (typeof value !== 'string' || value.length === 0 || value.length > 200)
+        problems.push(`${at}.value: a text of 1 to 200 characters (got ${said})`)
+    })
+  const action = rule['action']
+  if (typeof action !== 'object' || action === null || Array.isArray(action))
+    problems.push(`action: missing: what the rule does, one of ${ACTION_SHAPES}`)
+  else if (!['classify', 'leave_out', 'pair'].includes(String((action as Record<string, unknown>)['type'])))
+    problems.push(
+      `action.type: ${JSON.stringify((action as Record<string, unknown>)['type']) ?? 'missing'} is none of classify, leave_out, pair: ${ACTION_SHAPES}`
+    )
+  else if (
+    (action as Record<string, unknown>)['type'] === 'classify' &&
+    !(String((action as Record<string, unknown>)['as']) in CLASSIFY_AS)
+  )
+    problems.push(
+      `action.as: ${JSON.stringify((action as Record<string, unknown>)['as']) ?? 'missing'} is none of ${Object.keys(CLASSIFY_AS).join(', ')}`
+    )
+  return problems
+}
 
 const textCondition = z.strictObject({
   field: z.enum(TEXT_FIELDS),
@@ -40,7 +126,7 @@ const textCondition = z.strictObject({
 const amountText = z
   .string()
   .max(20)
-  .regex(/^-?\d{1,12}(\.\d{1,4})?$/, 'an amount in major units, such as 52.50 or -100')
+  .regex(/^-?\d{1,12}(\.\d{1,4})?$/, AMOUNT_WORDS)
 const amountCondition = z.union([
   z.strictObject({ field: z.literal('amount'), operator: z.enum(['equals', 'at_least', 'at_most']), value: amountText }),
   z.strictObject({ field: z.literal('amount'), operator: z.literal('between'), value: z.tuple([amountText, amountText]) }),
@@ -104,6 +190,8 @@ function patternOf(source: string, flags: string): RegExp | string {
 
 /** A rule file's JSON checked: the rule, or each problem by its path in the file ("conditions[0].value: …"). */
 export function checkRule(json: unknown): { ok: true; rule: Rule } | { ok: false; problems: string[] } {
+  const plain = plainProblems(json)
+  if (plain.length > 0) return { ok: false, problems: plain }
   const parsed = ruleSchema.safeParse(json)
   if (!parsed.success)
     return {
@@ -153,7 +241,8 @@ export type RuleVerdict = 'as_decided' | 'otherwise' | 'undecided'
 /** One item the rule would act on, in words. */
 export interface RulePreviewItem {
   itemKey: string
-  verdict: RuleVerdict
+  /** left_open: a pairing that finds no single free record, so the line would stay open. */
+  verdict: RuleVerdict | 'left_open'
   /** The line, as the accountant finds it: its day, amount and words. */
   line: string
   /** What the item is now, and what the rule would make it. */
@@ -170,7 +259,9 @@ export interface RulePreviewSession {
   asDecided: number
   otherwise: number
   undecided: number
-  /** The items it would decide otherwise first, then the undecided ones, then the rest: at most 20. */
+  /** Open lines a pairing rule holds for but would leave open (no single free record has the part). */
+  leftOpen: number
+  /** The items it would decide otherwise first, then those it would leave open, the undecided ones, then the rest: at most 20. */
   examples: RulePreviewItem[]
 }
 
@@ -181,6 +272,7 @@ export interface RulePreview {
   asDecided: number
   otherwise: number
   undecided: number
+  leftOpen: number
 }
 
 /** Whether one condition holds for a line. */
@@ -300,15 +392,25 @@ export function ruleInWords(rule: Rule): string {
 export class RecordFinder {
   private readonly index = new Map<string, string[]>()
   private readonly texts = new Map<string, string>()
+  private readonly records = new Map<
+    string,
+    { id: string; reference: string | null; serviceReference?: string | null; name: string | null }
+  >()
 
   constructor(private readonly by: 'reference' | 'customer') {}
 
-  add(record: { id: string; reference: string | null; name: string | null }): void {
+  add(record: { id: string; reference: string | null; serviceReference?: string | null; name: string | null }): void {
+    this.records.set(record.id, record)
     const value = (this.by === 'reference' ? record.reference : record.name)?.trim().toLowerCase()
     if (!value) return
     this.texts.set(record.id, ` ${value.split(/\s+/).join(' ')} `)
     const keys = this.by === 'reference' ? [value] : new Set(value.split(/\s+/))
     for (const key of keys) this.index.set(key, [...(this.index.get(key) ?? []), record.id])
+  }
+
+  /** A record added, by its id. */
+  record(id: string): { id: string; reference: string | null; serviceReference?: string | null; name: string | null } | undefined {
+    return this.records.get(id)
   }
 
   /** The records the part names, each once, in the order added. */
@@ -377,5 +479,13 @@ export function ruleDraftFromLine(line: RuleSubject, readsAs: 'bank_charge' | 'l
 /** The preview's headline: "would act on 132 items: 130 as you decided them, 2 otherwise, 0 not decided yet". */
 export function previewHeadline(p: RulePreview): string {
   const n = (k: number): string => k.toLocaleString('en-US')
-  return `"${p.rule}" would act on ${n(p.items)} ${p.items === 1 ? 'item' : 'items'}: ${n(p.asDecided)} as you decided them, ${n(p.otherwise)} otherwise, ${n(p.undecided)} not decided yet`
+  return `"${p.rule}" would act on ${n(p.items)} ${p.items === 1 ? 'item' : 'items'}: ${n(p.asDecided)} as you decided them, ${n(p.otherwise)} otherwise, ${n(p.undecided)} not decided yet${p.leftOpen > 0 ? `; it would leave ${n(p.leftOpen)} open line(s) open (no single free record has the part it finds)` : ''}`
+}
+
+/** How each kind of preview example is said, the same width each (the CLI lines them up). */
+export const VERDICT_WORDS: Record<RulePreviewItem['verdict'], string> = {
+  as_decided: 'as decided',
+  otherwise: 'OTHERWISE',
+  undecided: 'undecided',
+  left_open: 'left open'
 }

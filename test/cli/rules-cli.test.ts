@@ -124,6 +124,12 @@ describe('rules from the CLI', { timeout: HANG_LIMIT_MS }, () => {
     const enabled = await runCli(['rules', 'enable', '--db', cache, 'sms-alert-charges'])
     expect(enabled.code, enabled.stderr).toBe(0)
     expect(enabled.stdout).toContain('sms-alert-charges (version 1) is enabled.')
+    // November matched again: the rule decides its charge, and says so.
+    const rerun = await runCli(['run', '--db', cache, '--session', november])
+    expect(rerun.code, rerun.stderr).toBe(0)
+    expect(rerun.stdout).toContain('Decided by the enabled rules: 1 by rule "sms-alert-charges" (version 1).')
+    const twice = await runCli(['run', '--db', cache, '--session', november])
+    expect(twice.stdout).toContain('No rule decided anything new.')
 
     // A change is the rule's next version; it stays enabled and in its place; the same file again changes nothing.
     writeFileSync(file, JSON.stringify({ ...SMS_RULE, conditions: [SMS_RULE.conditions[0]] }))
@@ -210,6 +216,28 @@ describe('rules from the CLI', { timeout: HANG_LIMIT_MS }, () => {
     writeFileSync(file, '{ not json')
     const notJson = await runCli(['rules', 'add', '--db', cache, '--file', file])
     expect(notJson.code).toBe(2)
-    expect(notJson.stderr).toContain('is not JSON')
+    expect(notJson.stderr).toContain('is not JSON (line 1, column 3)')
+    // The mistakes people make, each said in words at its place.
+    writeFileSync(
+      file,
+      JSON.stringify({
+        name: 'typos',
+        match: 'all',
+        conditions: [
+          { feild: 'description', operator: 'contains', value: 'SMS' },
+          { field: 'description', operator: 'like', value: 'SMS' },
+          { field: 'amount', operator: 'equals', value: '52.50,00' }
+        ]
+      })
+    )
+    const typos = await runCli(['rules', 'add', '--db', cache, '--file', file])
+    expect(typos.code).toBe(2)
+    for (const said of [
+      'conditions[0]: no key "feild"',
+      'conditions[1].operator: "like" does not apply to description; it takes contains, equals, starts_with, ends_with, matches',
+      'conditions[2].value: an amount as text in major units with no thousands separator, a debit (money out) negative',
+      'action: missing: what the rule does'
+    ])
+      expect(typos.stderr).toContain(said)
   })
 })

@@ -80,6 +80,9 @@ describe('enabled rules in a run', () => {
     const paired = items.find((i) => i.provider.some((p) => p.id === 'id-2'))
     expect(paired).toMatchObject({ outcome: 'matched', decision: 'manual', decidedBy: 'rule "transfers-by-name" (version 1)' })
     expect(paired?.file.map((f) => f.description)).toEqual(['TRF FROM ADAEZE OKAFOR'])
+    // The rule's pairing, not the user's by hand.
+    expect(paired?.reasons).toContain('decided by rule "transfers-by-name" (version 1), an enabled rule')
+    expect(paired?.reasons).not.toContain('matched by hand')
     const charge = items.find((i) => i.file.some((f) => f.description === 'SMS ALERT CHARGES OCT'))
     expect(charge).toMatchObject({ resolved: true, reasonCode: 'bank_charge', decidedBy: 'rule "sms-alert-charges" (version 2)' })
     expect(charge?.reasons).toContain('decided by rule "sms-alert-charges" (version 2), an enabled rule')

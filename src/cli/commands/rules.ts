@@ -1,8 +1,7 @@
 // ledgerline rules: a profile's rules, listed in the order they are tried, added from a JSON file (a change of one is its next version), tried on a session and the last closed ones before they are enabled, enabled and disabled.
 import { readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
-import { periodInWords } from '../../shared/periods'
-import { previewHeadline, ruleInWords, type RulePreview, type StoredRule } from '../../shared/rules'
+import { previewHeadline, ruleInWords, VERDICT_WORDS, type RulePreview, type StoredRule } from '../../shared/rules'
 import { osUserName } from '../../main/reconcile/audit'
 import { ReconService } from '../../main/reconcile/service'
 import { previewOnSessions } from '../../main/reconcile/rules/handlers'
@@ -80,19 +79,27 @@ export async function rulesCommand(args: string[]): Promise<number> {
   }
 }
 
-/** The rule file's JSON, or a usage error that says what is wrong with the file. */
+/** The rule file's JSON, or a usage error that says what is wrong with the file, and where (line and column). */
 function readRuleFile(file: string | undefined): unknown {
   if (!file) throw new UsageError('give the rule with --file RULE.json')
   let text: string
   try {
     text = readFileSync(file, 'utf8')
   } catch (e) {
-    throw new UsageError(`cannot read ${file}: ${e instanceof Error ? e.message : String(e)}`)
+    const code = (e as NodeJS.ErrnoException).code
+    throw new UsageError(
+      `cannot read ${file}: ${code === 'ENOENT' ? 'there is no such file' : code === 'EISDIR' ? 'it is a folder' : code === 'EACCES' ? 'it may not be read' : e instanceof Error ? e.message : String(e)}`
+    )
   }
   try {
-    return JSON.parse(text) as unknown
+    return JSON.parse(text.replace(/^\uFEFF/, '')) as unknown
   } catch (e) {
-    throw new UsageError(`${file} is not JSON: ${e instanceof Error ? e.message : String(e)}`)
+    const message = e instanceof Error ? e.message : String(e)
+    const at = /position (\d+)/.exec(message)
+    const where = at ? text.slice(0, Number(at[1])).split('\n') : null
+    throw new UsageError(
+      `${file} is not JSON${where ? ` (line ${where.length}, column ${(where.at(-1)?.length ?? 0) + 1})` : ''}: ${message.replace(/ in JSON at position \d+.*$/, '')}`
+    )
   }
 }
 
@@ -110,12 +117,9 @@ function previewText(p: RulePreview): string {
   const lines = [`${previewHeadline(p)}.`]
   for (const s of p.sessions) {
     lines.push(
-      `  ${s.name} (${periodInWords(s)}, ${s.closed ? 'closed' : 'open'}): ${s.items} item(s), ${s.asDecided} as you decided them, ${s.otherwise} otherwise, ${s.undecided} not decided yet`
+      `  ${s.name} (${s.from} to ${s.to}, ${s.closed ? 'closed' : 'open'}): ${s.items} item(s), ${s.asDecided} as you decided them, ${s.otherwise} otherwise, ${s.undecided} not decided yet${s.leftOpen > 0 ? `, ${s.leftOpen} left open` : ''}`
     )
-    for (const e of s.examples)
-      lines.push(
-        `    ${e.itemKey}  ${e.verdict === 'as_decided' ? 'as decided' : e.verdict === 'otherwise' ? 'OTHERWISE ' : 'undecided '}  ${e.line}: ${e.now}`
-      )
+    for (const e of s.examples) lines.push(`    ${e.itemKey}  ${VERDICT_WORDS[e.verdict].padEnd(10)}  ${e.line}: ${e.now}`)
   }
   return `${lines.join('\n')}\n`
 }

@@ -245,6 +245,35 @@ export async function undoCommand(args: string[]): Promise<number> {
   }
 }
 
+/** ledgerline run --session ID [--json]: the session matched again as it stands (new records synced, rules enabled since), its decisions kept; what the enabled rules decided in this run is said. */
+export async function runCommand(args: string[]): Promise<number> {
+  const { values } = parseArgs({ args, options: SESSION_OPTIONS, strict: true, allowPositionals: false })
+  const { data, service, session } = openSession(values)
+  try {
+    const before = service.events(session.id).length
+    const outcome = await service.run(session.id)
+    const ruled = service
+      .events(session.id)
+      .slice(before)
+      .flatMap((e) => (e.kind === 'rule' ? [e.payload] : []))
+    const byRule = new Map<string, number>()
+    for (const r of ruled)
+      byRule.set(`rule "${r.name}" (version ${r.version})`, (byRule.get(`rule "${r.name}" (version ${r.version})`) ?? 0) + 1)
+    if (values.json) process.stdout.write(`${JSON.stringify({ counts: outcome.counts, items: outcome.items, ruled })}\n`)
+    else
+      say(
+        `Matched "${session.name}" again: ${outcome.items.toLocaleString('en-US')} item(s). ${
+          byRule.size === 0
+            ? 'No rule decided anything new.'
+            : `Decided by the enabled rules: ${[...byRule].map(([rule, n]) => `${n} by ${rule}`).join(', ')}.`
+        } ${left(service, session.id)}.\n`
+      )
+    return 0
+  } finally {
+    await data.close()
+  }
+}
+
 /** ledgerline match --session ID --item KEY --item KEY… [--json]: the records and lines of these items matched by hand, one to one, one to many or many to one. */
 export async function matchCommand(args: string[]): Promise<number> {
   const { values } = parseArgs({

@@ -459,7 +459,11 @@ export function materialise(
       netOfFees: net,
       score: items.score(k),
       // Most items share their reasons' array: a new one only for the few with more to say.
-      reasons: more === null ? (items.reasons(k) as string[]) : [...items.reasons(k), ...more],
+      // A pairing a rule made is the rule's, not the user's by hand: its reasons say so and nothing else.
+      reasons:
+        more === null
+          ? (items.reasons(k) as string[])
+          : [...(annotation?.rule ? items.reasons(k).filter((r) => r !== 'matched by hand') : items.reasons(k)), ...more],
       decision: items.decision(k),
       note: annotation?.note ?? null,
       reasonCode: annotation?.reasonCode ?? null,

@@ -2,25 +2,7 @@
 import { pairingPart, RecordFinder, ruleHolds, type StoredRule } from '../../../shared/rules'
 import { pairKey, type ReconItem } from '../../../shared/reconcile'
 import type { AuditEntry, AuditPayloads } from '../../../shared/reconcile-events'
-import { ruleSubject } from './preview'
-
-/** A line a rule may decide: one line not resolved nor decided by the user, alone (a pairing rule: or only suggested with a record). */
-function open(item: ReconItem, pairing: boolean): boolean {
-  if (item.resolved || item.decision !== null || item.file.length !== 1) return false
-  return item.outcome === 'only_in_file' || (pairing && (item.outcome === 'suggested' || item.outcome === 'ambiguous'))
-}
-
-/** A record a pairing rule may take: one nobody has paired (alone at the provider, or only suggested). */
-function free(item: ReconItem): boolean {
-  return (
-    !item.resolved &&
-    item.decision === null &&
-    (item.outcome === 'only_in_provider' ||
-      item.outcome === 'pending_at_provider' ||
-      item.outcome === 'suggested' ||
-      item.outcome === 'ambiguous')
-  )
-}
+import { freeForPairing, openForRule, ruleSubject } from './preview'
 
 /**
  * What the enabled rules decide in this run. A line a rule decided once (even if the user took it back
@@ -38,16 +20,16 @@ export function ruleApplications(
   // The free records, by each field a pairing rule finds them by.
   const finders = { reference: new RecordFinder('reference'), customer: new RecordFinder('customer') }
   if (enabled.some((r) => r.rule.action.type === 'pair'))
-    for (const item of items) if (free(item)) for (const p of item.provider) for (const f of Object.values(finders)) f.add(p)
+    for (const item of items) if (freeForPairing(item)) for (const p of item.provider) for (const f of Object.values(finders)) f.add(p)
   const taken = new Set<string>()
   const out: AuditPayloads['rule'][] = []
   for (const item of items) {
-    if (!open(item, true)) continue
+    if (!openForRule(item, true)) continue
     const line = item.file[0] as ReconItem['file'][number]
     if (ruled.has(line.id) || line.notRead !== undefined) continue
     const subject = ruleSubject(line, item)
     const stored = enabled.find((r) => ruleHolds(r.rule, subject))
-    if (!stored || (stored.rule.action.type !== 'pair' && !open(item, false))) continue
+    if (!stored || (stored.rule.action.type !== 'pair' && !openForRule(item, false))) continue
     const { rule, version } = stored
     const base = { name: rule.name, version, fileIds: [line.id] }
     switch (rule.action.type) {
