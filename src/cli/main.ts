@@ -133,8 +133,9 @@ Commands:
   rules preview --session ID (--file RULE.json | NAME) [--json]
       What the rule would do in the session and the profile's last closed sessions: the items it
       would act on, how many as you decided them, how many otherwise, how many not decided yet.
-  rules enable NAME | rules disable NAME | rules move NAME --to N [--profile NAME] [--json]
-      Apply a rule from the next run on, or no longer; move it to place N in the order (1: tried first).
+  rules enable NAME | rules disable NAME | rules move NAME --to N | rules remove NAME [--profile NAME] [--json]
+      Apply a rule from the next run on, or no longer; move it to place N in the order (1: tried
+      first); remove it (what it decided stays, its versions are kept).
   audit verify [--session ID] [--json]
       Check every reconciliation decision's hash chain; exit 1 when anything was changed.
   audit verify --evidence PACK.zip [--head HASH] [--json]

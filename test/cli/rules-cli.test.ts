@@ -160,6 +160,12 @@ describe('rules from the CLI', { timeout: HANG_LIMIT_MS }, () => {
     expect((await runCli(['rules', 'move', '--db', cache, 'stamp-duty', '--to', '9'])).stdout).toMatch(
       /1\. sms-alert-charges[\s\S]*2\. stamp-duty/
     )
+    // Removed, then made again: it goes on from its last version.
+    const removed = await runCli(['rules', 'remove', '--db', cache, 'stamp-duty'])
+    expect(removed.stdout).toContain('Removed stamp-duty: it decides nothing from the next run on')
+    const remade = await runCli(['rules', 'add', '--db', cache, '--file', file])
+    expect(remade.stdout).toContain('Added: stamp-duty (version 2, not enabled')
+    expect((await runCli(['rules', 'remove', '--db', cache, 'stamp-duty'])).code).toBe(0)
   })
 
   it("applies the enabled rule in the next month's run, as an audit event naming its version, and never again once taken back", async () => {
@@ -212,7 +218,7 @@ describe('rules from the CLI', { timeout: HANG_LIMIT_MS }, () => {
     expect(pattern.stderr).toMatch(/conditions\[0\]\.value: not a regular expression .*\[invalid_rule\]/)
     const missing = await runCli(['rules', 'enable', '--db', cache, 'no-such-rule'])
     expect(missing.code).toBe(2)
-    expect(missing.stderr).toContain('There is no rule "no-such-rule"; the rules are sms-alert-charges, stamp-duty. [rule_not_found]')
+    expect(missing.stderr).toContain('There is no rule "no-such-rule"; the rules are sms-alert-charges. [rule_not_found]')
     writeFileSync(file, '{ not json')
     const notJson = await runCli(['rules', 'add', '--db', cache, '--file', file])
     expect(notJson.code).toBe(2)

@@ -96,6 +96,7 @@ const VALID: Partial<Record<CallName, Record<string, unknown>>> = {
   },
   'rules:setEnabled': { name: 'sms-alert-charges', enabled: true },
   'rules:move': { name: 'sms-alert-charges', to: 1 },
+  'rules:remove': { name: 'sms-alert-charges' },
   'rules:draft': { sessionId: 'session-1', itemKey: 'a|b' },
   'bulk:open': { kind: 'transfers' },
   'bulk:openDropped': { kind: 'plans', name: 'plans.csv', base64: 'dGl0bGUK' },

@@ -16,10 +16,10 @@ export async function rulesCommand(args: string[]): Promise<number> {
     strict: true,
     allowPositionals: true
   })
-  const changes = sub === 'add' || sub === 'enable' || sub === 'disable' || sub === 'move'
+  const changes = sub === 'add' || sub === 'enable' || sub === 'disable' || sub === 'move' || sub === 'remove'
   if (sub !== 'list' && sub !== 'preview' && !changes)
     throw new UsageError(
-      `rules takes list, add --file RULE.json, preview --session ID --file RULE.json, enable NAME, disable NAME or move NAME --to N`
+      `rules takes list, add --file RULE.json, preview --session ID --file RULE.json, enable NAME, disable NAME, move NAME --to N or remove NAME`
     )
   const data = openData(values.db, changes ? 'fills' : 'reads')
   try {
@@ -55,6 +55,16 @@ export async function rulesCommand(args: string[]): Promise<number> {
         // The session named, and the profile's last closed sessions: how the rule would have done on what was decided by hand.
         const preview = previewOnSessions(recon, rule, session.id, profile.id)
         out(preview, previewText(preview))
+        return 0
+      }
+      case 'remove': {
+        const name = positionals[0]
+        if (!name) throw new UsageError("rules remove needs the rule's name (ledgerline rules list shows them)")
+        const rules = store.remove(profile.id, name)
+        out(
+          rules,
+          `Removed ${name}: it decides nothing from the next run on; what it decided stays, and its versions are kept.\n${rules.length > 0 ? listed(profile.name, rules) : ''}`
+        )
         return 0
       }
       case 'move': {

@@ -12,6 +12,8 @@ export const rulesCalls = {
   'rules:preview': call<RulePreview>()(z.strictObject({ sessionId: id, rule: ruleSchema })),
   /** Moves a rule to a place in the order (1: tried first); the rules in their new order. */
   'rules:move': call<StoredRule[]>()(z.strictObject({ name: z.string().min(1).max(60), to: z.number().int().min(1).max(100_000) })),
+  /** Removes a rule (what it decided stays; its versions are kept); the rules left, in order. */
+  'rules:remove': call<StoredRule[]>()(z.strictObject({ name: z.string().min(1).max(60) })),
   'rules:setEnabled': call<StoredRule>()(z.strictObject({ name: z.string().min(1).max(60), enabled: z.boolean() })),
   /** A rule drafted from the item's line, to read, change and try before saving. */
   'rules:draft': call<Rule>()(z.strictObject({ sessionId: id, itemKey: z.string().min(1).max(20_000) }))

@@ -55,6 +55,7 @@ export function ruleHandlers(ctx: RuleServices): HandlerMap {
     'rules:preview': ({ sessionId, rule }) => previewOnSessions(service, ruleFromJson(rule, 'The rule'), sessionId, profile()),
     'rules:setEnabled': ({ name, enabled }) => store.setEnabled(profile(), name, enabled),
     'rules:move': ({ name, to }) => store.move(profile(), name, to),
+    'rules:remove': ({ name }) => store.remove(profile(), name),
     'rules:draft': ({ sessionId, itemKey }) => {
       service.sessionOfProfile(sessionId, profile())
       return draftFromItem(service.item(sessionId, itemKey))

@@ -85,7 +85,12 @@ export class RuleStore {
         { version: number; rule: string } | undefined
       if (old && old.rule === json) return { stored: this.get(profileId, rule.name), change: 'unchanged' as const }
       const at = this.now()
-      const version = (old?.version ?? 0) + 1
+      // A rule removed and made again goes on from its last version: every version stays as it was saved.
+      const last = this.db
+        .prepare('select max(version) from rule_versions where profile_id = ? and name = ?')
+        .pluck()
+        .get(profileId, rule.name) as number | null
+      const version = Math.max(old?.version ?? 0, last ?? 0) + 1
       if (old)
         this.db
           .prepare('update rules set version = ?, rule = ?, updated_at = ?, updated_by = ? where profile_id = ? and name = ?')
@@ -121,6 +126,20 @@ export class RuleStore {
         'update rules set position = ?, updated_at = ?, updated_by = ? where profile_id = ? and name = ? and position <> ?'
       )
       names.forEach((n, i) => place.run(i + 1, at, this.user(), profileId, n, i + 1))
+      return this.list(profileId)
+    })()
+  }
+
+  /**
+   * Removes a rule from the profile's rules (its versions stay: the items and events it decided name
+   * them); the others close up the order. What it decided stays decided.
+   */
+  remove(profileId: string, name: string): StoredRule[] {
+    this.get(profileId, name)
+    return this.db.transaction(() => {
+      this.db.prepare('delete from rules where profile_id = ? and name = ?').run(profileId, name)
+      const place = this.db.prepare('update rules set position = ? where profile_id = ? and name = ? and position <> ?')
+      this.list(profileId).forEach((r, i) => place.run(i + 1, profileId, r.rule.name, i + 1))
       return this.list(profileId)
     })()
   }

@@ -39,5 +39,11 @@ export const useRulesStore = defineStore('rules', () => {
     if (answer.ok) rules.value = answer.value
     return answer
   }
-  return { rules, preview, error: listCall.error, load, draft, tryRule, save, setEnabled, move }
+  /** Removes a rule: what it decided stays decided. */
+  async function remove(name: string): Promise<CallResult<StoredRule[]>> {
+    const answer = await window.api.rules.remove({ name })
+    if (answer.ok) rules.value = answer.value
+    return answer
+  }
+  return { rules, preview, error: listCall.error, load, draft, tryRule, save, setEnabled, move, remove }
 })
