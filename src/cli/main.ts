@@ -130,6 +130,10 @@ Commands:
   rules add --file RULE.json [--profile NAME] [--json]
       Add a rule (JSON: name, description, match all|any, conditions, action; see the README), or
       save a changed one as its next version. A new rule is not enabled: try it first.
+  rules proposed [--profile NAME] [--json]
+      Rules proposed from what you confirmed: a line's wording you paired with the same customer
+      at least 3 times, 90% of the times you decided it, with at most 1 rejection; each with
+      those figures. Nothing is applied until you add one (rules add --proposed NAME) and enable it.
   rules preview --session ID (--file RULE.json | NAME) [--json]
       What the rule would do in the session and the profile's last closed sessions: the items it
       would act on, how many as you decided them, how many otherwise, how many not decided yet.

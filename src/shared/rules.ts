@@ -43,7 +43,7 @@ const OPERATORS_OF: Record<RuleField, readonly string[]> = {
   day_of_month: ['equals', 'at_least', 'at_most', 'between']
 }
 const ACTION_SHAPES =
-  '{"type": "classify", "as": "bank_charge", "reasonCode": "bank_charge"}, {"type": "leave_out", "reason": "…"} or {"type": "pair", "with": "customer" or "reference", "pattern": "TRF FROM (.+)"}'
+  '{"type": "classify", "as": "bank_charge", "reasonCode": "bank_charge"}, {"type": "leave_out", "reason": "…"} or {"type": "pair", "with": "customer" or "reference", "pattern": "TRF FROM (.+)"} (or "value": "ade@example.com" in place of the pattern)'
 
 /** The mistakes a person makes in a rule file, each said in words by its place, before the schema's own check (whose words for a union are only "Invalid input"). */
 function plainProblems(json: unknown): string[] {
@@ -154,7 +154,9 @@ const action = z.discriminatedUnion('type', [
     /** Where the part is: the line's description or reference. */
     from: z.enum(['description', 'reference']).optional(),
     /** A regular expression whose first group (or whole match) is the part. */
-    pattern: z.string().min(1).max(200)
+    pattern: z.string().min(1).max(200).optional(),
+    /** Or the part itself, whatever the line says: a customer's email or account a learned alias names. */
+    value: z.string().trim().min(1).max(200).optional()
   })
 ])
 export type RuleAction = z.infer<typeof action>
@@ -212,7 +214,10 @@ export function checkRule(json: unknown): { ok: true; rule: Rule } | { ok: false
       problems.push(`conditions[${k}].value: the range's first day is after its second`)
   })
   if (parsed.data.action.type === 'pair') {
-    const re = patternOf(parsed.data.action.pattern, 'i')
+    const { pattern, value } = parsed.data.action
+    if ((pattern === undefined) === (value === undefined))
+      problems.push('action: a pairing takes either a "pattern" that finds the part in the line, or the part itself as "value", not both')
+    const re = pattern === undefined ? null : patternOf(pattern, 'i')
     if (typeof re === 'string') problems.push(`action.pattern: not a regular expression (${re})`)
   }
   return problems.length > 0 ? { ok: false, problems } : { ok: true, rule: parsed.data }
@@ -333,6 +338,8 @@ export function ruleHolds(rule: Rule, line: RuleSubject): boolean {
 
 /** The part of a line a pairing rule looks for at the provider, or null where its pattern finds none. */
 export function pairingPart(action: Extract<RuleAction, { type: 'pair' }>, line: RuleSubject): string | null {
+  if (action.value !== undefined) return action.value
+  if (action.pattern === undefined) return null
   const text = line[action.from ?? 'description']
   if (text === null) return null
   const re = patternOf(action.pattern, 'i')
@@ -375,7 +382,9 @@ export function actionInWords(a: RuleAction): string {
     case 'leave_out':
       return `leave the line out: ${a.reason}`
     case 'pair':
-      return `pair the line with the provider's record whose ${a.with} is the part of its ${a.from ?? 'description'} that /${a.pattern}/ finds`
+      return a.value !== undefined
+        ? `pair the line with the provider's record whose ${a.with} is "${a.value}"`
+        : `pair the line with the provider's record whose ${a.with} is the part of its ${a.from ?? 'description'} that /${a.pattern ?? ''}/ finds`
   }
 }
 

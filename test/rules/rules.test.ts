@@ -49,6 +49,22 @@ describe('rules', () => {
     )
   })
 
+  it('pairs by a pattern that finds the part in the line, or by the part given, never both or neither', () => {
+    const pair = (action: Record<string, unknown>) => checkRule({ ...SMS, action: { type: 'pair', with: 'customer', ...action } })
+    const both = pair({ pattern: 'TRF FROM (.+)', value: 'ade@example.com' })
+    expect(both.ok ? [] : both.problems).toEqual([
+      'action: a pairing takes either a "pattern" that finds the part in the line, or the part itself as "value", not both'
+    ])
+    expect(pair({}).ok).toBe(false)
+    const given = pair({ value: 'ade@example.com' })
+    if (!given.ok) throw new Error(given.problems.join('; '))
+    if (given.rule.action.type !== 'pair') throw new Error('not a pairing')
+    expect(pairingPart(given.rule.action, line())).toBe('ade@example.com')
+    expect(ruleInWords(given.rule)).toBe(
+      `When the line's description contains "SMS ALERT": pair the line with the provider's record whose customer is "ade@example.com".`
+    )
+  })
+
   it('drafts from a line a rule of its steady words and sign that holds for the line and passes the check', () => {
     const draft = ruleDraftFromLine(line({ description: 'SMS ALERT CHARGES OCT 2026 FT2610' }), 'bank_charge')
     expect(ruleInWords(draft)).toBe(

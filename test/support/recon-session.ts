@@ -12,6 +12,8 @@ export interface ScenarioPayment {
   day: string
   status?: string
   fees?: number
+  /** The customer as the provider names them (the payment's metadata). */
+  customer?: { name: string; email: string }
 }
 
 /** A cache (in memory unless a file is given) holding the 'test' profile's payments (reference PAY-000n, id id-n), and a service over it on a ticking clock, as user "ada". */
@@ -30,7 +32,8 @@ export function scenarioService(payments: ScenarioPayment[], file = ':memory:'):
         status: p.status ?? 'successful',
         channel: 'card',
         totalFees: p.fees ?? 0,
-        createdAt: `${p.day}T10:00:00Z`
+        createdAt: `${p.day}T10:00:00Z`,
+        ...(p.customer ? { metadata: { customerName: p.customer.name, customerEmail: p.customer.email } } : {})
       })
     )
   )

@@ -1,7 +1,9 @@
 // ledgerline rules: a profile's rules, listed in the order they are tried, added from a JSON file (a change of one is its next version), tried on a session and the last closed ones before they are enabled, enabled and disabled.
 import { readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
-import { previewHeadline, ruleInWords, VERDICT_WORDS, type RulePreview, type StoredRule } from '../../shared/rules'
+import { aliasInWords, PROPOSAL_GATE, type ProposedRule } from '../../shared/learning'
+import { previewHeadline, ruleInWords, VERDICT_WORDS, type Rule, type RulePreview, type StoredRule } from '../../shared/rules'
+import { proposedRules } from '../../main/reconcile/learning/proposals'
 import { osUserName } from '../../main/reconcile/audit'
 import { ReconService } from '../../main/reconcile/service'
 import { previewOnSessions } from '../../main/reconcile/rules/handlers'
@@ -12,14 +14,14 @@ export async function rulesCommand(args: string[]): Promise<number> {
   const [sub, ...rest] = args
   const { values, positionals } = parseArgs({
     args: rest,
-    options: { ...COMMON, file: { type: 'string' }, session: { type: 'string' }, to: { type: 'string' } },
+    options: { ...COMMON, file: { type: 'string' }, session: { type: 'string' }, to: { type: 'string' }, proposed: { type: 'string' } },
     strict: true,
     allowPositionals: true
   })
   const changes = sub === 'add' || sub === 'enable' || sub === 'disable' || sub === 'move' || sub === 'remove'
-  if (sub !== 'list' && sub !== 'preview' && !changes)
+  if (sub !== 'list' && sub !== 'preview' && sub !== 'proposed' && !changes)
     throw new UsageError(
-      `rules takes list, add --file RULE.json, preview --session ID --file RULE.json, enable NAME, disable NAME, move NAME --to N or remove NAME`
+      `rules takes list, proposed, add --file RULE.json (or --proposed NAME), preview --session ID --file RULE.json, enable NAME, disable NAME, move NAME --to N or remove NAME`
     )
   const data = openData(values.db, changes ? 'fills' : 'reads')
   try {
@@ -40,8 +42,15 @@ export async function rulesCommand(args: string[]): Promise<number> {
         )
         return 0
       }
+      case 'proposed': {
+        const proposals = proposedRules(data.db, profile.id, store.list(profile.id))
+        out(proposals, proposedText(profile.name, proposals))
+        return 0
+      }
       case 'add': {
-        const rule = ruleFromJson(readRuleFile(values.file), values.file as string)
+        const rule = values.proposed
+          ? proposalNamed(proposedRules(data.db, profile.id, []), values.proposed)
+          : ruleFromJson(readRuleFile(values.file), values.file as string)
         const { stored, change } = store.save(profile.id, rule)
         out(
           { change, ...stored },
@@ -87,6 +96,29 @@ export async function rulesCommand(args: string[]): Promise<number> {
   } finally {
     await data.close()
   }
+}
+
+/** The proposed rule of that name, or a usage error that lists the proposals. */
+function proposalNamed(proposals: readonly ProposedRule[], name: string): Rule {
+  const found = proposals.find((p) => p.rule.name === name)
+  if (!found)
+    throw new UsageError(
+      `no rule named ${name} is proposed${proposals.length > 0 ? `; proposed now: ${proposals.map((p) => p.rule.name).join(', ')}` : ': ledgerline rules proposed lists what is'}`
+    )
+  return found.rule
+}
+
+function proposedText(profile: string, proposals: readonly ProposedRule[]): string {
+  if (proposals.length === 0)
+    return `Nothing to propose for ${profile} yet: a rule is proposed once you confirmed a line's wording with the same customer ${PROPOSAL_GATE.minConfirmed} times, at least ${PROPOSAL_GATE.minShare * 100}% of the times you decided it, with at most ${PROPOSAL_GATE.maxRejected} rejection.\n`
+  const lines = [`Rules proposed from what you confirmed in ${profile}'s sessions (none is applied until you add and enable it):`]
+  for (const p of proposals) {
+    lines.push(`  ${p.rule.name}${p.saved ? ' (saved already)' : ''}`)
+    lines.push(`     ${aliasInWords(p.evidence)}: ${p.gate}.`)
+    lines.push(`     ${ruleInWords(p.rule)}`)
+  }
+  lines.push('Add one with ledgerline rules add --proposed NAME, try it with rules preview, then rules enable NAME.')
+  return `${lines.join('\n')}\n`
 }
 
 /** The rule file's JSON, or a usage error that says what is wrong with the file, and where (line and column). */

@@ -3,7 +3,7 @@ import type Database from 'better-sqlite3'
 import { DateTime } from 'luxon'
 import type { ReconSource, SessionInfo } from '../../shared/reconcile'
 import { dayBoundary } from '../../shared/time'
-import type { EngineProvider } from './match/types'
+import type { EngineProvider, Party } from './match/types'
 import { dayInZone } from './import/dates'
 
 export interface SourceFilter {
@@ -83,6 +83,18 @@ export function sessionProviderSide(db: Database.Database, session: SessionInfo)
   })
 }
 
+/**
+ * Who a record is with, as learned evidence keeps it: its identifier (an email, an account number,
+ * else the name) in lower case, and the name with it as a person reads it.
+ */
+export function partyOf(name: string | null, id: string | null): { party?: Party } {
+  const n = name?.trim() || null
+  const i = id?.trim() || null
+  const key = (i ?? n)?.toLowerCase().replace(/\s+/g, ' ')
+  if (!key) return {}
+  return { party: { key, label: n && i ? `${n} (${i})` : (n ?? (i as string)) } }
+}
+
 /** Whether a record's day lies outside the period; never for payouts, which are chosen by file, not by day. */
 export function outsideThePeriod(source: ReconSource, day: string, period: { from: string; to: string }): boolean {
   return source !== 'payouts' && (day < period.from || day > period.to)
@@ -133,7 +145,8 @@ function payments(db: Database.Database, q: ProviderSideQuery, start: number, en
       currency,
       status,
       channel,
-      text: [name, email, account].filter(Boolean).join(' ') || null
+      text: [name, email, account].filter(Boolean).join(' ') || null,
+      ...partyOf(name, email ?? account)
     })
   }
   return { records, unreadable, notes: [] }
@@ -189,7 +202,8 @@ function payouts(db: Database.Database, q: ProviderSideQuery, dayOf: (ms: number
       currency: r.currency,
       status: r.status,
       channel: r.transfer_mode,
-      text: [r.account_name, r.account_number, r.narration].filter(Boolean).join(' ') || null
+      text: [r.account_name, r.account_number, r.narration].filter(Boolean).join(' ') || null,
+      ...partyOf(r.account_name, r.account_number)
     })
   }
   const notes = undated > 0 ? [`${undated} transfer(s) carry no date; each is dated the day its bulk file or reference was followed`] : []
@@ -272,7 +286,8 @@ function subscriptionCharges(db: Database.Database, q: ProviderSideQuery): Provi
         status: 'expected',
         channel: null,
         text: [s.customer_name, s.customer_email, s.title].filter(Boolean).join(' ') || null,
-        keys: [s.id, ...(s.customer_id ? [s.customer_id] : [])]
+        keys: [s.id, ...(s.customer_id ? [s.customer_id] : [])],
+        ...partyOf(s.customer_name, s.customer_email ?? s.customer_id)
       })
     }
   }
@@ -321,8 +336,34 @@ function virtualAccounts(
       status: 'expected',
       channel: 'bank_transfer',
       text: r.account_name,
-      keys: [r.account_number]
+      keys: [r.account_number],
+      ...partyOf(r.account_name, null)
     })
   }
   return { records, unreadable, notes: ['virtual accounts: the amount each was created for, expected once'] }
+}
+
+/** The parties of a session's provider records, by their ids (learned evidence reads what other sessions decided). */
+export function recordParties(db: Database.Database, profileId: string, source: ReconSource, ids: readonly string[]): Map<string, Party> {
+  const out = new Map<string, Party>()
+  if (ids.length === 0) return out
+  // A subscription's expected charge is "<subscription id>@<day>": its party is the subscription's.
+  const wanted = source === 'subscriptions' ? [...new Set(ids.map((id) => id.split('@')[0] as string))] : ids
+  const sql: Record<ReconSource, string> = {
+    payments: `select id, customer_name, coalesce(customer_email, account_number) from payments where profile_id = ? and id in (select value from json_each(?))`,
+    payouts: `select reference, account_name, account_number from transfers where profile_id = ? and reference in (select value from json_each(?))`,
+    subscriptions: `select id, customer_name, coalesce(customer_email, customer_id) from subscriptions where profile_id = ? and id in (select value from json_each(?))`,
+    'virtual-accounts': `select id, account_name, null from virtual_accounts where profile_id = ? and id in (select value from json_each(?))`
+  }
+  const rows = db.prepare(sql[source]).raw(true).all(profileId, JSON.stringify(wanted)) as [string, string | null, string | null][]
+  const byId = new Map<string, Party>()
+  for (const [id, name, key] of rows) {
+    const { party } = partyOf(name, key)
+    if (party) byId.set(id, party)
+  }
+  for (const id of ids) {
+    const party = byId.get(source === 'subscriptions' ? (id.split('@')[0] as string) : id)
+    if (party) out.set(id, party)
+  }
+  return out
 }

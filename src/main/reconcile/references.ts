@@ -104,3 +104,22 @@ export function similarity(a: readonly string[], b: readonly string[]): number {
   for (const w of small) if (large.has(w)) shared++
   return shared / small.size
 }
+
+const MONTH =
+  /^(JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|SEPT|OCT|NOV|DEC|JANUARY|FEBRUARY|MARCH|APRIL|JUNE|JULY|AUGUST|SEPTEMBER|OCTOBER|NOVEMBER|DECEMBER)$/
+
+/**
+ * A statement line's steady words, as evidence is kept by them: its counterparty (else its
+ * description) in upper case, without digits, month names, references or banking filler words, at
+ * most six words ("TRF FROM TUNDE ADE/OCT 2026/REF 8812" → "TUNDE ADE"). Null when nothing steady is left.
+ */
+export function lineWords(line: { counterparty: string | null; description: string | null }): string | null {
+  const text = line[lineWordsField(line)]
+  const steady = words(text).filter((w) => !/\d/.test(w) && !MONTH.test(w))
+  return steady.length === 0 ? null : steady.slice(0, 6).join(' ')
+}
+
+/** The field a line's steady words are read from: its counterparty when it has one, else its description. */
+export function lineWordsField(line: { counterparty: string | null }): 'counterparty' | 'description' {
+  return line.counterparty?.trim() ? 'counterparty' : 'description'
+}

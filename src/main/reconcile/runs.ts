@@ -22,7 +22,7 @@ import type { EngineFileRow, EngineProvider } from './match/types'
 import { carriedInto, withCarried } from './carried'
 import { foldSession, type FoldedDecisions } from './fold'
 import { sessionEvents } from './audit'
-import { rejectedElsewhere } from './rejected-elsewhere'
+import { learnedElsewhere } from './learning/evidence'
 import { ruleApplications } from './rules/applications'
 import { RuleStore } from './rules/store'
 import type { SessionItems } from './items'
@@ -97,15 +97,21 @@ export class Runs {
   }
 
   /**
-   * What the session's events decide, and what the user rejected in the profile's other sessions,
-   * never suggested here either (this session's own decisions stand over it).
+   * What the session's events decide, and what the user decided in the profile's other sessions: a
+   * pair rejected there is never suggested here, and what was confirmed there is evidence for the
+   * suggestions (this session's own decisions stand over both).
    */
   private decisions(session: SessionInfo): FoldedDecisions {
     const decided = foldSession(this.ctx.db, session.id)
-    const elsewhere = rejectedElsewhere(this.ctx.db, session)
+    const learned = learnedElsewhere(this.ctx.db, session)
+    const elsewhere = learned.rejected
     for (const p of decided.engine.pinned) elsewhere.delete(pairKey(p.providerIds, p.fileIds))
-    if (elsewhere.size === 0) return decided
-    return { ...decided, engine: { ...decided.engine, dismissed: new Set([...elsewhere, ...decided.engine.dismissed]) } }
+    const engine = {
+      ...decided.engine,
+      ...(elsewhere.size > 0 ? { dismissed: new Set([...elsewhere, ...decided.engine.dismissed]) } : {}),
+      ...(learned.aliases.size > 0 ? { learned: learned.aliases } : {})
+    }
+    return { ...decided, engine }
   }
 
   /** What a run reads: the provider side, the decisions, the statement lines in the period (those apart counted), and the names reasons give files by. */

@@ -1,5 +1,6 @@
-// The rules domain of the IPC contract: the active profile's rules listed, one saved (a change is its next version), tried on a session and the last closed ones, enabled or disabled, and one drafted from an item's line.
+// The rules domain of the IPC contract: the active profile's rules listed, those proposed from what the user confirmed, one saved (a change is its next version), tried on a session and the last closed ones, enabled or disabled, and one drafted from an item's line.
 import { z } from 'zod'
+import type { ProposedRule } from '../learning'
 import { ruleSchema, type Rule, type RulePreview, type StoredRule } from '../rules'
 import { call, id, noArgs } from './define'
 
@@ -15,6 +16,8 @@ export const rulesCalls = {
   /** Removes a rule (what it decided stays; its versions are kept); the rules left, in order. */
   'rules:remove': call<StoredRule[]>()(z.strictObject({ name: z.string().min(1).max(60) })),
   'rules:setEnabled': call<StoredRule>()(z.strictObject({ name: z.string().min(1).max(60), enabled: z.boolean() })),
+  /** Rules proposed from what the user confirmed, each pattern past the gate with its figures (never saved or enabled by this). */
+  'rules:proposed': call<ProposedRule[]>()(noArgs),
   /** A rule drafted from the item's line, to read, change and try before saving. */
   'rules:draft': call<Rule>()(z.strictObject({ sessionId: id, itemKey: z.string().min(1).max(20_000) }))
 } as const

@@ -1,7 +1,8 @@
 // Phase 3 of a match: scored 1:1 suggestions among what the keys left open (amount within the tolerance, date within the window, text alike); close rivals make the item ambiguous.
 import { moneyText } from '../../../shared/money'
 import type { EngineFileRow, EngineProvider, MatchOptions } from './types'
-import { similarity, words } from '../references'
+import { evidenceScore } from '../../../shared/learning'
+import { lineWords, similarity, words } from '../references'
 import { between, pushTo } from './lanes'
 import type { MatchState } from './state'
 
@@ -13,6 +14,8 @@ interface Edge {
   amountDifference: number
   /** The record was read net of its fees. */
   net: boolean
+  /** Learned evidence speaks against the pair: a candidate, never offered. */
+  barred?: boolean
   reasons: string[]
 }
 
@@ -51,10 +54,14 @@ export function* suggestPairs(s: MatchState, onProgress: MatchOptions['onProgres
   const bareCountOfP = new Map<number, number>()
   // The line a record was last looked at for (a record can sit in two buckets, or in neighbouring ones).
   const seenFor = new Int32Array(provider.length).fill(-1)
+  const learned = s.decisions.learned
   for (const fi of openF) {
     const row = file[fi] as EngineFileRow
     const fw = words([row.description, row.counterparty, row.reference].filter(Boolean).join(' '))
     const day = fDay[fi] as number
+    // What the user decided elsewhere about lines worded as this one, by the record's party.
+    const said = learned ? lineWords(row) : null
+    const known = said === null ? undefined : learned?.get(said)
     const candidates: number[] = []
     // The file's day lies between daysBefore before and daysAfter after the provider's: so the provider's lies in [day − after, day + before].
     for (const shift of [-1, 0, 1])
@@ -79,17 +86,22 @@ export function* suggestPairs(s: MatchState, onProgress: MatchOptions['onProgres
       if (difference > s.tol(row.currency)) continue
       if (s.pairDismissed(pi, fi)) continue
       const text = fw.length === 0 ? 0 : similarity(fw, wordsOfP(pi))
+      const party = known ? (provider[pi] as EngineProvider).party : undefined
+      const evidence = party ? known?.get(party.key) : undefined
+      const taught = evidence ? evidenceScore(evidence, row.currency, row.amountMinor, Number(row.date.slice(8, 10))) : null
       const distance = day - (pDay[pi] as number)
       const dateScore = distance === 0 ? 3 : Math.abs(distance) <= 2 ? 2 : 1
       const dateReason = `date ${distance === 0 ? 'same day' : `${Math.abs(distance)} day(s) ${distance > 0 ? 'after' : 'before'} the provider's`}`
       const fees = net ? ` net of fees (${moneyText(Math.abs((s.pAmount[pi] as number) - s.net(pi)), row.currency)})` : ''
-      if (text < 0.5) {
-        // Amount and date alone never make a match; an exact amount is offered only when it is the one candidate (below).
+      if (text < 0.5 && !(taught && taught.score > 0)) {
+        // Amount and date alone never make a match; an exact amount is offered only when it is the one candidate (below),
+        // and never for a wording the user rejected with this party more than confirmed (it is still a candidate).
         if (difference !== 0) continue
         pushTo(bareOfF, fi, {
           f: fi,
           p: pi,
           net,
+          barred: taught !== null,
           score: dateScore / 2,
           dateDistance: Math.abs(distance),
           amountDifference: 0,
@@ -104,13 +116,14 @@ export function* suggestPairs(s: MatchState, onProgress: MatchOptions['onProgres
         f: fi,
         p: pi,
         net,
-        score: amountScore + dateScore + textScore,
+        score: amountScore + dateScore + textScore + (taught?.score ?? 0),
         dateDistance: Math.abs(distance),
         amountDifference: difference,
         reasons: [
           `amount ${difference === 0 ? 'equal' : `within the tolerance (${moneyText(difference, row.currency)} apart)`}${fees} +${amountScore}`,
           `${dateReason} +${dateScore}`,
-          `text ${Math.round(text * 100)}% alike +${textScore}`
+          `text ${Math.round(text * 100)}% alike +${textScore}`,
+          ...(taught?.reasons ?? [])
         ]
       }
       edges.push(edge)
@@ -153,7 +166,7 @@ export function* suggestPairs(s: MatchState, onProgress: MatchOptions['onProgres
     const bare = bareOfF.get(fi)
     if (!bare || bare.length !== 1 || fClaimed[fi]) continue
     const edge = bare[0] as Edge
-    if (pClaimed[edge.p] || bareCountOfP.get(edge.p) !== 1 || edgesOfF.has(fi) || edgesOfP.has(edge.p)) continue
+    if (edge.barred || pClaimed[edge.p] || bareCountOfP.get(edge.p) !== 1 || edgesOfF.has(fi) || edgesOfP.has(edge.p)) continue
     s.marked(s.claimOne('suggested', edge.p, fi, edge.score, edge.reasons), edge.net)
   }
 }

@@ -1,4 +1,5 @@
 // What the matching engine and each of its phases (the modules of ./) read: provider records, statement lines, decisions and options; engine.ts runs the phases over them.
+import type { LearnedAliases } from '../../../shared/learning'
 import type { CarriedFrom, NotReadLine } from '../../../shared/reconcile'
 
 /** A provider record as the engine sees it: amounts signed as the money shows in the file (payouts negative). */
@@ -18,10 +19,18 @@ export interface EngineProvider {
   text: string | null
   /** Further exact keys, e.g. a virtual account's number. */
   keys?: string[]
+  /** Who the record is with (a customer's email, an account number), as learned aliases name it. */
+  party?: Party
   /** Dated just outside the session's period (within the match window's reach): an item only when a line claims it. */
   outsidePeriod?: boolean
   /** Open when an earlier period of the account closed, brought forward: an item whether or not a line claims it. */
   carried?: CarriedFrom
+}
+
+/** A provider's party: the key learned evidence is kept by, and how a person reads it. */
+export interface Party {
+  key: string
+  label: string
 }
 
 export interface EngineFileRow {
@@ -50,6 +59,8 @@ export interface EngineDecisions {
   pinned: PinnedMatch[]
   /** pairKey(providerIds, fileIds) of suggestions the user rejected: never suggested again. */
   dismissed: ReadonlySet<string>
+  /** What the user confirmed and rejected in the profile's other sessions, by a line's steady words and a record's party. */
+  learned?: LearnedAliases
 }
 
 export interface MatchOptions {

@@ -1,4 +1,4 @@
-// The rules:* calls: the active profile's rules listed, saved, tried on a session and the last closed ones, enabled, and drafted from an item's line.
+// The rules:* calls: the active profile's rules listed (and those proposed from what the user confirmed), saved, tried on a session and the last closed ones, enabled, and drafted from an item's line.
 import type Database from 'better-sqlite3'
 import { chargeKind, type ReconItem } from '../../../shared/reconcile'
 import { ruleDraftFromLine, type Rule } from '../../../shared/rules'
@@ -7,6 +7,7 @@ import type { HandlerMap } from '../../ipc/router'
 import type { ActiveProfile } from '../../profiles/active'
 import { osUserName } from '../audit'
 import { ReconService } from '../service'
+import { proposedRules } from '../learning/proposals'
 import { previewRule, ruleSubject } from './preview'
 import { ruleFromJson, RuleStore } from './store'
 
@@ -56,6 +57,7 @@ export function ruleHandlers(ctx: RuleServices): HandlerMap {
     'rules:setEnabled': ({ name, enabled }) => store.setEnabled(profile(), name, enabled),
     'rules:move': ({ name, to }) => store.move(profile(), name, to),
     'rules:remove': ({ name }) => store.remove(profile(), name),
+    'rules:proposed': () => proposedRules(ctx.db, profile(), store.list(profile())),
     'rules:draft': ({ sessionId, itemKey }) => {
       service.sessionOfProfile(sessionId, profile())
       return draftFromItem(service.item(sessionId, itemKey))

@@ -1,19 +1,25 @@
-// Rules store: the active profile's rules, a rule drafted from a line, tried on the session and the last closed ones, saved, enabled.
+// Rules store: the active profile's rules (and those proposed from what the user confirmed), a rule drafted from a line, tried on the session and the last closed ones, saved, enabled.
 import { defineStore } from 'pinia'
 import { ref } from 'vue'
 import type { CallResult } from '../../../shared/ipc/result'
+import type { ProposedRule } from '../../../shared/learning'
 import type { Rule, RulePreview, StoredRule } from '../../../shared/rules'
 import { useCall } from '../calls'
 
 export const useRulesStore = defineStore('rules', () => {
   const rules = ref<StoredRule[]>([])
   const preview = ref<RulePreview | null>(null)
+  /** Rules proposed from what the user confirmed (shown to open as a new rule; never saved by themselves). */
+  const proposed = ref<ProposedRule[]>([])
   const listCall = useCall(() => window.api.rules.list())
+  const proposedCall = useCall(() => window.api.rules.proposed())
 
-  /** The profile's rules again; the error stays in `error`. */
+  /** The profile's rules again, and what is proposed; the error stays in `error`. */
   async function load(): Promise<void> {
     const answer = await listCall.run()
     if (answer?.ok) rules.value = answer.value
+    const proposals = await proposedCall.run()
+    if (proposals?.ok) proposed.value = proposals.value
   }
   const draft = (sessionId: string, itemKey: string): Promise<CallResult<Rule>> => window.api.rules.draft({ sessionId, itemKey })
   /** Tries the rule; the preview stays shown until the rule changes. */
@@ -45,5 +51,18 @@ export const useRulesStore = defineStore('rules', () => {
     if (answer.ok) rules.value = answer.value
     return answer
   }
-  return { rules, preview, error: listCall.error, load, draft, tryRule, save, setEnabled, move, remove }
+  return {
+    rules,
+    proposed,
+    preview,
+    error: listCall.error,
+    proposedError: proposedCall.error,
+    load,
+    draft,
+    tryRule,
+    save,
+    setEnabled,
+    move,
+    remove
+  }
 })
