@@ -41,6 +41,12 @@ Commands:
       amount off, a mobile-money settlement net of fees, a bank charge, a line posted
       twice, a payer who left the reference out. Days are in ZONE (default: this
       computer's, as a new profile's). Lists each difference and how to reconcile it.
+  sandbox year --out FOLDER [--seed N] [--year YYYY] [--decide] [--db FILE] [--json]
+      A generated year for learning and rules: a keyless profile "Sandbox year YYYY (seed N)" with
+      the year's payments in the cache, and twelve monthly NGN statements with their answers
+      (answers.json) in FOLDER: customers who pay every month, named by the bank by a nickname or
+      their business, shared amounts, the SMS charge and the transfer levy. --decide also
+      reconciles each month, decides it as the answers say and closes it (for rules evaluate).
   profile add NAME --base-url URL      Check the key with the server and keep it in the OS keychain.
                                        The key is read from LEDGERLINE_API_KEY or asked for.
   profile list [--json]
@@ -130,6 +136,10 @@ Commands:
   rules add --file RULE.json [--profile NAME] [--json]
       Add a rule (JSON: name, description, match all|any, conditions, action; see the README), or
       save a changed one as its next version. A new rule is not enabled: try it first.
+  rules evaluate [--profile NAME] [--json]
+      Replay the closed sessions in order, each matched again before its own decisions, learning
+      only from those before it: the suggestions' precision and recall with and without learning,
+      and each enabled rule's, against what you confirmed.
   rules proposed [--profile NAME] [--json]
       Rules proposed from what you confirmed: a line's wording you paired with the same customer
       at least 3 times, 90% of the times you decided it, with at most 1 rejection; each with

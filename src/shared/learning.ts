@@ -144,3 +144,42 @@ export interface ProposedRule {
   /** Whether a rule of its name is saved already (then it is only shown). */
   saved: boolean
 }
+
+/** How suggestions did against what the user confirmed: right of those suggested (precision), and of those confirmed (recall). */
+export interface SuggestionFigures {
+  suggested: number
+  right: number
+  /** Pairs the user confirmed (accepted or matched by hand) in the sessions replayed. */
+  confirmed: number
+  /** right / suggested, null when nothing was suggested. */
+  precision: number | null
+  /** right / confirmed, null when nothing was confirmed. */
+  recall: number | null
+}
+
+/** How an enabled rule did over the closed sessions: as the user left its items, and of the items the user decided its way. */
+export interface RuleFigures {
+  name: string
+  version: number
+  acted: number
+  asDecided: number
+  otherwise: number
+  undecided: number
+  /** Items the user left decided the rule's way (the same reason code, left out, or paired). */
+  decidedSo: number
+  precision: number | null
+  recall: number | null
+}
+
+/** `rules evaluate`: the closed sessions replayed in order, each learning only from those before it. */
+export interface Evaluation {
+  sessions: { sessionId: string; name: string; from: string; to: string; without: SuggestionFigures; with: SuggestionFigures }[]
+  without: SuggestionFigures
+  with: SuggestionFigures
+  rules: RuleFigures[]
+}
+
+/** A share as a person reads it: "97.9%", or "–" for none. */
+export function percent(share: number | null): string {
+  return share === null ? '–' : `${(Math.floor(share * 1000) / 10).toFixed(1)}%`
+}

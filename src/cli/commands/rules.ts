@@ -1,9 +1,11 @@
 // ledgerline rules: a profile's rules, listed in the order they are tried, added from a JSON file (a change of one is its next version), tried on a session and the last closed ones before they are enabled, enabled and disabled.
 import { readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
-import { aliasInWords, PROPOSAL_GATE, type ProposedRule } from '../../shared/learning'
+import { aliasInWords, percent, PROPOSAL_GATE, type Evaluation, type ProposedRule, type SuggestionFigures } from '../../shared/learning'
 import { previewHeadline, ruleInWords, VERDICT_WORDS, type Rule, type RulePreview, type StoredRule } from '../../shared/rules'
+import { evaluateLearning } from '../../main/reconcile/learning/evaluate'
 import { proposedRules } from '../../main/reconcile/learning/proposals'
+import { StderrProgress } from '../progress'
 import { osUserName } from '../../main/reconcile/audit'
 import { ReconService } from '../../main/reconcile/service'
 import { previewOnSessions } from '../../main/reconcile/rules/handlers'
@@ -19,9 +21,9 @@ export async function rulesCommand(args: string[]): Promise<number> {
     allowPositionals: true
   })
   const changes = sub === 'add' || sub === 'enable' || sub === 'disable' || sub === 'move' || sub === 'remove'
-  if (sub !== 'list' && sub !== 'preview' && sub !== 'proposed' && !changes)
+  if (sub !== 'list' && sub !== 'preview' && sub !== 'proposed' && sub !== 'evaluate' && !changes)
     throw new UsageError(
-      `rules takes list, proposed, add --file RULE.json (or --proposed NAME), preview --session ID --file RULE.json, enable NAME, disable NAME, move NAME --to N or remove NAME`
+      `rules takes list, proposed, evaluate, add --file RULE.json (or --proposed NAME), preview --session ID --file RULE.json, enable NAME, disable NAME, move NAME --to N or remove NAME`
     )
   const data = openData(values.db, changes ? 'fills' : 'reads')
   try {
@@ -40,6 +42,16 @@ export async function rulesCommand(args: string[]): Promise<number> {
           rules,
           rules.length === 0 ? `${profile.name} has no rules yet (ledgerline rules add --file RULE.json).\n` : listed(profile.name, rules)
         )
+        return 0
+      }
+      case 'evaluate': {
+        const progress = new StderrProgress('rules evaluate')
+        progress.phase('replaying the closed sessions')
+        const evaluation = evaluateLearning(data.db, recon, profile.id, store.list(profile.id), (done, total) =>
+          progress.tick('sessions', done, total)
+        )
+        progress.end()
+        out(evaluation, evaluationText(profile.name, evaluation))
         return 0
       }
       case 'proposed': {
@@ -96,6 +108,29 @@ export async function rulesCommand(args: string[]): Promise<number> {
   } finally {
     await data.close()
   }
+}
+
+function evaluationText(profile: string, e: Evaluation): string {
+  if (e.sessions.length === 0) return `${profile} has no closed sessions yet: rules evaluate replays closed months.\n`
+  const row = (label: string, f: SuggestionFigures): string =>
+    `  ${label.padEnd(18)}${`${percent(f.precision)} (${f.right} of ${f.suggested} suggested)`.padEnd(30)}${percent(f.recall)} (${f.right} of ${f.confirmed} confirmed)`
+  const lines = [
+    `${profile}: ${e.sessions.length} closed session(s) replayed in order, each matched again before its own decisions, learning only from those before it.`,
+    `Suggestions         ${'precision'.padEnd(30)}recall`,
+    row('without learning', e.without),
+    row('with learning', e.with)
+  ]
+  for (const s of e.sessions)
+    lines.push(
+      `  ${s.name} (${s.from} to ${s.to}): without ${percent(s.without.precision)} / ${percent(s.without.recall)}, with ${percent(s.with.precision)} / ${percent(s.with.recall)}`
+    )
+  if (e.rules.length === 0) lines.push('No rule is enabled.')
+  else lines.push('Enabled rules, tried on each session as you left it:')
+  for (const r of e.rules)
+    lines.push(
+      `  ${r.name} (version ${r.version}): acts on ${r.acted}, ${r.asDecided} as you decided them, ${r.otherwise} otherwise, ${r.undecided} not decided; precision ${percent(r.precision)}, recall ${percent(r.recall)} (of ${r.decidedSo} decided its way)`
+    )
+  return `${lines.join('\n')}\n`
 }
 
 /** The proposed rule of that name, or a usage error that lists the proposals. */

@@ -1,4 +1,4 @@
-// The Sandbox from the command line: run the simulator on a port, or write one of its sample statements.
+// The Sandbox from the command line: run the simulator on a port, write one of its sample statements, or its generated year.
 import { writeSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import { writeFileSafely } from '../../main/export/safe-file'
@@ -9,6 +9,7 @@ import { sampleStatementFile } from '../../sandbox/statement-formats'
 import { lineWhere, SAMPLE_FORMATS, type SampleFormat } from '../../shared/reconcile'
 import { systemTimeZone } from '../../shared/time'
 import { outputPath, positiveInt, say, UsageError } from '../common'
+import { sandboxYearCommand } from './sandbox-year'
 
 async function sandboxStatementCommand(args: string[]): Promise<number> {
   const { values } = parseArgs({
@@ -61,6 +62,7 @@ async function sandboxStatementCommand(args: string[]): Promise<number> {
 
 export async function sandboxCommand(args: string[]): Promise<number> {
   if (args[0] === 'statement') return sandboxStatementCommand(args.slice(1))
+  if (args[0] === 'year') return sandboxYearCommand(args.slice(1))
   const { values } = parseArgs({
     args,
     options: {

@@ -362,6 +362,20 @@ export class ProfileService {
     return this.adHocForMode(baseUrlInput, checkKey(key))
   }
 
+  /**
+   * A profile with no key and no server, for records written into the cache by Ledgerline itself (the
+   * Sandbox's generated year): found again by its name, made once.
+   */
+  keyless(name: string, timeZone: string): Profile {
+    const id = `keyless-${createHash('sha256').update(name).digest('hex').slice(0, 20)}`
+    this.db
+      .prepare(
+        'insert into profiles (id, name, base_url, mode, built_in, created_at, time_zone) values (?, ?, null, ?, 0, ?, ?) on conflict (id) do nothing'
+      )
+      .run(id, name, 'test', new Date(this.now()).toISOString(), timeZone)
+    return this.get(id)
+  }
+
   /** The same ad-hoc profile, found by mode (e.g. to search its cache without the key). */
   adHocForMode(baseUrlInput: string, mode: KeyMode): Profile {
     const baseUrl = normaliseBaseUrl(baseUrlInput)

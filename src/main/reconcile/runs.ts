@@ -22,7 +22,7 @@ import type { EngineFileRow, EngineProvider } from './match/types'
 import { carriedInto, withCarried } from './carried'
 import { foldSession, type FoldedDecisions } from './fold'
 import { sessionEvents } from './audit'
-import { learnedElsewhere } from './learning/evidence'
+import { learnedElsewhere, type Learned } from './learning/evidence'
 import { ruleApplications } from './rules/applications'
 import { RuleStore } from './rules/store'
 import type { SessionItems } from './items'
@@ -94,6 +94,21 @@ export class Runs {
     const inputs = this.inputs(session)
     const result = await runMatchAsync(inputs.records, inputs.file, session.settings, inputs.folded.engine, { ...options, ...inputs.names })
     return { result, folded: inputs.folded, unreadable: inputs.unreadable, notes: inputs.notes, lines: inputs.lines }
+  }
+
+  /**
+   * The session matched again as it first was, before any decision of its own: none of its events,
+   * and only what `learned` says of other sessions (nothing learned: the engine alone). Nothing is
+   * stored; rules' evaluation replays closed months so.
+   */
+  replay(session: SessionInfo, learned: Learned): ReconItem[] {
+    const inputs = this.inputs(session)
+    const engine = {
+      pinned: [],
+      dismissed: learned.rejected,
+      ...(learned.aliases.size > 0 ? { learned: learned.aliases } : {})
+    }
+    return materialise(runMatch(inputs.records, inputs.file, session.settings, engine, inputs.names), { notes: new Map() }, session).items
   }
 
   /**

@@ -20,6 +20,7 @@ import { Decisions } from './decisions'
 import { foldSession, type FoldedDecisions } from './fold'
 import { SessionItems } from './items'
 import type { ReportInput, SummaryTotals } from './totals'
+import type { Learned } from './learning/evidence'
 import { Runs, type RunOptions, type RunOutcome } from './runs'
 import { Sessions, type NewSession } from './sessions'
 import { Statements, type ImportOutcome, type ImportRequest } from './statement-store'
@@ -191,6 +192,10 @@ export class ReconService {
     return this.parts.runs.compute(session, options)
   }
   /** What the session's audit events decide (see fold.ts). */
+  /** The session matched again before any decision of its own, with only what `learned` says (nothing stored). */
+  replay(session: SessionInfo, learned: Learned): ReconItem[] {
+    return this.parts.runs.replay(session, learned)
+  }
   fold(sessionId: string): FoldedDecisions {
     return foldSession(this.ctx.db, sessionId)
   }

@@ -1,0 +1,141 @@
+// ledgerline sandbox year: the Sandbox's generated year (a keyless profile's payments in the cache, twelve monthly statements and their answers in a folder) and, with --decide, each month reconciled, decided as its answers say by a simulated accountant, and closed, so rules evaluate and rules proposed have a year to read.
+import { existsSync, statSync, writeSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import { parseArgs } from 'node:util'
+import { paymentRowIn } from '../../main/cache/api-rows'
+import { CacheStore } from '../../main/cache/store'
+import { writeFileSafely } from '../../main/export/safe-file'
+import { ReconService } from '../../main/reconcile/service'
+import { statementYear, type YearAnswer, type YearMonth } from '../../sandbox/year'
+import type { Payment } from '../../shared/api/schemas'
+import type { ReconItem } from '../../shared/reconcile'
+import { StderrProgress } from '../progress'
+import { openData, positiveInt, say, UsageError } from '../common'
+
+export async function sandboxYearCommand(args: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      db: { type: 'string' },
+      out: { type: 'string' },
+      seed: { type: 'string' },
+      year: { type: 'string' },
+      decide: { type: 'boolean' },
+      json: { type: 'boolean' }
+    },
+    strict: true,
+    allowPositionals: false
+  })
+  if (!values.out) throw new UsageError('sandbox year needs --out FOLDER, where its twelve statements are written')
+  const dir = resolve(values.out)
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new UsageError(`--out must be a folder that exists (${dir} is not)`)
+  const seed = positiveInt('seed', values.seed, 1)
+  const yearNo = positiveInt('year', values.year, 2025, 2000)
+  if (yearNo > 2100) throw new UsageError(`--year must be a year from 2000 to 2100 (got ${yearNo})`)
+  const year = statementYear({ seed, year: yearNo })
+  const data = openData(values.db, 'fills')
+  try {
+    const profile = data.profiles.keyless(`Sandbox year ${yearNo} (seed ${seed})`, year.timeZone)
+    const recon = new ReconService(data.db)
+    if (values.decide && recon.sessions(profile.id).length > 0)
+      throw new UsageError(`"${profile.name}" already has sessions in this cache: give --decide a new cache (or another --seed or --year)`)
+    // The provider's records, written as a sync writes them.
+    const toRow = paymentRowIn(year.timeZone)
+    new CacheStore(data.db).writePage(
+      profile.id,
+      'payments',
+      year.months.flatMap((m) => m.payments.map((p) => toRow(p as unknown as Payment)))
+    )
+    for (const m of year.months) await writeFileSafely(join(dir, m.file), (fd) => writeSync(fd, m.csv))
+    const answers = Object.fromEntries(year.months.map((m) => [m.file, m.answers]))
+    await writeFileSafely(join(dir, 'answers.json'), (fd) => writeSync(fd, `${JSON.stringify(answers, null, 2)}\n`))
+    const closed: { month: string; sessionId: string; decisions: number }[] = []
+    if (values.decide) {
+      const progress = new StderrProgress('sandbox year')
+      for (const m of year.months) {
+        progress.phase(`reconciling and deciding ${m.file}`)
+        closed.push({ month: m.month, ...(await reconcileAsAnswered(recon, profile.id, m)) })
+        await recon.close(closed.at(-1)?.sessionId as string, { name: profile.name, mode: profile.mode })
+      }
+      progress.end()
+    }
+    const payments = year.months.reduce((n, m) => n + m.payments.length, 0)
+    if (values.json)
+      process.stdout.write(
+        `${JSON.stringify({ profile: profile.name, folder: dir, payments, months: year.months.map((m) => m.file), closed })}\n`
+      )
+    else
+      say(
+        [
+          `Wrote ${payments} payments of ${year.customers.length} customers who pay every month (and one-off payers) into "${profile.name}" in ${data.file},`,
+          `and twelve statements with their answers (answers.json) into ${dir}:`,
+          `  ${year.months.map((m) => m.file).join(', ')}`,
+          `The bank names half the customers by a nickname, some by their business; many pay the same amounts; every month has the SMS charge and the transfer levy.`,
+          values.decide
+            ? `Each month was reconciled, decided as answers.json says (suggestions accepted or rejected, the rest matched by hand, the charges resolved) and closed. Now try:\n  ledgerline rules evaluate --profile "${profile.name}"\n  ledgerline rules proposed --profile "${profile.name}"`
+            : `Reconcile a month:\n  ledgerline reconcile --profile "${profile.name}" --against ${join(dir, year.months[0]?.file ?? '')} --from ${year.months[0]?.from} --to ${year.months[0]?.to} --out report.csv`,
+          ''
+        ].join('\n')
+      )
+    return 0
+  } finally {
+    await data.close()
+  }
+}
+
+/**
+ * One month reconciled as a careful accountant with its answers would: each suggestion accepted when
+ * the answers pair that line with that payment, else rejected (until none is left); each payment line
+ * still without its payment matched by hand; the bank's charge and levy resolved with their codes.
+ */
+export async function reconcileAsAnswered(
+  recon: ReconService,
+  profileId: string,
+  month: YearMonth
+): Promise<{ sessionId: string; decisions: number }> {
+  const imported = await recon.importStatement({ profileId, name: month.file, bytes: Buffer.from(month.csv), mapping: {} })
+  if (imported.status !== 'imported') throw new Error(`${month.file} was not imported (${imported.status})`)
+  const session = recon.createSession({
+    profileId,
+    name: month.month,
+    source: 'payments',
+    from: month.from,
+    to: month.to,
+    timeZone: 'Africa/Lagos',
+    fileIds: [imported.file.id]
+  })
+  await recon.run(session.id)
+  const byLine = new Map<number, YearAnswer>(month.answers.map((a) => [a.line, a]))
+  const answerOf = (item: ReconItem): YearAnswer | undefined => (item.file.length === 1 ? byLine.get(item.file[0]?.line ?? 0) : undefined)
+  let decisions = 0
+  // Suggestions first, one at a time: a rejection frees a record another line may then be offered.
+  for (let guard = 0; guard < 10_000; guard++) {
+    const open = [...recon.allItems(session.id)].find((i) => i.outcome === 'suggested' && i.decision === null)
+    if (!open) break
+    const right = open.provider.length === 1 && answerOf(open)?.reference === open.provider[0]?.reference
+    await recon.decide(session.id, { kind: right ? 'accept' : 'reject', itemKey: open.key })
+    decisions++
+  }
+  // Each payment line not yet with its payment, matched by hand.
+  const items = [...recon.allItems(session.id)]
+  const paymentIds = new Map(items.flatMap((i) => i.provider.map((p) => [p.reference ?? '', p.id] as const)))
+  const paired = new Set(items.filter((i) => i.provider.length > 0 && i.file.length > 0).flatMap((i) => i.file.map((f) => f.id)))
+  for (const item of items)
+    for (const line of item.file) {
+      const answer = byLine.get(line.line)
+      if (paired.has(line.id) || answer?.kind !== 'payment' || !answer.reference) continue
+      const id = paymentIds.get(answer.reference)
+      if (!id) continue
+      await recon.decide(session.id, { kind: 'match', providerIds: [id], fileIds: [line.id] })
+      decisions++
+    }
+  // The bank's own charges, resolved with their reason codes.
+  for (const item of [...recon.allItems(session.id)]) {
+    const answer = answerOf(item)
+    if (item.provider.length > 0 || !answer || answer.kind === 'payment' || item.resolved) continue
+    await recon.decide(session.id, { kind: 'reason', itemKey: item.key, code: answer.kind })
+    await recon.decide(session.id, { kind: 'resolve', itemKey: item.key, resolved: true })
+    decisions += 2
+  }
+  return { sessionId: session.id, decisions }
+}
