@@ -41,12 +41,13 @@ Commands:
       amount off, a mobile-money settlement net of fees, a bank charge, a line posted
       twice, a payer who left the reference out. Days are in ZONE (default: this
       computer's, as a new profile's). Lists each difference and how to reconcile it.
-  sandbox year --out FOLDER [--seed N] [--year YYYY] [--decide] [--db FILE] [--json]
+  sandbox year --out FOLDER [--seed N] [--year YYYY] [--decide [--leave-last-open]] [--db FILE] [--json]
       A generated year for learning and rules: a keyless profile "Sandbox year YYYY (seed N)" with
       the year's payments in the cache, and twelve monthly NGN statements with their answers
       (answers.json) in FOLDER: customers who pay every month, named by the bank by a nickname or
       their business, shared amounts, the SMS charge and the transfer levy. --decide also
-      reconciles each month, decides it as the answers say and closes it (for rules evaluate).
+      reconciles each month, decides it as the answers say and closes it (for rules evaluate);
+      --leave-last-open leaves December matched and open, for you to decide.
   profile add NAME --base-url URL      Check the key with the server and keep it in the OS keychain.
                                        The key is read from LEDGERLINE_API_KEY or asked for.
   profile list [--json]

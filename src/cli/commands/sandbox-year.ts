@@ -21,6 +21,7 @@ export async function sandboxYearCommand(args: string[]): Promise<number> {
       seed: { type: 'string' },
       year: { type: 'string' },
       decide: { type: 'boolean' },
+      'leave-last-open': { type: 'boolean' },
       json: { type: 'boolean' }
     },
     strict: true,
@@ -49,13 +50,20 @@ export async function sandboxYearCommand(args: string[]): Promise<number> {
     for (const m of year.months) await writeFileSafely(join(dir, m.file), (fd) => writeSync(fd, m.csv))
     const answers = Object.fromEntries(year.months.map((m) => [m.file, m.answers]))
     await writeFileSafely(join(dir, 'answers.json'), (fd) => writeSync(fd, `${JSON.stringify(answers, null, 2)}\n`))
+    if (values['leave-last-open'] && !values.decide) throw new UsageError('--leave-last-open goes with --decide')
     const closed: { month: string; sessionId: string; decisions: number }[] = []
+    let open: { month: string; sessionId: string } | null = null
     if (values.decide) {
       const progress = new StderrProgress('sandbox year')
-      for (const m of year.months) {
-        progress.phase(`reconciling and deciding ${m.file}`)
-        closed.push({ month: m.month, ...(await reconcileAsAnswered(recon, profile.id, m)) })
-        await recon.close(closed.at(-1)?.sessionId as string, { name: profile.name, mode: profile.mode })
+      for (const [k, m] of year.months.entries()) {
+        const sessionId = await reconcileMonth(recon, profile.id, m)
+        if (values['leave-last-open'] && k === year.months.length - 1) {
+          open = { month: m.month, sessionId }
+          break
+        }
+        progress.phase(`deciding ${m.file} as its answers say`)
+        closed.push({ month: m.month, sessionId, decisions: await decideAsAnswered(recon, sessionId, m) })
+        await recon.close(sessionId, { name: profile.name, mode: profile.mode })
       }
       progress.end()
     }
@@ -72,7 +80,7 @@ export async function sandboxYearCommand(args: string[]): Promise<number> {
           `  ${year.months.map((m) => m.file).join(', ')}`,
           `The bank names half the customers by a nickname, some by their business; many pay the same amounts; every month has the SMS charge and the transfer levy.`,
           values.decide
-            ? `Each month was reconciled, decided as answers.json says (suggestions accepted or rejected, the rest matched by hand, the charges resolved) and closed. Now try:\n  ledgerline rules evaluate --profile "${profile.name}"\n  ledgerline rules proposed --profile "${profile.name}"`
+            ? `${open ? `Each month but the last` : 'Each month'} was reconciled, decided as answers.json says (suggestions accepted or rejected, the rest matched by hand, the charges resolved) and closed${open ? `; ${open.month} is matched and open for you to decide (session ${open.sessionId})` : ''}. Now try:\n  ledgerline rules evaluate --profile "${profile.name}"\n  ledgerline rules proposed --profile "${profile.name}"`
             : `Reconcile a month:\n  ledgerline reconcile --profile "${profile.name}" --against ${join(dir, year.months[0]?.file ?? '')} --from ${year.months[0]?.from} --to ${year.months[0]?.to} --out report.csv`,
           ''
         ].join('\n')
@@ -83,16 +91,8 @@ export async function sandboxYearCommand(args: string[]): Promise<number> {
   }
 }
 
-/**
- * One month reconciled as a careful accountant with its answers would: each suggestion accepted when
- * the answers pair that line with that payment, else rejected (until none is left); each payment line
- * still without its payment matched by hand; the bank's charge and levy resolved with their codes.
- */
-export async function reconcileAsAnswered(
-  recon: ReconService,
-  profileId: string,
-  month: YearMonth
-): Promise<{ sessionId: string; decisions: number }> {
+/** One month's statement imported and a session over it matched (learning from the months before). */
+async function reconcileMonth(recon: ReconService, profileId: string, month: YearMonth): Promise<string> {
   const imported = await recon.importStatement({ profileId, name: month.file, bytes: Buffer.from(month.csv), mapping: {} })
   if (imported.status !== 'imported') throw new Error(`${month.file} was not imported (${imported.status})`)
   const session = recon.createSession({
@@ -105,6 +105,16 @@ export async function reconcileAsAnswered(
     fileIds: [imported.file.id]
   })
   await recon.run(session.id)
+  return session.id
+}
+
+/**
+ * A month decided as a careful accountant with its answers would: each suggestion accepted when the
+ * answers pair that line with that payment, else rejected (until none is left); each payment line still
+ * without its payment matched by hand; the bank's charge and levy resolved with their codes.
+ */
+export async function decideAsAnswered(recon: ReconService, sessionId: string, month: YearMonth): Promise<number> {
+  const session = { id: sessionId }
   const byLine = new Map<number, YearAnswer>(month.answers.map((a) => [a.line, a]))
   const answerOf = (item: ReconItem): YearAnswer | undefined => (item.file.length === 1 ? byLine.get(item.file[0]?.line ?? 0) : undefined)
   let decisions = 0
@@ -137,5 +147,5 @@ export async function reconcileAsAnswered(
     await recon.decide(session.id, { kind: 'resolve', itemKey: item.key, resolved: true })
     decisions += 2
   }
-  return { sessionId: session.id, decisions }
+  return decisions
 }
