@@ -1,6 +1,6 @@
 // Decisions about a session's items, each kept as an audit event: applied in place when it changes only its own item or the totals, else by running the session again.
 import { isKnownCurrency, parseMajor } from '../../shared/money'
-import { pairKey, type Decision, type ItemFilter, type ReconItem, type SessionInfo } from '../../shared/reconcile'
+import { expectedAmount, pairKey, type Decision, type ItemFilter, type ReconItem, type SessionInfo } from '../../shared/reconcile'
 import { eventSubjects, UNDOABLE_KINDS, type AuditEventBody, type DecidedMembers } from '../../shared/reconcile-events'
 import { AppError } from '../errors'
 import { sessionEvents, type AuditEvent } from './audit'
@@ -12,6 +12,8 @@ import { fileNamesOf, filePagesOf } from './report'
 import { Totals, totalsBasis } from './totals'
 import { engineFileRow, engineProvider } from './engine-sides'
 import { lockedDays } from './periods'
+import { shiftDay } from './provider-side'
+import { dayNumber } from './import/dates'
 import { materialise, type Runs } from './runs'
 import type { Sessions } from './sessions'
 
@@ -48,6 +50,13 @@ export class Decisions {
    * other (reject, match, unmatch, undo) can change what else matches, so the session is run again.
    */
   async decide(sessionId: string, decision: Decision): Promise<{ session: SessionInfo; inPlace: boolean; item: ReconItem | null }> {
+    const decided = this.decideWithoutRun(sessionId, decision)
+    if (decided.inPlace) return { ...decided, session: this.sessions.get(sessionId) }
+    return { session: (await this.runs.run(sessionId)).session, inPlace: false, item: null }
+  }
+
+  /** Keeps the decision as an event and applies it in place when it can be; else (inPlace false) the session still needs its run. */
+  private decideWithoutRun(sessionId: string, decision: Decision): { inPlace: boolean; item: ReconItem | null } {
     const session = this.sessions.open(sessionId)
     this.refuseLocked(session, decision)
     const body = this.decisionEvent(session, decision)
@@ -55,8 +64,7 @@ export class Decisions {
       const event = this.ctx.record(sessionId, body)
       return IN_PLACE.has(decision.kind) && session.lastRunAt !== null ? this.applyInPlace(session, body, event) : false
     })()
-    if (applied !== false) return { session: this.sessions.get(sessionId), inPlace: true, item: applied === true ? null : applied }
-    return { session: (await this.runs.run(sessionId)).session, inPlace: false, item: null }
+    return { inPlace: applied !== false, item: applied === true || applied === false ? null : applied }
   }
 
   /**
@@ -122,6 +130,9 @@ export class Decisions {
         decidedAt: event.at
       }
     else if (decision.kind === 'accept') {
+      // Taken by a decision, the members leave the pool before any line is matched: a record or line still open near them
+      // (a rival, a candidate for a group) may then be matched otherwise, which only a run says.
+      if (this.openNearby(session, item)) return false
       // What a run would make of the pinned pair: the engine over just its members (nothing else can take them).
       const result = runMatch(
         item.provider.map((p) => engineProvider(p, session)),
@@ -142,6 +153,49 @@ export class Decisions {
     this.items.replaceOne(session.id, position, replaced)
     this.items.storeTotals(session.id, settings, next.result())
     return replaced
+  }
+
+  /**
+   * Whether anything still open in the session could have met the item's members in the matching.
+   * Taken by a decision, they leave the pool before the suggestions are scored (a group's members
+   * before the 1:1 suggestions too): only a record or line that was a candidate of theirs (an amount
+   * within the tolerance, a day within the window), or a rival of such a candidate, can be matched
+   * otherwise. So: an item of the open pool in their currency holding an amount within three
+   * tolerances of one of theirs (as read gross or net of fees), dated within twice the window.
+   */
+  private openNearby(session: SessionInfo, item: ReconItem): boolean {
+    const { settings } = session
+    const window = settings.daysBefore + settings.daysAfter
+    const readings = (p: ReconItem['provider'][number]): number[] =>
+      settings.netOfFees ? [expectedAmount(p, true)] : [p.amountMinor, expectedAmount(p, true)]
+    const ours = [
+      ...item.provider.map((p) => ({ currency: p.currency, day: p.date, amounts: readings(p) })),
+      ...item.file.map((f) => ({ currency: f.currency, day: f.date, amounts: [f.amountMinor] }))
+    ]
+    const days = ours.map((x) => x.day).sort()
+    // An item is found by its first line's day (else its record's), and its other side lies up to a window from it.
+    const from = shiftDay(days[0] as string, -3 * window)
+    const to = shiftDay(days[days.length - 1] as string, 3 * window)
+    for (const currency of new Set(ours.map((x) => x.currency))) {
+      let tolerance: number
+      try {
+        tolerance = Math.abs(parseMajor(settings.amountTolerance, currency))
+      } catch {
+        tolerance = 0
+      }
+      const near = (amount: number, day: string): boolean =>
+        ours.some(
+          (o) =>
+            o.currency === currency &&
+            Math.abs(dayNumber(o.day) - dayNumber(day)) <= 2 * window &&
+            o.amounts.some((a) => Math.abs(a - amount) <= 3 * tolerance)
+        )
+      for (const other of this.items.openNear(session.id, item.key, currency, from, to)) {
+        if (other.file.some((f) => f.currency === currency && near(f.amountMinor, f.date))) return true
+        if (other.provider.some((p) => p.currency === currency && readings(p).some((a) => near(a, p.date)))) return true
+      }
+    }
+    return false
   }
 
   /** The audit event a decision is kept as, read against the session's last run (a team member's decision is sent as this). */
@@ -310,11 +364,24 @@ export class Decisions {
     groups = false
   ): Promise<{ accepted: number; session: SessionInfo }> {
     this.sessions.open(sessionId)
-    let accepted = 0
-    for (const item of this.items.suggestionsAbove(sessionId, filter, minScore, groups)) {
-      await this.decide(sessionId, { kind: 'accept', itemKey: item.key })
-      accepted++
+    const suggestions = this.items.suggestionsAbove(sessionId, filter, minScore, groups)
+    // Each applied in place while it can be; once one cannot, the rest are kept as events and the session is run once.
+    let k = 0
+    for (; k < suggestions.length; k++) {
+      const { inPlace } = this.decideWithoutRun(sessionId, { kind: 'accept', itemKey: (suggestions[k] as ReconItem).key })
+      if (!inPlace) break
     }
-    return { accepted, session: this.sessions.get(sessionId) }
+    if (k < suggestions.length) {
+      const session = this.sessions.open(sessionId)
+      this.ctx.db.transaction(() => {
+        for (const item of suggestions.slice(k + 1)) {
+          const decision: Decision = { kind: 'accept', itemKey: item.key }
+          this.refuseLocked(session, decision)
+          this.ctx.record(sessionId, this.decisionEvent(session, decision))
+        }
+      })()
+      await this.runs.run(sessionId)
+    }
+    return { accepted: suggestions.length, session: this.sessions.get(sessionId) }
   }
 }

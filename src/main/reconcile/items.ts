@@ -133,6 +133,22 @@ export class SessionItems {
     return out
   }
 
+  /**
+   * The items other than `key` that still wait in the engine's open pool (suggested, ambiguous, alone
+   * at the provider or in the file, pending), in the currency, dated within the days given: the
+   * records and lines whose matching could change when the item's members are taken.
+   */
+  *openNear(sessionId: string, key: string, currency: string, fromDay: string, toDay: string): Generator<ReconItem> {
+    const rows = this.ctx.db
+      .prepare(
+        `select data from recon_items where session_id = ? and outcome in ('suggested', 'ambiguous', 'only_in_provider', 'only_in_file', 'pending_at_provider')
+           and item_key <> ? and currency = ? and day between ? and ?`
+      )
+      .pluck()
+      .iterate(sessionId, key, currency, fromDay, toDay) as Iterable<string>
+    for (const data of rows) yield JSON.parse(data) as ReconItem
+  }
+
   /** Stores a run's items in place of the last run's. */
   replaceAll(sessionId: string, items: readonly ReconItem[]): void {
     this.ctx.db.prepare('delete from recon_items where session_id = ?').run(sessionId)

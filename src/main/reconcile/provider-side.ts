@@ -101,7 +101,7 @@ export function outsideThePeriod(source: ReconSource, day: string, period: { fro
 }
 
 /** The calendar day `days` after (or before) a YYYY-MM-DD day. */
-function shiftDay(day: string, days: number): string {
+export function shiftDay(day: string, days: number): string {
   return days === 0 ? day : DateTime.fromISO(day, { zone: 'UTC' }).plus({ days }).toFormat('yyyy-MM-dd')
 }
 

@@ -1,0 +1,153 @@
+// Every decision leaves the session as a full run would: after any random sequence of decisions (accept, accept all above a score, reject, match, unmatch, note, reason, resolve, adjust, undo), each applied in place or by a run as the service chooses, the stored items and totals are byte for byte what running the whole session again makes of the same events.
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import type { ReconService } from '../../src/main/reconcile/service'
+import type { Decision, ReconItem } from '../../src/shared/reconcile'
+import { propertyRuns } from '../support/property'
+import { scenarioService, scenarioSession } from '../support/recon-session'
+
+const NAMES = [
+  { name: 'Ada Obi', email: 'ada@example.com', says: 'ADA OBI' },
+  { name: 'Babatunde Adeyemi', email: 'tunde@example.com', says: 'TUNDE ADE' },
+  { name: 'Chidi Okafor', email: 'chidi@example.com', says: 'CHIDI OKAFOR' }
+]
+
+/** A payment and how (or whether) the statement shows it. */
+const paymentArb = fc.record({
+  amount: fc.constantFrom(100, 250, 250, 1000, 1500),
+  day: fc.integer({ min: 3, max: 12 }),
+  who: fc.integer({ min: 0, max: NAMES.length - 1 }),
+  shown: fc.constantFrom('reference', 'name', 'name', 'other-amount', 'missing'),
+  lag: fc.integer({ min: 0, max: 2 })
+})
+
+/** A move: a decision kind, and which of the items it can apply to (taken modulo their number when it is made). */
+const moveArb = fc.record({
+  kind: fc.constantFrom('accept', 'accept-all', 'reject', 'match', 'unmatch', 'note', 'reason', 'resolve', 'adjust', 'undo'),
+  pick: fc.nat(1000),
+  other: fc.nat(1000)
+})
+
+type Of<A> = A extends fc.Arbitrary<infer T> ? T : never
+
+function statement(payments: Of<typeof paymentArb>[], charges: number): string {
+  const lines: string[] = []
+  payments.forEach((p, k) => {
+    if (p.shown === 'missing') return
+    const day = `2026-10-${String(p.day + p.lag).padStart(2, '0')}`
+    const who = NAMES[p.who] as (typeof NAMES)[number]
+    const amount = p.shown === 'other-amount' ? p.amount + 7 : p.amount
+    lines.push(`${day},${p.shown === 'reference' ? `PAY-000${k + 1}` : ''},NIP TRF FROM ${who.says},${amount}.00`)
+  })
+  for (let c = 0; c < charges; c++) lines.push(`2026-10-2${c},,SMS ALERT CHARGES,-52.50`)
+  const total = lines.reduce((n, l) => n + Math.round(Number(l.split(',').at(-1)) * 100), 0)
+  return [
+    'Account number,0123456789',
+    'Currency,NGN',
+    'Opening balance,0.00',
+    'Date,Reference,Description,Amount',
+    ...lines,
+    `Closing balance,${(total / 100).toFixed(2)}`
+  ].join('\n')
+}
+
+/** What a session shows: every item in order, and its totals, as text. */
+function shown(service: ReconService, sessionId: string): string {
+  return JSON.stringify({ items: [...service.allItems(sessionId)], totals: service.totals(sessionId) })
+}
+
+/** The decision a move makes of the items as they are now, or null when none applies. */
+function decisionOf(move: Of<typeof moveArb>, items: readonly ReconItem[]): Decision | null {
+  const nth = <T>(list: readonly T[], n: number): T | undefined => (list.length === 0 ? undefined : list[n % list.length])
+  const suggested = items.filter((i) => i.outcome === 'suggested')
+  switch (move.kind) {
+    case 'accept':
+    case 'reject': {
+      const it = nth(suggested, move.pick)
+      return it ? { kind: move.kind, itemKey: it.key } : null
+    }
+    case 'unmatch': {
+      const it = nth(
+        items.filter((i) => i.provider.length > 0 && i.file.length > 0 && i.outcome !== 'suggested' && i.outcome !== 'ambiguous'),
+        move.pick
+      )
+      return it ? { kind: 'unmatch', itemKey: it.key } : null
+    }
+    case 'match': {
+      const record = nth(
+        items.flatMap((i) => (i.file.length === 0 ? i.provider : [])),
+        move.pick
+      )
+      const line = nth(
+        items.flatMap((i) => (i.provider.length === 0 && !i.resolved ? i.file : [])),
+        move.other
+      )
+      return record && line ? { kind: 'match', providerIds: [record.id], fileIds: [line.id] } : null
+    }
+    case 'note': {
+      const it = nth(items, move.pick)
+      return it ? { kind: 'note', itemKey: it.key, note: `checked ${move.other}` } : null
+    }
+    case 'reason': {
+      const it = nth(items, move.pick)
+      return it ? { kind: 'reason', itemKey: it.key, code: move.other % 2 === 0 ? 'bank_charge' : 'timing' } : null
+    }
+    case 'resolve': {
+      const it = nth(items, move.pick)
+      return it ? { kind: 'resolve', itemKey: it.key, resolved: !it.resolved } : null
+    }
+    case 'adjust':
+      return { kind: 'adjust', currency: 'NGN', amount: `${(move.other % 50) - 25}.50`, reason: 'rounding at the bank' }
+    default:
+      return { kind: 'undo' }
+  }
+}
+
+describe('decisions', () => {
+  it('leave the items and totals byte for byte as a full run of the same events makes them', { timeout: 600_000 }, async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(paymentArb, { minLength: 2, maxLength: 9 }),
+        fc.integer({ min: 0, max: 2 }),
+        fc.array(moveArb, { minLength: 1, maxLength: 10 }),
+        async (payments, charges, moves) => {
+          const service = scenarioService(
+            payments.map((p, k) => ({
+              n: k + 1,
+              amount: p.amount,
+              day: `2026-10-${String(p.day).padStart(2, '0')}`,
+              customer: NAMES[p.who] as (typeof NAMES)[number]
+            }))
+          )
+          const session = await scenarioSession(service, statement(payments, charges), {
+            name: 'october.csv',
+            from: '2026-10-01',
+            to: '2026-10-31'
+          })
+          for (const move of moves) {
+            if (move.kind === 'accept-all') {
+              // Every suggestion scoring at least the move's figure, groups too on odd moves.
+              await service.acceptAll(session.id, {}, move.pick % 12, move.other % 2 === 1)
+              const decided = shown(service, session.id)
+              await service.run(session.id)
+              expect(shown(service, session.id), 'after accepting all').toBe(decided)
+              continue
+            }
+            const decision = decisionOf(move, [...service.allItems(session.id)])
+            if (!decision) continue
+            try {
+              await service.decide(session.id, decision)
+            } catch (e) {
+              // A decision the service refuses (nothing left to undo, say) changes nothing.
+              if (!(e instanceof Error && 'code' in e)) throw e
+            }
+            const decided = shown(service, session.id)
+            await service.run(session.id)
+            expect(shown(service, session.id), `after ${decision.kind}`).toBe(decided)
+          }
+        }
+      ),
+      propertyRuns(40)
+    )
+  })
+})
