@@ -1,9 +1,10 @@
-// npm run bench [api|ingest|search|paced|second-sync|host|reconcile|formats|ui|bulk|team ...]: every benchmark figure with its ratio to a baseline from the same run.
+// npm run bench [api|ingest|search|paced|second-sync|host|reconcile|decisions|formats|ui|bulk|team ...]: every benchmark figure with its ratio to a baseline from the same run.
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { apiBench } from './api'
 import { bulkBench } from './bulk'
+import { decisionsBench } from './decisions'
 import { hostBench } from './host'
 import { reconcileBench } from './reconcile'
 import { statementFormatsBench } from './statement-formats'
@@ -11,7 +12,7 @@ import { syncBenches } from './sync'
 import { teamBench } from './team'
 import { uiBench } from './ui'
 
-const ALL = ['api', 'ingest', 'search', 'paced', 'second-sync', 'host', 'reconcile', 'formats', 'ui', 'bulk', 'team']
+const ALL = ['api', 'ingest', 'search', 'paced', 'second-sync', 'host', 'reconcile', 'decisions', 'formats', 'ui', 'bulk', 'team']
 
 async function main(): Promise<void> {
   const asked = process.argv.slice(2)
@@ -30,6 +31,7 @@ async function main(): Promise<void> {
     }
   }
   if (which.has('reconcile')) reconcileBench()
+  if (which.has('decisions')) decisionsBench()
   if (which.has('formats')) await statementFormatsBench()
   if (which.has('ui')) await uiBench()
   if (which.has('bulk')) await bulkBench()

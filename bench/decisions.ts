@@ -1,0 +1,35 @@
+// npm run bench -- decisions: each decision kind taken on a stored session of 100,000 and 1,000,000 items, its 95th percentile with its ratio to a note (applied in place) in the same run; the target is p95 ≤ 100 ms for every kind at a million.
+import { fmt, line, runScript, withCompiled } from './common'
+
+interface DecisionsRun {
+  n: number
+  runMs: number
+  kinds: Record<string, { samples: number; inPlace: number; p95Ms: number | null; ratioToNote: number | null }>
+  peakRssMb: number
+}
+
+export function decisionsBench(): void {
+  withCompiled('decisions-worker.ts', (script) => {
+    console.log('\nDecisions (a stored session as the reconcile bench derives it; each kind taken through the service as the app takes it)')
+    for (const [n, samples] of [
+      [100_000, 20],
+      [1_000_000, 5]
+    ] as const) {
+      const r = runScript<DecisionsRun>(script, [String(n), String(samples)], `decisions ${n}`)
+      line(`${fmt(n)} items: a full run of the session (what a decision not made in place costs)`, `${fmt(r.runMs / 1000, 2)} s`)
+      for (const [kind, k] of Object.entries(r.kinds)) {
+        if (k.p95Ms === null) {
+          line(`  ${kind}`, 'none to take')
+          continue
+        }
+        const met = k.p95Ms <= 100
+        line(
+          `  ${kind}: p95 of ${k.samples} (${k.inPlace} in place)`,
+          `${fmt(k.p95Ms, 1)} ms`,
+          `${fmt(k.ratioToNote ?? 0, 1)}× a note${n === 1_000_000 ? `; target ≤ 100 ms — ${met ? 'met' : 'NOT met'}` : ''}`
+        )
+      }
+      line(`  peak RSS`, `${fmt(r.peakRssMb)} MB`)
+    }
+  })
+}
