@@ -17,8 +17,9 @@ const paymentArb = fc.record({
   amount: fc.constantFrom(100, 250, 250, 1000, 1500),
   day: fc.integer({ min: 3, max: 12 }),
   who: fc.integer({ min: 0, max: NAMES.length - 1 }),
-  shown: fc.constantFrom('reference', 'name', 'name', 'other-amount', 'missing'),
-  lag: fc.integer({ min: 0, max: 2 })
+  shown: fc.constantFrom('reference', 'name', 'name', 'net', 'other-amount', 'missing'),
+  lag: fc.integer({ min: 0, max: 2 }),
+  fees: fc.constantFrom(0, 0, 15)
 })
 
 /** A move: a decision kind, and which of the items it can apply to (taken modulo their number when it is made). */
@@ -36,7 +37,8 @@ function statement(payments: Of<typeof paymentArb>[], charges: number): string {
     if (p.shown === 'missing') return
     const day = `2026-10-${String(p.day + p.lag).padStart(2, '0')}`
     const who = NAMES[p.who] as (typeof NAMES)[number]
-    const amount = p.shown === 'other-amount' ? p.amount + 7 : p.amount
+    // 'net': what reached the bank, the amount less the provider's fees.
+    const amount = p.shown === 'other-amount' ? p.amount + 7 : p.shown === 'net' ? p.amount - p.fees : p.amount
     lines.push(`${day},${p.shown === 'reference' ? `PAY-000${k + 1}` : ''},NIP TRF FROM ${who.says},${amount}.00`)
   })
   for (let c = 0; c < charges; c++) lines.push(`2026-10-2${c},,SMS ALERT CHARGES,-52.50`)
@@ -116,6 +118,7 @@ describe('decisions', () => {
               n: k + 1,
               amount: p.amount,
               day: `2026-10-${String(p.day).padStart(2, '0')}`,
+              fees: p.fees,
               customer: NAMES[p.who] as (typeof NAMES)[number]
             }))
           )

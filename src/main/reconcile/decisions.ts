@@ -9,7 +9,7 @@ import { runMatch } from './engine'
 import { undoneEvents } from './fold'
 import type { SessionItems } from './items'
 import { fileNamesOf, filePagesOf } from './report'
-import { Totals, totalsBasis } from './totals'
+import { Totals, totalsBasis, type SummaryTotals } from './totals'
 import { engineFileRow, engineProvider } from './engine-sides'
 import { lockedDays } from './periods'
 import { shiftDay } from './provider-side'
@@ -31,6 +31,9 @@ function notReadLine(item: ReconItem): { id: string; fileId: string; line: numbe
 
 /** The event a decision is kept as. */
 type DecisionEvent = Extract<AuditEventBody, { kind: Decision['kind'] }>
+
+/** The outcomes whose records and lines are still open when the suggestions are scored (SessionItems.openNear reads the same). */
+const OPEN_POOL = ['suggested', 'ambiguous', 'only_in_provider', 'only_in_file', 'pending_at_provider'] as const
 
 /** Decisions that change only their own item or the totals: applied in place, without a run. */
 const IN_PLACE = new Set<Decision['kind']>(['note', 'reason', 'resolve', 'accept', 'adjust', 'exclude'])
@@ -132,7 +135,7 @@ export class Decisions {
     else if (decision.kind === 'accept') {
       // Taken by a decision, the members leave the pool before any line is matched: a record or line still open near them
       // (a rival, a candidate for a group) may then be matched otherwise, which only a run says.
-      if (this.openNearby(session, item)) return false
+      if (this.openNearby(session, item, totals)) return false
       // What a run would make of the pinned pair: the engine over just its members (nothing else can take them).
       const result = runMatch(
         item.provider.map((p) => engineProvider(p, session)),
@@ -148,8 +151,11 @@ export class Decisions {
       if (!made || rest.length > 0 || made.decision !== 'accepted' || made.key !== item.key) return false
       replaced = made
     } else return false
+    const basisNet = next.basisNet()
     next.add(item, -1)
     next.add(replaced)
+    // The statement's basis turned (net of fees or gross): every item alone at the provider is read anew, which only a run does.
+    if (next.basisNet() !== basisNet) return false
     this.items.replaceOne(session.id, position, replaced)
     this.items.storeTotals(session.id, settings, next.result())
     return replaced
@@ -163,7 +169,7 @@ export class Decisions {
    * otherwise. So: an item of the open pool in their currency holding an amount within three
    * tolerances of one of theirs (as read gross or net of fees), dated within twice the window.
    */
-  private openNearby(session: SessionInfo, item: ReconItem): boolean {
+  private openNearby(session: SessionInfo, item: ReconItem, totals: SummaryTotals): boolean {
     const { settings } = session
     const window = settings.daysBefore + settings.daysAfter
     const readings = (p: ReconItem['provider'][number]): number[] =>
@@ -190,7 +196,13 @@ export class Decisions {
             Math.abs(dayNumber(o.day) - dayNumber(day)) <= 2 * window &&
             o.amounts.some((a) => Math.abs(a - amount) <= 3 * tolerance)
         )
-      for (const other of this.items.openNear(session.id, item.key, currency, from, to)) {
+      const amounts = ours.filter((o) => o.currency === currency).flatMap((o) => o.amounts)
+      const low = Math.min(...amounts) - 3 * tolerance
+      const high = Math.max(...amounts) + 3 * tolerance
+      // A record's net reading differs from its amount only when it has fees: none in the pool, none to look for.
+      const pool = totals.currencies.find((c) => c.currency === currency)?.outcomes
+      const netReadings = OPEN_POOL.some((o) => (pool?.[o].feesMinor ?? 1) !== 0)
+      for (const other of this.items.openNear(session.id, item.key, { currency, fromDay: from, toDay: to, low, high, netReadings })) {
         if (other.file.some((f) => f.currency === currency && near(f.amountMinor, f.date))) return true
         if (other.provider.some((p) => p.currency === currency && readings(p).some((a) => near(a, p.date)))) return true
       }

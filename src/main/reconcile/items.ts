@@ -135,17 +135,41 @@ export class SessionItems {
 
   /**
    * The items other than `key` that still wait in the engine's open pool (suggested, ambiguous, alone
-   * at the provider or in the file, pending), in the currency, dated within the days given: the
-   * records and lines whose matching could change when the item's members are taken.
+   * at the provider or in the file, pending), in the currency, dated within the days given, that may
+   * hold an amount between `low` and `high`: a line's, a record's, or (when records may be read so
+   * and any has fees) a record's net of its fees; a suggestion or ambiguity of several members is
+   * always given (its columns hold sums). The records
+   * and lines whose matching could change when an item's members are taken; the caller checks each.
    */
-  *openNear(sessionId: string, key: string, currency: string, fromDay: string, toDay: string): Generator<ReconItem> {
+  *openNear(
+    sessionId: string,
+    key: string,
+    near: { currency: string; fromDay: string; toDay: string; low: number; high: number; netReadings: boolean }
+  ): Generator<ReconItem> {
+    // Several members on a side: their ids joined by '+' in the key (pairKey).
     const rows = this.ctx.db
       .prepare(
         `select data from recon_items where session_id = ? and outcome in ('suggested', 'ambiguous', 'only_in_provider', 'only_in_file', 'pending_at_provider')
-           and item_key <> ? and currency = ? and day between ? and ?`
+           and item_key <> ? and +currency = ? and day between ? and ?
+           and (file_minor between ? and ? or provider_minor between ? and ?
+             or (outcome in ('suggested', 'ambiguous') and instr(item_key, '+') > 0)
+             or (? and provider_minor > ? and provider_minor - abs(coalesce(json_extract(data, '$.provider[0].feesMinor'), 0)) <= ?))`
       )
       .pluck()
-      .iterate(sessionId, key, currency, fromDay, toDay) as Iterable<string>
+      .iterate(
+        sessionId,
+        key,
+        near.currency,
+        near.fromDay,
+        near.toDay,
+        near.low,
+        near.high,
+        near.low,
+        near.high,
+        near.netReadings ? 1 : 0,
+        near.high,
+        near.high
+      ) as Iterable<string>
     for (const data of rows) yield JSON.parse(data) as ReconItem
   }
 

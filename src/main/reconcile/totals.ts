@@ -137,13 +137,35 @@ export class Totals {
     return c
   }
 
+  /**
+   * A matched pair (or one whose amount differs) of records with fees counts towards the basis as the
+   * statement shows it, net or gross, as the run counted it (feeBasis in runs.ts); a decision in place
+   * keeps the count. A basis the statement decides follows the most pairs.
+   */
+  private countBasisPair(item: ReconItem, sign: 1 | -1): void {
+    const basis = this.facts?.basis
+    if (!this.facts || !basis || (item.outcome !== 'matched' && item.outcome !== 'amount_differs')) return
+    if (item.provider.length === 0 || item.file.length === 0 || !item.provider.some((p) => p.feesMinor !== 0)) return
+    const next = { ...basis }
+    if (item.netOfFees ?? this.basis.settings.netOfFees) next.netPairs += sign
+    else next.grossPairs += sign
+    if (next.from === 'statement') next.net = next.netPairs > next.grossPairs
+    this.facts = { ...this.facts, basis: next }
+  }
+
   /** Keeps what the run counted of the statements' lines, and its basis. */
   setFacts(facts: RunFacts): void {
     this.facts = facts
   }
 
+  /** Whether the amounts are read net of fees (the run's basis), or null before runs kept it. */
+  basisNet(): boolean | null {
+    return this.facts?.basis.net ?? null
+  }
+
   add(item: ReconItem, sign: 1 | -1 = 1): void {
     const { settings, periodTo } = this.basis
+    this.countBasisPair(item, sign)
     this.counts[item.outcome] += sign
     if (needsReview(item, periodTo, settings)) this.exceptions += sign
     if (item.outcome === 'not_read' && !item.resolved) this.notReadOpen += sign
