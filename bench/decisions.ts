@@ -12,8 +12,8 @@ export function decisionsBench(): void {
   withCompiled('decisions-worker.ts', (script) => {
     console.log('\nDecisions (a stored session as the reconcile bench derives it; each kind taken through the service as the app takes it)')
     for (const [n, samples] of [
-      [100_000, 20],
-      [1_000_000, 5]
+      [100_000, 10],
+      [1_000_000, 3]
     ] as const) {
       const r = runScript<DecisionsRun>(script, [String(n), String(samples)], `decisions ${n}`)
       line(`${fmt(n)} items: a full run of the session (what a decision not made in place costs)`, `${fmt(r.runMs / 1000, 2)} s`)

@@ -119,7 +119,7 @@ export class Runs {
   private decisions(session: SessionInfo): FoldedDecisions {
     const decided = foldSession(this.ctx.db, session.id)
     const learned = learnedElsewhere(this.ctx.db, session)
-    const elsewhere = learned.rejected
+    const elsewhere = new Set(learned.rejected)
     for (const p of decided.engine.pinned) elsewhere.delete(pairKey(p.providerIds, p.fileIds))
     const engine = {
       ...decided.engine,

@@ -1,7 +1,7 @@
 // What the user decided in the profile's other sessions, learned: pairs rejected there are never suggested here (until confirmed again), and each statement wording's confirmed and rejected parties become evidence the engine scores and says in words.
 import type Database from 'better-sqlite3'
 import type { AliasEvidence } from '../../../shared/learning'
-import { pairKey, type ReconSource, type SessionInfo } from '../../../shared/reconcile'
+import { pairKey, type ReconItem, type ReconSource, type SessionInfo } from '../../../shared/reconcile'
 import type { AuditPayloads } from '../../../shared/reconcile-events'
 import { recordParties } from '../provider-side'
 import { lineWords, lineWordsField } from '../references'
@@ -14,15 +14,24 @@ interface DecisionRow {
   payload: string
 }
 
+/** A pair's last word in the profile's other sessions. */
+interface DecidedPair {
+  confirmed: boolean
+  providerIds: string[]
+  fileIds: string[]
+  source: ReconSource
+  sessionId: string
+}
+
 /** What the profile's other sessions teach a run. */
 export interface Learned {
   /** Pairs rejected (or unmatched) and not confirmed since: never suggested. */
-  rejected: Set<string>
+  readonly rejected: ReadonlySet<string>
   /** Evidence by a line's steady words, then by the record's party key. */
-  aliases: Map<string, Map<string, AliasEvidence>>
+  readonly aliases: ReadonlyMap<string, ReadonlyMap<string, AliasEvidence>>
 }
 
-export const NOTHING_LEARNED: Learned = { rejected: new Set(), aliases: new Map() }
+export const NOTHING_LEARNED: Learned = Object.freeze({ rejected: new Set<string>(), aliases: new Map() })
 
 export interface LearnOptions {
   /** Learn only from sessions whose period ended before this day (a replay of closed months, in order). */
@@ -41,7 +50,33 @@ export function learnedElsewhere(
   session: Pick<SessionInfo, 'id' | 'profileId' | 'team'>,
   options: LearnOptions = {}
 ): Learned {
-  if (session.team?.replay === true) return { rejected: new Set(), aliases: new Map() }
+  if (session.team?.replay === true) return NOTHING_LEARNED
+  // What was learned is read again only when something it reads changed: an event of another session
+  // (a decision, a run), a session shared, or a sync of the profile's records.
+  const state = db
+    .prepare(
+      `select count(*) || ':' || total(event_count) || ':' || coalesce(max(created_at), '') || ':' || (select count(*) from recon_shared_links) || ':' ||
+              coalesce((select last_synced_at from profiles where id = ?), '')
+         from recon_sessions where profile_id = ? and id <> ?`
+    )
+    .pluck()
+    .get(session.profileId, session.profileId, session.id) as string
+  const key = `${session.profileId}|${session.id}|${options.endedBefore ?? ''}|${state}`
+  let memo = LEARNED.get(db)
+  if (!memo) LEARNED.set(db, (memo = new Map()))
+  const known = memo.get(key)
+  if (known) return known
+  const learned = learn(db, session, options)
+  memo.set(key, learned)
+  // The last few sessions' only.
+  for (const old of [...memo.keys()].slice(0, Math.max(0, memo.size - 16))) memo.delete(old)
+  return learned
+}
+
+/** What was learned, by database and by what it was read from. Never changed once made: callers copy before they change. */
+const LEARNED = new WeakMap<Database.Database, Map<string, Learned>>()
+
+function learn(db: Database.Database, session: Pick<SessionInfo, 'id' | 'profileId'>, options: LearnOptions): Learned {
   const rows = db
     .prepare(
       `select e.session_id, s.source, e.seq, e.kind, e.payload from recon_events e
@@ -56,42 +91,78 @@ export function learnedElsewhere(
   const undone = new Set(
     rows.filter((r) => r.kind === 'undo').map((r) => `${r.session_id}#${(JSON.parse(r.payload) as AuditPayloads['undo']).undoes}`)
   )
-  // Each pair's last word, with the session's source its record is read by.
-  const last = new Map<string, { confirmed: boolean; providerIds: string[]; fileIds: string[]; source: ReconSource }>()
+  // Each pair's last word, with the session it was said in and that session's source (its records are read by it).
+  const last = new Map<string, DecidedPair>()
   for (const r of rows) {
     if (r.kind === 'undo' || undone.has(`${r.session_id}#${r.seq}`)) continue
     const { providerIds, fileIds } = JSON.parse(r.payload) as { providerIds: string[]; fileIds: string[] }
     const key = pairKey(providerIds, fileIds)
     last.delete(key)
-    last.set(key, { confirmed: r.kind === 'accept' || r.kind === 'match', providerIds, fileIds, source: r.source })
+    last.set(key, { confirmed: r.kind === 'accept' || r.kind === 'match', providerIds, fileIds, source: r.source, sessionId: r.session_id })
   }
   const rejected = new Set([...last].filter(([, v]) => !v.confirmed).map(([k]) => k))
   return { rejected, aliases: aliasesOf(db, session.profileId, [...last.values()]) }
 }
 
+/** A statement line as learning reads it. */
+interface LearnedLine {
+  date: string
+  amount: number
+  currency: string
+  counterparty: string | null
+  description: string | null
+}
+
+/**
+ * The lines of the pairs, by id: a confirmed pair's from its item in the session it was confirmed in
+ * (found by its key; a line carried from an earlier period included), a rejected pair's from the
+ * statements of that session (its item is gone: the line is in another now).
+ */
+function linesOf(db: Database.Database, pairs: readonly DecidedPair[]): Map<string, LearnedLine> {
+  const lines = new Map<string, LearnedLine>()
+  const item = db.prepare('select data from recon_items where session_id = ? and item_key = ?').pluck()
+  for (const p of pairs) {
+    if (!p.confirmed) continue
+    const data = item.get(p.sessionId, pairKey(p.providerIds, p.fileIds)) as string | undefined
+    const line = data === undefined ? undefined : (JSON.parse(data) as ReconItem).file[0]
+    if (line)
+      lines.set(line.id, {
+        date: line.date,
+        amount: line.amountMinor,
+        currency: line.currency,
+        counterparty: line.counterparty,
+        description: line.description
+      })
+  }
+  const rejectedBySession = new Map<string, string[]>()
+  for (const p of pairs)
+    if (!p.confirmed) rejectedBySession.set(p.sessionId, [...(rejectedBySession.get(p.sessionId) ?? []), p.fileIds[0] as string])
+  const rows = db
+    .prepare(
+      `select r.row_id, r.date, r.amount_minor, r.currency, r.counterparty, r.description
+         from recon_session_files sf join recon_files f on f.id = sf.file_id join recon_file_rows r on r.file_num = f.num
+        where sf.session_id = ? and r.row_id in (select value from json_each(?))`
+    )
+    .raw(true)
+  for (const [sessionId, ids] of rejectedBySession)
+    for (const [id, date, amount, currency, counterparty, description] of rows.all(sessionId, JSON.stringify(ids)) as [
+      string,
+      string,
+      number,
+      string,
+      string | null,
+      string | null
+    ][])
+      if (!lines.has(id)) lines.set(id, { date, amount, currency, counterparty, description })
+  return lines
+}
+
 /** Pairs of one record and one line, read as a line's words and a record's party, counted. */
-function aliasesOf(
-  db: Database.Database,
-  profileId: string,
-  pairs: { confirmed: boolean; providerIds: string[]; fileIds: string[]; source: ReconSource }[]
-): Map<string, Map<string, AliasEvidence>> {
+function aliasesOf(db: Database.Database, profileId: string, pairs: readonly DecidedPair[]): Map<string, Map<string, AliasEvidence>> {
   const single = pairs.filter((p) => p.providerIds.length === 1 && p.fileIds.length === 1)
   const aliases = new Map<string, Map<string, AliasEvidence>>()
   if (single.length === 0) return aliases
-  // The lines, wherever the profile keeps them (a line carried forward is in an earlier period's statement).
-  const lines = new Map<
-    string,
-    { date: string; amount: number; currency: string; counterparty: string | null; description: string | null }
-  >()
-  const lineRows = db
-    .prepare(
-      `select r.row_id, r.date, r.amount_minor, r.currency, r.counterparty, r.description from recon_file_rows r join recon_files f on f.num = r.file_num
-        where f.profile_id = ? and r.row_id in (select value from json_each(?))`
-    )
-    .raw(true)
-    .all(profileId, JSON.stringify(single.map((p) => p.fileIds[0]))) as [string, string, number, string, string | null, string | null][]
-  for (const [id, date, amount, currency, counterparty, description] of lineRows)
-    if (!lines.has(id)) lines.set(id, { date, amount, currency, counterparty, description })
+  const lines = linesOf(db, single)
   const parties = new Map<string, ReturnType<typeof recordParties>>()
   for (const source of new Set(single.map((p) => p.source)))
     parties.set(
