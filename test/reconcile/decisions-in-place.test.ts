@@ -17,7 +17,7 @@ const paymentArb = fc.record({
   amount: fc.constantFrom(100, 250, 250, 1000, 1500),
   day: fc.integer({ min: 3, max: 12 }),
   who: fc.integer({ min: 0, max: NAMES.length - 1 }),
-  shown: fc.constantFrom('reference', 'name', 'name', 'net', 'other-amount', 'missing'),
+  shown: fc.constantFrom('reference', 'name', 'name', 'net', 'other-amount', 'missing', 'with-next'),
   lag: fc.integer({ min: 0, max: 2 }),
   fees: fc.constantFrom(0, 0, 15)
 })
@@ -33,8 +33,16 @@ type Of<A> = A extends fc.Arbitrary<infer T> ? T : never
 
 function statement(payments: Of<typeof paymentArb>[], charges: number): string {
   const lines: string[] = []
+  // 'with-next': one line for this payment and the next together (a settlement), which the groups find.
+  const settled = new Set<number>()
   payments.forEach((p, k) => {
-    if (p.shown === 'missing') return
+    if (p.shown === 'missing' || settled.has(k)) return
+    const next = payments[k + 1]
+    if (p.shown === 'with-next' && next) {
+      settled.add(k + 1)
+      lines.push(`2026-10-${String(p.day + p.lag).padStart(2, '0')},,SETTLEMENT,${p.amount + next.amount}.00`)
+      return
+    }
     const day = `2026-10-${String(p.day + p.lag).padStart(2, '0')}`
     const who = NAMES[p.who] as (typeof NAMES)[number]
     // 'net': what reached the bank, the amount less the provider's fees.

@@ -48,9 +48,10 @@ export class Decisions {
 
   /**
    * Keeps one decision as an audit event and shows it in the result. A decision that changes only
-   * its own item (a note, a reason, resolved, an accepted suggestion) or only the totals (an
-   * adjustment) is applied in place, item and totals in the same transaction as the event; any
-   * other (reject, match, unmatch, undo) can change what else matches, so the session is run again.
+   * its own item (a note, a reason, resolved, an accepted suggestion with nothing open near its
+   * members) or only the totals (an adjustment) is applied in place, item and totals in the same
+   * transaction as the event; any other (reject, match, unmatch, undo, an accept near open items) can
+   * change what else matches, so the session is run again.
    */
   async decide(sessionId: string, decision: Decision): Promise<{ session: SessionInfo; inPlace: boolean; item: ReconItem | null }> {
     const decided = this.decideWithoutRun(sessionId, decision)
@@ -134,7 +135,8 @@ export class Decisions {
       }
     else if (decision.kind === 'accept') {
       // Taken by a decision, the members leave the pool before any line is matched: a record or line still open near them
-      // (a rival, a candidate for a group) may then be matched otherwise, which only a run says.
+      // (a rival, the other candidate of a line, a line a group of them was searched for) may then be matched otherwise,
+      // which only a run says.
       if (this.openNearby(session, item, totals)) return false
       // What a run would make of the pinned pair: the engine over just its members (nothing else can take them).
       const result = runMatch(
@@ -167,7 +169,9 @@ export class Decisions {
    * before the 1:1 suggestions too): only a record or line that was a candidate of theirs (an amount
    * within the tolerance, a day within the window), or a rival of such a candidate, can be matched
    * otherwise. So: an item of the open pool in their currency holding an amount within three
-   * tolerances of one of theirs (as read gross or net of fees), dated within twice the window.
+   * tolerances of one of theirs (as read gross or net of fees), dated within twice the window. A group
+   * (several members on a side) was found after the 1:1 suggestions, its records candidates of every
+   * line searched for a sum before it, whatever its amount: any open item in those days counts.
    */
   private openNearby(session: SessionInfo, item: ReconItem, totals: SummaryTotals): boolean {
     const { settings } = session
@@ -189,16 +193,17 @@ export class Decisions {
       } catch {
         tolerance = 0
       }
+      const group = item.provider.length > 1 || item.file.length > 1
       const near = (amount: number, day: string): boolean =>
         ours.some(
           (o) =>
             o.currency === currency &&
             Math.abs(dayNumber(o.day) - dayNumber(day)) <= 2 * window &&
-            o.amounts.some((a) => Math.abs(a - amount) <= 3 * tolerance)
+            (group || o.amounts.some((a) => Math.abs(a - amount) <= 3 * tolerance))
         )
       const amounts = ours.filter((o) => o.currency === currency).flatMap((o) => o.amounts)
-      const low = Math.min(...amounts) - 3 * tolerance
-      const high = Math.max(...amounts) + 3 * tolerance
+      const low = group ? Number.MIN_SAFE_INTEGER : Math.min(...amounts) - 3 * tolerance
+      const high = group ? Number.MAX_SAFE_INTEGER : Math.max(...amounts) + 3 * tolerance
       // A record's net reading differs from its amount only when it has fees: none in the pool, none to look for.
       const pool = totals.currencies.find((c) => c.currency === currency)?.outcomes
       const netReadings = OPEN_POOL.some((o) => (pool?.[o].feesMinor ?? 1) !== 0)
