@@ -181,5 +181,8 @@ export interface Evaluation {
 
 /** A share as a person reads it: "97.9%", or "–" for none. */
 export function percent(share: number | null): string {
-  return share === null ? '–' : `${(Math.floor(share * 1000) / 10).toFixed(1)}%`
+  if (share === null) return '–'
+  // Rounded as a spreadsheet rounds, but never up to 100.0% when one was missed.
+  const tenths = Math.round(share * 1000)
+  return `${((share < 1 && tenths === 1000 ? 999 : tenths) / 10).toFixed(1)}%`
 }

@@ -215,8 +215,12 @@ export function checkRule(json: unknown): { ok: true; rule: Rule } | { ok: false
   })
   if (parsed.data.action.type === 'pair') {
     const { pattern, value } = parsed.data.action
-    if ((pattern === undefined) === (value === undefined))
+    if (pattern !== undefined && value !== undefined)
       problems.push('action: a pairing takes either a "pattern" that finds the part in the line, or the part itself as "value", not both')
+    if (pattern === undefined && value === undefined)
+      problems.push(
+        'action: a pairing needs a "pattern" that finds the part in the line ("TRF FROM (.+)") or the part itself as "value" ("ade@example.com")'
+      )
     const re = pattern === undefined ? null : patternOf(pattern, 'i')
     if (typeof re === 'string') problems.push(`action.pattern: not a regular expression (${re})`)
   }

@@ -116,16 +116,20 @@ function evaluationText(profile: string, e: Evaluation): string {
     `  ${label.padEnd(18)}${`${percent(f.precision)} (${f.right} of ${f.suggested} suggested)`.padEnd(30)}${percent(f.recall)} (${f.right} of ${f.confirmed} confirmed)`
   const lines = [
     `${profile}: ${e.sessions.length} closed session(s) replayed in order, each matched again before its own decisions, learning only from those before it.`,
+    `Counted: the pairs you confirmed (accepted or matched by hand); lines the engine paired itself by reference are not. Precision: of the suggestions made, how many you confirmed; recall: of the pairs you confirmed, how many were suggested.`,
     `Suggestions         ${'precision'.padEnd(30)}recall`,
     row('without learning', e.without),
     row('with learning', e.with)
   ]
   for (const s of e.sessions)
     lines.push(
-      `  ${s.name} (${s.from} to ${s.to}): without ${percent(s.without.precision)} / ${percent(s.without.recall)}, with ${percent(s.with.precision)} / ${percent(s.with.recall)}`
+      `  ${s.name} (${s.from} to ${s.to}), ${s.with.confirmed} confirmed: without learning ${s.without.right} right of ${s.without.suggested} suggested, with ${s.with.right} of ${s.with.suggested}`
     )
   if (e.rules.length === 0) lines.push('No rule is enabled.')
-  else lines.push('Enabled rules, tried on each session as you left it:')
+  else
+    lines.push(
+      'Enabled rules, tried on each session as you left it (a rule proposed from these sessions, or written for them, is measured on what it came from: its figures say it agrees with them, not how it will do on months to come):'
+    )
   for (const r of e.rules)
     lines.push(
       `  ${r.name} (version ${r.version}): acts on ${r.acted}, ${r.asDecided} as you decided them, ${r.otherwise} otherwise, ${r.undecided} not decided; precision ${percent(r.precision)}, recall ${percent(r.recall)} (of ${r.decidedSo} decided its way)`
@@ -138,7 +142,7 @@ function proposalNamed(proposals: readonly ProposedRule[], name: string): Rule {
   const found = proposals.find((p) => p.rule.name === name)
   if (!found)
     throw new UsageError(
-      `no rule named ${name} is proposed${proposals.length > 0 ? `; proposed now: ${proposals.map((p) => p.rule.name).join(', ')}` : ': ledgerline rules proposed lists what is'}`
+      `no rule named ${name} is proposed${proposals.length > 0 ? `; proposed now: ${proposals.map((p) => p.rule.name).join(', ')}` : ': nothing is proposed yet (ledgerline rules proposed says when a rule is)'}`
     )
   return found.rule
 }

@@ -68,6 +68,8 @@ export async function sandboxYearCommand(args: string[]): Promise<number> {
       progress.end()
     }
     const payments = year.months.reduce((n, m) => n + m.payments.length, 0)
+    // The commands suggested name the cache this one filled.
+    const db = values.db ? ` --db ${JSON.stringify(data.file)}` : ''
     if (values.json)
       process.stdout.write(
         `${JSON.stringify({ profile: profile.name, folder: dir, payments, months: year.months.map((m) => m.file), closed })}\n`
@@ -80,8 +82,8 @@ export async function sandboxYearCommand(args: string[]): Promise<number> {
           `  ${year.months.map((m) => m.file).join(', ')}`,
           `The bank names half the customers by a nickname, some by their business; many pay the same amounts; every month has the SMS charge and the transfer levy.`,
           values.decide
-            ? `${open ? `Each month but the last` : 'Each month'} was reconciled, decided as answers.json says (suggestions accepted or rejected, the rest matched by hand, the charges resolved) and closed${open ? `; ${open.month} is matched and open for you to decide (session ${open.sessionId})` : ''}. Now try:\n  ledgerline rules evaluate --profile "${profile.name}"\n  ledgerline rules proposed --profile "${profile.name}"`
-            : `Reconcile a month:\n  ledgerline reconcile --profile "${profile.name}" --against ${join(dir, year.months[0]?.file ?? '')} --from ${year.months[0]?.from} --to ${year.months[0]?.to} --out report.csv`,
+            ? `${open ? `Each month but the last` : 'Each month'} was reconciled, decided as answers.json says (suggestions accepted or rejected, the rest matched by hand, the charges resolved) and closed${open ? `; ${open.month} is matched and open for you to decide (session ${open.sessionId})` : ''}. Now try:\n  ledgerline rules evaluate${db} --profile "${profile.name}"\n  ledgerline rules proposed${db} --profile "${profile.name}"`
+            : `Reconcile a month:\n  ledgerline reconcile${db} --profile "${profile.name}" --against ${join(dir, year.months[0]?.file ?? '')} --from ${year.months[0]?.from} --to ${year.months[0]?.to} --out report.csv`,
           ''
         ].join('\n')
       )
