@@ -273,10 +273,9 @@ describe('a reconciliation session', () => {
       'accept',
       'files_added',
       'run',
+      // The rejection and the match by hand are applied in place: the open pool is matched again, not the session.
       'reject',
-      'run',
       'match',
-      'run',
       'note',
       'reason',
       'resolve',
@@ -352,17 +351,12 @@ describe('a reconciliation session', () => {
       { kind: 'reason', itemKey: charge.key, code: 'bank charge' },
       { kind: 'resolve', itemKey: charge.key, resolved: true },
       { kind: 'accept', itemKey: (suggestions[0] as ReconItem).key },
+      { kind: 'accept', itemKey: (suggestions[1] as ReconItem).key },
       { kind: 'adjust', currency: 'NGN', amount: '-50.00', reason: 'Book the charge to bank fees', itemKey: charge.key }
     ] as const) {
       expect(await service.decide(session.id, decision)).toMatchObject({ inPlace: true })
     }
     expect(runs()).toBe(before)
-    // The group (PAY-3 and PAY-4 in the deposit): its records were candidates of every line searched for a sum, and the bank
-    // charge is still open in those days, so a run decides.
-    expect(await service.decide(session.id, { kind: 'accept', itemKey: (suggestions[1] as ReconItem).key })).toMatchObject({
-      inPlace: false
-    })
-    expect(runs()).toBe(before + 1)
     expect(service.item(session.id, charge.key)).toMatchObject({
       note: 'SMS alerts',
       reasonCode: 'bank charge',
@@ -378,9 +372,15 @@ describe('a reconciliation session', () => {
     expect(summaryOf(service.session(session.id), reportInput(session.id).profile, service.totals(session.id))).toEqual(inPlace.summary)
     expect(inPlace.totals.counts).toMatchObject({ suggested: 0, matched: 3 })
     expect(inPlace.totals.currencies[0]?.adjustmentsMinor).toBe(-5000)
-    // A rejection changes what else can match: the session is run again.
+    // Unmatching the accepted group frees its members: the open pool is matched again in place, as a run would match it.
     const group = service.items(session.id, { outcome: 'matched' }).items.find((i) => i.provider.length === 2) as ReconItem
-    expect(await service.decide(session.id, { kind: 'unmatch', itemKey: group.key })).toMatchObject({ inPlace: false })
+    expect(await service.decide(session.id, { kind: 'unmatch', itemKey: group.key })).toMatchObject({ inPlace: true, item: null })
+    expect(runs()).toBe(before + 1)
+    const unmatched = { items: all(), totals: service.totals(session.id) }
+    expect(unmatched.totals.counts).toMatchObject({ matched: 2, only_in_provider: 2, only_in_file: 2 })
+    await service.run(session.id)
+    expect(all()).toEqual(unmatched.items)
+    expect(service.totals(session.id)).toEqual(unmatched.totals)
     expect(verifyAudit(db)).toMatchObject({ ok: true })
   })
 

@@ -1,4 +1,4 @@
-// Decisions about a session's items, each kept as an audit event: applied in place when it changes only its own item or the totals, else by running the session again.
+// Decisions about a session's items, each kept as an audit event and applied in place: to its own item or the totals, or by matching the open pool again (pool-run.ts); the session is run again only where neither makes what a run makes.
 import { isKnownCurrency, parseMajor } from '../../shared/money'
 import { expectedAmount, pairKey, type Decision, type ItemFilter, type ReconItem, type SessionInfo } from '../../shared/reconcile'
 import { eventSubjects, UNDOABLE_KINDS, type AuditEventBody, type DecidedMembers } from '../../shared/reconcile-events'
@@ -6,7 +6,8 @@ import { AppError } from '../errors'
 import { sessionEvents, type AuditEvent } from './audit'
 import type { ReconContext } from './context'
 import { runMatch } from './engine'
-import { undoneEvents } from './fold'
+import { foldEvents, foldSession, undoneEvents, type FoldedDecisions } from './fold'
+import { PoolRuns } from './pool-run'
 import type { SessionItems } from './items'
 import { fileNamesOf, filePagesOf } from './report'
 import { Totals, totalsBasis, type SummaryTotals } from './totals'
@@ -35,23 +36,32 @@ type DecisionEvent = Extract<AuditEventBody, { kind: Decision['kind'] }>
 /** The outcomes whose records and lines are still open when the suggestions are scored (SessionItems.openNear reads the same). */
 const OPEN_POOL = ['suggested', 'ambiguous', 'only_in_provider', 'only_in_file', 'pending_at_provider'] as const
 
-/** Decisions that change only their own item or the totals: applied in place, without a run. */
-const IN_PLACE = new Set<Decision['kind']>(['note', 'reason', 'resolve', 'accept', 'adjust', 'exclude'])
+/** Decisions that can change what else matches: applied by matching the open pool again (pool-run.ts), which needs what the events decided before them. */
+const POOL_KINDS = new Set<AuditEventBody['kind']>(['accept', 'reject', 'match', 'unmatch', 'undo'])
+
+/** Decisions about one item's annotation: undone in place by reading the item's annotation again. */
+const ANNOTATIONS = new Set<AuditEventBody['kind']>(['note', 'reason', 'resolve', 'exclude'])
 
 export class Decisions {
+  private readonly pool: PoolRuns
+
   constructor(
     private readonly ctx: ReconContext,
     private readonly sessions: Sessions,
     private readonly items: SessionItems,
     private readonly runs: Runs
-  ) {}
+  ) {
+    this.pool = new PoolRuns(ctx, items, runs)
+  }
 
   /**
-   * Keeps one decision as an audit event and shows it in the result. A decision that changes only
-   * its own item (a note, a reason, resolved, an accepted suggestion with nothing open near its
-   * members) or only the totals (an adjustment) is applied in place, item and totals in the same
-   * transaction as the event; any other (reject, match, unmatch, undo, an accept near open items) can
-   * change what else matches, so the session is run again.
+   * Keeps one decision as an audit event and shows it in the result, applied in place in the same
+   * transaction as the event: one that changes only its own item (a note, a reason, resolved, an
+   * accepted suggestion with nothing open near its members) or only the totals (an adjustment) is
+   * applied to that item; one that can change what else matches (reject, match, unmatch, undo, an
+   * accept near open items) by matching the open pool again (pool-run.ts). Where neither can make what
+   * a full run makes (a line read by hand, rules enabled, a freed record a line names by its key …),
+   * the session is run again. `item` is the one item changed, null when the totals or several changed.
    */
   async decide(sessionId: string, decision: Decision): Promise<{ session: SessionInfo; inPlace: boolean; item: ReconItem | null }> {
     const decided = this.decideWithoutRun(sessionId, decision)
@@ -59,16 +69,24 @@ export class Decisions {
     return { session: (await this.runs.run(sessionId)).session, inPlace: false, item: null }
   }
 
-  /** Keeps the decision as an event and applies it in place when it can be; else (inPlace false) the session still needs its run. */
-  private decideWithoutRun(sessionId: string, decision: Decision): { inPlace: boolean; item: ReconItem | null } {
+  /**
+   * Keeps the decision as an event and applies it in place when it can be; else (inPlace false) the
+   * session still needs its run (or, `matchPool` false, its pool matched again: the event's seq says from where).
+   */
+  private decideWithoutRun(
+    sessionId: string,
+    decision: Decision,
+    matchPool = true
+  ): { inPlace: boolean; item: ReconItem | null; seq: number } {
     const session = this.sessions.open(sessionId)
     this.refuseLocked(session, decision)
     const body = this.decisionEvent(session, decision)
-    const applied = this.ctx.db.transaction(() => {
+    const before = matchPool && session.lastRunAt !== null && POOL_KINDS.has(body.kind) ? foldSession(this.ctx.db, sessionId) : null
+    const { applied, seq } = this.ctx.db.transaction(() => {
       const event = this.ctx.record(sessionId, body)
-      return IN_PLACE.has(decision.kind) && session.lastRunAt !== null ? this.applyInPlace(session, body, event) : false
+      return { applied: session.lastRunAt !== null ? this.applyInPlace(session, body, event, before) : false, seq: event.seq }
     })()
-    return { inPlace: applied !== false, item: applied === true || applied === false ? null : applied }
+    return { inPlace: applied !== false, item: applied === true || applied === false ? null : applied, seq }
   }
 
   /**
@@ -97,22 +115,37 @@ export class Decisions {
   applyKept(sessionId: string, kept: readonly { body: AuditEventBody; event: AuditEvent }[]): boolean {
     const session = this.sessions.get(sessionId)
     if (session.lastRunAt === null) return false
-    if (!kept.every(({ body }) => IN_PLACE.has(body.kind as Decision['kind']))) return false
-    return kept.every(({ body, event }) => this.applyInPlace(session, body as DecisionEvent, event) !== false)
+    const events = sessionEvents(this.ctx.db, sessionId)
+    return kept.every(({ body, event }) => {
+      const before = POOL_KINDS.has(body.kind) ? foldEvents(events.filter((e) => e.seq < event.seq)) : null
+      return this.applyInPlace(session, body as DecisionEvent, event, before) !== false
+    })
   }
 
-  /** Applies a local decision to the stored item and totals: the item as it is now (true: only the totals changed), or false when it cannot be (the settings changed since the run). */
-  private applyInPlace(session: SessionInfo, decision: DecisionEvent, event: AuditEvent): ReconItem | boolean {
+  /**
+   * Applies a decision kept as `event` to the stored items and totals: the one item changed, true when
+   * the totals or several items changed, or false when a run must do it. `before`: what the session's
+   * events decided without it (for the decisions that match the pool again).
+   */
+  private applyInPlace(
+    session: SessionInfo,
+    decision: DecisionEvent,
+    event: AuditEvent,
+    before: FoldedDecisions | null
+  ): ReconItem | boolean {
     const stored = this.items.storedSummary(session.id)
     if (!stored) return false
     const { settings, totals } = stored
     if (JSON.stringify(settings) !== JSON.stringify(session.settings)) return false
     const next = new Totals(totalsBasis({ settings, to: session.to }), totals)
+    const matchPool = (): boolean => before !== null && this.pool.apply(session, before) === null
     if (decision.kind === 'adjust') {
       next.adjust(decision.payload.currency, decision.payload.amountMinor)
       this.items.storeTotals(session.id, settings, next.result())
       return true
     }
+    if (decision.kind === 'reject' || decision.kind === 'match' || decision.kind === 'unmatch') return matchPool()
+    if (decision.kind === 'undo') return this.undoInPlace(session, decision, next) ?? matchPool()
     const itemKey = eventSubjects(decision).itemKey
     const found = itemKey === null ? null : this.items.withPosition(session.id, itemKey)
     if (!found) return false
@@ -137,7 +170,7 @@ export class Decisions {
       // Taken by a decision, the members leave the pool before any line is matched: a record or line still open near them
       // (a rival, the other candidate of a line, a line a group of them was searched for) may then be matched otherwise,
       // which only a run says.
-      if (this.openNearby(session, item, totals)) return false
+      if (this.openNearby(session, item, totals)) return matchPool()
       // What a run would make of the pinned pair: the engine over just its members (nothing else can take them).
       const result = runMatch(
         item.provider.map((p) => engineProvider(p, session)),
@@ -153,14 +186,47 @@ export class Decisions {
       if (!made || rest.length > 0 || made.decision !== 'accepted' || made.key !== item.key) return false
       replaced = made
     } else return false
+    return this.replaceItem(session, next, position, item, replaced)
+  }
+
+  /** Stores an item in place of the one at `position`, and the totals with it: false when the fee basis turns (only a run reads every record anew). */
+  private replaceItem(session: SessionInfo, next: Totals, position: number, item: ReconItem, replaced: ReconItem): ReconItem | false {
     const basisNet = next.basisNet()
     next.add(item, -1)
     next.add(replaced)
     // The statement's basis turned (net of fees or gross): every item alone at the provider is read anew, which only a run does.
     if (next.basisNet() !== basisNet) return false
     this.items.replaceOne(session.id, position, replaced)
-    this.items.storeTotals(session.id, settings, next.result())
+    this.items.storeTotals(session.id, session.settings, next.result())
     return replaced
+  }
+
+  /**
+   * An undo of a note, reason, resolution or leaving out: the item's annotation as the events now
+   * say it; of an adjustment: the totals without it. Null for an undo that changes what matches (the
+   * pool is matched again), false for one only a run can apply (a line read by hand, a rule's decision).
+   */
+  private undoInPlace(session: SessionInfo, undo: Extract<DecisionEvent, { kind: 'undo' }>, next: Totals): ReconItem | boolean | null {
+    const { kind, undoes, itemKey } = undo.payload
+    if (kind === 'adjust') {
+      const undone = sessionEvents(this.ctx.db, session.id).find((e) => e.seq === undoes)
+      if (undone?.kind !== 'adjust') return false
+      next.adjust(undone.payload.currency, -undone.payload.amountMinor)
+      this.items.storeTotals(session.id, session.settings, next.result())
+      return true
+    }
+    if (!ANNOTATIONS.has(kind)) return POOL_KINDS.has(kind) ? null : false
+    const found = itemKey === undefined ? null : this.items.withPosition(session.id, itemKey)
+    if (!found) return false
+    const said = foldSession(this.ctx.db, session.id).notes.get(found.item.key)
+    return this.replaceItem(session, next, found.position, found.item, {
+      ...found.item,
+      note: said?.note ?? null,
+      reasonCode: said?.reasonCode ?? null,
+      resolved: said?.resolved ?? false,
+      decidedBy: said?.by ?? null,
+      decidedAt: said?.at ?? null
+    })
   }
 
   /**
@@ -382,22 +448,27 @@ export class Decisions {
   ): Promise<{ accepted: number; session: SessionInfo }> {
     this.sessions.open(sessionId)
     const suggestions = this.items.suggestionsAbove(sessionId, filter, minScore, groups)
-    // Each applied in place while it can be; once one cannot, the rest are kept as events and the session is run once.
+    // Each applied to its own item while it can be; once one cannot, the rest are kept as events and the open pool is matched
+    // again once for all of them (else the session is run once).
     let k = 0
+    let from = 0
     for (; k < suggestions.length; k++) {
-      const { inPlace } = this.decideWithoutRun(sessionId, { kind: 'accept', itemKey: (suggestions[k] as ReconItem).key })
+      const { inPlace, seq } = this.decideWithoutRun(sessionId, { kind: 'accept', itemKey: (suggestions[k] as ReconItem).key }, false)
+      from = seq
       if (!inPlace) break
     }
     if (k < suggestions.length) {
       const session = this.sessions.open(sessionId)
-      this.ctx.db.transaction(() => {
+      const matched = this.ctx.db.transaction(() => {
         for (const item of suggestions.slice(k + 1)) {
           const decision: Decision = { kind: 'accept', itemKey: item.key }
           this.refuseLocked(session, decision)
           this.ctx.record(sessionId, this.decisionEvent(session, decision))
         }
+        const before = foldEvents(sessionEvents(this.ctx.db, sessionId).filter((e) => e.seq < from))
+        return session.lastRunAt !== null && this.pool.apply(session, before) === null
       })()
-      await this.runs.run(sessionId)
+      if (!matched) await this.runs.run(sessionId)
     }
     return { accepted: suggestions.length, session: this.sessions.get(sessionId) }
   }

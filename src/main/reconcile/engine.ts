@@ -82,9 +82,11 @@ function* matchSteps(
   // 1. What the user decided holds first.
   claimDecided(s)
   yield
-  // 2. Exact keys.
-  yield* matchKeys(s, onProgress)
-  yield
+  // 2. Exact keys (unless a full run settled them, and these are what they left open).
+  if (options.keysSettled !== true) {
+    yield* matchKeys(s, onProgress)
+    yield
+  }
   // What is left, in content order; ranks stand in for it in every tie-break below.
   s.rankOpen()
   // 3. Scored 1:1 suggestions among what is left.

@@ -1,7 +1,7 @@
-// A session's stored result: its items in order (a page, one, all, or those a filter shows) and the summary totals kept with them.
+// A session's stored result: its items in order (a page, one, all, those a filter shows, the open pool), an item put in its place without moving the others, and the summary totals kept with them.
 import type Database from 'better-sqlite3'
 import type { ReconPlacement } from '../../shared/records'
-import { shortItemKey, storedSettings, type ItemFilter, type ReconItem, type ReconSettings } from '../../shared/reconcile'
+import { pairKey, shortItemKey, storedSettings, type ItemFilter, type ReconItem, type ReconSettings } from '../../shared/reconcile'
 
 /** What a short key looks like (12 of Crockford's base-32 digits), so only such a key is looked up by it. */
 const SHORT_KEY = /^[0-9A-Za-z]{12}$/
@@ -24,6 +24,68 @@ export function placementsOfRecord(db: Database.Database, profileId: string, rec
   return rows
     .filter((r) => (r.item_key.split('|')[0] ?? '').split('+').includes(recordId))
     .map((r) => ({ sessionId: r.id, sessionName: r.name, closed: r.closed_at !== null, outcome: r.outcome, itemKey: r.item_key }))
+}
+
+/**
+ * A run stores its items this far apart in the order (positions 0, 65536, …), so an item a decision
+ * makes anew can be put in its place between two others without moving the rest.
+ */
+export const POSITION_GAP = 65_536
+
+/** The outcomes of the engine's open pool: what the exact keys and the decisions left (pool-run.ts). */
+export const POOL_OUTCOMES = ['suggested', 'ambiguous', 'only_in_provider', 'only_in_file', 'pending_at_provider'] as const
+
+/** What orders a run's items (inContentOrder in match/order.ts): the item's first line by content, else its first record. */
+interface Lead {
+  day: string
+  isFile: boolean
+  amount: number
+  id: string
+}
+
+function leadOf(item: ReconItem): Lead {
+  const first = <T extends { date: string; amountMinor: number; id: string }>(sides: readonly T[]): T =>
+    sides.reduce((best, x) =>
+      x.date < best.date ||
+      (x.date === best.date && (x.amountMinor < best.amountMinor || (x.amountMinor === best.amountMinor && x.id < best.id)))
+        ? x
+        : best
+    )
+  const lead = item.file.length > 0 ? first(item.file) : first(item.provider)
+  return { day: lead.date, isFile: item.file.length > 0, amount: lead.amountMinor, id: lead.id }
+}
+
+/** The order of two leads: day, lines before records, amount, id. */
+function compareLeads(a: Lead, b: Lead): number {
+  if (a.day !== b.day) return a.day < b.day ? -1 : 1
+  if (a.isFile !== b.isFile) return a.isFile ? -1 : 1
+  if (a.amount !== b.amount) return a.amount - b.amount
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0
+}
+
+/** An item as stored: its place in the order, its JSON as kept, and the item. */
+export interface StoredItem {
+  position: number
+  data: string
+  item: ReconItem
+}
+
+/** Stores one item at a place, with the columns the filters read. */
+function insertItem(insert: Database.Statement, sessionId: string, position: number, item: ReconItem): void {
+  const c = itemColumns(item)
+  insert.run(
+    sessionId,
+    position,
+    item.key,
+    shortItemKey(item.key),
+    item.outcome,
+    JSON.stringify(item),
+    c.currency,
+    c.day,
+    c.providerMinor,
+    c.fileMinor,
+    c.search
+  )
 }
 
 export interface StoredSummary {
@@ -127,10 +189,22 @@ export class SessionItems {
   /** The items holding any of these provider records or file lines. */
   containing(sessionId: string, providerIds: string[], fileIds: string[]): ReconItem[] {
     const wanted = new Set([...providerIds, ...fileIds])
-    const out: ReconItem[] = []
-    for (const it of this.all(sessionId))
-      if (it.provider.some((p) => wanted.has(p.id)) || it.file.some((f) => wanted.has(f.id))) out.push(it)
-    return out
+    if (wanted.size === 0) return []
+    // Most often each waits alone (a record only at the provider, a line only in the file): found by its key at once.
+    const alone = [...providerIds.map((id) => pairKey([id], [])), ...fileIds.map((id) => pairKey([], [id]))].map((key) =>
+      this.get(sessionId, key)
+    )
+    if (alone.every((it) => it !== null)) return alone
+    // An item's key names its members (pairKey): only the items whose key holds one of the ids are read.
+    const rows = this.ctx.db
+      .prepare(
+        `select data from recon_items where session_id = ? and exists (select 1 from json_each(?) where instr(recon_items.item_key, value) > 0) order by position`
+      )
+      .pluck()
+      .all(sessionId, JSON.stringify([...wanted])) as string[]
+    return rows
+      .map((data) => JSON.parse(data) as ReconItem)
+      .filter((it) => it.provider.some((p) => wanted.has(p.id)) || it.file.some((f) => wanted.has(f.id)))
   }
 
   /**
@@ -176,25 +250,92 @@ export class SessionItems {
   /** Stores a run's items in place of the last run's. */
   replaceAll(sessionId: string, items: readonly ReconItem[]): void {
     this.ctx.db.prepare('delete from recon_items where session_id = ?').run(sessionId)
-    const insert = this.ctx.db.prepare(
+    const insert = this.insertStatement()
+    items.forEach((item, k) => insertItem(insert, sessionId, k * POSITION_GAP, item))
+  }
+
+  private insertStatement(): Database.Statement {
+    return this.ctx.db.prepare(
       'insert into recon_items (session_id, position, item_key, short_key, outcome, data, currency, day, provider_minor, file_minor, search) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)'
     )
-    items.forEach((item, position) => {
-      const c = itemColumns(item)
-      insert.run(
-        sessionId,
-        position,
-        item.key,
-        shortItemKey(item.key),
-        item.outcome,
-        JSON.stringify(item),
-        c.currency,
-        c.day,
-        c.providerMinor,
-        c.fileMinor,
-        c.search
-      )
-    })
+  }
+
+  /** The items of the engine's open pool (POOL_OUTCOMES), each with its place. */
+  pool(sessionId: string): StoredItem[] {
+    return this.withOutcomes(sessionId, POOL_OUTCOMES)
+  }
+
+  /** The items of these outcomes, each with its place, in order. */
+  withOutcomes(sessionId: string, outcomes: readonly string[]): StoredItem[] {
+    // One look-up of the index by outcome each, put in order here: asked to order them, SQLite would read every item in order instead.
+    const rows = this.ctx.db
+      .prepare(`select position, data from recon_items where session_id = ? and outcome in (${outcomes.map(() => '?').join(', ')})`)
+      .raw(true)
+      .all(sessionId, ...outcomes) as [number, string][]
+    rows.sort((a, b) => a[0] - b[0])
+    return rows.map(([position, data]) => ({ position, data, item: JSON.parse(data) as ReconItem }))
+  }
+
+  /** Takes the item at a place out. */
+  remove(sessionId: string, position: number): void {
+    this.ctx.db.prepare('delete from recon_items where session_id = ? and position = ?').run(sessionId, position)
+  }
+
+  /**
+   * Puts an item in its place in the stored order (as a run would order it) without moving any other:
+   * false when its neighbours sit too close for a place between them (a run spaces them again).
+   */
+  insertInOrder(sessionId: string, item: ReconItem): boolean {
+    const lead = leadOf(item)
+    const at = this.ctx.db.prepare(
+      'select position, data from recon_items where session_id = ? and position >= ? order by position limit 1'
+    )
+    const before = this.ctx.db.prepare(
+      'select position from recon_items where session_id = ? and position < ? order by position desc limit 1'
+    )
+    // Each end on its own: SQLite reads one of them from the index, not both at once.
+    const min = this.ctx.db.prepare('select min(position) from recon_items where session_id = ?').pluck().get(sessionId) as number | null
+    const max = this.ctx.db.prepare('select max(position) from recon_items where session_id = ?').pluck().get(sessionId) as number | null
+    let position: number
+    if (min === null || max === null) position = 0
+    else {
+      // The first place whose item comes after this one: every item before `lo` comes before it, every one from `hi` on after.
+      let lo = min
+      let hi = max + 1
+      while (lo < hi) {
+        const mid = lo + Math.floor((hi - lo) / 2)
+        const row = at.get(sessionId, mid) as { position: number; data: string } | undefined
+        if (!row || row.position >= hi || compareLeads(leadOf(JSON.parse(row.data) as ReconItem), lead) > 0) hi = mid
+        else lo = row.position + 1
+      }
+      const next = (at.get(sessionId, lo) as { position: number } | undefined)?.position ?? null
+      const prev = (before.get(sessionId, lo) as { position: number } | undefined)?.position ?? null
+      if (prev === null) position = (next as number) - POSITION_GAP
+      else if (next === null) position = prev + POSITION_GAP
+      else if (next - prev >= 2) position = prev + Math.floor((next - prev) / 2)
+      else return false
+    }
+    insertItem(this.insertStatement(), sessionId, position, item)
+    return true
+  }
+
+  /** The ids of the records from just outside the period that the last run left to no item (null before a run kept them). */
+  outsideOpen(sessionId: string): string[] | null {
+    const stored = this.ctx.db.prepare('select outside_open from recon_sessions where id = ?').pluck().get(sessionId) as string | null
+    return stored === null ? null : (JSON.parse(stored) as string[])
+  }
+
+  storeOutsideOpen(sessionId: string, ids: readonly string[]): void {
+    this.ctx.db.prepare('update recon_sessions set outside_open = ? where id = ?').run(JSON.stringify(ids), sessionId)
+  }
+
+  /** The filter of the keys the last run's provider records hold (key-filter.ts), null before a run kept it. */
+  recordKeys(sessionId: string): Buffer | null {
+    return (this.ctx.db.prepare('select record_keys from recon_sessions where id = ?').pluck().get(sessionId) as Buffer | null) ?? null
+  }
+
+  storeRecordKeys(sessionId: string, filter: Buffer): void {
+    this.ctx.db.prepare('update recon_sessions set record_keys = ? where id = ?').run(filter, sessionId)
   }
 
   /** Stores one item as it now is, at its place. */

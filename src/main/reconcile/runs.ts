@@ -27,6 +27,7 @@ import { ruleApplications } from './rules/applications'
 import { RuleStore } from './rules/store'
 import type { SessionItems } from './items'
 import { sessionProviderSide } from './provider-side'
+import { keyFilter } from './key-filter'
 import { keysNamedBy, normaliseReference } from './references'
 import { fileNamesOf, filePagesOf } from './report'
 import { summarise, totalsBasis } from './totals'
@@ -116,8 +117,12 @@ export class Runs {
    * pair rejected there is never suggested here, and what was confirmed there is evidence for the
    * suggestions (this session's own decisions stand over both).
    */
-  private decisions(session: SessionInfo): FoldedDecisions {
-    const decided = foldSession(this.ctx.db, session.id)
+  decisions(session: SessionInfo): FoldedDecisions {
+    return this.withLearned(session, foldSession(this.ctx.db, session.id))
+  }
+
+  /** What the session's own events decided (`decided`), with what the profile's other sessions taught. */
+  withLearned(session: SessionInfo, decided: FoldedDecisions): FoldedDecisions {
     const learned = learnedElsewhere(this.ctx.db, session)
     const elsewhere = new Set(learned.rejected)
     for (const p of decided.engine.pinned) elsewhere.delete(pairKey(p.providerIds, p.fileIds))
@@ -179,6 +184,11 @@ export class Runs {
     const counts = totals.counts
     this.ctx.db.transaction(() => {
       this.items.replaceAll(session.id, items)
+      this.items.storeOutsideOpen(session.id, outsideLeftOpen(result))
+      this.items.storeRecordKeys(
+        session.id,
+        keyFilter(result.provider.flatMap((p) => [p.reference, p.serviceReference, ...(p.keys ?? [])].filter((k): k is string => !!k)))
+      )
       this.ctx.db.prepare('update recon_sessions set last_run_at = ? where id = ?').run(this.ctx.now().toISOString(), session.id)
       this.items.storeTotals(session.id, session.settings, totals)
       this.ctx.record(session.id, {
@@ -364,6 +374,17 @@ function inFileCurrencies(records: EngineProvider[], file: EngineFileRow[]): { r
   return { records: kept, notes }
 }
 
+/** The ids of the records from just outside the period that no item holds: part of the open pool a decision matches again (pool-run.ts). */
+export function outsideLeftOpen(result: MatchResult): string[] {
+  const held = new Uint8Array(result.provider.length)
+  for (let k = 0; k < result.items.length; k++) for (const i of result.items.providers(k)) held[i] = 1
+  const ids: string[] = []
+  result.provider.forEach((p, i) => {
+    if (p.outsidePeriod === true && held[i] === 0) ids.push(p.id)
+  })
+  return ids.sort()
+}
+
 const NONE: readonly FileSide[] = Object.freeze([])
 
 /**
@@ -398,10 +419,12 @@ export type MaterialiseSession = Pick<SessionInfo, 'to' | 'settings'>
 export function materialise(
   result: MatchResult,
   folded: Pick<FoldedDecisions, 'notes'>,
-  session: MaterialiseSession
+  session: MaterialiseSession,
+  /** The basis of the whole session, when the result is only part of it (pool-run.ts). */
+  given?: FeeBasis
 ): { items: ReconItem[]; basis: FeeBasis } {
   const { items } = result
-  const basis = feeBasis(result)
+  const basis = given ?? feeBasis(result)
   const out: ReconItem[] = new Array(items.length)
   for (let k = 0; k < items.length; k++) {
     let more: string[] | null = null

@@ -69,4 +69,9 @@ export interface MatchOptions {
   filePages?: ReadonlyMap<string, readonly number[]>
   signal?: AbortSignal
   onProgress?: (phase: string, done: number, total: number) => void
+  /**
+   * The exact keys were settled by a full run and nothing given can be claimed by one: the records
+   * and lines are the open pool a run's keys left (see pool-run.ts), so the phase is skipped.
+   */
+  keysSettled?: boolean
 }

@@ -197,7 +197,8 @@ export const useReviewStore = defineStore('review', () => {
     if (session.value?.team?.replay) await team.loadView(id)
     if (!answer.ok) return failed(answer.error)
     const { item, inPlace } = answer.value
-    if (!inPlace) {
+    // Run again, or several items changed (the open pool matched again): the page is read anew.
+    if (!inPlace || (!item && decision.kind !== 'adjust')) {
       await load(id, true)
       return null
     }

@@ -1,0 +1,280 @@
+// Decisions that change what else can match (reject, match, unmatch, undo, an accept near open items), applied without a full run: the engine again over the open pool a run's exact keys left, its answer put in place of the pool's items.
+import { pairKey, type FeeBasis, type FileSide, type ReconItem, type SessionInfo } from '../../shared/reconcile'
+import type { ReconContext } from './context'
+import { runMatch } from './engine'
+import { engineFileRow, engineProvider } from './engine-sides'
+import type { FoldedDecisions } from './fold'
+import type { SessionItems } from './items'
+import type { EngineFileRow, EngineProvider, PinnedMatch } from './match/types'
+import { mayHoldKey } from './key-filter'
+import { loadProviderSide, outsideThePeriod, recordParties, shiftDay } from './provider-side'
+import { normaliseReference, referenceCandidates, referenceTokens } from './references'
+import { fileNamesOf, filePagesOf } from './report'
+import { RuleStore } from './rules/store'
+import { materialise, outsideLeftOpen, type Runs } from './runs'
+import { Totals, totalsBasis } from './totals'
+
+/** Outcomes the exact keys (or the reading of a file) make: a line of these may name a record by its key. */
+const KEYS_OUTCOMES = ['duplicate_in_file', 'not_read'] as const
+
+/** Outcomes a 1:1 match by key can have. */
+const KEY_MATCH_OUTCOMES = new Set(['matched', 'amount_differs', 'status_differs', 'currency_differs'])
+
+/** Why the pool cannot be matched again in place (the session is run instead): for tests and the bench. */
+export type PoolRunRefusal = string
+
+/**
+ * The engine's phases after the exact keys (1:1 suggestions, groups by sum, what is left) read only
+ * the records and lines the keys and the decisions left open: the items of POOL_OUTCOMES, and the
+ * records from just outside the period that no item holds. A decision that changes only which of
+ * those are open (a pair rejected, records and lines pinned by a match) or frees members the keys
+ * cannot take (a pin taken back, a match by key unmatched, when no line names the freed records by
+ * their keys) leaves every other item as it was; matching the pool again, with the same learned
+ * evidence and the session's fee basis, makes the very items a full run makes of it.
+ */
+export class PoolRuns {
+  constructor(
+    private readonly ctx: ReconContext,
+    private readonly items: SessionItems,
+    private readonly runs: Runs
+  ) {}
+
+  /**
+   * Matches the open pool again after a decision already kept as an event, and stores the answer in
+   * place of the pool's items (in the caller's transaction): null when done, else why a run must do it.
+   * `before`: what the session's own events decided without the decision.
+   */
+  apply(session: SessionInfo, before: FoldedDecisions): PoolRunRefusal | null {
+    if (session.lastRunAt === null) return 'no run yet'
+    // A virtual account's further keys (its number) are not kept with the items.
+    if (session.source === 'virtual-accounts') return 'virtual accounts'
+    const stored = this.items.storedSummary(session.id)
+    const basis = stored?.totals.facts?.basis
+    if (!stored || !basis) return 'no totals kept'
+    if (JSON.stringify(stored.settings) !== JSON.stringify(session.settings)) return 'settings changed since the run'
+    // Enabled rules act on what a run leaves open: a run applies them.
+    if (session.team?.replay !== true && new RuleStore(this.ctx.db).list(session.profileId).some((r) => r.enabled)) return 'rules enabled'
+    const outsideIds = this.items.outsideOpen(session.id)
+    const recordKeys = this.items.recordKeys(session.id)
+    if (outsideIds === null || recordKeys === null) return 'run before outside records and keys were kept'
+
+    const was = this.runs.withLearned(session, before)
+    const now = this.runs.decisions(session)
+    const pinsBefore = byPair(was.engine.pinned)
+    const pinsNow = byPair(now.engine.pinned)
+    const pinsAdded = [...pinsNow].filter(([k, p]) => pinsBefore.get(k)?.kind !== p.kind).map(([, p]) => p)
+    const pinsRemoved = [...pinsBefore].filter(([k, p]) => pinsNow.get(k)?.kind !== p.kind).map(([, p]) => p)
+    const dismissedAdded = [...now.engine.dismissed].filter((k) => !was.engine.dismissed.has(k))
+    const dismissedRemoved = [...was.engine.dismissed].filter((k) => !now.engine.dismissed.has(k))
+
+    const pool = this.items.pool(session.id)
+    const poolOf = new Map<string, ReconItem>()
+    for (const { item } of pool) for (const id of memberIds(item)) poolOf.set(id, item)
+
+    // Items leaving the pinned or keyed part: a pin taken back, a match by key unmatched.
+    const released = new Map<string, { position: number; item: ReconItem }>()
+    for (const pin of pinsRemoved) {
+      const key = pairKey(pin.providerIds, pin.fileIds)
+      const found = this.items.withPosition(session.id, key)
+      if (!found || found.item.decision !== pin.kind) return 'a pin taken back that no item shows'
+      released.set(key, found)
+    }
+    for (const key of dismissedAdded) {
+      if (released.has(key)) continue
+      const found = this.items.withPosition(session.id, key)
+      if (found && poolOf.get(memberIds(found.item)[0] as string)?.key === key) continue
+      if (found) {
+        const { item } = found
+        const byKey =
+          item.decision === null &&
+          KEY_MATCH_OUTCOMES.has(item.outcome) &&
+          item.provider.length === 1 &&
+          item.file.length === 1 &&
+          !item.file[0]?.notRead
+        if (!byKey) return `a dismissed ${item.outcome} item the keys may make again`
+        released.set(key, found)
+      } else if (!idsOfKey(key).every((id) => poolOf.has(id))) return 'a dismissed pair outside the pool'
+    }
+    for (const pin of pinsAdded)
+      if (![...pin.providerIds, ...pin.fileIds].every((id) => poolOf.has(id))) return 'a pin of members outside the pool'
+    const releasedRecords = [...released.values()].flatMap(({ item }) => item.provider)
+    const releasedLines = [...released.values()].flatMap(({ item }) => item.file)
+    const releasedIds = new Set([...releasedRecords.map((p) => p.id), ...releasedLines.map((f) => f.id)])
+    // A pin the freed members were kept from (it shares one with a pin taken back) may now hold: a run decides.
+    for (const pin of now.engine.pinned)
+      if (!pinsAdded.includes(pin) && [...pin.providerIds, ...pin.fileIds].some((id) => releasedIds.has(id)))
+        return 'another pin holds a freed member'
+    for (const key of dismissedRemoved) {
+      const ids = idsOfKey(key)
+      if (!ids.every((id) => poolOf.has(id) || releasedIds.has(id))) return 'a pair no longer dismissed outside the pool'
+    }
+
+    // The keys must leave the freed members open: no freed line names a record by its key (other than
+    // one it is dismissed with; the run's filter of its records' keys says surely not), and no line that
+    // can name one names a freed record.
+    const dismissedWith = (recordId: string, lineId: string): boolean => now.engine.dismissed.has(pairKey([recordId], [lineId]))
+    for (const f of releasedLines) {
+      const named = lineKeys(f)
+      if (named.size === 0) continue
+      const explained = new Set(releasedRecords.filter((p) => dismissedWith(p.id, f.id)).flatMap((p) => keysOf(p)))
+      if ([...named].some((k) => !explained.has(k) && mayHoldKey(recordKeys, k))) return 'a freed line names a record by its key'
+    }
+    if (releasedRecords.length > 0) {
+      const freedKeys = new Map<string, string>()
+      for (const p of releasedRecords) for (const k of keysOf(p)) freedKeys.set(k, p.id)
+      const lines = [
+        ...this.items.withOutcomes(session.id, KEYS_OUTCOMES).flatMap(({ item }) => item.file),
+        ...pool.flatMap(({ item }) => item.file),
+        ...releasedLines
+      ]
+      for (const f of lines)
+        for (const k of lineKeys(f)) {
+          const p = freedKeys.get(k)
+          if (p !== undefined && !dismissedWith(p, f.id)) return 'a line names a freed record by its key'
+        }
+    }
+    // And a pair no longer dismissed is no pair of keys.
+    for (const key of dismissedRemoved) {
+      const [ps, fs] = key.split('|').map((s) => (s === '' ? [] : s.split('+'))) as [string[], string[]]
+      if (ps.length !== 1 || fs.length !== 1) continue
+      const line = poolOf.get(fs[0] as string)?.file.find((f) => f.id === fs[0]) ?? releasedLines.find((f) => f.id === fs[0])
+      const record = poolOf.get(ps[0] as string)?.provider.find((p) => p.id === ps[0]) ?? releasedRecords.find((p) => p.id === ps[0])
+      if (!line || !record) return 'a pair no longer dismissed outside the pool'
+      const named = lineKeys(line)
+      if (keysOf(record).some((k) => named.has(k))) return 'a pair no longer dismissed is a pair of keys'
+    }
+
+    // The pool as the engine read it after the keys: its items' members, the freed, and what is open from outside the period.
+    const outside = this.outsideRecords(session, outsideIds)
+    if (outside === null) return 'an outside record is gone from the cache'
+    const records: EngineProvider[] = []
+    const lines: EngineFileRow[] = []
+    for (const item of [...pool.map((p) => p.item), ...[...released.values()].map((r) => r.item)]) {
+      for (const p of item.provider) records.push(engineProvider(p, session))
+      for (const f of item.file) lines.push(engineFileRow(f))
+    }
+    records.push(...outside)
+    if (now.engine.learned) {
+      const parties = recordParties(
+        this.ctx.db,
+        session.profileId,
+        session.source,
+        records.map((r) => r.id)
+      )
+      for (const r of records) {
+        const party = parties.get(r.id)
+        if (party) r.party = party
+        else delete r.party
+      }
+    }
+    const fileNames = new Map<string, string>()
+    for (const f of lines) if (f.carried) fileNames.set(f.fileId, f.carried.file ?? 'an earlier statement')
+    for (const [id, name] of fileNamesOf(session)) fileNames.set(id, name)
+    const result = runMatch(records, lines, session.settings, now.engine, {
+      fileNames,
+      filePages: filePagesOf(session),
+      keysSettled: true
+    })
+    const made = materialise(result, now, session, basis as FeeBasis).items
+
+    // What changed: the items no longer made, and those made anew (an item made the same, to its JSON, is left as it is).
+    const old = new Map<string, { position: number; data: string; item: ReconItem }>()
+    for (const p of pool) old.set(p.item.key, p)
+    for (const [key, r] of released) old.set(key, { ...r, data: JSON.stringify(r.item) })
+    const same = new Set<string>()
+    const added: ReconItem[] = []
+    for (const item of made) {
+      if (old.get(item.key)?.data === JSON.stringify(item)) same.add(item.key)
+      else added.push(item)
+    }
+    const gone = [...old.values()].filter(({ item }) => !same.has(item.key))
+    const next = new Totals(totalsBasis(session), stored.totals)
+    for (const { item } of gone) next.add(item, -1)
+    for (const item of added) next.add(item)
+    // The statement's basis turned (net of fees or gross): every record alone is read anew, which only a run does.
+    if (next.basisNet() !== basis.net) return 'the fee basis turned'
+    const placed = this.placeAll(session.id, gone, added)
+    if (!placed) return 'no room in the order'
+    this.items.storeTotals(session.id, session.settings, next.result())
+    this.items.storeOutsideOpen(session.id, outsideLeftOpen(result))
+    return null
+  }
+
+  /** Takes the gone items out and puts the new ones in their places, all or nothing (false: no room between two neighbours). */
+  private placeAll(sessionId: string, gone: readonly { position: number }[], added: readonly ReconItem[]): boolean {
+    try {
+      this.ctx.db.transaction(() => {
+        for (const { position } of gone) this.items.remove(sessionId, position)
+        for (const item of added) if (!this.items.insertInOrder(sessionId, item)) throw new NoRoom()
+      })()
+      return true
+    } catch (error) {
+      if (error instanceof NoRoom) return false
+      throw error
+    }
+  }
+
+  /**
+   * The records from just outside the period that the last run left to no item, read as a run reads
+   * them (from the session's snapshot when it has one): null when one of them is no longer there.
+   */
+  private outsideRecords(session: SessionInfo, ids: readonly string[]): EngineProvider[] | null {
+    if (ids.length === 0) return []
+    const wanted = new Set(ids)
+    const snapshot = this.ctx.db.prepare('select side from recon_provider_snapshots where session_id = ?').pluck().get(session.id) as
+      string | undefined
+    let found: EngineProvider[]
+    if (snapshot !== undefined) found = (JSON.parse(snapshot) as { records: EngineProvider[] }).records.filter((r) => wanted.has(r.id))
+    else {
+      const read = (from: string, to: string): EngineProvider[] =>
+        from > to
+          ? []
+          : loadProviderSide(this.ctx.db, {
+              profileId: session.profileId,
+              source: session.source,
+              filter: session.filter,
+              from,
+              to,
+              timeZone: session.timeZone
+            }).records
+      // The days a run reads past the period (sessionProviderSide): daysAfter before it, daysBefore after it.
+      const { daysAfter, daysBefore } = session.settings
+      found = [
+        ...read(shiftDay(session.from, -daysAfter), shiftDay(session.from, -1)),
+        ...read(shiftDay(session.to, 1), shiftDay(session.to, daysBefore))
+      ].filter((r) => wanted.has(r.id))
+    }
+    for (const r of found) r.outsidePeriod = outsideThePeriod(session.source, r.day, session)
+    return found.length === ids.length && found.every((r) => r.outsidePeriod) ? found : null
+  }
+}
+
+class NoRoom extends Error {}
+
+function byPair(pins: readonly PinnedMatch[]): Map<string, PinnedMatch> {
+  return new Map(pins.map((p) => [pairKey(p.providerIds, p.fileIds), p]))
+}
+
+function memberIds(item: ReconItem): string[] {
+  return [...item.provider.map((p) => p.id), ...item.file.map((f) => f.id)]
+}
+
+/** The record and line ids a pair key names (pairKey: records joined by '+', '|', then lines). */
+function idsOfKey(key: string): string[] {
+  return key.split(/[|+]/).filter((id) => id !== '')
+}
+
+/** A record's keys as the exact keys compare them. */
+function keysOf(p: { reference: string | null; serviceReference: string | null }): string[] {
+  return [p.reference, p.serviceReference].flatMap((r) => (r ? [normaliseReference(r)] : [])).filter((k) => k !== '')
+}
+
+/** Every key a line can name a record by (its reference as written and without a bank's prefix, and reference-like words of its text). */
+function lineKeys(f: FileSide): Set<string> {
+  const keys = new Set<string>()
+  if (f.reference) for (const k of referenceCandidates(f.reference)) if (k !== '') keys.add(k)
+  for (const k of referenceTokens(f.reference ? `${f.description ?? ''} ${f.reference}` : f.description)) keys.add(k)
+  // A line not read names records by the words of its text.
+  if (f.notRead) for (const k of referenceTokens(f.notRead.text)) keys.add(k)
+  return keys
+}

@@ -1,0 +1,169 @@
+// Reject, match, unmatch and undo applied by matching the open pool again, not the session: each leaves what a full run leaves, and each case the keys could decide otherwise is run instead.
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { openCache } from '../../src/main/cache/open'
+import { RuleStore } from '../../src/main/reconcile/rules/store'
+import type { ReconService } from '../../src/main/reconcile/service'
+import type { ReconItem, SessionInfo } from '../../src/shared/reconcile'
+import { scenarioService, scenarioSession } from '../support/recon-session'
+
+const ADA = { name: 'Ada Obi', email: 'ada@example.com' }
+
+function statement(lines: string[]): string {
+  return ['Account number,0123456789', 'Currency,NGN', 'Date,Reference,Description,Amount', ...lines].join('\n')
+}
+
+/** Every item in order and the totals, as text: what a full run must give again. */
+function shown(service: ReconService, sessionId: string): string {
+  return JSON.stringify({ items: [...service.allItems(sessionId)], totals: service.totals(sessionId) })
+}
+
+function runs(service: ReconService, sessionId: string): number {
+  return service.events(sessionId).filter((e) => e.kind === 'run').length
+}
+
+/** Takes a decision and says whether it was applied in place, having checked it left what a full run leaves. */
+async function decided(service: ReconService, session: SessionInfo, decision: Parameters<ReconService['decide']>[1]): Promise<boolean> {
+  const before = runs(service, session.id)
+  const { inPlace } = await service.decide(session.id, decision)
+  expect(runs(service, session.id)).toBe(inPlace ? before : before + 1)
+  const kept = shown(service, session.id)
+  await service.run(session.id)
+  expect(shown(service, session.id)).toBe(kept)
+  return inPlace
+}
+
+function itemOf(service: ReconService, sessionId: string, test: (i: ReconItem) => boolean): ReconItem {
+  const found = [...service.allItems(sessionId)].find(test)
+  if (!found) throw new Error('no such item')
+  return found
+}
+
+describe('the open pool matched again', () => {
+  it('unmatches a match by key in place: the record and the line wait alone, as a run leaves them', async () => {
+    const service = scenarioService([
+      { n: 1, amount: 1000, day: '2026-10-03' },
+      { n: 2, amount: 2500, day: '2026-10-04', customer: ADA }
+    ])
+    const session = await scenarioSession(
+      service,
+      statement(['2026-10-03,PAY-0001,CARD,1000.00', '2026-10-04,,NIP TRF FROM ADA OBI,2500.00', '2026-10-20,,SMS ALERT CHARGES,-52.50']),
+      { name: 'october.csv', from: '2026-10-01', to: '2026-10-31' }
+    )
+    const keyed = itemOf(service, session.id, (i) => i.provider[0]?.reference === 'PAY-0001')
+    expect(await decided(service, session, { kind: 'unmatch', itemKey: keyed.key })).toBe(true)
+    expect(service.totals(session.id).counts).toMatchObject({ only_in_provider: 1, only_in_file: 2, suggested: 1 })
+    // And back: the pair is a pair of keys again, which only the keys (a run) make.
+    expect(await decided(service, session, { kind: 'undo' })).toBe(false)
+    expect(itemOf(service, session.id, (i) => i.provider[0]?.reference === 'PAY-0001').outcome).toBe('matched')
+  })
+
+  it('frees a line with a number in its text in place when no record holds that number as a key, and runs when one does', async () => {
+    const service = scenarioService([
+      { n: 1, amount: 2500, day: '2026-10-04', customer: ADA },
+      { n: 2, amount: 900, day: '2026-10-09' }
+    ])
+    const session = await scenarioSession(
+      service,
+      statement(['2026-10-04,,NIP TRF FROM ADA OBI 7731904,2500.00', '2026-10-10,,TRANSFER FROM ADA PAY-0002,2500.00']),
+      { name: 'october.csv', from: '2026-10-01', to: '2026-10-31' }
+    )
+    const suggestion = itemOf(service, session.id, (i) => i.outcome === 'suggested')
+    expect(await decided(service, session, { kind: 'accept', itemKey: suggestion.key })).toBe(true)
+    const accepted = itemOf(service, session.id, (i) => i.decision === 'accepted')
+    // 7731904 is no record's key: the freed line cannot be matched by one.
+    expect(await decided(service, session, { kind: 'unmatch', itemKey: accepted.key })).toBe(true)
+    // A line that names PAY-0002 in its text, matched to Ada's payment by hand and freed again, is the keys' to place.
+    const named = itemOf(service, session.id, (i) => i.file[0]?.description === 'TRANSFER FROM ADA PAY-0002')
+    expect(named.outcome).toBe('amount_differs')
+    expect(await decided(service, session, { kind: 'unmatch', itemKey: named.key })).toBe(true)
+    const line = named.file[0]?.id as string
+    expect(await decided(service, session, { kind: 'match', providerIds: ['id-1'], fileIds: [line] })).toBe(true)
+    expect(await decided(service, session, { kind: 'undo' })).toBe(false)
+  })
+
+  it('runs the session when a second line names the freed record by its reference: the keys match that one', async () => {
+    const service = scenarioService([{ n: 1, amount: 1000, day: '2026-10-03' }])
+    const session = await scenarioSession(
+      service,
+      statement(['2026-10-03,PAY-0001,CARD,1000.00', '2026-10-05,PAY-0001,CARD AGAIN,1000.00']),
+      { name: 'october.csv', from: '2026-10-01', to: '2026-10-31' }
+    )
+    expect(service.totals(session.id).counts).toMatchObject({ matched: 1, duplicate_in_file: 1 })
+    const keyed = itemOf(service, session.id, (i) => i.outcome === 'matched')
+    expect(await decided(service, session, { kind: 'unmatch', itemKey: keyed.key })).toBe(false)
+    const now = itemOf(service, session.id, (i) => i.outcome === 'matched')
+    expect(now.file[0]?.description).toBe('CARD AGAIN')
+  })
+
+  it('rejects, matches by hand and undoes in place, one after another, as a run would', async () => {
+    const service = scenarioService([
+      { n: 1, amount: 2500, day: '2026-10-04', customer: ADA },
+      { n: 2, amount: 400, day: '2026-10-06' },
+      { n: 3, amount: 600, day: '2026-10-06' }
+    ])
+    const session = await scenarioSession(
+      service,
+      statement(['2026-10-04,,NIP TRF FROM ADA OBI,2500.00', '2026-10-07,,SETTLEMENT,1000.00', '2026-10-25,,POS PURCHASE,2500.00']),
+      { name: 'october.csv', from: '2026-10-01', to: '2026-10-31' }
+    )
+    const ada = itemOf(service, session.id, (i) => i.outcome === 'suggested' && i.provider.length === 1)
+    expect(await decided(service, session, { kind: 'reject', itemKey: ada.key })).toBe(true)
+    // Rejected, the pair is never offered again: the record and the line wait alone.
+    expect(service.totals(session.id).counts).toMatchObject({ only_in_provider: 1 })
+    const line = itemOf(service, session.id, (i) => i.file[0]?.description === 'POS PURCHASE').file[0]?.id as string
+    expect(await decided(service, session, { kind: 'match', providerIds: ['id-1'], fileIds: [line] })).toBe(true)
+    expect(itemOf(service, session.id, (i) => i.decision === 'manual').file[0]?.id).toBe(line)
+    const group = itemOf(service, session.id, (i) => i.provider.length === 2)
+    expect(await decided(service, session, { kind: 'reject', itemKey: group.key })).toBe(true)
+    // Three undos: the group, the match and the first rejection come back.
+    for (let k = 0; k < 3; k++) expect(await decided(service, session, { kind: 'undo' })).toBe(true)
+    expect(service.totals(session.id).counts).toMatchObject({ suggested: 2, only_in_file: 1 })
+  })
+
+  it('keeps the records from just outside the period that no line claims, and gives them back to the pool', async () => {
+    const service = scenarioService([
+      { n: 1, amount: 700, day: '2026-09-29', customer: ADA },
+      { n: 2, amount: 700, day: '2026-10-02', customer: ADA }
+    ])
+    // The line of the 2nd is Ada's payment of the 2nd; rejected, the one of the 29th (within the window's reach) is offered instead.
+    const session = await scenarioSession(service, statement(['2026-10-02,,NIP TRF FROM ADA OBI,700.00']), {
+      name: 'october.csv',
+      from: '2026-10-01',
+      to: '2026-10-31'
+    })
+    const first = itemOf(service, session.id, (i) => i.outcome === 'suggested')
+    expect(first.provider[0]?.id).toBe('id-2')
+    expect(await decided(service, session, { kind: 'reject', itemKey: first.key })).toBe(true)
+    const second = itemOf(service, session.id, (i) => i.outcome === 'suggested')
+    expect(second.provider[0]).toMatchObject({ id: 'id-1', date: '2026-09-29' })
+    expect(await decided(service, session, { kind: 'reject', itemKey: second.key })).toBe(true)
+    // Rejected too, the record of the 29th is another period's again: no item holds it.
+    expect([...service.allItems(session.id)].flatMap((i) => i.provider.map((p) => p.id))).toEqual(['id-2'])
+  })
+
+  it('runs the session when rules are enabled: a run applies them to what it leaves open', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'ledgerline-pool-')), 'cache.sqlite')
+    const service = scenarioService([{ n: 1, amount: 2500, day: '2026-10-04', customer: ADA }], file)
+    const session = await scenarioSession(service, statement(['2026-10-04,,NIP TRF FROM ADA OBI,2500.00']), {
+      name: 'october.csv',
+      from: '2026-10-01',
+      to: '2026-10-31'
+    })
+    const db = openCache(file)
+    const rules = new RuleStore(db, { user: 'ada' })
+    rules.save('test', {
+      name: 'transfers-left-out',
+      description: 'Transfers from Ada are hers to explain',
+      match: 'all',
+      conditions: [{ field: 'description', operator: 'contains', value: 'ADA OBI' }],
+      action: { type: 'leave_out', reason: 'personal' }
+    })
+    rules.setEnabled('test', 'transfers-left-out', true)
+    db.close()
+    const suggestion = itemOf(service, session.id, (i) => i.outcome === 'suggested')
+    expect(await decided(service, session, { kind: 'reject', itemKey: suggestion.key })).toBe(false)
+  })
+})
