@@ -20,7 +20,7 @@ import {
   sessionsCommand,
   undoCommand
 } from './commands/session'
-import { teamAuditCommand, teamCommand, teamDecideCommand } from './commands/team'
+import { teamAuditCommand, teamCommand, teamDecideCommand, teamUndoCommand } from './commands/team'
 import { failureExitCode } from './exit-codes'
 import { profileCommand } from './commands/profile'
 import { syncCommand, followingCommand, unfollowCommand } from './commands/sync'
@@ -188,6 +188,9 @@ Commands:
       queued in the outbox and sent at once, or by the next team sync when the server cannot be
       reached. Refused as a conflict, naming who changed the item and when, if it changed since
       the version this computer has (or N).
+  undo --server URL --session ID [--db FILE]
+      Take back the shared session's last decision through the workspace (preparers), sent as a
+      decision is; one made before the session was shared cannot be taken back so.
   audit verify --server URL --session ID [--json]
       Recompute a shared session's hash chain from the server's rows; exit 1 naming the first
       event that does not fit.
@@ -237,7 +240,7 @@ export async function main(argv: string[]): Promise<number> {
       case 'report':
         return await reportCommand(rest)
       case 'undo':
-        return await undoCommand(rest)
+        return await (rest.includes('--server') ? teamUndoCommand(rest) : undoCommand(rest))
       case 'run':
         return await runCommand(rest)
       case 'match':

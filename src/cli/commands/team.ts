@@ -305,21 +305,50 @@ export async function teamDecideCommand(args: string[]): Promise<number> {
           : { kind: action as 'accept' | 'reject' | 'unmatch', itemKey }
       ref = replicas.queueDecision(replica, decision, basedOn).ref
     }
-    const outcome = await replicas.send(replica, [ref], (work) => withServer(target, work))
-    if (!outcome.sent) {
-      say(
-        `The workspace cannot be reached (${outcome.unreachable}): the ${action === 'note' ? 'note' : 'decision'} waits on this computer (${replicas.queued()} queued) and is sent by the next team sync.\n`
-      )
-      return 0
-    }
-    const [refused] = outcome.refused
-    if (refused) throw new AppError(refused.code, refused.message)
-    const seq = replicas.require(session).lastSeq
-    say(`${action === 'note' ? 'Noted' : `Decided (${action})`} item ${itemKey} in session ${session}; the session is at event ${seq}.\n`)
-    return 0
+    return await sent(replicas, replica, ref, target, session, action === 'note' ? 'note' : 'decision', () =>
+      action === 'note' ? `Noted item ${itemKey}` : `Decided (${action}) item ${itemKey}`
+    )
   } finally {
     await data.close()
   }
+}
+
+/** `undo --server URL --session ID [--db FILE]`: takes back the session's last decision through the workspace (preparers), queued and sent as a decision is. */
+export async function teamUndoCommand(args: string[]): Promise<number> {
+  const { values } = parseArgs({ args, options: SESSION, strict: true })
+  const target = server(values.server)
+  const session = sessionId(values.session, 'undo --server')
+  const data = openData(values.db, 'fills')
+  try {
+    const { replicas, replica } = await replicaOf(data, target, session)
+    const { ref } = replicas.queueDecision(replica, { kind: 'undo' })
+    return await sent(replicas, replica, ref, target, session, 'undo', () => 'Undid the last decision')
+  } finally {
+    await data.close()
+  }
+}
+
+/** Sends one queued event at once and says what became of it: sent (the session's event now), waiting (the server out of reach), or refused. */
+async function sent(
+  replicas: TeamReplicas,
+  replica: Replica,
+  ref: string,
+  target: TeamServer,
+  session: string,
+  what: string,
+  done: () => string
+): Promise<number> {
+  const outcome = await replicas.send(replica, [ref], (work) => withServer(target, work))
+  if (!outcome.sent) {
+    say(
+      `The workspace cannot be reached (${outcome.unreachable}): the ${what} waits on this computer (${replicas.queued()} queued) and is sent by the next team sync.\n`
+    )
+    return 0
+  }
+  const [refused] = outcome.refused
+  if (refused) throw new AppError(refused.code, refused.message)
+  say(`${done()} in session ${session}; the session is at event ${replicas.require(session).lastSeq}.\n`)
+  return 0
 }
 
 /** `team report --server URL --db FILE --session ID --out FILE.csv [--xlsx FILE]`: the items as replayed here (after a sync) and the sign-off beside them. */

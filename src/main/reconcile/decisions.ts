@@ -39,6 +39,12 @@ const OPEN_POOL = ['suggested', 'ambiguous', 'only_in_provider', 'only_in_file',
 /** Decisions that can change what else matches: applied by matching the open pool again (pool-run.ts), which needs what the events decided before them. */
 const POOL_KINDS = new Set<AuditEventBody['kind']>(['accept', 'reject', 'match', 'unmatch', 'undo'])
 
+/** What a session's events decided without a decision and with it. */
+interface Folds {
+  before: FoldedDecisions
+  after: FoldedDecisions
+}
+
 /** Decisions about one item's annotation: undone in place by reading the item's annotation again. */
 const ANNOTATIONS = new Set<AuditEventBody['kind']>(['note', 'reason', 'resolve', 'exclude'])
 
@@ -84,7 +90,8 @@ export class Decisions {
     const before = matchPool && session.lastRunAt !== null && POOL_KINDS.has(body.kind) ? foldSession(this.ctx.db, sessionId) : null
     const { applied, seq } = this.ctx.db.transaction(() => {
       const event = this.ctx.record(sessionId, body)
-      return { applied: session.lastRunAt !== null ? this.applyInPlace(session, body, event, before) : false, seq: event.seq }
+      const folds = before ? { before, after: foldSession(this.ctx.db, sessionId) } : null
+      return { applied: session.lastRunAt !== null ? this.applyInPlace(session, body, event, folds) : false, seq: event.seq }
     })()
     return { inPlace: applied !== false, item: applied === true || applied === false ? null : applied, seq }
   }
@@ -116,36 +123,37 @@ export class Decisions {
     const session = this.sessions.get(sessionId)
     if (session.lastRunAt === null) return false
     const events = sessionEvents(this.ctx.db, sessionId)
+    // Each is applied over the events up to it: those after it are kept already, but not yet applied.
     return kept.every(({ body, event }) => {
-      const before = POOL_KINDS.has(body.kind) ? foldEvents(events.filter((e) => e.seq < event.seq)) : null
-      return this.applyInPlace(session, body as DecisionEvent, event, before) !== false
+      const folds = POOL_KINDS.has(body.kind)
+        ? {
+            before: foldEvents(events.filter((e) => e.seq < event.seq)),
+            after: foldEvents(events.filter((e) => e.seq <= event.seq))
+          }
+        : null
+      return this.applyInPlace(session, body as DecisionEvent, event, folds) !== false
     })
   }
 
   /**
    * Applies a decision kept as `event` to the stored items and totals: the one item changed, true when
-   * the totals or several items changed, or false when a run must do it. `before`: what the session's
-   * events decided without it (for the decisions that match the pool again).
+   * the totals or several items changed, or false when a run must do it. `folds`: what the session's
+   * events decided without it and with it (for the decisions that match the pool again).
    */
-  private applyInPlace(
-    session: SessionInfo,
-    decision: DecisionEvent,
-    event: AuditEvent,
-    before: FoldedDecisions | null
-  ): ReconItem | boolean {
+  private applyInPlace(session: SessionInfo, decision: DecisionEvent, event: AuditEvent, folds: Folds | null): ReconItem | boolean {
     const stored = this.items.storedSummary(session.id)
     if (!stored) return false
     const { settings, totals } = stored
     if (JSON.stringify(settings) !== JSON.stringify(session.settings)) return false
     const next = new Totals(totalsBasis({ settings, to: session.to }), totals)
-    const matchPool = (): boolean => before !== null && this.pool.apply(session, before) === null
+    const matchPool = (): boolean => folds !== null && this.pool.apply(session, folds.before, folds.after) === null
     if (decision.kind === 'adjust') {
       next.adjust(decision.payload.currency, decision.payload.amountMinor)
       this.items.storeTotals(session.id, settings, next.result())
       return true
     }
     if (decision.kind === 'reject' || decision.kind === 'match' || decision.kind === 'unmatch') return matchPool()
-    if (decision.kind === 'undo') return this.undoInPlace(session, decision, next) ?? matchPool()
+    if (decision.kind === 'undo') return this.undoInPlace(session, decision, next, folds?.after ?? null) ?? matchPool()
     const itemKey = eventSubjects(decision).itemKey
     const found = itemKey === null ? null : this.items.withPosition(session.id, itemKey)
     if (!found) return false
@@ -206,7 +214,12 @@ export class Decisions {
    * say it; of an adjustment: the totals without it. Null for an undo that changes what matches (the
    * pool is matched again), false for one only a run can apply (a line read by hand, a rule's decision).
    */
-  private undoInPlace(session: SessionInfo, undo: Extract<DecisionEvent, { kind: 'undo' }>, next: Totals): ReconItem | boolean | null {
+  private undoInPlace(
+    session: SessionInfo,
+    undo: Extract<DecisionEvent, { kind: 'undo' }>,
+    next: Totals,
+    after: FoldedDecisions | null
+  ): ReconItem | boolean | null {
     const { kind, undoes, itemKey } = undo.payload
     if (kind === 'adjust') {
       const undone = sessionEvents(this.ctx.db, session.id).find((e) => e.seq === undoes)
@@ -218,7 +231,7 @@ export class Decisions {
     if (!ANNOTATIONS.has(kind)) return POOL_KINDS.has(kind) ? null : false
     const found = itemKey === undefined ? null : this.items.withPosition(session.id, itemKey)
     if (!found) return false
-    const said = foldSession(this.ctx.db, session.id).notes.get(found.item.key)
+    const said = (after ?? foldSession(this.ctx.db, session.id)).notes.get(found.item.key)
     return this.replaceItem(session, next, found.position, found.item, {
       ...found.item,
       note: said?.note ?? null,
@@ -465,8 +478,9 @@ export class Decisions {
           this.refuseLocked(session, decision)
           this.ctx.record(sessionId, this.decisionEvent(session, decision))
         }
-        const before = foldEvents(sessionEvents(this.ctx.db, sessionId).filter((e) => e.seq < from))
-        return session.lastRunAt !== null && this.pool.apply(session, before) === null
+        const events = sessionEvents(this.ctx.db, sessionId)
+        const before = foldEvents(events.filter((e) => e.seq < from))
+        return session.lastRunAt !== null && this.pool.apply(session, before, foldEvents(events)) === null
       })()
       if (!matched) await this.runs.run(sessionId)
     }

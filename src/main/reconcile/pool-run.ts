@@ -42,9 +42,10 @@ export class PoolRuns {
   /**
    * Matches the open pool again after a decision already kept as an event, and stores the answer in
    * place of the pool's items (in the caller's transaction): null when done, else why a run must do it.
-   * `before`: what the session's own events decided without the decision.
+   * `before` and `after`: what the session's own events decided without the decision and with it (a
+   * pulled decision may have later ones kept already, not yet applied).
    */
-  apply(session: SessionInfo, before: FoldedDecisions): PoolRunRefusal | null {
+  apply(session: SessionInfo, before: FoldedDecisions, after: FoldedDecisions): PoolRunRefusal | null {
     if (session.lastRunAt === null) return 'no run yet'
     // A virtual account's further keys (its number) are not kept with the items.
     if (session.source === 'virtual-accounts') return 'virtual accounts'
@@ -59,7 +60,7 @@ export class PoolRuns {
     if (outsideIds === null || recordKeys === null) return 'run before outside records and keys were kept'
 
     const was = this.runs.withLearned(session, before)
-    const now = this.runs.decisions(session)
+    const now = this.runs.withLearned(session, after)
     const pinsBefore = byPair(was.engine.pinned)
     const pinsNow = byPair(now.engine.pinned)
     const pinsAdded = [...pinsNow].filter(([k, p]) => pinsBefore.get(k)?.kind !== p.kind).map(([, p]) => p)
