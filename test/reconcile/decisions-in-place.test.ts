@@ -18,7 +18,8 @@ const paymentArb = fc.record({
   day: fc.integer({ min: 3, max: 12 }),
   who: fc.integer({ min: 0, max: NAMES.length - 1 }),
   // 'twice': the line and a second one with the same reference (a duplicate in the file).
-  shown: fc.constantFrom('reference', 'name', 'name', 'net', 'other-amount', 'missing', 'with-next', 'twice'),
+  // 'in-text': the reference in the line's words, not its reference column.
+  shown: fc.constantFrom('reference', 'name', 'name', 'net', 'other-amount', 'missing', 'with-next', 'twice', 'in-text'),
   lag: fc.integer({ min: 0, max: 2 }),
   fees: fc.constantFrom(0, 0, 15)
 })
@@ -44,7 +45,9 @@ function statement(payments: Of<typeof paymentArb>[], charges: number): string {
     const next = payments[k + 1]
     if (p.shown === 'with-next' && next) {
       settled.add(k + 1)
-      lines.push(`2026-10-${String(p.day + p.lag).padStart(2, '0')},,SETTLEMENT,${p.amount + next.amount}.00`)
+      // On an odd lag the settlement names both payments' references in its words (the keys match it to both together).
+      const named = p.lag % 2 === 1 ? ` PAY-000${k + 1} PAY-000${k + 2}` : ''
+      lines.push(`2026-10-${String(p.day + p.lag).padStart(2, '0')},,SETTLEMENT${named},${p.amount + next.amount}.00`)
       return
     }
     const day = `2026-10-${String(p.day + p.lag).padStart(2, '0')}`
@@ -52,7 +55,8 @@ function statement(payments: Of<typeof paymentArb>[], charges: number): string {
     // 'net': what reached the bank, the amount less the provider's fees.
     const amount = p.shown === 'other-amount' ? p.amount + 7 : p.shown === 'net' ? p.amount - p.fees : p.amount
     const keyed = p.shown === 'reference' || p.shown === 'twice'
-    lines.push(`${day},${keyed ? `PAY-000${k + 1}` : ''},NIP TRF FROM ${who.says},${amount}.00`)
+    const words = p.shown === 'in-text' ? `NIP TRF PAY-000${k + 1} FROM ${who.says}` : `NIP TRF FROM ${who.says}`
+    lines.push(`${day},${keyed ? `PAY-000${k + 1}` : ''},${words},${amount}.00`)
     if (p.shown === 'twice') lines.push(`${day},PAY-000${k + 1},NIP TRF FROM ${who.says} AGAIN,${amount}.00`)
   })
   for (let c = 0; c < charges; c++) lines.push(`2026-10-2${c},,SMS ALERT CHARGES,-52.50`)

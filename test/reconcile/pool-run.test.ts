@@ -60,7 +60,7 @@ describe('the open pool matched again', () => {
     expect(itemOf(service, session.id, (i) => i.provider[0]?.reference === 'PAY-0001').outcome).toBe('matched')
   })
 
-  it('frees a line with a number in its text in place when no record holds that number as a key, and runs when one does', async () => {
+  it('frees a line in place when no record holds the number in its text, or only the one it was unmatched from; a pair of keys again is a run', async () => {
     const service = scenarioService([
       { n: 1, amount: 2500, day: '2026-10-04', customer: ADA },
       { n: 2, amount: 900, day: '2026-10-09' }
@@ -75,13 +75,17 @@ describe('the open pool matched again', () => {
     const accepted = itemOf(service, session.id, (i) => i.decision === 'accepted')
     // 7731904 is no record's key: the freed line cannot be matched by one.
     expect(await decided(service, session, { kind: 'unmatch', itemKey: accepted.key })).toBe(true)
-    // A line that names PAY-0002 in its text, matched to Ada's payment by hand and freed again, is the keys' to place.
+    // A line that names PAY-0002 in its text, unmatched from it, matched to Ada's payment by hand and freed again: the one
+    // record its key names is the one it was unmatched from, so the keys leave it open, and the pool takes it.
     const named = itemOf(service, session.id, (i) => i.file[0]?.description === 'TRANSFER FROM ADA PAY-0002')
     expect(named.outcome).toBe('amount_differs')
     expect(await decided(service, session, { kind: 'unmatch', itemKey: named.key })).toBe(true)
     const line = named.file[0]?.id as string
     expect(await decided(service, session, { kind: 'match', providerIds: ['id-1'], fileIds: [line] })).toBe(true)
+    expect(await decided(service, session, { kind: 'undo' })).toBe(true)
+    // Undoing the unmatch makes them a pair of keys again: a run.
     expect(await decided(service, session, { kind: 'undo' })).toBe(false)
+    expect(itemOf(service, session.id, (i) => i.file[0]?.id === line).outcome).toBe('amount_differs')
   })
 
   it('runs the session when a second line names the freed record by its reference: the keys match that one', async () => {

@@ -334,8 +334,16 @@ export class SessionItems {
     return (this.ctx.db.prepare('select record_keys from recon_sessions where id = ?').pluck().get(sessionId) as Buffer | null) ?? null
   }
 
-  storeRecordKeys(sessionId: string, filter: Buffer): void {
-    this.ctx.db.prepare('update recon_sessions set record_keys = ? where id = ?').run(filter, sessionId)
+  /** The keys two or more of the last run's records hold (keysHeldTwice), null before a run kept them. */
+  keysTwice(sessionId: string): Set<string> | null {
+    const stored = this.ctx.db.prepare('select keys_twice from recon_sessions where id = ?').pluck().get(sessionId) as string | null
+    return stored === null ? null : new Set(JSON.parse(stored) as string[])
+  }
+
+  storeRecordKeys(sessionId: string, filter: Buffer, twice: readonly string[]): void {
+    this.ctx.db
+      .prepare('update recon_sessions set record_keys = ?, keys_twice = ? where id = ?')
+      .run(filter, JSON.stringify(twice), sessionId)
   }
 
   /** Stores one item as it now is, at its place. */

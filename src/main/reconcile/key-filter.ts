@@ -1,5 +1,6 @@
 // Which keys a run's provider records hold, kept small (a Bloom filter of their references, ten bits a key): a decision in place can tell that a line names no record by its key without reading the records.
 import { keyChar } from './key-index'
+import { normaliseReference } from './references'
 
 /** Bits kept per key, and hashes per key: about one key in a hundred that no record holds is taken for one that does. */
 const BITS_PER_KEY = 10
@@ -48,4 +49,17 @@ export function mayHoldKey(filter: Buffer, key: string): boolean {
     if (((filter[bit >> 3] as number) & (1 << (bit & 7))) === 0) return false
   }
   return true
+}
+
+/** The keys (normalised as the exact keys compare them) that two or more records hold, sorted. */
+export function keysHeldTwice(keys: Iterable<string>): string[] {
+  const seen = new Set<string>()
+  const twice = new Set<string>()
+  for (const key of keys) {
+    const k = normaliseReference(key)
+    if (k === '') continue
+    if (seen.has(k)) twice.add(k)
+    else seen.add(k)
+  }
+  return [...twice].sort()
 }

@@ -57,7 +57,8 @@ export class PoolRuns {
     if (session.team?.replay !== true && new RuleStore(this.ctx.db).list(session.profileId).some((r) => r.enabled)) return 'rules enabled'
     const outsideIds = this.items.outsideOpen(session.id)
     const recordKeys = this.items.recordKeys(session.id)
-    if (outsideIds === null || recordKeys === null) return 'run before outside records and keys were kept'
+    const keysTwice = this.items.keysTwice(session.id)
+    if (outsideIds === null || recordKeys === null || keysTwice === null) return 'run before outside records and keys were kept'
 
     const was = this.runs.withLearned(session, before)
     const now = this.runs.withLearned(session, after)
@@ -116,9 +117,18 @@ export class PoolRuns {
     const dismissedWith = (recordId: string, lineId: string): boolean => now.engine.dismissed.has(pairKey([recordId], [lineId]))
     for (const f of releasedLines) {
       const named = lineKeys(f)
-      if (named.size === 0) continue
-      const explained = new Set(releasedRecords.filter((p) => dismissedWith(p.id, f.id)).flatMap((p) => keysOf(p)))
-      if ([...named].some((k) => !explained.has(k) && mayHoldKey(recordKeys, k))) return 'a freed line names a record by its key'
+      // The records the line's keys name: none, or one it is dismissed with (two would make it a line naming several, which the keys match together).
+      const records = new Set<string>()
+      for (const k of named) {
+        const freed = releasedRecords.find((p) => keysOf(p).includes(k))
+        if (freed) records.add(freed.id)
+        else if (mayHoldKey(recordKeys, k)) {
+          const held = keysTwice.has(k) ? null : this.recordByReference(session, f, k)
+          if (held === null) return 'a freed line names a record by its key'
+          records.add(held)
+        }
+      }
+      if (records.size > 1 || [...records].some((id) => !dismissedWith(id, f.id))) return 'a freed line names a record by its key'
     }
     if (releasedRecords.length > 0) {
       const freedKeys = new Map<string, string>()
@@ -199,6 +209,26 @@ export class PoolRuns {
     this.items.storeTotals(session.id, session.settings, next.result())
     this.items.storeOutsideOpen(session.id, outsideLeftOpen(result))
     return null
+  }
+
+  /**
+   * The record of the session's last run whose reference is `key` as the line writes it (its
+   * reference column, or a word of its text), when exactly one such payment is in the cache and an
+   * item of the session holds it (so the run read it); null otherwise, or for another source.
+   */
+  private recordByReference(session: SessionInfo, f: FileSide, key: string): string | null {
+    if (session.source !== 'payments') return null
+    const written = [f.reference ?? '', ...`${f.description ?? ''} ${f.reference ?? ''}`.split(/[\s,;|()[\]{}"']+/)]
+      .map((w) => w.trim())
+      .filter((w) => w !== '' && normaliseReference(w) === key)
+    const ids = new Set<string>()
+    const find = this.ctx.db.prepare('select id, reference from payments where profile_id = ? and reference = ?').raw(true)
+    for (const w of new Set(written))
+      for (const [id, reference] of find.all(session.profileId, w) as [string, string][])
+        if (normaliseReference(reference) === key) ids.add(id)
+    const [id] = ids
+    if (ids.size !== 1 || id === undefined) return null
+    return this.items.containing(session.id, [id], []).length === 1 ? id : null
   }
 
   /** Takes the gone items out and puts the new ones in their places, all or nothing (false: no room between two neighbours). */

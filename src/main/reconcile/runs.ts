@@ -27,7 +27,7 @@ import { ruleApplications } from './rules/applications'
 import { RuleStore } from './rules/store'
 import type { SessionItems } from './items'
 import { sessionProviderSide } from './provider-side'
-import { keyFilter } from './key-filter'
+import { keyFilter, keysHeldTwice } from './key-filter'
 import { keysNamedBy, normaliseReference } from './references'
 import { fileNamesOf, filePagesOf } from './report'
 import { summarise, totalsBasis } from './totals'
@@ -185,10 +185,11 @@ export class Runs {
     this.ctx.db.transaction(() => {
       this.items.replaceAll(session.id, items)
       this.items.storeOutsideOpen(session.id, outsideLeftOpen(result))
-      this.items.storeRecordKeys(
-        session.id,
-        keyFilter(result.provider.flatMap((p) => [p.reference, p.serviceReference, ...(p.keys ?? [])].filter((k): k is string => !!k)))
-      )
+      // Each record's keys once (its reference and service reference may be the same key).
+      const keys = result.provider.flatMap((p) => [
+        ...new Set([p.reference, p.serviceReference, ...(p.keys ?? [])].flatMap((k) => (k ? [normaliseReference(k)] : [])))
+      ])
+      this.items.storeRecordKeys(session.id, keyFilter(keys), keysHeldTwice(keys))
       this.ctx.db.prepare('update recon_sessions set last_run_at = ? where id = ?').run(this.ctx.now().toISOString(), session.id)
       this.items.storeTotals(session.id, session.settings, totals)
       this.ctx.record(session.id, {

@@ -9,6 +9,8 @@ import type { Migration } from '../migrations'
  *   version stores them, and a decision that needs them runs the session again.
  * - recon_sessions.record_keys: the keys the last run's provider records hold (their references and
  *   further keys) as a Bloom filter (key-filter.ts): a decision can tell a line names none of them.
+ * - recon_sessions.keys_twice: those keys (as the exact keys compare them) that two or more of the
+ *   records hold (a JSON array): a line naming one is matched by no key, or to the first by content.
  */
 export const v18: Migration = {
   version: 18,
@@ -17,6 +19,7 @@ export const v18: Migration = {
     db.exec(`
       ALTER TABLE recon_sessions ADD COLUMN outside_open TEXT;
       ALTER TABLE recon_sessions ADD COLUMN record_keys BLOB;
+      ALTER TABLE recon_sessions ADD COLUMN keys_twice TEXT;
     `)
   }
 }
