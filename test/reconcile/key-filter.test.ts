@@ -1,7 +1,7 @@
 // The filter of a run's record keys never says "no" of a key it holds, compares keys as the exact keys do, and says "no" of nearly every other.
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { keyFilter, mayHoldKey } from '../../src/main/reconcile/key-filter'
+import { keyFilter, keysHeldTwice, mayHoldKey } from '../../src/main/reconcile/key-filter'
 import { propertyRuns } from '../support/property'
 
 describe('the filter of record keys', () => {
@@ -27,5 +27,9 @@ describe('the filter of record keys', () => {
     expect(wrong / 20_000).toBeLessThan(0.02)
     expect(mayHoldKey(filter, ' -/ ')).toBe(false)
     expect(mayHoldKey(keyFilter([]), 'ORD-1')).toBe(false)
+  })
+
+  it('lists the keys two records hold, however each writes it, once', () => {
+    expect(keysHeldTwice(['PAY-1', 'pay 1', 'ORD-7', 'ORD-8', 'ord8', 'ORD8', '', '--'])).toEqual(['ORD8', 'PAY1'])
   })
 })

@@ -120,13 +120,12 @@ export class PoolRuns {
       // The records the line's keys name: none, or one it is dismissed with (two would make it a line naming several, which the keys match together).
       const records = new Set<string>()
       for (const k of named) {
-        const freed = releasedRecords.find((p) => keysOf(p).includes(k))
-        if (freed) records.add(freed.id)
-        else if (mayHoldKey(recordKeys, k)) {
-          const held = keysTwice.has(k) ? null : this.recordByReference(session, f, k)
-          if (held === null) return 'a freed line names a record by its key'
-          records.add(held)
-        }
+        // Surely no record of the run holds it; or two do (the key is no one's, or the first's by content): the keys decide.
+        if (!mayHoldKey(recordKeys, k)) continue
+        if (keysTwice.has(k)) return 'a freed line names a key two records hold'
+        const held = releasedRecords.find((p) => keysOf(p).includes(k))?.id ?? this.recordByReference(session, f, k)
+        if (held === null) return 'a freed line names a record by its key'
+        records.add(held)
       }
       if (records.size > 1 || [...records].some((id) => !dismissedWith(id, f.id))) return 'a freed line names a record by its key'
     }
