@@ -44,6 +44,8 @@ describe('learning in Chromium', { timeout: 180_000 }, () => {
     expect(december).toBeDefined()
     await page.goto(`${harness.baseUrl}#/reconcile/${december.id}`)
 
+    // The session's first page shown before the filter is typed (its answer, coming later, would show every item again).
+    await expect.poll(() => page.getByTestId('items-shown').textContent()).toMatch(/ of [1-9]/)
     // December's line from "FEMI BAL": the suggestion the months before taught, and why, in words.
     await page.getByTestId('filter-text').locator('input').fill('FROM FEMI BAL')
     await expect.poll(() => page.getByTestId('items-shown').textContent()).toBe('1–1 of 1')
