@@ -40,6 +40,8 @@ export const useReviewStore = defineStore('review', () => {
   const events = ref<AuditEntry[]>([])
   /** Items picked for a match by hand, by key: their provider records and file lines are matched together. */
   const picked = ref<Map<string, ReconItem>>(new Map())
+  /** The session last asked for: its filters and picks are the ones kept. */
+  let asked: string | null = null
   /** The session with its summary, and a page of its items: a newer load drops an older one's answer. */
   const sessionCall = useCall(async (id: string): Promise<CallResult<{ session: SessionInfo; summary: ReconSummary | null }>> => {
     const [s, sum] = await Promise.all([window.api.recon.session({ id }), window.api.recon.summary({ sessionId: id })])
@@ -59,6 +61,7 @@ export const useReviewStore = defineStore('review', () => {
     events.value = []
     picked.value = new Map()
     error.value = null
+    asked = null
   })
 
   const closed = computed(() => session.value?.closedAt != null)
@@ -110,6 +113,15 @@ export const useReviewStore = defineStore('review', () => {
   async function load(id: string, keepPlace = false): Promise<void> {
     // A page still on its way belongs to what is being reloaded.
     itemsCall.reset()
+    if (asked !== id) {
+      // Another session: nothing picked or filtered from the last one carries over. Cleared as it is asked
+      // for, not as it arrives: what is typed into the filters meanwhile is the new session's.
+      asked = id
+      picked.value = new Map()
+      outcome.value = null
+      filters.value = { currency: null, text: '', minAmount: '', maxAmount: '', range: null }
+      keepPlace = false
+    }
     const answer = await sessionCall.run(id)
     if (!answer) return
     if (!answer.ok) {
@@ -117,13 +129,6 @@ export const useReviewStore = defineStore('review', () => {
       return
     }
     const s = answer.value
-    if (session.value?.id !== s.session.id) {
-      // Another session: nothing picked or filtered from the last one carries over.
-      picked.value = new Map()
-      outcome.value = null
-      filters.value = { currency: null, text: '', minAmount: '', maxAmount: '', range: null }
-      keepPlace = false
-    }
     session.value = s.session
     summary.value = s.summary
     if (!keepPlace) {
@@ -135,7 +140,8 @@ export const useReviewStore = defineStore('review', () => {
 
   async function loadPage(): Promise<void> {
     const id = session.value?.id
-    if (!id) return
+    // Another session is on its way: its own first page follows it, with what is typed by then.
+    if (!id || id !== asked) return
     const answer = await itemsCall.run({ sessionId: id, ...query(), offset: page.value * PAGE_SIZE, limit: PAGE_SIZE })
     if (!answer) return
     if (!answer.ok) {
