@@ -336,6 +336,17 @@ export function awaitsReading(item: ReconItem): boolean {
 
 export type DecisionState = 'accepted' | 'manual' | null
 
+/**
+ * How an item's pairing was decided, in words: accepted (a suggestion), by hand, or by the enabled rule
+ * that paired it (its pin is kept as one by hand; its reasons name the rule, as `decidedBy` does).
+ */
+export function decisionInWords(item: Pick<ReconItem, 'decision' | 'decidedBy' | 'reasons'>): string | null {
+  if (item.decision === 'accepted') return 'accepted'
+  if (item.decision !== 'manual') return null
+  const by = item.decidedBy
+  return by !== null && item.reasons.includes(`decided by ${by}, an enabled rule`) ? `by ${by}` : 'by hand'
+}
+
 /** One item or group of the result, in its stable order. */
 export interface ReconItem {
   key: string
@@ -374,17 +385,27 @@ export const AGE_BUCKETS = [
 export const AGEING_KINDS = {
   pending: { outcomes: ['pending_at_provider'], label: 'pending at the provider', name: 'pending_at_provider' },
   providerOnly: { outcomes: ['only_in_provider'], label: 'only at the provider', name: 'only_in_provider' },
-  differences: { outcomes: ['amount_differs'], label: 'amount differences', name: 'amount_differs' },
+  differences: { outcomes: ['amount_differs'], label: 'amount differences', name: 'amount_differs', byDifference: true },
   toReview: {
     outcomes: ['suggested', 'ambiguous', 'status_differs', 'currency_differs'],
     label: 'still to review',
-    name: 'to_review'
+    name: 'to_review',
+    byDifference: true
   },
   duplicates: { outcomes: ['duplicate_in_provider', 'duplicate_in_file'], label: 'duplicates', name: 'duplicates' },
   fileOnly: { outcomes: ['only_in_file'], label: 'only in the file', name: 'only_in_file' },
   notRead: { outcomes: ['not_read'], label: 'lines not read', name: 'not_read' }
-} as const satisfies Record<string, { outcomes: readonly Outcome[]; label: string; name: string }>
+} as const satisfies Record<string, { outcomes: readonly Outcome[]; label: string; name: string; byDifference?: boolean }>
 export type AgeingKind = keyof typeof AGEING_KINDS
+
+/**
+ * One age bucket's amount in words: a class of items with both sides is aged by what the file shows
+ * beyond the provider, so its amount is said as a difference ("difference NGN 0.00" for suggestions of
+ * the very amount, not "NGN 0.00" as if nothing were open).
+ */
+export function agedAmountInWords(kind: AgeingKind, amount: string): string {
+  return 'byDifference' in AGEING_KINDS[kind] ? `difference ${amount}` : amount
+}
 
 /** Items of one age bucket: how many, and their amount (a pending record's as expected at the bank, a line's as read). */
 export interface AgeBucket {

@@ -106,6 +106,9 @@ describe('learning in Chromium', { timeout: 180_000 }, () => {
         { timeout: 60_000 }
       )
       .toContain('rule "alias-femi-bal" (version 1)')
+    // On screen the pairing is the rule's, not the user's by hand.
+    await page.getByTestId('filter-text').locator('input').fill('FROM FEMI BAL')
+    await expect.poll(() => page.getByTestId('item-decision').first().textContent()).toBe(' ⚙ by rule "alias-femi-bal" (version 1)')
     expect(harness.pageErrors).toEqual([])
   })
 })
