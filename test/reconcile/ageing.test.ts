@@ -2,7 +2,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { summarise } from '../../src/main/reconcile/totals'
-import { AGEING_KINDS, DEFAULT_SETTINGS, type AgeingKind, type Outcome } from '../../src/shared/reconcile'
+import { AGEING_KINDS, agedAmountInWords, DEFAULT_SETTINGS, type AgeingKind, type Outcome } from '../../src/shared/reconcile'
 import { reconItem } from '../support/items'
 import { propertyRuns } from '../support/property'
 
@@ -89,5 +89,18 @@ describe('ageing per class', () => {
       ),
       propertyRuns(200)
     )
+  })
+
+  it('says a class aged by its difference as a difference: a suggestion of the very amount is "difference NGN 0.00", not "NGN 0.00"', () => {
+    const day = '2026-10-30'
+    const pair = side(1, 5_000, day)
+    const ageing = summarise([reconItem({ key: 'k1', outcome: 'suggested', provider: [pair.provider], file: [pair.file] })], BASIS, [])
+      .currencies[0]?.ageing
+    expect(ageing?.toReview[0]).toEqual({ count: 1, minor: 0 })
+    expect(agedAmountInWords('toReview', 'NGN 0.00')).toBe('difference NGN 0.00')
+    expect(agedAmountInWords('differences', 'NGN 1.00')).toBe('difference NGN 1.00')
+    // One-sided classes are aged by their own amount, said plainly.
+    for (const kind of ['pending', 'providerOnly', 'duplicates', 'fileOnly', 'notRead'] as const)
+      expect(agedAmountInWords(kind, 'NGN 8.00')).toBe('NGN 8.00')
   })
 })

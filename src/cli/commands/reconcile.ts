@@ -8,6 +8,7 @@ import { moneyText, parseMajor, toMajorString } from '../../shared/money'
 import { isTimeZone } from '../../shared/time'
 import {
   AGE_BUCKETS,
+  agedAmountInWords,
   AGEING_KINDS,
   carriedInWords,
   feeBasisInWords,
@@ -479,7 +480,9 @@ export function describeSummary(summary: ReconSummary): string {
     for (const [kind, { label }] of Object.entries(AGEING_KINDS) as [AgeingKind, (typeof AGEING_KINDS)[AgeingKind]][]) {
       const buckets = c.ageing[kind]
         .map((b, k) =>
-          b.count === 0 ? null : `${AGE_BUCKETS[k]?.label} ${b.count.toLocaleString('en-US')} (${moneyText(b.minor, c.currency)})`
+          b.count === 0
+            ? null
+            : `${AGE_BUCKETS[k]?.label} ${b.count.toLocaleString('en-US')} (${agedAmountInWords(kind, moneyText(b.minor, c.currency))})`
         )
         .filter((b) => b !== null)
       if (buckets.length > 0) out.push(`    ${label[0]?.toUpperCase()}${label.slice(1)}, by age at the period's end: ${buckets.join(', ')}`)
