@@ -51,13 +51,22 @@ export function itemKeyGiven(value: string): string {
   return /^="[^"]*"$/.test(value) ? value.slice(2, -1) : value
 }
 
-export function positiveInt(name: string, value: string | undefined, fallback: number, min = 0): number {
+export function positiveInt(name: string, value: string | undefined, fallback: number, min = 0, max = Number.MAX_SAFE_INTEGER): number {
   if (value === undefined) return fallback
-  if (!/^\d+$/.test(value) || Number(value) < min || !Number.isSafeInteger(Number(value))) {
-    throw new UsageError(`--${name} must be a whole number${min > 0 ? ` of at least ${min}` : ''} (got "${value}")`)
+  if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max || !Number.isSafeInteger(Number(value))) {
+    const range =
+      max < Number.MAX_SAFE_INTEGER
+        ? ` from ${min.toLocaleString('en-US')} to ${max.toLocaleString('en-US')}`
+        : min > 0
+          ? ` of at least ${min}`
+          : ''
+    throw new UsageError(`--${name} must be a whole number${range} (got "${value}")`)
   }
   return Number(value)
 }
+
+/** The largest seed the Sandbox tells apart: its streams mix 32-bit numbers, so a larger one would be another's seed. */
+export const MAX_SEED = 0xffff_ffff
 
 export const FILTER_OPTIONS = {
   status: { type: 'string' },

@@ -41,4 +41,31 @@ describe('ledgerline sandbox year', () => {
     expect(again.code).toBe(2)
     expect(again.stderr).toContain('already has sessions')
   })
+
+  it('refuses before it writes anything: no cache made for a wrong option, no statement of another seed written over', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ledgerline-year-'))
+    const cache = join(dir, 'cache.sqlite')
+    const lone = await runCli(['sandbox', 'year', '--db', cache, '--out', dir, '--leave-last-open'])
+    expect(lone.code).toBe(2)
+    expect(lone.stderr).toContain('--leave-last-open goes with --decide')
+    expect(existsSync(cache)).toBe(false)
+    // A seed past what the Sandbox tells apart (2³² would be seed 0's year again) is named with the range.
+    const wide = await runCli(['sandbox', 'year', '--db', cache, '--out', dir, '--seed', '4294967296'])
+    expect(wide.code).toBe(2)
+    expect(wide.stderr).toContain('--seed must be a whole number from 0 to 4,294,967,295 (got "4294967296")')
+    expect(existsSync(cache)).toBe(false)
+
+    expect((await runCli(['sandbox', 'year', '--db', cache, '--out', dir, '--seed', '3'])).code).toBe(0)
+    const january = join(dir, 'statement-2025-01.csv')
+    const written = readFileSync(january, 'utf8')
+    // The same seed again writes the same files: nothing lost.
+    expect((await runCli(['sandbox', 'year', '--db', cache, '--out', dir, '--seed', '3'])).code).toBe(0)
+    // Another seed into the same folder is refused, and the statements stay as they were.
+    const other = await runCli(['sandbox', 'year', '--db', cache, '--out', dir, '--seed', '4'])
+    expect(other.code).toBe(2)
+    expect(other.stderr).toMatch(
+      /already holds 13 files this year would write over \(statement-2025-01\.csv, statement-2025-02\.csv, statement-2025-03\.csv, …\)/
+    )
+    expect(readFileSync(january, 'utf8')).toBe(written)
+  })
 })

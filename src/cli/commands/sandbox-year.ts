@@ -1,5 +1,5 @@
 // ledgerline sandbox year: the Sandbox's generated year (a keyless profile's payments in the cache, twelve monthly statements and their answers in a folder) and, with --decide, each month reconciled, decided as its answers say by a simulated accountant, and closed, so rules evaluate and rules proposed have a year to read.
-import { existsSync, statSync, writeSync } from 'node:fs'
+import { existsSync, readFileSync, statSync, writeSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { paymentRowIn } from '../../main/cache/api-rows'
@@ -10,7 +10,7 @@ import { statementYear, type YearAnswer, type YearMonth } from '../../sandbox/ye
 import type { Payment } from '../../shared/api/schemas'
 import type { ReconItem } from '../../shared/reconcile'
 import { StderrProgress } from '../progress'
-import { openData, positiveInt, say, UsageError } from '../common'
+import { MAX_SEED, openData, positiveInt, say, UsageError } from '../common'
 
 export async function sandboxYearCommand(args: string[]): Promise<number> {
   const { values } = parseArgs({
@@ -28,12 +28,21 @@ export async function sandboxYearCommand(args: string[]): Promise<number> {
     allowPositionals: false
   })
   if (!values.out) throw new UsageError('sandbox year needs --out FOLDER, where its twelve statements are written')
+  // Every refusal before anything is written: no cache made, no file touched.
+  if (values['leave-last-open'] && !values.decide) throw new UsageError('--leave-last-open goes with --decide')
   const dir = resolve(values.out)
   if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new UsageError(`--out must be a folder that exists (${dir} is not)`)
-  const seed = positiveInt('seed', values.seed, 1)
+  const seed = positiveInt('seed', values.seed, 1, 0, MAX_SEED)
   const yearNo = positiveInt('year', values.year, 2025, 2000)
   if (yearNo > 2100) throw new UsageError(`--year must be a year from 2000 to 2100 (got ${yearNo})`)
   const year = statementYear({ seed, year: yearNo })
+  const files = [...year.months.map((m) => ({ name: m.file, text: m.csv })), { name: 'answers.json', text: answersJson(year.months) }]
+  // Statements of another seed or year already there are the user's: never written over.
+  const other = files.filter((f) => existsSync(join(dir, f.name)) && readFileSync(join(dir, f.name), 'utf8') !== f.text).map((f) => f.name)
+  if (other.length > 0)
+    throw new UsageError(
+      `${dir} already holds ${other.length === 1 ? 'a file' : `${other.length} files`} this year would write over (${other.slice(0, 3).join(', ')}${other.length > 3 ? ', …' : ''}), of another seed or year or changed since: give another --out folder`
+    )
   const data = openData(values.db, 'fills')
   try {
     const profile = data.profiles.keyless(`Sandbox year ${yearNo} (seed ${seed})`, year.timeZone)
@@ -47,10 +56,7 @@ export async function sandboxYearCommand(args: string[]): Promise<number> {
       'payments',
       year.months.flatMap((m) => m.payments.map((p) => toRow(p as unknown as Payment)))
     )
-    for (const m of year.months) await writeFileSafely(join(dir, m.file), (fd) => writeSync(fd, m.csv))
-    const answers = Object.fromEntries(year.months.map((m) => [m.file, m.answers]))
-    await writeFileSafely(join(dir, 'answers.json'), (fd) => writeSync(fd, `${JSON.stringify(answers, null, 2)}\n`))
-    if (values['leave-last-open'] && !values.decide) throw new UsageError('--leave-last-open goes with --decide')
+    for (const f of files) await writeFileSafely(join(dir, f.name), (fd) => writeSync(fd, f.text))
     const closed: { month: string; sessionId: string; decisions: number }[] = []
     let open: { month: string; sessionId: string } | null = null
     if (values.decide) {
@@ -91,6 +97,11 @@ export async function sandboxYearCommand(args: string[]): Promise<number> {
   } finally {
     await data.close()
   }
+}
+
+/** Each month's answers by its statement's file name, as answers.json holds them. */
+function answersJson(months: readonly YearMonth[]): string {
+  return `${JSON.stringify(Object.fromEntries(months.map((m) => [m.file, m.answers])), null, 2)}\n`
 }
 
 /** One month's statement imported and a session over it matched (learning from the months before). */

@@ -8,7 +8,7 @@ import { sampleStatement } from '../../sandbox/statement'
 import { sampleStatementFile } from '../../sandbox/statement-formats'
 import { lineWhere, SAMPLE_FORMATS, type SampleFormat } from '../../shared/reconcile'
 import { systemTimeZone } from '../../shared/time'
-import { outputPath, positiveInt, say, UsageError } from '../common'
+import { MAX_SEED, outputPath, positiveInt, say, UsageError } from '../common'
 import { sandboxYearCommand } from './sandbox-year'
 
 async function sandboxStatementCommand(args: string[]): Promise<number> {
@@ -33,7 +33,10 @@ async function sandboxStatementCommand(args: string[]): Promise<number> {
   const mode = values.mode ?? 'test'
   if (mode !== 'test' && mode !== 'live') throw new UsageError(`--mode must be test or live (got "${mode}")`)
   const timeZone = values['time-zone'] ?? systemTimeZone()
-  const seed = sandboxSeed({ seed: positiveInt('seed', values.seed, 1), payments: positiveInt('payments', values.payments, 5_000) })
+  const seed = sandboxSeed({
+    seed: positiveInt('seed', values.seed, 1, 0, MAX_SEED),
+    payments: positiveInt('payments', values.payments, 5_000)
+  })
   const statement = sampleStatement(seed, { timeZone, mode })
   const out = outputPath('out', values.out)
   const file = sampleStatementFile(statement, format)
@@ -79,7 +82,7 @@ export async function sandboxCommand(args: string[]): Promise<number> {
   if (port > 65535) throw new UsageError(`--port must be at most 65535 (got ${port})`)
   const sandbox = await startSandbox({
     port,
-    seed: positiveInt('seed', values.seed, 1),
+    seed: positiveInt('seed', values.seed, 1, 0, MAX_SEED),
     payments: positiveInt('payments', values.payments, 5_000),
     rateLimits: !values['no-rate-limits'],
     strictSpec: values['strict-spec'] === true
