@@ -55,12 +55,12 @@ describe('the open pool matched again', () => {
     const keyed = itemOf(service, session.id, (i) => i.provider[0]?.reference === 'PAY-0001')
     expect(await decided(service, session, { kind: 'unmatch', itemKey: keyed.key })).toBe(true)
     expect(service.totals(session.id).counts).toMatchObject({ only_in_provider: 1, only_in_file: 2, suggested: 1 })
-    // And back: the pair is a pair of keys again, which only the keys (a run) make.
-    expect(await decided(service, session, { kind: 'undo' })).toBe(false)
+    // And back: the pair is a pair of keys again, made as the keys make it, in place (its line names no other record).
+    expect(await decided(service, session, { kind: 'undo' })).toBe(true)
     expect(itemOf(service, session.id, (i) => i.provider[0]?.reference === 'PAY-0001').outcome).toBe('matched')
   })
 
-  it('frees a line in place when no record holds the number in its text, or only the one it was unmatched from; a pair of keys again is a run', async () => {
+  it('frees a line in place when no record holds the number in its text, or only the one it was unmatched from, and makes the pair of keys again in place', async () => {
     const service = scenarioService([
       { n: 1, amount: 2500, day: '2026-10-04', customer: ADA },
       { n: 2, amount: 900, day: '2026-10-09' }
@@ -83,8 +83,8 @@ describe('the open pool matched again', () => {
     const line = named.file[0]?.id as string
     expect(await decided(service, session, { kind: 'match', providerIds: ['id-1'], fileIds: [line] })).toBe(true)
     expect(await decided(service, session, { kind: 'undo' })).toBe(true)
-    // Undoing the unmatch makes them a pair of keys again: a run.
-    expect(await decided(service, session, { kind: 'undo' })).toBe(false)
+    // Undoing the unmatch makes them a pair of keys again, made in place as the keys make it (the text's key is the record's own).
+    expect(await decided(service, session, { kind: 'undo' })).toBe(true)
     expect(itemOf(service, session.id, (i) => i.file[0]?.id === line).outcome).toBe('amount_differs')
   })
 
@@ -100,6 +100,9 @@ describe('the open pool matched again', () => {
     expect(await decided(service, session, { kind: 'unmatch', itemKey: keyed.key })).toBe(false)
     const now = itemOf(service, session.id, (i) => i.outcome === 'matched')
     expect(now.file[0]?.description).toBe('CARD AGAIN')
+    // Undone, the first line is the record's by its key again, and the second a duplicate: the keys decide, so a run.
+    expect(await decided(service, session, { kind: 'undo' })).toBe(false)
+    expect(itemOf(service, session.id, (i) => i.outcome === 'matched').file[0]?.description).toBe('CARD')
   })
 
   it('rejects, matches by hand and undoes in place, one after another, as a run would', async () => {

@@ -1,5 +1,5 @@
 // Decisions that change what else can match (reject, match, unmatch, undo, an accept near open items), applied without a full run: the engine again over the open pool a run's exact keys left, its answer put in place of the pool's items.
-import { pairKey, type FeeBasis, type FileSide, type ReconItem, type SessionInfo } from '../../shared/reconcile'
+import { pairKey, type FeeBasis, type FileSide, type ProviderSide, type ReconItem, type SessionInfo } from '../../shared/reconcile'
 import type { ReconContext } from './context'
 import { runMatch } from './engine'
 import { engineFileRow, engineProvider } from './engine-sides'
@@ -143,7 +143,9 @@ export class PoolRuns {
           if (p !== undefined && !dismissedWith(p, f.id)) return 'a line names a freed record by its key'
         }
     }
-    // And a pair no longer dismissed is no pair of keys.
+    // And a pair no longer dismissed is no pair of keys; or, when it is (an unmatch of a match by key undone), the keys
+    // make it again just as they did: its line names no other record, no other line names its record, no pin holds either.
+    const rekeyed: { record: ProviderSide; line: FileSide }[] = []
     for (const key of dismissedRemoved) {
       const [ps, fs] = key.split('|').map((s) => (s === '' ? [] : s.split('+'))) as [string[], string[]]
       if (ps.length !== 1 || fs.length !== 1) continue
@@ -151,8 +153,18 @@ export class PoolRuns {
       const record = poolOf.get(ps[0] as string)?.provider.find((p) => p.id === ps[0]) ?? releasedRecords.find((p) => p.id === ps[0])
       if (!line || !record) return 'a pair no longer dismissed outside the pool'
       const named = lineKeys(line)
-      if (keysOf(record).some((k) => named.has(k))) return 'a pair no longer dismissed is a pair of keys'
+      const recordKeysOf = keysOf(record)
+      if (!recordKeysOf.some((k) => named.has(k))) continue
+      const refused = this.keysMakeAgain(session, record, line, named, recordKeysOf, now.engine.pinned, recordKeys, keysTwice, [
+        ...this.items.withOutcomes(session.id, KEYS_OUTCOMES).flatMap(({ item }) => item.file),
+        ...pool.flatMap(({ item }) => item.file),
+        ...releasedLines
+      ])
+      if (refused !== null) return refused
+      rekeyed.push({ record, line })
     }
+    const rekeyedIds = new Set(rekeyed.flatMap(({ record, line }) => [record.id, line.id]))
+    if (rekeyedIds.size !== rekeyed.length * 2) return 'a member in two pairs of keys again'
 
     // The pool as the engine read it after the keys: its items' members, the freed, and what is open from outside the period.
     const outside = this.outsideRecords(session, outsideIds)
@@ -160,8 +172,8 @@ export class PoolRuns {
     const records: EngineProvider[] = []
     const lines: EngineFileRow[] = []
     for (const item of [...pool.map((p) => p.item), ...[...released.values()].map((r) => r.item)]) {
-      for (const p of item.provider) records.push(engineProvider(p, session))
-      for (const f of item.file) lines.push(engineFileRow(f))
+      for (const p of item.provider) if (!rekeyedIds.has(p.id)) records.push(engineProvider(p, session))
+      for (const f of item.file) if (!rekeyedIds.has(f.id)) lines.push(engineFileRow(f))
     }
     records.push(...outside)
     if (now.engine.learned) {
@@ -180,12 +192,20 @@ export class PoolRuns {
     const fileNames = new Map<string, string>()
     for (const f of lines) if (f.carried) fileNames.set(f.fileId, f.carried.file ?? 'an earlier statement')
     for (const [id, name] of fileNamesOf(session)) fileNames.set(id, name)
-    const result = runMatch(records, lines, session.settings, now.engine, {
-      fileNames,
-      filePages: filePagesOf(session),
-      keysSettled: true
-    })
+    const filePages = filePagesOf(session)
+    const result = runMatch(records, lines, session.settings, now.engine, { fileNames, filePages, keysSettled: true })
     const made = materialise(result, now, session, basis as FeeBasis).items
+    // Each pair of keys again, as the keys phase makes it (before the pool, which no longer holds it).
+    for (const { record, line } of rekeyed) {
+      const keyed = runMatch([engineProvider(record, session)], [engineFileRow(line)], session.settings, now.engine, {
+        fileNames,
+        filePages
+      })
+      const [item, ...more] = materialise(keyed, now, session, basis as FeeBasis).items
+      if (!item || more.length > 0 || item.key !== pairKey([record.id], [line.id]) || !KEY_MATCH_OUTCOMES.has(item.outcome))
+        return 'a pair of keys again the keys would not make alone'
+      made.push(item)
+    }
 
     // What changed: the items no longer made, and those made anew (an item made the same, to its JSON, is left as it is).
     const old = new Map<string, { position: number; data: string; item: ReconItem }>()
@@ -228,6 +248,39 @@ export class PoolRuns {
     const [id] = ids
     if (ids.size !== 1 || id === undefined) return null
     return this.items.containing(session.id, [id], []).length === 1 ? id : null
+  }
+
+  /**
+   * Why the keys might not make `record` and `line` a pair again on their own (null: they would): a pin
+   * holds either, the line names another record (or a key two records hold, or one its filter cannot
+   * rule out and no one record answers), or another line names the record.
+   */
+  private keysMakeAgain(
+    session: SessionInfo,
+    record: ProviderSide,
+    line: FileSide,
+    named: ReadonlySet<string>,
+    keys: readonly string[],
+    pinned: readonly PinnedMatch[],
+    recordKeys: Buffer,
+    keysTwice: ReadonlySet<string>,
+    otherLines: readonly FileSide[]
+  ): PoolRunRefusal | null {
+    if (line.notRead) return 'a pair of keys again with a line not read'
+    if (pinned.some((pin) => pin.providerIds.includes(record.id) || pin.fileIds.includes(line.id)))
+      return 'a pair of keys again a pin holds'
+    for (const k of named) {
+      if (keys.includes(k)) {
+        if (keysTwice.has(k)) return 'a pair of keys again whose key two records hold'
+        continue
+      }
+      if (!mayHoldKey(recordKeys, k)) continue
+      if (keysTwice.has(k) || this.recordByReference(session, line, k) !== record.id)
+        return 'a pair of keys again whose line names another record'
+    }
+    for (const f of otherLines)
+      if (f.id !== line.id && [...lineKeys(f)].some((k) => keys.includes(k))) return 'another line names the record of a pair of keys again'
+    return null
   }
 
   /** Takes the gone items out and puts the new ones in their places, all or nothing (false: no room between two neighbours). */
