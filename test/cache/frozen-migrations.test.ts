@@ -37,7 +37,8 @@ const SHIPPED: Record<string, string> = {
   'v15-session-accounts.ts': '345333c5fc0e76c2c99e3395d22f0004ce84d9de3a1338cd365965612f26adb0',
   'v16-journal-account-maps.ts': '0bd7dfc8606d43dd4f1041dfb74044de45c8e078c14ec03fc36c444183c72a9d',
   'v17-rules.ts': '87eae4a350672a207f0cc54929b74f8401cfef5731ae57fb17cfaf94eddc9e6c',
-  'v18-outside-records-left-open.ts': 'b5b869d08a3577eccd7176f7d7bd0c03f2160408283fbf9375584ca24fc58f79'
+  'v18-outside-records-left-open.ts': 'b5b869d08a3577eccd7176f7d7bd0c03f2160408283fbf9375584ca24fc58f79',
+  'v19-open-items-by-amount.ts': '3c4ac6967c5bad4473b26faa11b2b2959a3a07375fe482020581c3053ff34fc8'
 }
 
 const sha256 = (file: string): string => createHash('sha256').update(readFileSync(file, 'utf8').replace(/\r\n/g, '\n')).digest('hex')

@@ -5,6 +5,8 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { openCache } from '../../src/main/cache/open'
 import { RuleStore } from '../../src/main/reconcile/rules/store'
+import { ReconContext } from '../../src/main/reconcile/context'
+import { POOL_OUTCOMES, SessionItems } from '../../src/main/reconcile/items'
 import type { ReconService } from '../../src/main/reconcile/service'
 import type { ReconItem, SessionInfo } from '../../src/shared/reconcile'
 import { scenarioService, scenarioSession } from '../support/recon-session'
@@ -172,5 +174,60 @@ describe('the open pool matched again', () => {
     db.close()
     const suggestion = itemOf(service, session.id, (i) => i.outcome === 'suggested')
     expect(await decided(service, session, { kind: 'reject', itemKey: suggestion.key })).toBe(false)
+  })
+
+  it('finds what is open near an accepted item by its amount through the indexes of what is open, not by reading every open item', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'ledgerline-pool-')), 'cache.sqlite')
+    const service = scenarioService(
+      [
+        { n: 1, amount: 1000, day: '2026-10-03' },
+        { n: 2, amount: 2500, day: '2026-10-04', customer: ADA },
+        { n: 3, amount: 2500, day: '2026-10-12' },
+        { n: 4, amount: 7000, day: '2026-10-20', fees: 100 }
+      ],
+      file
+    )
+    const session = await scenarioSession(
+      service,
+      statement(['2026-10-04,,NIP TRF FROM ADA OBI,2500.00', '2026-10-06,,POS PURCHASE,2500.00', '2026-10-21,,TRANSFER,6900.00']),
+      { name: 'october.csv', from: '2026-10-01', to: '2026-10-31' }
+    )
+    const db = openCache(file)
+    const asked: string[] = []
+    const prepare = db.prepare.bind(db)
+    db.prepare = ((sql: string) => {
+      asked.push(sql)
+      return prepare(sql)
+    }) as typeof db.prepare
+    const items = new SessionItems(new ReconContext(db))
+    const open = [...service.allItems(session.id)].filter((i) => (POOL_OUTCOMES as readonly string[]).includes(i.outcome))
+    const near = (low: number, high: number, netFeesUpTo: number | null): string[] =>
+      [...items.openNear(session.id, 'none', { currency: 'NGN', fromDay: '2026-10-01', toDay: '2026-10-31', low, high, netFeesUpTo })]
+        .map((i) => i.key)
+        .sort()
+    const holding = (test: (minor: number, fees: number) => boolean): string[] =>
+      open
+        .filter((i) => i.file.some((f) => test(f.amountMinor, 0)) || i.provider.some((p) => test(p.amountMinor, p.feesMinor)))
+        .map((i) => i.key)
+        .sort()
+    expect(open.length).toBeGreaterThan(2)
+    // Every open item holding 2,500.00 on either side, and nothing else.
+    expect(near(250_000, 250_000, null)).toEqual(holding((minor) => minor === 250_000))
+    // 6,900.00 is the 7,000.00 record net of its fee: found only when net readings are asked for.
+    expect(near(690_000, 690_000, null)).toEqual(holding((minor) => minor === 690_000))
+    expect(near(690_000, 690_000, 100_000)).toEqual(holding((minor, fees) => minor === 690_000 || minor - fees === 690_000))
+    expect(near(690_000, 690_000, 100_000)).toContain(open.find((i) => i.provider[0]?.id === 'id-4')?.key)
+    // Each by-amount query is answered from its index (schema v19), not by a scan of the open items.
+    const byAmount = asked.filter((sql) => /(file|provider)_minor between/.test(sql))
+    expect(byAmount.length).toBeGreaterThanOrEqual(2)
+    for (const sql of byAmount) {
+      const plan = (prepare(`explain query plan ${sql}`).all(...Array.from(sql.matchAll(/\?/g), () => 0)) as { detail: string }[])
+        .map((r) => r.detail)
+        .join('; ')
+      expect(plan, sql).toMatch(
+        /USING INDEX recon_items_open_by_(file|provider)_minor \(session_id=\? AND currency=\? AND (file|provider)_minor>\? AND (file|provider)_minor<\?\)/
+      )
+    }
+    db.close()
   })
 })

@@ -285,8 +285,10 @@ export class Decisions {
       const high = group ? Number.MAX_SAFE_INTEGER : Math.max(...amounts) + 3 * tolerance
       // A record's net reading differs from its amount only when it has fees: none in the pool, none to look for.
       const pool = totals.currencies.find((c) => c.currency === currency)?.outcomes
-      const netReadings = OPEN_POOL.some((o) => (pool?.[o].feesMinor ?? 1) !== 0)
-      for (const other of this.items.openNear(session.id, item.key, { currency, fromDay: from, toDay: to, low, high, netReadings })) {
+      // No single fee is larger than all the pool's together (totals kept before fees were: any size).
+      const fees = OPEN_POOL.reduce((sum, o) => sum + Math.abs(pool?.[o].feesMinor ?? Infinity), 0)
+      const netFeesUpTo = fees === 0 ? null : Math.min(fees, Number.MAX_SAFE_INTEGER)
+      for (const other of this.items.openNear(session.id, item.key, { currency, fromDay: from, toDay: to, low, high, netFeesUpTo })) {
         if (other.file.some((f) => f.currency === currency && near(f.amountMinor, f.date))) return true
         if (other.provider.some((p) => p.currency === currency && readings(p).some((a) => near(a, p.date)))) return true
       }

@@ -35,6 +35,9 @@ export const POSITION_GAP = 65_536
 /** The outcomes of the engine's open pool: what the exact keys and the decisions left (pool-run.ts). */
 export const POOL_OUTCOMES = ['suggested', 'ambiguous', 'only_in_provider', 'only_in_file', 'pending_at_provider'] as const
 
+/** POOL_OUTCOMES as the partial indexes of schema v19 name them: a query names it so to use them. */
+const OPEN_POOL_WHERE = `outcome IN ('suggested', 'ambiguous', 'only_in_provider', 'only_in_file', 'pending_at_provider')`
+
 /** What orders a run's items (inContentOrder in match/order.ts): the item's first line by content, else its first record. */
 interface Lead {
   day: string
@@ -211,40 +214,42 @@ export class SessionItems {
    * The items other than `key` that still wait in the engine's open pool (suggested, ambiguous, alone
    * at the provider or in the file, pending), in the currency, dated within the days given, that may
    * hold an amount between `low` and `high`: a line's, a record's, or (when records may be read so
-   * and any has fees) a record's net of its fees; a suggestion or ambiguity of several members is
+   * and any has fees, up to `netFeesUpTo`) a record's net of its fees; a suggestion or ambiguity of several members is
    * always given (its columns hold sums). The records
    * and lines whose matching could change when an item's members are taken; the caller checks each.
    */
   *openNear(
     sessionId: string,
     key: string,
-    near: { currency: string; fromDay: string; toDay: string; low: number; high: number; netReadings: boolean }
+    near: { currency: string; fromDay: string; toDay: string; low: number; high: number; netFeesUpTo: number | null }
   ): Generator<ReconItem> {
-    // Several members on a side: their ids joined by '+' in the key (pairKey).
-    const rows = this.ctx.db
-      .prepare(
-        `select data from recon_items where session_id = ? and outcome in ('suggested', 'ambiguous', 'only_in_provider', 'only_in_file', 'pending_at_provider')
-           and item_key <> ? and +currency = ? and day between ? and ?
-           and (file_minor between ? and ? or provider_minor between ? and ?
-             or (outcome in ('suggested', 'ambiguous') and instr(item_key, '+') > 0)
-             or (? and provider_minor > ? and provider_minor - abs(coalesce(json_extract(data, '$.provider[0].feesMinor'), 0)) <= ?))`
-      )
-      .pluck()
-      .iterate(
-        sessionId,
-        key,
-        near.currency,
-        near.fromDay,
-        near.toDay,
-        near.low,
-        near.high,
-        near.low,
-        near.high,
-        near.netReadings ? 1 : 0,
-        near.high,
-        near.high
-      ) as Iterable<string>
-    for (const data of rows) yield JSON.parse(data) as ReconItem
+    const { currency, fromDay, toDay, low, high } = near
+    // Each way an item may be near, through its own index (schema v19's by amount), each item once.
+    const ways: [string, unknown[]][] = [
+      [`currency = ? and file_minor between ? and ? and ${OPEN_POOL_WHERE}`, [currency, low, high]],
+      [`currency = ? and provider_minor between ? and ? and ${OPEN_POOL_WHERE}`, [currency, low, high]],
+      // Several members on a side: their ids joined by '+' in the key (pairKey), and the columns hold sums.
+      [`outcome in ('suggested', 'ambiguous') and instr(item_key, '+') > 0 and +currency = ?`, [currency]]
+    ]
+    // A record read net of its fees: its amount above `high` by at most the largest fee (no more than all the pool's fees).
+    if (near.netFeesUpTo !== null && high < Number.MAX_SAFE_INTEGER)
+      ways.push([
+        `currency = ? and provider_minor between ? and ? and ${OPEN_POOL_WHERE}
+           and provider_minor - abs(coalesce(json_extract(data, '$.provider[0].feesMinor'), 0)) <= ?`,
+        [currency, high + 1, Math.min(Number.MAX_SAFE_INTEGER, high + near.netFeesUpTo), high]
+      ])
+    const seen = new Set<string>([key])
+    for (const [where, args] of ways) {
+      const rows = this.ctx.db
+        .prepare(`select item_key, data from recon_items where session_id = ? and ${where} and day between ? and ?`)
+        .raw(true)
+        .iterate(sessionId, ...args, fromDay, toDay) as Iterable<[string, string]>
+      for (const [itemKey, data] of rows) {
+        if (seen.has(itemKey)) continue
+        seen.add(itemKey)
+        yield JSON.parse(data) as ReconItem
+      }
+    }
   }
 
   /** Stores a run's items in place of the last run's. */
