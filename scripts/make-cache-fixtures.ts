@@ -1,9 +1,11 @@
 // Writes test/fixtures/cache/vN.sqlite: a cache as Ledgerline schema version N left it, with sample rows, for the upgrade tests.
 // Run once when a schema version ships (npx tsx scripts/make-cache-fixtures.ts N); the files are committed and never regenerated.
+import { createHash } from 'node:crypto'
 import { existsSync, mkdirSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { migrate, MIGRATIONS } from '../src/main/cache/migrations'
 import { openDatabase } from '../src/main/cache/sqlite'
+import { FIXTURE_STATEMENT } from '../test/cache/fixture-statement'
 
 const version = Number(process.argv[2])
 if (!Number.isInteger(version) || version < 1 || version > MIGRATIONS.length)
@@ -187,6 +189,13 @@ if (version >= 5) {
     `INSERT INTO recon_files (id, num, profile_id, name, sha256, size, encoding, separator, sheet, header, header_line, mapping, number_form, date_form, row_count, problems, skipped, imported_at, imported_by)
      VALUES ('file-1', 1, 'p-live', 'may.csv', 'ab', 10, 'utf-8', ',', NULL, '[]', 1, '{}', NULL, NULL, 3, '[]', '[]', '2026-06-01T08:00:00Z', 'ada')`
   ).run()
+  // The statement's bytes as imported (kept from version 9; in a table of their own from 19), with their true SHA-256.
+  if (version >= 9) {
+    const bytes = Buffer.from(FIXTURE_STATEMENT)
+    db.prepare("UPDATE recon_files SET sha256 = ? WHERE id = 'file-1'").run(createHash('sha256').update(bytes).digest('hex'))
+    if (version >= 19) db.prepare('INSERT INTO recon_file_contents (file_num, content) VALUES (1, ?)').run(bytes)
+    else db.prepare("UPDATE recon_files SET content = ? WHERE id = 'file-1'").run(bytes)
+  }
   db.prepare(
     `INSERT INTO recon_sessions (id, profile_id, name, source, source_filter, period_from, period_to, time_zone, settings, created_at, created_by, last_run_at, head_hash, event_count)
      VALUES ('session-1', 'p-live', 'May', 'payments', '{}', '2026-05-01', '2026-05-31', 'Africa/Lagos', '{}', '2026-06-01T08:00:00Z', 'ada', '2026-06-01T08:00:00Z', 'genesis', 0)`

@@ -19,7 +19,7 @@ import { v15 } from './schema/v15-session-accounts'
 import { v16 } from './schema/v16-journal-account-maps'
 import { v17 } from './schema/v17-rules'
 import { v18 } from './schema/v18-outside-records-left-open'
-import { v19 } from './schema/v19-open-items-by-amount'
+import { v19 } from './schema/v19-open-items-and-statement-bytes'
 
 export interface Migration {
   version: number

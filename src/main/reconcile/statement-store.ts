@@ -231,8 +231,8 @@ export class Statements {
     const num = this.ctx.db.prepare('select coalesce(max(num), 0) + 1 from recon_files').pluck().get() as number
     this.ctx.db
       .prepare(
-        `insert into recon_files (id, num, profile_id, name, sha256, size, encoding, separator, sheet, header, header_line, mapping, number_form, date_form, row_count, problems, skipped, proof, content, content_of, imported_at, imported_by, format, statement, account, page_starts)
-         values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+        `insert into recon_files (id, num, profile_id, name, sha256, size, encoding, separator, sheet, header, header_line, mapping, number_form, date_form, row_count, problems, skipped, proof, content_of, imported_at, imported_by, format, statement, account, page_starts)
+         values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
       )
       .run(
         id,
@@ -253,8 +253,6 @@ export class Statements {
         JSON.stringify(parsed.problems),
         JSON.stringify(parsed.skipped),
         parsed.proof === null ? null : JSON.stringify(parsed.proof),
-        // The file exactly as imported, for the evidence pack (its SHA-256 is the one above): once per file.
-        contentOf === null ? Buffer.from(request.bytes.buffer, request.bytes.byteOffset, request.bytes.byteLength) : null,
         contentOf,
         this.ctx.now().toISOString(),
         this.ctx.user(),
@@ -263,6 +261,11 @@ export class Statements {
         parsed.account,
         parsed.pageStarts === null ? null : JSON.stringify(parsed.pageStarts)
       )
+    // The file exactly as imported, for the evidence pack (its SHA-256 is the one above): once per file, in a table of its own.
+    if (contentOf === null)
+      this.ctx.db
+        .prepare('insert into recon_file_contents (file_num, content) values (?, ?)')
+        .run(num, Buffer.from(request.bytes.buffer, request.bytes.byteOffset, request.bytes.byteLength))
     // Rows go in BATCH at a time: one statement call per batch, not per row (a million rows in seconds).
     const columns = '(file_num, line, row_id, date, time, amount_minor, currency, reference, description, counterparty)'
     const statement = (n: number): Database.Statement =>
@@ -442,7 +445,10 @@ export class Statements {
   content(id: string): Buffer | null {
     const row = this.ctx.db
       .prepare(
-        'select coalesce(f.content, (select c.content from recon_files c where c.id = f.content_of)) as content, f.sha256, f.name from recon_files f where f.id = ?'
+        `select (select c.content from recon_file_contents c
+                  where c.file_num = coalesce((select o.num from recon_files o where o.id = f.content_of), f.num)) as content,
+                f.sha256, f.name
+           from recon_files f where f.id = ?`
       )
       .get(id) as { content: Buffer | null; sha256: string; name: string } | undefined
     if (!row) throw new AppError('file_not_found', `No imported statement ${id}.`)
