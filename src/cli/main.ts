@@ -6,26 +6,7 @@ import { redactSecrets } from '../main/redact'
 import { SEARCH_RESOURCES, SEARCH_SORTS } from '../shared/search'
 import { SYNC_RESOURCES } from '../shared/sync'
 import { UsageError } from './common'
-import { csvCommand } from './commands/csv'
-import { journalCommand } from './commands/journal'
-import { rulesCommand } from './commands/rules'
-import { auditCommand, importCommand, reconcileCommand, reportCommand } from './commands/reconcile'
-import {
-  acceptAllCommand,
-  closeCommand,
-  decideCommand,
-  matchCommand,
-  reopenCommand,
-  runCommand,
-  sessionsCommand,
-  undoCommand
-} from './commands/session'
-import { teamAuditCommand, teamCommand, teamDecideCommand, teamUndoCommand } from './commands/team'
 import { failureExitCode } from './exit-codes'
-import { profileCommand } from './commands/profile'
-import { syncCommand, followingCommand, unfollowCommand } from './commands/sync'
-import { searchCommand, exportCommand } from './commands/search'
-import { sandboxCommand } from './commands/sandbox'
 
 const USAGE = `Usage: ledgerline <command> [options]
 
@@ -207,56 +188,48 @@ Example:
   npx ledgerline sandbox --port 8080
 `
 
+type Command = (args: string[]) => Promise<number>
+
+/**
+ * Each command by its name, loaded when it is run: a command's module (and the libraries it needs,
+ * spreadsheets, PDF, PostgreSQL) is read only for that command, so `help` and a `decide` start at once.
+ * A name with `--server` among its arguments is the team workspace's command of that name.
+ */
+const COMMANDS: Record<string, (args: string[]) => Promise<Command>> = {
+  sandbox: async () => (await import('./commands/sandbox')).sandboxCommand,
+  profile: async () => (await import('./commands/profile')).profileCommand,
+  sync: async () => (await import('./commands/sync')).syncCommand,
+  following: async () => (await import('./commands/sync')).followingCommand,
+  unfollow: async () => (await import('./commands/sync')).unfollowCommand,
+  search: async () => (await import('./commands/search')).searchCommand,
+  export: async () => (await import('./commands/search')).exportCommand,
+  import: async () => (await import('./commands/reconcile')).importCommand,
+  reconcile: async () => (await import('./commands/reconcile')).reconcileCommand,
+  report: async () => (await import('./commands/reconcile')).reportCommand,
+  audit: async (args) =>
+    args.includes('--server') ? (await import('./commands/team')).teamAuditCommand : (await import('./commands/reconcile')).auditCommand,
+  decide: async (args) =>
+    args.includes('--server') ? (await import('./commands/team')).teamDecideCommand : (await import('./commands/session')).decideCommand,
+  undo: async (args) =>
+    args.includes('--server') ? (await import('./commands/team')).teamUndoCommand : (await import('./commands/session')).undoCommand,
+  'accept-all': async () => (await import('./commands/session')).acceptAllCommand,
+  sessions: async () => (await import('./commands/session')).sessionsCommand,
+  run: async () => (await import('./commands/session')).runCommand,
+  match: async () => (await import('./commands/session')).matchCommand,
+  close: async () => (await import('./commands/session')).closeCommand,
+  reopen: async () => (await import('./commands/session')).reopenCommand,
+  journal: async () => (await import('./commands/journal')).journalCommand,
+  rules: async () => (await import('./commands/rules')).rulesCommand,
+  csv: async () => (await import('./commands/csv')).csvCommand,
+  team: async () => (await import('./commands/team')).teamCommand
+}
+
 export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv
   try {
+    const load = command === undefined || !Object.hasOwn(COMMANDS, command) ? undefined : COMMANDS[command]
+    if (load) return await (await load(rest))(rest)
     switch (command) {
-      case 'sandbox':
-        return await sandboxCommand(rest)
-      case 'profile':
-        return await profileCommand(rest)
-      case 'sync':
-        return await syncCommand(rest)
-      case 'following':
-        return await followingCommand(rest)
-      case 'unfollow':
-        return await unfollowCommand(rest)
-      case 'search':
-        return await searchCommand(rest)
-      case 'export':
-        return await exportCommand(rest)
-      case 'import':
-        return await importCommand(rest)
-      case 'reconcile':
-        return await reconcileCommand(rest)
-      case 'audit':
-        return await (rest.includes('--server') ? teamAuditCommand(rest) : auditCommand(rest))
-      case 'decide':
-        return await (rest.includes('--server') ? teamDecideCommand(rest) : decideCommand(rest))
-      case 'accept-all':
-        return await acceptAllCommand(rest)
-      case 'sessions':
-        return await sessionsCommand(rest)
-      case 'report':
-        return await reportCommand(rest)
-      case 'undo':
-        return await (rest.includes('--server') ? teamUndoCommand(rest) : undoCommand(rest))
-      case 'run':
-        return await runCommand(rest)
-      case 'match':
-        return await matchCommand(rest)
-      case 'close':
-        return await closeCommand(rest)
-      case 'reopen':
-        return await reopenCommand(rest)
-      case 'journal':
-        return await journalCommand(rest)
-      case 'rules':
-        return await rulesCommand(rest)
-      case 'csv':
-        return await csvCommand(rest)
-      case 'team':
-        return await teamCommand(rest)
       case undefined:
       case 'help':
       case '--help':

@@ -3,10 +3,11 @@ import ExcelJS from 'exceljs'
 import * as XLSX from '@e965/xlsx'
 import { zipSync, strToU8, unzipSync, strFromU8 } from 'fflate'
 import { readFileSync } from 'node:fs'
-import { describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { readBiff8Sheets } from '../../src/main/reconcile/import/excel/biff8-sheets'
 import { readOoxmlSheets } from '../../src/main/reconcile/import/excel/ooxml-sheets'
 import { DamagedWorkbook, LeftToSheetJs } from '../../src/main/reconcile/import/excel/sheet-cells'
+import { loadSheetJs } from '../../src/main/reconcile/import/excel/sheetjs'
 import { fastGrids, readWorkbookGrids, sheetJsGrids } from '../../src/main/reconcile/import/excel/workbook'
 import type { Grid } from '../../src/main/reconcile/import/table'
 
@@ -48,6 +49,11 @@ async function awkward(date1904: boolean): Promise<Uint8Array> {
   sheet.getCell('J40').value = 'far away'
   return new Uint8Array(await workbook.xlsx.writeBuffer())
 }
+
+// The readers take SheetJS as statement imports load it, once, before the first workbook.
+beforeAll(async () => {
+  await loadSheetJs()
+})
 
 describe('the .xlsx fast reader', () => {
   it.each([false, true])(

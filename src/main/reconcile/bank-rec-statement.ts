@@ -1,5 +1,4 @@
 // The bank reconciliation statement an auditor files, per account and period: one model (entity, account, period, each currency's reconciliation, each statement's own proof, the chain, the files with their SHA-256, the sign-off) that the PDF below and the workbook's Reconciliation sheet both lay out, so both carry the summary's figures.
-import PDFDocument from 'pdfkit'
 import { writeSync } from 'node:fs'
 import { bankReconciliations, type BankReconciliation } from '../../shared/bank-reconciliation'
 import { moneyText, parseMajor } from '../../shared/money'
@@ -159,8 +158,10 @@ export async function writeBankRecPdf(file: string, statement: BankRecStatement,
   })
 }
 
-export function bankRecPdfBytes(statement: BankRecStatement, created: Date): Promise<Buffer> {
-  const doc = new PDFDocument({
+export async function bankRecPdfBytes(statement: BankRecStatement, created: Date): Promise<Buffer> {
+  // pdfkit is read only when a PDF is written.
+  const { default: Pdf } = await import('pdfkit')
+  const doc: PDFKit.PDFDocument = new Pdf({
     size: 'A4',
     margin: MARGIN,
     bufferPages: true,

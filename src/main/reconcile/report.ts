@@ -3,7 +3,7 @@ import { createWriteStream, readFileSync, writeSync } from 'node:fs'
 import { zipSync } from 'fflate'
 import { unzipBounded } from '../files/zip'
 import type { Writable } from 'node:stream'
-import ExcelJS from 'exceljs'
+import type ExcelJS from 'exceljs'
 import {
   amount,
   date,
@@ -468,7 +468,9 @@ const SUMMARY_WIDTHS = [20, 60, 9, 20, 9, 18, 18, 18, 80]
 const BOLD = { bold: true }
 
 async function writeWorkbook(stream: Writable, summary: ReconSummary, input: ReportInput, fixedTime?: Date): Promise<void> {
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream, useSharedStrings: false, useStyles: true })
+  // exceljs is read only when a workbook is written (it costs a command's start a quarter of a second).
+  const { default: excel } = await import('exceljs')
+  const workbook = new excel.stream.xlsx.WorkbookWriter({ stream, useSharedStrings: false, useStyles: true })
   if (fixedTime) {
     workbook.created = fixedTime
     workbook.modified = fixedTime

@@ -5,6 +5,7 @@ import { AppError } from '../../errors'
 import { DEFAULT_INFLATED_LIMIT } from '../../files/zip'
 import { decodeXml, readCamt } from './camt'
 import { decodeStatement, decodeUtf8Else1252 } from './encoding'
+import { loadSheetJs } from './excel/sheetjs'
 import { readWorkbookGrids } from './excel/workbook'
 import { parseGrid } from './grid-reader'
 import { readMt940 } from './mt940'
@@ -73,6 +74,7 @@ export async function parseStatementFile(
     }
     case 'xlsx':
     case 'xls': {
+      await loadSheetJs()
       const grids = readWorkbookGrids(bytes, name, { perEntry: maxBytes, total: 2 * maxBytes })
       if (grids.some((g) => isOwnReport(g.rows))) throw notAStatement(name, OWN_REPORT)
       const sheets = grids.map((grid) => ({ ...parseGrid(grid, facts(), mapping()), format }))

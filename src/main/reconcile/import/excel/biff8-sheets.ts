@@ -1,5 +1,5 @@
 // Old Excel (.xls, BIFF8) sheets read straight from their records: the fast way for the binary workbooks Nigerian and Ghanaian banks export (SheetJS builds a buffer and a cell object per record). The compound file is opened by SheetJS's CFB; a workbook that is not BIFF8 (BIFF5 or older) or is encrypted is left to SheetJS, and a damaged BIFF8 one is refused here with what is wrong.
-import * as XLSX from '@e965/xlsx'
+import { sheetJs } from './sheetjs'
 import { DamagedWorkbook, errorText, LeftToSheetJs, type CellSheet, type SheetCell } from './sheet-cells'
 
 const BOF = 0x0809
@@ -39,11 +39,11 @@ const LAST_COLUMN = 255
 function workbookStream(bytes: Uint8Array): Buffer {
   let container: unknown
   try {
-    container = (XLSX.CFB as { read: (data: Uint8Array, options: { type: string }) => unknown }).read(bytes, { type: 'buffer' })
+    container = (sheetJs().CFB as { read: (data: Uint8Array, options: { type: string }) => unknown }).read(bytes, { type: 'buffer' })
   } catch (error) {
     throw new LeftToSheetJs(`not a compound file: ${(error as Error).message}`)
   }
-  const find = (XLSX.CFB as { find: (cfb: unknown, path: string) => { content?: Uint8Array | number[] } | null }).find
+  const find = (sheetJs().CFB as { find: (cfb: unknown, path: string) => { content?: Uint8Array | number[] } | null }).find
   const entry = find(container, 'Workbook') ?? find(container, 'Book')
   if (!entry?.content) throw new LeftToSheetJs('no Workbook stream')
   const c = entry.content
@@ -191,7 +191,7 @@ function recordAt(data: Buffer, offset: number): { type: number; size: number; a
 
 /** The workbook globals, from the stream's first BOF to its EOF: the sheets, shared strings, number formats and date system. */
 function readGlobals(data: Buffer, isDateFormat: (format: string) => boolean): Globals {
-  const table = XLSX.SSF.get_table() as Record<number, string>
+  const table = sheetJs().SSF.get_table() as Record<number, string>
   const formats = new Map<number, string>()
   const xfFormats: number[] = []
   const sheets: Globals['sheets'] = []

@@ -1,7 +1,7 @@
 // Excel 2007+ (.xlsx) sheets read straight from their XML parts: the fast way for the workbooks banks export (SheetJS builds a cell object and formats text for each of a million cells; this keeps only the value and whether its style is a date). Anything it does not expect is left to SheetJS.
 import { strFromU8 } from 'fflate'
 import { DEFAULT_ZIP_LIMITS, unzipBounded, type ZipLimits } from '../../../files/zip'
-import * as XLSX from '@e965/xlsx'
+import { sheetJs } from './sheetjs'
 import { LeftToSheetJs, type CellSheet, type SheetCell } from './sheet-cells'
 
 const TEXT = /<(?:[A-Za-z_][\w.-]*:)?t(?:\s[^>]*)?>([^<]*)<\/(?:[A-Za-z_][\w.-]*:)?t>|<(?:[A-Za-z_][\w.-]*:)?t\s*\/>/g
@@ -118,7 +118,7 @@ function relationships(xml: string, folder: string): Map<string, { type: string;
 /** Which cell styles (by index) show a date, from styles.xml's number formats. */
 function dateStyles(xml: string | null): boolean[] {
   if (xml === null) return []
-  const table = XLSX.SSF.get_table() as Record<number, string>
+  const table = sheetJs().SSF.get_table() as Record<number, string>
   const custom = new Map<number, string>()
   for (const m of xml.matchAll(/<(?:[A-Za-z_][\w.-]*:)?numFmt\b([^>]*)>/g)) {
     const id = attribute(m[1] as string, 'numFmtId')
@@ -130,7 +130,7 @@ function dateStyles(xml: string | null): boolean[] {
   for (const m of xfs.matchAll(/<(?:[A-Za-z_][\w.-]*:)?xf\b([^>]*)>/g)) {
     const id = Number(attribute(m[1] as string, 'numFmtId') ?? 0)
     const format = custom.get(id) ?? table[id]
-    styles.push(typeof format === 'string' && XLSX.SSF.is_date(format))
+    styles.push(typeof format === 'string' && sheetJs().SSF.is_date(format))
   }
   return styles
 }

@@ -1,5 +1,6 @@
 // Excel workbooks (.xlsx, old binary .xls, and the HTML tables some banks save as .xls) → one grid per sheet that has rows, every cell as the text a user would type: dates as YYYY-MM-DD, numbers as Excel shows them.
-import * as XLSX from '@e965/xlsx'
+import type * as XLSX from '@e965/xlsx'
+import { sheetJs } from './sheetjs'
 import { AppError } from '../../../errors'
 import { readOoxmlSheets } from './ooxml-sheets'
 import { DEFAULT_ZIP_LIMITS, type ZipLimits } from '../../../files/zip'
@@ -44,7 +45,7 @@ export function fastGrids(bytes: Uint8Array, name = 'The workbook', limits: ZipL
 export function sheetJsGrids(bytes: Uint8Array, name: string): Grid[] {
   let workbook: XLSX.WorkBook
   try {
-    workbook = XLSX.read(bytes, {
+    workbook = sheetJs().read(bytes, {
       type: 'buffer',
       dense: true,
       cellNF: true,
@@ -148,7 +149,7 @@ function cellText(cell: XLSX.CellObject | undefined, date1904: boolean): string 
 function isDateFormat(format: string): boolean {
   const known = DATE_FORMATS.get(format)
   if (known !== undefined) return known
-  const date = XLSX.SSF.is_date(format)
+  const date = sheetJs().SSF.is_date(format)
   if (DATE_FORMATS.size > 10_000) DATE_FORMATS.clear()
   DATE_FORMATS.set(format, date)
   return date
@@ -172,7 +173,7 @@ const SERIAL_DAYS_1900 = new Map<number, string>()
 const SERIAL_DAYS_1904 = new Map<number, string>()
 
 function serialDayOnce(serial: number, date1904: boolean): string {
-  const p = XLSX.SSF.parse_date_code(serial, { date1904 })
+  const p = sheetJs().SSF.parse_date_code(serial, { date1904 })
   if (!p) return String(serial)
   const day = `${String(p.y).padStart(4, '0')}-${String(p.m).padStart(2, '0')}-${String(p.d).padStart(2, '0')}`
   return p.H || p.M || p.S
