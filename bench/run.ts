@@ -1,9 +1,10 @@
-// npm run bench [api|ingest|search|paced|second-sync|host|reconcile|decisions|formats|ui|bulk|team ...]: every benchmark figure with its ratio to a baseline from the same run.
+// npm run bench [api|ingest|search|paced|second-sync|host|reconcile|decisions|formats|ui|bulk|team|cli ...]: every benchmark figure with its ratio to a baseline from the same run.
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { apiBench } from './api'
 import { bulkBench } from './bulk'
+import { cliBench } from './cli'
 import { decisionsBench } from './decisions'
 import { hostBench } from './host'
 import { reconcileBench } from './reconcile'
@@ -12,7 +13,7 @@ import { syncBenches } from './sync'
 import { teamBench } from './team'
 import { uiBench } from './ui'
 
-const ALL = ['api', 'ingest', 'search', 'paced', 'second-sync', 'host', 'reconcile', 'decisions', 'formats', 'ui', 'bulk', 'team']
+const ALL = ['api', 'ingest', 'search', 'paced', 'second-sync', 'host', 'reconcile', 'decisions', 'formats', 'ui', 'bulk', 'team', 'cli']
 
 async function main(): Promise<void> {
   const asked = process.argv.slice(2)
@@ -36,6 +37,7 @@ async function main(): Promise<void> {
   if (which.has('ui')) await uiBench()
   if (which.has('bulk')) await bulkBench()
   if (which.has('team')) await teamBench()
+  if (which.has('cli')) cliBench()
 }
 
 main().catch((error: unknown) => {

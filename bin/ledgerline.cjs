@@ -1,8 +1,20 @@
 #!/usr/bin/env node
-// The `ledgerline` command: loads the TypeScript CLI through tsx, so `npx ledgerline` needs no build step.
-require('tsx/cjs/api').register()
-const { main } = require('../src/cli/main.ts')
+// The `ledgerline` command: the CLI's one-file bundle (out/cli/ledgerline.cjs, built by npm install and before the tests), built again first when a source file is newer (a checkout changed since).
+const { bundleIsFresh, buildCliBundle, bundle } = require('../scripts/cli-bundle.cjs')
 
-main(process.argv.slice(2)).then((code) => {
-  process.exitCode = code
-})
+if (!bundleIsFresh()) {
+  try {
+    buildCliBundle()
+  } catch (error) {
+    process.stderr.write(
+      `ledgerline: the command could not be built (${error instanceof Error ? error.message.split('\n')[0] : String(error)}); run npm install in ${require('node:path').join(__dirname, '..')}\n`
+    )
+    process.exit(2)
+  }
+}
+
+require(bundle)
+  .main(process.argv.slice(2))
+  .then((code) => {
+    process.exitCode = code
+  })

@@ -78,7 +78,7 @@ export async function sandboxYearCommand(args: string[]): Promise<number> {
     const db = values.db ? ` --db ${JSON.stringify(data.file)}` : ''
     if (values.json)
       process.stdout.write(
-        `${JSON.stringify({ profile: profile.name, folder: dir, payments, months: year.months.map((m) => m.file), closed })}\n`
+        `${JSON.stringify({ profile: profile.name, folder: dir, payments, months: year.months.map((m) => m.file), closed, open })}\n`
       )
     else
       say(
