@@ -56,7 +56,6 @@ describe('learning in Chromium', { timeout: 180_000 }, () => {
     await page.goto(`${harness.baseUrl}#/reconcile/${december.id}`)
     // December's line from "FEMI BAL": the suggestion the months before taught, and why, in words.
     await page.getByTestId('filter-text').locator('input').fill('FROM FEMI BAL')
-    await page.waitForTimeout(400)
     await page.evaluate(() => (globalThis as unknown as { __releaseSession(): void }).__releaseSession())
     await expect.poll(() => page.getByTestId('items-shown').textContent()).toBe('1–1 of 1')
     expect(await page.getByTestId('filter-text').locator('input').inputValue()).toBe('FROM FEMI BAL')
