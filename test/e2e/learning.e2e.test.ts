@@ -108,6 +108,18 @@ describe('learning in Chromium', { timeout: 180_000 }, () => {
     // On screen the pairing is the rule's, not the user's by hand.
     await page.getByTestId('filter-text').locator('input').fill('FROM FEMI BAL')
     await expect.poll(() => page.getByTestId('item-decision').first().textContent()).toBe(' ⚙ by rule "alias-femi-bal" (version 1)')
+    await page.getByTestId('item-decision').first().scrollIntoViewIfNeeded()
+    // The actions of the selected item are those of a pairing now (the suggestion's Accept and Reject gone, not shown as copies of another).
+    await page.getByTestId('action-unmatch').waitFor()
+    expect(await page.locator('.actions button').allTextContents()).toEqual([
+      'Unmatch (u)',
+      'Note (n)',
+      'Pick for a match (x)',
+      'Adjustment…',
+      'Undo (z)',
+      'Details and history (Enter)'
+    ])
+    await harness.screenshot('learning-rule-pairing')
     expect(harness.pageErrors).toEqual([])
   })
 })
