@@ -8,7 +8,7 @@ import type { ReconContext } from './context'
 import { runMatch } from './engine'
 import { foldEvents, foldSession, undoneEvents, type FoldedDecisions } from './fold'
 import { PoolRuns } from './pool-run'
-import type { SessionItems } from './items'
+import { POOL_OUTCOMES, type SessionItems } from './items'
 import { fileNamesOf, filePagesOf } from './report'
 import { Totals, totalsBasis, type SummaryTotals } from './totals'
 import { engineFileRow, engineProvider } from './engine-sides'
@@ -34,7 +34,6 @@ function notReadLine(item: ReconItem): { id: string; fileId: string; line: numbe
 type DecisionEvent = Extract<AuditEventBody, { kind: Decision['kind'] }>
 
 /** The outcomes whose records and lines are still open when the suggestions are scored (SessionItems.openNear reads the same). */
-const OPEN_POOL = ['suggested', 'ambiguous', 'only_in_provider', 'only_in_file', 'pending_at_provider'] as const
 
 /** Decisions that can change what else matches: applied by matching the open pool again (pool-run.ts), which needs what the events decided before them. */
 const POOL_KINDS = new Set<AuditEventBody['kind']>(['accept', 'reject', 'match', 'unmatch', 'undo'])
@@ -286,7 +285,7 @@ export class Decisions {
       // A record's net reading differs from its amount only when it has fees: none in the pool, none to look for.
       const pool = totals.currencies.find((c) => c.currency === currency)?.outcomes
       // No single fee is larger than all the pool's together (totals kept before fees were: any size).
-      const fees = OPEN_POOL.reduce((sum, o) => sum + Math.abs(pool?.[o].feesMinor ?? Infinity), 0)
+      const fees = POOL_OUTCOMES.reduce((sum, o) => sum + Math.abs(pool?.[o].feesMinor ?? Infinity), 0)
       const netFeesUpTo = fees === 0 ? null : Math.min(fees, Number.MAX_SAFE_INTEGER)
       for (const other of this.items.openNear(session.id, item.key, { currency, fromDay: from, toDay: to, low, high, netFeesUpTo })) {
         if (other.file.some((f) => f.currency === currency && near(f.amountMinor, f.date))) return true

@@ -35,8 +35,8 @@ export const POSITION_GAP = 65_536
 /** The outcomes of the engine's open pool: what the exact keys and the decisions left (pool-run.ts). */
 export const POOL_OUTCOMES = ['suggested', 'ambiguous', 'only_in_provider', 'only_in_file', 'pending_at_provider'] as const
 
-/** POOL_OUTCOMES as the partial indexes of schema v19 name them: a query names it so to use them. */
-const OPEN_POOL_WHERE = `outcome IN ('suggested', 'ambiguous', 'only_in_provider', 'only_in_file', 'pending_at_provider')`
+/** POOL_OUTCOMES as the partial indexes of schema v19 write them: a query names the condition so to use them (a test reads the plans). */
+const OPEN_POOL_WHERE = `outcome IN (${POOL_OUTCOMES.map((o) => `'${o}'`).join(', ')})`
 
 /** What orders a run's items (inContentOrder in match/order.ts): the item's first line by content, else its first record. */
 interface Lead {

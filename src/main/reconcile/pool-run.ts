@@ -129,15 +129,18 @@ export class PoolRuns {
       }
       if (records.size > 1 || [...records].some((id) => !dismissedWith(id, f.id))) return 'a freed line names a record by its key'
     }
-    if (releasedRecords.length > 0) {
-      const freedKeys = new Map<string, string>()
-      for (const p of releasedRecords) for (const k of keysOf(p)) freedKeys.set(k, p.id)
-      const lines = [
+    // The lines that may name a record by its key: those the keys or the reading of a file made items of, the pool's and the freed (read once, when asked).
+    let namingLines: FileSide[] | null = null
+    const linesThatMayName = (): FileSide[] =>
+      (namingLines ??= [
         ...this.items.withOutcomes(session.id, KEYS_OUTCOMES).flatMap(({ item }) => item.file),
         ...pool.flatMap(({ item }) => item.file),
         ...releasedLines
-      ]
-      for (const f of lines)
+      ])
+    if (releasedRecords.length > 0) {
+      const freedKeys = new Map<string, string>()
+      for (const p of releasedRecords) for (const k of keysOf(p)) freedKeys.set(k, p.id)
+      for (const f of linesThatMayName())
         for (const k of lineKeys(f)) {
           const p = freedKeys.get(k)
           if (p !== undefined && !dismissedWith(p, f.id)) return 'a line names a freed record by its key'
@@ -155,11 +158,17 @@ export class PoolRuns {
       const named = lineKeys(line)
       const recordKeysOf = keysOf(record)
       if (!recordKeysOf.some((k) => named.has(k))) continue
-      const refused = this.keysMakeAgain(session, record, line, named, recordKeysOf, now.engine.pinned, recordKeys, keysTwice, [
-        ...this.items.withOutcomes(session.id, KEYS_OUTCOMES).flatMap(({ item }) => item.file),
-        ...pool.flatMap(({ item }) => item.file),
-        ...releasedLines
-      ])
+      const refused = this.keysMakeAgain(
+        session,
+        record,
+        line,
+        named,
+        recordKeysOf,
+        now.engine.pinned,
+        recordKeys,
+        keysTwice,
+        linesThatMayName()
+      )
       if (refused !== null) return refused
       rekeyed.push({ record, line })
     }
