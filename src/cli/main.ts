@@ -132,6 +132,10 @@ Commands:
   rules enable NAME | rules disable NAME | rules move NAME --to N | rules remove NAME [--profile NAME] [--json]
       Apply a rule from the next run on, or no longer; move it to place N in the order (1: tried
       first); remove it (what it decided stays, its versions are kept).
+  rules list|add|preview|enable|disable|move|remove … --server URL [--db FILE]
+      The team workspace's own rules, which decide its shared sessions (preparers and admins
+      change them; preview takes --session SHARED-ID). A preparer's team sync applies the
+      enabled ones, each a decision every member replays naming the rule and its version.
   audit verify [--session ID] [--json]
       Check every reconciliation decision's hash chain; exit 1 when anything was changed.
   audit verify --evidence PACK.zip [--head HASH] [--json]

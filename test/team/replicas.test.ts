@@ -7,6 +7,7 @@ import { openCache } from '../../src/main/cache/open'
 import { ReconService } from '../../src/main/reconcile/service'
 import { runCli, startCli, type CliRun } from '../support/cli'
 import { scenarioService, scenarioSession } from '../support/recon-session'
+import { firmWorkspace } from '../support/firm-workspace'
 import { startPostgres, type TestPostgres } from '../support/postgres'
 import { startProxy, type TcpProxy } from '../support/tcp-proxy'
 
@@ -56,16 +57,7 @@ const suggestion = (n: number): string => {
 beforeAll(async () => {
   server = await startPostgres()
   proxy = await startProxy(server.port)
-  await server.createLogin('owner', PASSWORDS.owner as string)
-  await server.sql('grant create on database postgres to owner')
-  for (const login of ['alice', 'erin', 'bob']) await server.createLogin(login, PASSWORDS[login] as string)
-  expect((await as('owner', 'team', 'setup')).code).toBe(0)
-  for (const [login, role] of [
-    ['alice', 'preparer'],
-    ['erin', 'preparer'],
-    ['bob', 'reviewer']
-  ] as const)
-    expect((await as('owner', 'team', 'member', 'add', login, '--role', role)).code).toBe(0)
+  await firmWorkspace(server, PASSWORDS, as)
   // Alice's own cache: the session reconciled there, one suggestion accepted before she shares it.
   const service = scenarioService(PAYMENTS, cache('alice'))
   const csv = ['Date,Reference,Amount', ...PAYMENTS.map((p) => `2026-10-02,,${p.amount}.00`), 'bad,row,zz'].join('\n') + '\n'

@@ -10,13 +10,25 @@ import { osUserName } from '../../main/reconcile/audit'
 import { ReconService } from '../../main/reconcile/service'
 import { previewOnSessions } from '../../main/reconcile/rules/handlers'
 import { ruleFromJson, RuleStore } from '../../main/reconcile/rules/store'
-import { chooseProfile, COMMON, openData, say, UsageError } from '../common'
+import { profileRuleBook, ruleNamed, type RuleBook } from '../../main/reconcile/rules/book'
+import { readServerUrl, withServer } from '../../main/team/connection'
+import { TeamReplicas, workspaceKey } from '../../main/team/replicas'
+import { workspaceRuleBook } from '../../main/team/rules'
+import type { Profile } from '../../main/profiles/service'
+import { chooseProfile, COMMON, openData, say, UsageError, type Opened } from '../common'
 
 export async function rulesCommand(args: string[]): Promise<number> {
   const [sub, ...rest] = args
   const { values, positionals } = parseArgs({
     args: rest,
-    options: { ...COMMON, file: { type: 'string' }, session: { type: 'string' }, to: { type: 'string' }, proposed: { type: 'string' } },
+    options: {
+      ...COMMON,
+      file: { type: 'string' },
+      session: { type: 'string' },
+      to: { type: 'string' },
+      proposed: { type: 'string' },
+      server: { type: 'string' }
+    },
     strict: true,
     allowPositionals: true
   })
@@ -28,63 +40,70 @@ export async function rulesCommand(args: string[]): Promise<number> {
   const data = openData(values.db, changes ? 'fills' : 'reads')
   try {
     const recon = new ReconService(data.db)
-    const session = values.session ? recon.session(values.session) : null
-    const profile = session ? data.profiles.get(session.profileId) : chooseProfile(data, values)
-    const store = new RuleStore(data.db, { user: osUserName() })
+    const { book, profile, session } = ruleBookOf(
+      data,
+      recon,
+      values,
+      sub === 'proposed' || sub === 'evaluate' || sub === 'preview' || values.proposed !== undefined
+    )
+    // Where a change was made, said when it is the workspace's.
+    const where = values.server ? ` in ${book.owner}` : ''
     const out = (json: unknown, words: string): void => {
       if (values.json) process.stdout.write(`${JSON.stringify(json)}\n`)
       else say(words)
     }
     switch (sub) {
       case 'list': {
-        const rules = store.list(profile.id)
+        const rules = await book.list()
         out(
           rules,
-          rules.length === 0 ? `${profile.name} has no rules yet (ledgerline rules add --file RULE.json).\n` : listed(profile.name, rules)
+          rules.length === 0 ? `${book.owner} has no rules yet (ledgerline rules add --file RULE.json).\n` : listed(book.owner, rules)
         )
         return 0
       }
       case 'evaluate': {
+        const { id } = needProfile(profile)
+        const rules = await book.list()
         const progress = new StderrProgress('rules evaluate')
         progress.phase('replaying the closed sessions')
-        const evaluation = evaluateLearning(data.db, recon, profile.id, store.list(profile.id), (done, total) =>
-          progress.tick('sessions', done, total)
-        )
+        const evaluation = evaluateLearning(data.db, recon, id, rules, (done, total) => progress.tick('sessions', done, total))
         progress.end()
-        out(evaluation, evaluationText(profile.name, evaluation))
+        out(evaluation, evaluationText(book.owner, evaluation))
         return 0
       }
       case 'proposed': {
-        const proposals = proposedRules(data.db, profile.id, store.list(profile.id))
-        out(proposals, proposedText(profile.name, proposals))
+        const proposals = proposedRules(data.db, needProfile(profile).id, await book.list())
+        out(proposals, proposedText(book.owner, proposals))
         return 0
       }
       case 'add': {
         const rule = values.proposed
-          ? proposalNamed(proposedRules(data.db, profile.id, []), values.proposed)
+          ? proposalNamed(proposedRules(data.db, needProfile(profile).id, []), values.proposed)
           : ruleFromJson(readRuleFile(values.file), values.file as string)
-        const { stored, change } = store.save(profile.id, rule)
+        const { stored, change } = await book.save(rule)
         out(
           { change, ...stored },
-          `${change === 'unchanged' ? 'Unchanged' : change === 'added' ? 'Added' : 'Saved as a new version'}: ${rule.name} (version ${stored.version}, ${stored.enabled ? 'enabled' : 'not enabled: try it with rules preview, then rules enable'}).\n  ${ruleInWords(rule)}\n`
+          `${change === 'unchanged' ? 'Unchanged' : change === 'added' ? 'Added' : 'Saved as a new version'}: ${rule.name} (version ${stored.version}, ${stored.enabled ? 'enabled' : 'not enabled: try it with rules preview, then rules enable'})${where}.\n  ${ruleInWords(rule)}\n`
         )
         return 0
       }
       case 'preview': {
         if (!session) throw new UsageError('rules preview needs --session ID (ledgerline sessions lists them)')
-        const rule = values.file ? ruleFromJson(readRuleFile(values.file), values.file) : store.get(profile.id, positionals[0] ?? '').rule
+        const rule = values.file
+          ? ruleFromJson(readRuleFile(values.file), values.file)
+          : ruleNamed(await book.list(), positionals[0] ?? '', book.owner).rule
         // The session named, and the profile's last closed sessions: how the rule would have done on what was decided by hand.
-        const preview = previewOnSessions(recon, rule, session.id, profile.id)
+        const preview = previewOnSessions(recon, rule, session, needProfile(profile).id)
         out(preview, previewText(preview))
         return 0
       }
       case 'remove': {
         const name = positionals[0]
         if (!name) throw new UsageError("rules remove needs the rule's name (ledgerline rules list shows them)")
-        const rules = store.remove(profile.id, name)
+        const rules = await book.remove(name)
         out(
           rules,
-          `Removed ${name}: it decides nothing from the next run on; what it decided stays, and its versions are kept.\n${rules.length > 0 ? listed(profile.name, rules) : ''}`
+          `Removed ${name}: it decides nothing from the next run on; what it decided stays, and its versions are kept.\n${rules.length > 0 ? listed(book.owner, rules) : ''}`
         )
         return 0
       }
@@ -93,21 +112,78 @@ export async function rulesCommand(args: string[]): Promise<number> {
         const to = Number(values.to)
         if (!name || !Number.isInteger(to) || to < 1)
           throw new UsageError("rules move takes the rule's name and --to N, its place in the order (1: tried first)")
-        const rules = store.move(profile.id, name, to)
-        out(rules, listed(profile.name, rules))
+        const rules = await book.move(name, to)
+        out(rules, listed(book.owner, rules))
         return 0
       }
       default: {
         const name = positionals[0]
         if (!name) throw new UsageError(`rules ${sub} needs the rule's name (ledgerline rules list shows them)`)
-        const stored = store.setEnabled(profile.id, name, sub === 'enable')
-        out(stored, `${stored.rule.name} (version ${stored.version}) is ${stored.enabled ? 'enabled' : 'disabled'}.\n`)
+        const stored = await book.setEnabled(name, sub === 'enable')
+        out(stored, `${stored.rule.name} (version ${stored.version}) is ${stored.enabled ? 'enabled' : 'disabled'}${where}.\n`)
         return 0
       }
     }
   } finally {
     await data.close()
   }
+}
+
+/**
+ * Whose rules a command is about: with --server, the team workspace's (a shared session named by its
+ * shared id, replayed in this cache); else the profile's own, refused for the profile a workspace's
+ * sessions are replayed under (the workspace's rules decide those). The profile whose sessions are
+ * read, when the command reads any.
+ */
+function ruleBookOf(
+  data: Opened,
+  recon: ReconService,
+  values: {
+    server?: string | undefined
+    session?: string | undefined
+    profile?: string | undefined
+    'base-url'?: string | undefined
+    mode?: string | undefined
+  },
+  readsSessions: boolean
+): { book: RuleBook; profile: Profile | null; session: string | null } {
+  if (values.server) {
+    const target = readServerUrl(values.server)
+    const workspace = workspaceKey(target)
+    const book = workspaceRuleBook((work) => withServer(target, work), workspace)
+    const replica = values.session ? new TeamReplicas(data.db, target).get(values.session) : undefined
+    if (values.session && !replica)
+      throw new UsageError(
+        `no shared session ${values.session} of ${workspace} is on this computer (team sync --session ${values.session} opens it)`
+      )
+    if (replica) return { book, profile: data.profiles.get(recon.session(replica.sessionId).profileId), session: replica.sessionId }
+    if (!readsSessions) return { book, profile: null, session: null }
+    const replayed = data.profiles.list().filter((p) => p.workspace === workspace)
+    const profile = values.profile ? data.profiles.get(values.profile) : replayed.length === 1 ? replayed[0] : undefined
+    if (!profile)
+      throw new UsageError(
+        replayed.length === 0
+          ? `no session of ${workspace} is on this computer yet (team sync opens them)`
+          : `choose the workspace's test or live sessions with --profile (${replayed.map((p) => `"${p.name}"`).join(', ')})`
+      )
+    return { book, profile, session: null }
+  }
+  const session = values.session ? recon.session(values.session) : null
+  const profile = session ? data.profiles.get(session.profileId) : chooseProfile(data, values)
+  if (profile.workspace !== null)
+    throw new UsageError(
+      `${profile.name} holds the sessions of the team workspace ${profile.workspace}, which its rules decide: add --server postgres://LOGIN@${profile.workspace}`
+    )
+  return {
+    book: profileRuleBook(new RuleStore(data.db, { user: osUserName() }), profile.id, profile.name),
+    profile,
+    session: session?.id ?? null
+  }
+}
+
+function needProfile(profile: Profile | null): Profile {
+  if (!profile) throw new UsageError('this needs the sessions of a profile')
+  return profile
 }
 
 function evaluationText(profile: string, e: Evaluation): string {

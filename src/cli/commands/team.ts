@@ -1,7 +1,8 @@
 // `ledgerline team …` (and decide/audit verify with --server): set up a workspace on a firm's PostgreSQL, manage its members, share sessions and move them through review; the server, not this client, decides who may do what, and a refusal exits 2 saying why.
 import { parseArgs } from 'node:util'
 import { readServerUrl, withServer, type TeamServer } from '../../main/team/connection'
-import { listMembers, removeMember, setMember } from '../../main/team/members'
+import { listMembers, myRole, removeMember, setMember } from '../../main/team/members'
+import { applyWorkspaceRules, workspaceRules } from '../../main/team/rules'
 import { setupWorkspace } from '../../main/team/migrations'
 import { randomUUID } from 'node:crypto'
 import type pg from 'pg'
@@ -148,6 +149,8 @@ async function syncOnce(
     out(`Refused, now a conflict on ${c.itemKey ? `item ${c.itemKey}` : 'the session'}: ${c.message} [${c.code}]`)
   const shared = (await listSharedSessions(client)).filter((s) => only === undefined || s.id === only)
   if (only !== undefined && shared.length === 0) throw new UsageError(`there is no shared session ${only} in this workspace`)
+  // A preparer's sync applies the workspace's enabled rules to the open sessions it pulls.
+  const rules = (await myRole(client)) === 'preparer' ? await workspaceRules(client) : []
   let failed = 0
   for (const s of shared) {
     try {
@@ -159,6 +162,8 @@ async function syncOnce(
           : 'up to date'
       out(`${s.id}  ${s.name}: ${what}; ${replica.state.toUpperCase()}${replica.readOnly ? ` (read-only here: ${replica.readOnly})` : ''}`)
       for (const p of pulled.problems) out(`  ${p}`)
+      const ruled = await applyWorkspaceRules(client, replicas, replicas.require(s.id), rules)
+      if (ruled > 0) out(`  The workspace's rules decided ${ruled} line(s); each is an event naming its rule and version.`)
     } catch (error) {
       if (!(error instanceof AppError) || codeIs(error, 'team_unreachable')) throw error
       failed++

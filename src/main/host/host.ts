@@ -38,7 +38,7 @@ export function domainHandlers(ctx: HostContext): HandlerMap[] {
     jobHandlers(ctx),
     reconHandlers({ ...ctx, shared: ctx.team }),
     journalHandlers(ctx),
-    ruleHandlers(ctx),
+    ruleHandlers({ ...ctx, workspaces: ctx.team }),
     bulkHandlers(ctx),
     teamHandlers(ctx)
   ]

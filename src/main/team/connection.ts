@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs'
 import { userInfo } from 'node:os'
 import pg from 'pg'
-import type { TeamErrorCode } from '../../shared/error-codes'
+import type { RuleErrorCode, TeamErrorCode } from '../../shared/error-codes'
 import { AppError } from '../errors'
 
 export type SslMode = 'disable' | 'require' | 'verify-ca' | 'verify-full'
@@ -97,12 +97,13 @@ export function clientConfig(server: TeamServer, password?: string): pg.ClientCo
   }
 }
 
-/** A refusal the workspace's functions raise: SQLSTATE class LL (role, state, separation of duties, conflict). */
-export const REFUSAL_STATES: Record<string, TeamErrorCode> = {
+/** A refusal the workspace's functions raise: SQLSTATE class LL (role, state, separation of duties, conflict, no such rule). */
+export const REFUSAL_STATES: Record<string, TeamErrorCode | RuleErrorCode> = {
   LLROL: 'team_role_refused',
   LLSTA: 'team_state_refused',
   LLSOD: 'team_duties_refused',
-  LLCON: 'team_conflict'
+  LLCON: 'team_conflict',
+  LLNOR: 'rule_not_found'
 }
 
 /** A node-postgres error as an AppError that says what happened (never the password, which pg never puts in a message). */

@@ -32,3 +32,8 @@ export async function listMembers(client: pg.Client): Promise<Member[]> {
   )
   return result.rows.map((r) => ({ login: r.login, role: r.role, addedBy: r.added_by, addedAt: r.added_at.toISOString() }))
 }
+
+/** The caller's own role in the workspace; null when not a member. */
+export async function myRole(client: pg.Client): Promise<TeamRole | null> {
+  return ((await client.query<{ role: TeamRole | null }>('select ledgerline.my_role() as role')).rows[0]?.role ?? null) as TeamRole | null
+}

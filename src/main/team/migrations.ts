@@ -5,6 +5,7 @@ import { AppError } from '../errors'
 import { v1 } from './schema/v1-workspace-members'
 import { v2 } from './schema/v2-sessions-and-events'
 import { v3 } from './schema/v3-replay-and-presence'
+import { v4 } from './schema/v4-workspace-rules'
 
 export interface TeamMigration {
   version: number
@@ -12,7 +13,7 @@ export interface TeamMigration {
   sql: string
 }
 
-export const TEAM_MIGRATIONS: readonly TeamMigration[] = [v1, v2, v3]
+export const TEAM_MIGRATIONS: readonly TeamMigration[] = [v1, v2, v3, v4]
 
 export const teamSchemaVersion = (): number => TEAM_MIGRATIONS.length
 

@@ -209,7 +209,7 @@ export class TeamReplicas {
   private readonly key: string
 
   constructor(
-    private readonly db: Database.Database,
+    readonly db: Database.Database,
     private readonly server: TeamServer,
     private readonly now: () => Date = () => new Date()
   ) {
@@ -429,7 +429,12 @@ export class TeamReplicas {
   /** Queues a decision on the replica's last run, based on the item as this computer has it (or the version given); sent by push. */
   queueDecision(replica: Replica, decision: Decision, version?: number): { ref: string; itemKey: string; basedOn: number } {
     if (replica.readOnly) throw new AppError('team_read_only', replica.readOnly)
-    const body = new ReconService(this.db).decisionBody(replica.sessionId, decision)
+    return this.queueBody(replica, new ReconService(this.db).decisionBody(replica.sessionId, decision), version)
+  }
+
+  /** Queues a decision's event as made (a rule's application is made by the rule, not asked for on an item). */
+  queueBody(replica: Replica, body: AuditEventBody, version?: number): { ref: string; itemKey: string; basedOn: number } {
+    if (replica.readOnly) throw new AppError('team_read_only', replica.readOnly)
     if (body.kind === 'undo') {
       const teamSeq = this.db
         .prepare('select seq from team_events where session_id = ? and local_seq = ?')
@@ -526,6 +531,12 @@ export class TeamReplicas {
       } catch (error) {
         const refusal = teamError(error, this.server)
         if (!REFUSED.has(refusal.code)) throw refusal
+        // A rule's application on an item another member decided first is no conflict: their decision stands, and the
+        // rules are tried again on the session as pulled.
+        if (refusal.code === 'team_conflict' && ruleApplied(row.payload)) {
+          this.db.prepare('delete from team_outbox where ref = ?').run(row.ref)
+          continue
+        }
         const conflict: TeamConflict = {
           ref: row.ref,
           sessionId: row.session_id,
@@ -631,6 +642,11 @@ function readProviderSide(bytes: Buffer, name: string): ProviderSide {
   if (!ok)
     throw new AppError('team_replay_failed', `${name}, the provider records shared with the session, are not records Ledgerline reads.`)
   return { records: side.records as ProviderSide['records'], unreadable: Number(side.unreadable ?? 0), notes: side.notes ?? [] }
+}
+
+/** Whether a queued event is a rule's application. */
+function ruleApplied(payload: string): boolean {
+  return (JSON.parse(payload) as { body?: { kind?: unknown } }).body?.kind === 'rule'
 }
 
 /** What each decision kind's payload must hold to be applied. */

@@ -10,11 +10,14 @@ import type { EventEmitter } from '../ipc/events'
 import type { Logger } from '../log'
 import { ReconService } from '../reconcile/service'
 import type { ReportSignOff, SharedSessions } from '../reconcile/shared-sessions'
+import type { RuleBook, WorkspaceRules } from '../reconcile/rules/book'
 import { registerSecret } from '../redact'
 import type { SecretStore } from '../secrets/secret-store'
 import { readServerUrl, teamError, withServer, type TeamServer } from './connection'
 import { Doorbell } from './doorbell'
+import { myRole } from './members'
 import { teamSchemaVersion } from './migrations'
+import { applyWorkspaceRules, workspaceRuleBook, workspaceRules } from './rules'
 import {
   dismissConflict,
   replicaConflicts,
@@ -59,7 +62,7 @@ export interface SyncOutcome {
   problems: string[]
 }
 
-export class TeamWorkspace implements SharedSessions {
+export class TeamWorkspace implements SharedSessions, WorkspaceRules {
   private server: TeamServer | null = null
   private password: string | null = null
   private role: TeamRole | null = null
@@ -356,7 +359,7 @@ export class TeamWorkspace implements SharedSessions {
   }
 
   private async syncWith(client: pg.Client, replicas: TeamReplicas): Promise<SyncOutcome> {
-    const role = await readRole(client)
+    const role = await myRole(client)
     if (role !== this.role) {
       // Given another role (or removed) since: what the screens offer changes with it.
       this.role = role
@@ -365,6 +368,8 @@ export class TeamWorkspace implements SharedSessions {
     const pushed = await replicas.push(client)
     const changed = new Set(pushed.conflicts.map((c) => c.sessionId))
     const problems: string[] = []
+    // A preparer's client applies the workspace's enabled rules to the open sessions it pulls.
+    const rules = role === 'preparer' ? await workspaceRules(client) : []
     let events = 0
     for (const replica of replicas.list()) {
       try {
@@ -372,6 +377,7 @@ export class TeamWorkspace implements SharedSessions {
         events += pulled.events
         if (pulled.events > 0) changed.add(replica.sessionId)
         problems.push(...pulled.problems)
+        if ((await applyWorkspaceRules(client, replicas, replicas.require(replica.sharedId), rules)) > 0) changed.add(replica.sessionId)
       } catch (error) {
         // One session that cannot be pulled (its history rewritten on the server) does not hold the others back.
         if (!(error instanceof AppError) || codeIs(error, 'team_unreachable')) throw error
@@ -379,6 +385,19 @@ export class TeamWorkspace implements SharedSessions {
       }
     }
     return { sent: pushed.sent, refused: pushed.conflicts.length, events, changed: [...changed], problems }
+  }
+
+  // ---- the workspace's rules
+
+  /** The rules of the workspace this computer is connected to (those its shared sessions are decided by); a change rings every member's doorbell, and a preparer's next sync applies them. */
+  ruleBook(workspace: string): RuleBook {
+    const { server } = this.connected()
+    if (workspaceKey(server) !== workspace)
+      throw new AppError(
+        'team_not_connected',
+        `These are the sessions of the workspace ${workspace}; this computer is connected to ${workspaceKey(server)}. Connect to ${workspace} to read or change its rules.`
+      )
+    return workspaceRuleBook((work) => this.serial(() => this.withClient(work)), workspace)
   }
 
   // ---- plumbing
@@ -518,17 +537,13 @@ async function checkWorkspace(client: pg.Client, server: TeamServer): Promise<Te
       'team_schema_old',
       `The workspace on ${workspaceKey(server)} has team schema ${version}, older than this Ledgerline's ${mine}: its owner upgrades it with ledgerline team setup --server …`
     )
-  const role = await readRole(client)
+  const role = await myRole(client)
   if (role === null)
     throw new AppError(
       'team_role_refused',
       `${server.user} is not a member of the workspace on ${workspaceKey(server)}: ask its owner or an admin to add you (ledgerline team member add ${server.user} --role preparer|reviewer).`
     )
   return role
-}
-
-async function readRole(client: pg.Client): Promise<TeamRole | null> {
-  return ((await client.query<{ role: TeamRole | null }>('select ledgerline.my_role() as role')).rows[0]?.role ?? null) as TeamRole | null
 }
 
 /** Why a member cannot decide in a session now, in words. */

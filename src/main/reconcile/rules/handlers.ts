@@ -9,6 +9,7 @@ import { osUserName } from '../audit'
 import { ReconService } from '../service'
 import { proposedRules } from '../learning/proposals'
 import { previewRule, ruleSubject } from './preview'
+import { profileRuleBook, type RuleBook, type WorkspaceRules } from './book'
 import { ruleFromJson, RuleStore } from './store'
 
 /** How many of the profile's last closed sessions a preview tries the rule on, besides the one named. */
@@ -18,6 +19,8 @@ export const PREVIEW_CLOSED_SESSIONS = 3
 export interface RuleServices {
   db: Database.Database
   active: ActiveProfile
+  /** The team workspace, whose rules decide the sessions replayed from it. */
+  workspaces: WorkspaceRules
 }
 
 /** The rule tried on the session and the profile's last closed sessions before it (the most recent first). */
@@ -50,14 +53,19 @@ export function ruleHandlers(ctx: RuleServices): HandlerMap {
   const service = new ReconService(ctx.db)
   const store = new RuleStore(ctx.db, { user: osUserName() })
   const profile = (): string => ctx.active.current().id
+  // The profile a workspace's sessions are replayed under is decided by the workspace's rules; any other by its own.
+  const book = (): RuleBook => {
+    const current = ctx.active.current()
+    return current.workspace === null ? profileRuleBook(store, current.id, current.name) : ctx.workspaces.ruleBook(current.workspace)
+  }
   return {
-    'rules:list': () => store.list(profile()),
-    'rules:save': ({ rule }) => store.save(profile(), ruleFromJson(rule, 'The rule')),
+    'rules:list': () => book().list(),
+    'rules:save': ({ rule }) => book().save(ruleFromJson(rule, 'The rule')),
     'rules:preview': ({ sessionId, rule }) => previewOnSessions(service, ruleFromJson(rule, 'The rule'), sessionId, profile()),
-    'rules:setEnabled': ({ name, enabled }) => store.setEnabled(profile(), name, enabled),
-    'rules:move': ({ name, to }) => store.move(profile(), name, to),
-    'rules:remove': ({ name }) => store.remove(profile(), name),
-    'rules:proposed': () => proposedRules(ctx.db, profile(), store.list(profile())),
+    'rules:setEnabled': ({ name, enabled }) => book().setEnabled(name, enabled),
+    'rules:move': ({ name, to }) => book().move(name, to),
+    'rules:remove': ({ name }) => book().remove(name),
+    'rules:proposed': async () => proposedRules(ctx.db, profile(), await book().list()),
     'rules:draft': ({ sessionId, itemKey }) => {
       service.sessionOfProfile(sessionId, profile())
       return draftFromItem(service.item(sessionId, itemKey))
