@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { openCache } from '../../src/main/cache/open'
-import { writeFileSafely } from '../../src/main/export/safe-file'
+import { writeFileSafely } from '../../src/main/files/safe-file'
 
 const CHILD = join(import.meta.dirname, '..', 'support', 'killed-reconcile-child.ts')
 

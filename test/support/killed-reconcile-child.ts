@@ -1,6 +1,6 @@
 // A reconcile that is killed (SIGKILL, as kill -9 does) at a point the test names: inside the transaction that creates and runs the session, or halfway through writing its report. Used by test/reconcile/killed.test.ts.
 import { writeSync } from 'node:fs'
-import { writeFileSafely } from '../../src/main/export/safe-file'
+import { writeFileSafely } from '../../src/main/files/safe-file'
 import { SessionItems } from '../../src/main/reconcile/items'
 import { scenarioService } from './recon-session'
 

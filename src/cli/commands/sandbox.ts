@@ -1,7 +1,7 @@
 // The Sandbox from the command line: run the simulator on a port, write one of its sample statements, or its generated year.
 import { writeSync } from 'node:fs'
 import { parseArgs } from 'node:util'
-import { writeFileSafely } from '../../main/export/safe-file'
+import { writeFileSafely } from '../../main/files/safe-file'
 import { sandboxSeed } from '../../sandbox/seed'
 import { startSandbox } from '../../sandbox/server'
 import { sampleStatement } from '../../sandbox/statement'

@@ -6,7 +6,7 @@ import type { SearchQuery, SearchResource } from '../../shared/search'
 import { openDatabase, type SqliteOptions } from '../cache/sqlite'
 import { compileQuery } from '../search/search'
 import { formatInZone } from '../../shared/time'
-import { writeFileSafely } from './safe-file'
+import { writeFileSafely } from '../files/safe-file'
 
 type DbRow = Record<string, string | number | null>
 

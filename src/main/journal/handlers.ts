@@ -1,7 +1,7 @@
 // The journal:* calls: a closed session's journal previewed and written where the user chooses, and the active profile's account map.
 import { writeSync } from 'node:fs'
 import type Database from 'better-sqlite3'
-import { writeFileSafely } from '../export/safe-file'
+import { writeFileSafely } from '../files/safe-file'
 import type { JobRunner } from '../jobs/runner'
 import type { MainUi } from '../ipc/questions'
 import type { HandlerMap } from '../ipc/router'

@@ -5,7 +5,7 @@ import { moneyText, parseMajor } from '../../shared/money'
 import { dayText, inLocale, ISO, periodText, timeText } from '../../shared/locale'
 import { accountInWords, chainHeadline } from '../../shared/periods'
 import { feeBasisInWords, lineWhere, settingsInWords, type ReconSummary } from '../../shared/reconcile'
-import { writeFileSafely } from '../export/safe-file'
+import { writeFileSafely } from '../files/safe-file'
 import type { ReportInput } from './totals'
 import { reconcilingSchedule, SCHEDULE_ROWS, type ScheduleClass } from './bank-rec-schedule'
 

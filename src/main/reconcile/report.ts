@@ -38,7 +38,7 @@ import {
   type SessionInfo,
   lineWhere
 } from '../../shared/reconcile'
-import { writeFileSafely } from '../export/safe-file'
+import { writeFileSafely } from '../files/safe-file'
 import { bankReconciliations } from '../../shared/bank-reconciliation'
 import { describeEvent } from '../../shared/reconcile-events'
 import type { AuditEvent } from './audit'

@@ -9,7 +9,7 @@ import { processRunning } from '../processes'
  * A new file beside the target, created exclusively (O_CREAT|O_EXCL, owner-only) under a random
  * name: nothing already there, such as a planted symlink, is ever opened or overwritten.
  */
-function createTempFile(file: string): { path: string; fd: number } {
+export function createTempFile(file: string): { path: string; fd: number } {
   removeStalePartials(file)
   const path = join(dirname(file), `.${basename(file)}.${process.pid}-${randomBytes(12).toString('hex')}.partial`)
   try {
