@@ -58,6 +58,8 @@ export const BOUNDARY_ERRORS = {
   HOST_UNAVAILABLE: 'busy',
   HOST_STARTING: 'busy',
   HOST_RESTARTED: 'busy',
+  /** The service host answered a call with something that is not a result. */
+  HOST_BAD_ANSWER: 'server',
   host_start_failed: 'other'
 } as const satisfies CodeTable
 

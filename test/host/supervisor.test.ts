@@ -127,6 +127,38 @@ describe('host supervisor', { timeout: 60_000 }, () => {
     after.close()
   })
 
+  it('fails a call at once with HOST_BAD_ANSWER when the host answers it with something that is not a result', async () => {
+    // A host that starts, then answers every call with a result main cannot read.
+    const listeners: ((message: unknown) => void)[] = []
+    const exits: ((info: { code: number | null; signal: string | null }) => void)[] = []
+    const reply = (message: unknown): void => void queueMicrotask(() => listeners.forEach((l) => l(message)))
+    const logged: string[] = []
+    const supervisor = new HostSupervisor({
+      launch: () => ({
+        pid: 1,
+        send: (message) => {
+          if (message.type === 'init') reply({ type: 'ready' })
+          if (message.type === 'call') reply({ type: 'result', id: message.id, result: 'not a result' })
+          if (message.type === 'shutdown') queueMicrotask(() => exits.forEach((e) => e({ code: 0, signal: null })))
+        },
+        onMessage: (listener) => void listeners.push(listener),
+        onExit: (listener) => void exits.push(listener),
+        kill: () => {}
+      }),
+      config: testHostConfig(),
+      ui: { confirm: async () => false, chooseSaveFile: async () => null, chooseOpenFile: async () => null },
+      onEvent: () => {},
+      log: (_level, message) => void logged.push(message)
+    })
+    await supervisor.start()
+    expect(await supervisor.call('app:info', undefined)).toMatchObject({
+      ok: false,
+      error: { code: 'HOST_BAD_ANSWER', message: expect.stringMatching(/answered app:info in a form Ledgerline cannot read/) }
+    })
+    expect(logged).toContain('service host answered app:info with a result main cannot read; the call failed')
+    await supervisor.stop()
+  })
+
   it('says why a host cannot start (a cache from a newer Ledgerline) and does not restart it', async () => {
     const config = testHostConfig()
     const db = openDatabase(config.paths.cacheDatabase)

@@ -28,6 +28,8 @@ export type FromHost =
   /** The host cannot start (e.g. the cache is from a newer Ledgerline): restarting would not help. */
   | { type: 'fatal'; code: CallErrorCode; message: string }
   | { type: 'result'; id: number; result: CallResult<unknown> }
+  /** An answer to call `id` that is not a result main reads: the call fails with HOST_BAD_ANSWER instead of waiting forever. */
+  | { type: 'unreadable-result'; id: number }
   | { type: 'event'; name: string; payload: unknown }
   | { type: 'ask'; id: number; request: AskRequest }
   | { type: 'pong'; id: number }
@@ -81,9 +83,10 @@ export function readFromHost(message: unknown): FromHost | null {
         ? { type: 'fatal', code: isErrorCode(message['code']) ? message['code'] : 'host_start_failed', message: message['message'] }
         : null
     case 'result':
-      return validId && isObject(message['result']) && typeof message['result']['ok'] === 'boolean'
+      if (!validId) return null
+      return isObject(message['result']) && typeof message['result']['ok'] === 'boolean'
         ? (message as unknown as FromHost)
-        : null
+        : { type: 'unreadable-result', id: id as number }
     case 'event':
       return typeof message['name'] === 'string' ? { type: 'event', name: message['name'], payload: message['payload'] } : null
     case 'ask': {

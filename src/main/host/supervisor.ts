@@ -21,7 +21,9 @@ export const HostErrorCode = {
   /** The host died while this call was in flight; it is being restarted. */
   Restarted: 'HOST_RESTARTED',
   /** The host could not be (re)started in time, or gave up after crashing again and again. */
-  Unavailable: 'HOST_UNAVAILABLE'
+  Unavailable: 'HOST_UNAVAILABLE',
+  /** The host answered a call with something that is not a result: the call fails at once rather than waiting forever. */
+  BadAnswer: 'HOST_BAD_ANSWER'
 } as const
 
 export interface SupervisorOptions {
@@ -197,6 +199,19 @@ export class HostSupervisor {
         const pending = this.pending.get(message.id)
         this.pending.delete(message.id)
         pending?.resolve(message.result)
+        return
+      }
+      case 'unreadable-result': {
+        const pending = this.pending.get(message.id)
+        this.pending.delete(message.id)
+        if (!pending) return
+        this.options.log?.('error', `service host answered ${pending.name} with a result main cannot read; the call failed`)
+        pending.resolve(
+          fail(
+            HostErrorCode.BadAnswer,
+            `The background service answered ${pending.name} in a form Ledgerline cannot read, so nothing was shown. Try again; if it happens again, the log has the details.`
+          )
+        )
         return
       }
       case 'event':
