@@ -114,6 +114,20 @@ export async function startPostgres(options: PostgresOptions = {}): Promise<Test
     'max_connections=200'
   ])
   const server: ChildProcess = spawn(serverCmd, serverArgs, { stdio: ['ignore', 'ignore', 'pipe'] })
+  // A watchdog outside this process: it waits on a pipe only this process holds open, and once the pipe closes (this
+  // process ended, however: a test killed, a worker that crashed) it stops the server and removes its folder.
+  const [stopCmd, stopArgs] = as(join(bin, 'pg_ctl'), ['stop', '-D', data, '-m', 'fast', '-w'])
+  const watchdog = spawn(
+    'sh',
+    ['-c', 'cat > /dev/null; "$@" > /dev/null 2>&1; rm -rf "$LEDGERLINE_PG_DIR"', 'pg-watchdog', stopCmd, ...stopArgs],
+    {
+      stdio: ['pipe', 'ignore', 'ignore'],
+      detached: true,
+      env: { ...process.env, LEDGERLINE_PG_DIR: dir }
+    }
+  )
+  watchdog.unref()
+  ;(watchdog.stdin as unknown as { unref?: () => void }).unref?.()
   let log = ''
   server.stderr?.on('data', (chunk: Buffer) => {
     log = (log + chunk.toString()).slice(-4000)
@@ -160,10 +174,11 @@ export async function startPostgres(options: PostgresOptions = {}): Promise<Test
     },
     async stop() {
       await superPool.end().catch(() => undefined)
+      // Stopped here: the watchdog is not needed.
+      watchdog.kill('SIGKILL')
       if (server.exitCode === null) {
         const exited = new Promise((r) => server.once('exit', r))
         // pg_ctl's fast shutdown, as the user the server runs as (a signal to runuser would not reach it).
-        const [stopCmd, stopArgs] = as(join(bin, 'pg_ctl'), ['stop', '-D', data, '-m', 'fast', '-w'])
         const stopped = spawnSync(stopCmd, stopArgs, { encoding: 'utf8' })
         if (stopped.status !== 0) server.kill('SIGKILL')
         await exited
