@@ -32,7 +32,20 @@ Commands:
   profile add NAME --base-url URL      Check the key with the server and keep it in the OS keychain.
                                        The key is read from LEDGERLINE_API_KEY or asked for.
   profile list [--json]
-  profile remove NAME                  Removes the profile, its cached records and its key.
+  profile remove NAME                  Removes the profile, its cached records and its key (the
+                                       cache is backed up first).
+  backup [--out FILE] [--db FILE] [--json]
+      Back up the cache online (the app may keep working) into its backups folder, a
+      "backups" folder beside it, keeping the newest of each of the last 7 days and 4 weeks
+      (and the newest 3); --out FILE: a copy where you say, kept as long as you keep it. Keys
+      live in the system keychain, never in the cache, so never in a backup.
+  backup list [--db FILE] [--json]
+      The backups kept, newest first: when, why, size, and the profiles, sessions and records
+      each holds.
+  restore BACKUP [--db FILE] [--json]
+      Restore a backup (a name from backup list, or a file): the file is checked first (sound,
+      a Ledgerline cache, a schema this version reads); the cache as it is is kept aside as a
+      backup first. Refused while the app has the cache open (use its Backups card).
   sync (--profile NAME | --base-url URL) [--resources LIST] [--track-bulk-file ID]...
        [--track-transfer REF]... [--track-plan ID]... [--no-pacing] [--json]
       Pull the provider's records into the cache. With --base-url the key comes from
@@ -225,7 +238,9 @@ const COMMANDS: Record<string, (args: string[]) => Promise<Command>> = {
   journal: async () => (await import('./commands/journal')).journalCommand,
   rules: async () => (await import('./commands/rules')).rulesCommand,
   csv: async () => (await import('./commands/csv')).csvCommand,
-  team: async () => (await import('./commands/team')).teamCommand
+  team: async () => (await import('./commands/team')).teamCommand,
+  backup: async () => (await import('./commands/backup')).backupCommand,
+  restore: async () => (await import('./commands/backup')).restoreCommand
 }
 
 export async function main(argv: string[]): Promise<number> {

@@ -103,7 +103,11 @@ export const CACHE_ERRORS = {
   cache_busy: 'cache',
   cache_damaged: 'cache',
   cache_too_new: 'cache',
-  cache_unavailable: 'cache'
+  cache_unavailable: 'cache',
+  /** A file offered as a backup that is not one this Ledgerline restores (damaged, not a cache, newer). */
+  backup_invalid: 'unreadable_file',
+  /** A backup or a restore could not be written. */
+  backup_failed: 'write'
 } as const satisfies CodeTable
 
 export const FILE_ERRORS = {

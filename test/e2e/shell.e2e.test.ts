@@ -52,6 +52,7 @@ describe('renderer shell in Chromium', { timeout: 60_000 }, () => {
       'accounts',
       'app',
       'audit',
+      'backup',
       'bulk',
       'export',
       'job',

@@ -98,6 +98,7 @@ const VALID: Partial<Record<CallName, Record<string, unknown>>> = {
   'rules:move': { name: 'sms-alert-charges', to: 1 },
   'rules:remove': { name: 'sms-alert-charges' },
   'rules:draft': { sessionId: 'session-1', itemKey: 'a|b' },
+  'backup:restore': { name: 'cache-2026-11-29T09-00-00-000Z-daily.sqlite' },
   'bulk:open': { kind: 'transfers' },
   'bulk:openDropped': { kind: 'plans', name: 'plans.csv', base64: 'dGl0bGUK' },
   'bulk:rows': { token: '00000000-0000-4000-8000-000000000000', from: 0, count: 100 },

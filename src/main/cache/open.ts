@@ -1,7 +1,8 @@
 // Opens (or creates) the cache database: WAL, foreign keys, a busy timeout, and the schema brought up to date.
 import type Database from 'better-sqlite3'
 import { AppError } from '../errors'
-import { migrate } from './migrations'
+import { snapshotBeforeMigration } from './backup'
+import { latestVersion, migrate } from './migrations'
 import { openDatabase, type SqliteOptions } from './sqlite'
 import { processRunning } from '../processes'
 
@@ -65,6 +66,11 @@ const listPids = (db: Database.Database, pids: number[]): void => {
     OPEN_BY,
     JSON.stringify(pids)
   )
+}
+
+/** The other running processes (the app's host, another CLI) that have this cache open now. */
+export function otherOpeners(db: Database.Database): number[] {
+  return listedPids(db).filter((pid) => pid !== process.pid && processRunning(pid))
 }
 
 /** The caches this process has open: at its exit, each still open says it is done with (one hook, however many are opened). */
@@ -135,6 +141,9 @@ export function openCache(file: string, options: SqliteOptions = {}): Database.D
     db.pragma('foreign_keys = ON')
     const check = quickCheck(db)
     if (check !== 'ok') throw new AppError('cache_damaged', `The cache database ${file} is damaged (${check}).`)
+    // The cache as it was, kept before its schema changes.
+    const from = db.pragma('user_version', { simple: true }) as number
+    if (file !== ':memory:' && from > 0 && from < latestVersion()) snapshotBeforeMigration(db, from)
     migrate(db)
     // A process that had the cache open and died without closing it (killed, a power cut): the whole file is checked, indexes against their tables too.
     if (file !== ':memory:' && markOpen(db)) {

@@ -1,6 +1,7 @@
 // The explicit context every domain's handlers are built from: the cache, profiles, clients, jobs, events, log and the questions for main.
 import type Database from 'better-sqlite3'
 import { openCache } from '../cache/open'
+import { CacheBackups } from '../cache/backups-host'
 import { CacheStore } from '../cache/store'
 import type { EventEmitter } from '../ipc/events'
 import { JobRunner } from '../jobs/runner'
@@ -10,6 +11,7 @@ import { ClientPool } from '../profiles/clients'
 import { ProfileService } from '../profiles/service'
 import { createOsKeychainStore, type SecretStore } from '../secrets/secret-store'
 import { TeamWorkspace } from '../team/workspace'
+import { countSessions } from '../reconcile/sessions'
 import { join } from 'node:path'
 import { startSandbox } from '../../sandbox/server'
 import type { MainUi } from '../ipc/questions'
@@ -28,6 +30,8 @@ export interface HostContext {
   ui: MainUi
   /** The team workspace this computer is connected to (started by the host once it is ready). */
   team: TeamWorkspace
+  /** The cache's backups: the day's taken while the app runs (started by the host once it is ready). */
+  backups: CacheBackups
 }
 
 export interface HostDeps {
@@ -63,7 +67,8 @@ export function createHostContext(config: HostConfig, deps: HostDeps): HostConte
     events: deps.events,
     log,
     ui: deps.ui,
-    team: new TeamWorkspace({ db, secrets, events: deps.events, log, ...(config.teamDoorbell ? { doorbell: config.teamDoorbell } : {}) })
+    team: new TeamWorkspace({ db, secrets, events: deps.events, log, ...(config.teamDoorbell ? { doorbell: config.teamDoorbell } : {}) }),
+    backups: new CacheBackups(db, log, { sessions: countSessions })
   }
 }
 
@@ -71,6 +76,7 @@ export function createHostContext(config: HostConfig, deps: HostDeps): HostConte
 export async function closeHostContext(ctx: HostContext): Promise<void> {
   await ctx.jobs.stopAll()
   await ctx.team.close()
+  await ctx.backups.stop()
   await ctx.clients.close()
   ctx.db.close()
 }

@@ -12,6 +12,7 @@ import { journalHandlers } from '../journal/handlers'
 import { profileHandlers, startRemovalJob, type ProfileServices } from '../profiles/handlers'
 import { reconHandlers } from '../reconcile/handlers'
 import { ruleHandlers } from '../reconcile/rules/handlers'
+import { backupHandlers } from '../cache/backup-handlers'
 import { RECON_PROFILE_TABLES } from '../reconcile/sessions'
 import { recordHandlers } from '../records/handlers'
 import { redactDeep } from '../redact'
@@ -40,7 +41,8 @@ export function domainHandlers(ctx: HostContext): HandlerMap[] {
     journalHandlers(ctx),
     ruleHandlers({ ...ctx, workspaces: ctx.team }),
     bulkHandlers(ctx),
-    teamHandlers(ctx)
+    teamHandlers(ctx),
+    backupHandlers(ctx)
   ]
 }
 
@@ -97,6 +99,8 @@ export function serveHost(port: HostPort, options: ServeOptions = {}): void {
       resumeRemovals(ctx)
       // The team workspace connects in the background: the window never waits for a server.
       void ctx.team.start()
+      // The day's backup, in the background (online: calls are answered while it copies).
+      ctx.backups.start()
       post({ type: 'ready' })
     } catch (error) {
       const code = error instanceof AppError ? error.code : 'host_start_failed'

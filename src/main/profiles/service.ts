@@ -7,6 +7,7 @@ import { createApiClient, type ApiClient } from '../api/client'
 import { ApiError } from '../api/errors'
 import { keyMode, type KeyMode, type Pacing } from '../api/http'
 import { AppError } from '../errors'
+import { backupCache, rotateBackups } from '../cache/backup'
 import type { Logger } from '../log'
 import { registerSecret } from '../redact'
 import type { SecretStore } from '../secrets/secret-store'
@@ -337,6 +338,12 @@ export class ProfileService {
     const profile = this.get(idOrName)
     if (profile.builtIn) throw new AppError('built_in_profile', 'The built-in Sandbox profile cannot be removed.')
     if (!profile.id.startsWith(AD_HOC_PREFIX)) await this.options.secrets.get(profile.id)
+    // A profile of the user's (not one the CLI made for a key it was given) is kept in a backup first: a mistaken removal is undone by a restore.
+    if (!profile.id.startsWith(AD_HOC_PREFIX) && !this.db.memory) {
+      const backup = await backupCache(this.db, { reason: 'before-profile-removal' })
+      this.options.logger?.info(`profiles: backed up the cache to ${backup.path} before removing "${profile.name}"`)
+      rotateBackups(this.db.name)
+    }
     this.db.prepare("update profiles set removing = 1, name = name || ' (removing ' || id || ')' where id = ?").run(profile.id)
     return profile
   }

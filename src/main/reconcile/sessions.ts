@@ -1,4 +1,5 @@
 // Reconciliation sessions: created over a profile's records, a period and statements (of an account, their periods chained), their settings, reading them back, closing and reopening.
+import type Database from 'better-sqlite3'
 import { randomUUID } from 'node:crypto'
 import {
   checkReconSettings,
@@ -401,4 +402,9 @@ export class Sessions {
     })()
     return this.get(sessionId)
   }
+}
+
+/** How many reconciliation sessions a cache (or a backup of one) holds: what a backup is said to hold beside its profiles and records. */
+export function countSessions(db: Database.Database): number {
+  return db.prepare('select count(*) from recon_sessions').pluck().get() as number
 }

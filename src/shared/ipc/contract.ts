@@ -1,6 +1,7 @@
 // The one IPC contract, merged from each domain's part: main's gate validates against it, the host serves it, preload builds window.api from it.
 import type { z } from 'zod'
 import { accountCalls } from './accounts'
+import { backupCalls } from './backups'
 import { bulkCalls } from './bulk'
 import { appCalls, appEvents } from './app'
 import { mergeParts } from './define'
@@ -44,7 +45,8 @@ export const calls = mergeParts('call', [
   journalCalls,
   rulesCalls,
   bulkCalls,
-  teamCalls
+  teamCalls,
+  backupCalls
 ])
 
 /** Events the host (through main) pushes to the renderer, with the payload schema checked before sending. */
