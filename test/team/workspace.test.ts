@@ -46,7 +46,7 @@ describe('team setup', () => {
     expect(first.stderr).toBe('')
     expect(first.code).toBe(0)
     expect(first.stdout).toMatch(
-      /^Set up the workspace on postgres:\/\/firm_owner@127\.0\.0\.1:\d+\/postgres: team schema 0 → 4 \(1 workspace members; 2 sessions and events; 3 replay, events sent once, presence; 4 workspace rules\)\. firm_owner is its owner\.\n$/
+      /^Set up the workspace on postgres:\/\/firm_owner@127\.0\.0\.1:\d+\/postgres: team schema 0 → 4 \(1 workspace members; 2 sessions and events; 3 replay, events sent once, presence; 4 workspace rules, presence at once\)\. firm_owner is its owner\.\n$/
     )
     const again = await team('firm_owner', 'setup')
     expect(again.stdout).toMatch(/is up to date \(team schema 4\)/)

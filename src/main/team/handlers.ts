@@ -53,6 +53,10 @@ export function teamHandlers(ctx: TeamServices): HandlerMap {
       return shared
     },
     'team:session': ({ sessionId }) => ctx.team.view(sessionId),
+    'team:left': async ({ sessionId }) => {
+      await ctx.team.left(sessionId)
+      return null
+    },
     'team:signOff': ({ sessionId, step, reason }) => ctx.team.signOff(sessionId, step, reason),
     'team:comment': ({ sessionId, itemKey, text }) => ctx.team.comment(sessionId, itemKey, text),
     'team:sync': async () => {

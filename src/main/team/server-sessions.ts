@@ -310,6 +310,11 @@ export async function markSeen(client: pg.Client, session: string): Promise<void
   await client.query('select ledgerline.session_seen($1)', [session])
 }
 
+/** Says the caller no longer has the session open: the others' screens show it at their next ring. */
+export async function markLeft(client: pg.Client, session: string): Promise<void> {
+  await client.query('select ledgerline.session_left($1)', [session])
+}
+
 /** Who has which shared session open, by session. */
 export async function sessionPresence(client: pg.Client): Promise<Map<string, string[]>> {
   const result = await client.query<{ session_id: string; login: string }>('select session_id, login from ledgerline.session_presence()')

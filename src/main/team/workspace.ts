@@ -30,7 +30,7 @@ import {
   type TeamConflict
 } from './replicas'
 import { decisionInWords, reportSignOff, teamEventViews } from './report'
-import { addSessionEventOnce, listSharedSessions, markSeen, sessionPresence, shareSession } from './server-sessions'
+import { addSessionEventOnce, listSharedSessions, markLeft, markSeen, sessionPresence, shareSession } from './server-sessions'
 import { shareRequestOf } from './share'
 import { itemsDigest, signOffPayload, type ItemsDigest } from './sign-off'
 
@@ -58,6 +58,8 @@ export interface SyncOutcome {
   events: number
   /** Local ids of the sessions that changed. */
   changed: string[]
+  /** Local ids of the sessions whose presence (who has them open) changed. */
+  presence: string[]
   /** What could not be taken, in words (an event not applied here, a session whose history changed on the server). */
   problems: string[]
 }
@@ -69,6 +71,8 @@ export class TeamWorkspace implements SharedSessions, WorkspaceRules {
   private bell: Doorbell | null = null
   private line: { line: WorkspaceStatus['line']; problem: string | null } = { line: 'connecting', problem: null }
   private digest: { key: string; value: ItemsDigest } | null = null
+  /** Who had each shared session open at the last sync (logins joined), to tell the screens when it changed. */
+  private readonly presence = new Map<string, string>()
   /** Problems already said on screen, so each ring does not say them again. */
   private readonly told = new Set<string>()
   /** Network work runs one piece at a time: a pull and a push never interleave on the cache's replicas. */
@@ -238,6 +242,18 @@ export class TeamWorkspace implements SharedSessions, WorkspaceRules {
     return this.viewOf(replica, here, openBy)
   }
 
+  /** This member left the session's review: the workspace stops saying they have it open (others see it at their next ring). Offline, it lapses on its own. */
+  async left(sessionId: string): Promise<void> {
+    const replica = replicaOfSession(this.db, sessionId)
+    if (!replica || !this.server || workspaceKey(this.server) !== replica.server || this.password === null || this.line.line === 'lost')
+      return
+    try {
+      await this.withClient((client) => markLeft(client, replica.sharedId))
+    } catch (error) {
+      if (!isAppError(error, 'team_unreachable')) throw error
+    }
+  }
+
   private viewOf(replica: Replica, here: TeamServer | null, openBy: readonly string[]): TeamSessionView {
     const events = replicaEvents(this.db, replica)
     const me = here?.user ?? null
@@ -384,7 +400,15 @@ export class TeamWorkspace implements SharedSessions, WorkspaceRules {
         problems.push(error.message)
       }
     }
-    return { sent: pushed.sent, refused: pushed.conflicts.length, events, changed: [...changed], problems }
+    // Who has each session open: a member who opened or left one rang the doorbell; the screens of the sessions whose presence changed read it again.
+    const presence = await sessionPresence(client)
+    const moved: string[] = []
+    for (const replica of replicas.list()) {
+      const now = (presence.get(replica.sharedId) ?? []).join(',')
+      if (this.presence.has(replica.sharedId) && this.presence.get(replica.sharedId) !== now) moved.push(replica.sessionId)
+      this.presence.set(replica.sharedId, now)
+    }
+    return { sent: pushed.sent, refused: pushed.conflicts.length, events, changed: [...changed], presence: moved, problems }
   }
 
   // ---- the workspace's rules
@@ -482,6 +506,7 @@ export class TeamWorkspace implements SharedSessions, WorkspaceRules {
     try {
       const outcome = await this.sync()
       if (outcome.changed.length > 0) this.options.events.emit('team:changed', { sessionIds: outcome.changed })
+      if (outcome.presence.length > 0) this.options.events.emit('team:presence', { sessionIds: outcome.presence })
       this.tell(outcome.problems)
     } catch (error) {
       const e = this.server ? teamError(error, this.server) : (error as Error)

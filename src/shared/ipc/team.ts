@@ -125,6 +125,8 @@ export const teamCalls = {
   'team:share': call<{ sessionId: string; profileId: string; sharedId: string }>()(z.strictObject({ sessionId: id })),
   /** A replayed session's team side; null for a session that is not shared. Says this member has it open. */
   'team:session': call<TeamSessionView | null>()(z.strictObject({ sessionId: id })),
+  /** This member no longer has the shared session open here (the review left it): the others see it at their next ring. */
+  'team:left': call<null>()(z.strictObject({ sessionId: id })),
   /** Submit, approve, return (with a reason) or reopen (an admin, with a reason). */
   'team:signOff': call<TeamSessionView>()(z.strictObject({ sessionId: id, step: z.enum(SIGN_OFF_STEPS), reason: reason.optional() })),
   /** A comment on an item (or on the session when itemKey is null): all a reviewer adds. */
@@ -139,5 +141,7 @@ export const teamEvents = {
   /** The workspace connection changed: connected, lost, back, or forgotten. */
   'team:status': z.strictObject({ line: z.enum(LINE_STATES).nullable(), problem: text(2000).nullable() }),
   /** New events arrived for these sessions (as replayed here): their screens read them again. */
-  'team:changed': z.strictObject({ sessionIds: z.array(text(200)).max(1000) })
+  'team:changed': z.strictObject({ sessionIds: z.array(text(200)).max(1000) }),
+  /** Who has these sessions open changed (a member opened or left one): their team side is read again. */
+  'team:presence': z.strictObject({ sessionIds: z.array(text(200)).max(1000) })
 } as const

@@ -1,9 +1,9 @@
-// Team schema v4 (frozen once shipped: a change is a new file): the workspace's own rules, which every member's shared sessions are decided by: ordered, named, each saved change a new version (every version kept), applied only once enabled, and every change kept with who made it.
+// Team schema v4 (frozen once shipped: a change is a new file): the workspace's own rules, which every member's shared sessions are decided by: ordered, named, each saved change a new version (every version kept), applied only once enabled, and every change kept with who made it; and presence said at once (opening or leaving a session rings every member's doorbell).
 import type { TeamMigration } from '../migrations'
 
 export const v4: TeamMigration = {
   version: 4,
-  name: 'workspace rules',
+  name: 'workspace rules, presence at once',
   sql: `
 create table ledgerline.rules (
   name text primary key check (name ~ '^[a-z0-9][a-z0-9-]{0,59}$'),
@@ -159,6 +159,34 @@ begin
   perform ledgerline.require_member();
   return query select c.seq, c.name, c.what, c.version, to_char(c.changed_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'), c.changed_by
   from ledgerline.rule_changes c order by c.seq;
+end $$;
+
+-- Presence said at once: a member who opens a session (or comes back to it after the two minutes a presence lasts),
+-- or leaves it, rings every member's doorbell, so their screens show who has it open within one ring.
+create or replace function ledgerline.session_seen(p_session text) returns void
+language plpgsql security definer set search_path = pg_catalog, ledgerline as $$
+declare was timestamptz;
+begin
+  perform ledgerline.require_member();
+  if not exists (select 1 from ledgerline.sessions where id = p_session) then
+    raise exception using errcode = 'LLSTA', message = format('there is no shared session %s', p_session);
+  end if;
+  select p.seen_at into was from ledgerline.presence p where p.session_id = p_session and p.login = session_user;
+  insert into ledgerline.presence (session_id, login, seen_at) values (p_session, session_user, now())
+  on conflict (session_id, login) do update set seen_at = excluded.seen_at;
+  if was is null or was <= now() - interval '2 minutes' then
+    perform pg_notify('ledgerline_events', '');
+  end if;
+end $$;
+
+create function ledgerline.session_left(p_session text) returns void
+language plpgsql security definer set search_path = pg_catalog, ledgerline as $$
+begin
+  perform ledgerline.require_member();
+  delete from ledgerline.presence p where p.session_id = p_session and p.login = session_user;
+  if found then
+    perform pg_notify('ledgerline_events', '');
+  end if;
 end $$;
 `
 }

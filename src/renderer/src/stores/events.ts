@@ -57,6 +57,11 @@ export const useEventsStore = defineStore('events', () => {
           void review.load(id, true)
           void team.loadView(id)
         }
+      }),
+      // A member opened or left a shared session: who has it open shows again (its items did not change).
+      window.api.on('team:presence', (change) => {
+        void team.loadShared()
+        if (team.viewOf && change.sessionIds.includes(team.viewOf)) void team.loadView(team.viewOf)
       })
     ]
   }

@@ -68,6 +68,11 @@ export const useTeamStore = defineStore('team', () => {
     if (answer.ok) view.value = answer.value
   }
 
+  /** This member left the shared session's review: the others see it at their next ring (a failure only lets it lapse). */
+  async function left(sessionId: string): Promise<void> {
+    await window.api.team.left({ sessionId })
+  }
+
   function forgetView(): void {
     viewCall.reset()
     view.value = null
@@ -122,6 +127,7 @@ export const useTeamStore = defineStore('team', () => {
     share,
     loadView,
     forgetView,
+    left,
     signOff,
     comment,
     dismiss,
