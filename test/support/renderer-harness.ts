@@ -1,6 +1,6 @@
 // Drives Debian's Chromium against the built renderer: window.api → main's real gate → the real service host in its own process.
 import { existsSync } from 'node:fs'
-import { mkdir } from 'node:fs/promises'
+import { mkdir, writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { chromium, type Browser, type Page } from 'playwright-core'
 import { callNames, eventNames } from '../../src/shared/ipc/contract'
@@ -8,6 +8,7 @@ import { createEventEmitter, type EventEmitter } from '../../src/main/ipc/events
 import { createApi } from '../../src/preload/api'
 import { startTestHost, type TestHost, type TestHostOptions } from './app-env'
 import { serveDirectory, type StaticServer } from './static-server'
+import { a11yViolations, describeViolations } from './a11y'
 
 export const PROJECT_ROOT = resolve(__dirname, '../..')
 export const RENDERER_DIR = join(PROJECT_ROOT, 'out/renderer')
@@ -129,6 +130,12 @@ export async function startRendererHarness(hostOptions: Omit<TestHostOptions, 't
         // Naive UI animates colours and focus rings for ~0.3 s: the picture shows the state they settle in.
         await settled(page)
         await page.screenshot({ path: file, fullPage: true })
+        // Every screen a test looks at is checked for accessibility as it is shown.
+        const violations = await a11yViolations(page)
+        if (violations.length > 0) {
+          await writeFile(join(dir, `${name}.a11y.json`), JSON.stringify(violations, null, 2))
+          if (process.env['LEDGERLINE_A11Y'] !== 'report') throw new Error(describeViolations(name, violations))
+        }
         return file
       },
       async close() {
