@@ -2,8 +2,7 @@
 import type { HandlerMap } from '../ipc/router'
 import type { MainUi } from '../ipc/questions'
 import type { JobRunner } from '../jobs/runner'
-import { notConfirmed } from '../errors'
-import { AppError } from '../errors'
+import { AppError, notConfirmed } from '../errors'
 import type { CacheBackups } from './backups-host'
 
 export interface BackupServices {
