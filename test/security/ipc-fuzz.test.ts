@@ -112,6 +112,7 @@ const VALID: Partial<Record<CallName, Record<string, unknown>>> = {
   'team:open': { sharedId: 'session-1' },
   'team:share': { sessionId: 'session-1' },
   'team:session': { sessionId: 'session-1' },
+  'team:left': { sessionId: 'session-1' },
   'team:signOff': { sessionId: 'session-1', step: 'return', reason: 'check item 3' },
   'team:comment': { sessionId: 'session-1', itemKey: 'a|b', text: 'is the fee netted?' },
   'team:dismissConflict': { sessionId: 'session-1', ref: 'ref-1' }
