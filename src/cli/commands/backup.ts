@@ -1,7 +1,7 @@
 // ledgerline backup and restore: the cache (months of work) backed up online into its backups folder (or a file given), the backups listed with what each holds, and one restored after a check of the file, with the cache as it was kept aside first.
 import { parseArgs } from 'node:util'
 import { basename, resolve } from 'node:path'
-import { backupCache, backupFolder, listBackups, restoreCache, rotateBackups, type BackupInfo } from '../../main/cache/backup'
+import { backupCache, backupFolder, backupNamed, listBackups, restoreCache, rotateBackups, type BackupInfo } from '../../main/cache/backup'
 import { otherOpeners } from '../../main/cache/open'
 import { countSessions } from '../../main/reconcile/sessions'
 import { COMMON, openData, outputPath, say, UsageError } from '../common'
@@ -52,8 +52,7 @@ export async function restoreCommand(args: string[]): Promise<number> {
   if (!given || more.length > 0) throw new UsageError('restore needs one backup: a name from ledgerline backup list, or a file')
   const data = openData(values.db, 'reads')
   try {
-    const named = listBackups(data.file, COUNTS).find((b) => b.name === given)
-    const from = named?.path ?? resolve(given)
+    const from = backupNamed(data.file, given, COUNTS)?.path ?? resolve(given)
     const others = otherOpeners(data.db)
     if (others.length > 0)
       throw new UsageError(

@@ -4,7 +4,6 @@ import { closeSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 
 import { basename, dirname, extname, join } from 'node:path'
 import { AppError } from '../errors'
 import { createTempFile } from '../files/safe-file'
-import { processRunning } from '../processes'
 import { latestVersion, migrate } from './migrations'
 import { BACKUP_REASONS, type BackupReason, type BackupRow } from '../../shared/ipc/backups'
 
@@ -96,7 +95,7 @@ export function checkBackup(path: string, counts: BackupCounts = {}): Omit<Backu
  * Takes a backup of the open cache with SQLite's online backup API (the app keeps working while it
  * copies): into a temporary file beside its place, made a single self-contained file, checked, then
  * renamed under its name. A backup killed midway leaves only its temporary file, which the next one
- * removes. `to`: a file of the user's choosing instead of the backups folder (not rotated).
+ * removes (createTempFile clears a dead writer's). `to`: a file of the user's choosing instead of the backups folder (not rotated).
  */
 export async function backupCache(
   db: Database.Database,
@@ -106,7 +105,6 @@ export async function backupCache(
   const at = options.now ?? new Date()
   const target = options.to ?? join(backupFolder(cacheFile), backupName(cacheFile, options.reason, at))
   mkdirSync(dirname(target), { recursive: true })
-  removeDeadPartials(dirname(target))
   const temp = createTempFile(target)
   closeSync(temp.fd)
   try {
@@ -154,17 +152,6 @@ export function snapshotBeforeMigration(db: Database.Database, from: number, now
   }
 }
 
-/**
- * What a backup killed midway (kill -9, a power cut) left in a folder: its temporary file and SQLite's
- * journal beside it, named with that process's id, once no process of that id runs.
- */
-function removeDeadPartials(folder: string): void {
-  for (const name of readdirSync(folder)) {
-    const pid = Number(/^\..+\.sqlite\.(\d+)-[0-9a-f]+\.partial(?:-journal|-wal|-shm)?$/.exec(name)?.[1])
-    if (Number.isInteger(pid) && pid !== process.pid && !processRunning(pid)) rmSync(join(folder, name), { force: true })
-  }
-}
-
 /** A copied database as one file (no write-ahead log beside it), so it can be moved and opened read-only alone. */
 function selfContained(path: string): void {
   const copy = new Database(path)
@@ -186,6 +173,12 @@ export function listBackups(cacheFile: string, counts: BackupCounts = {}): Backu
     }
   }
   return out.sort((a, b) => ((a.takenAt ?? '') < (b.takenAt ?? '') ? 1 : (a.takenAt ?? '') > (b.takenAt ?? '') ? -1 : 0))
+}
+
+/** The backup of that name in the cache's backups folder, read and checked alone; null when the folder has none of that name. */
+export function backupNamed(cacheFile: string, name: string, counts: BackupCounts = {}): BackupInfo | null {
+  const own = ownBackups(cacheFile).find((b) => b.name === name)
+  return own ? { ...checkBackup(join(backupFolder(cacheFile), name), counts), ...own } : null
 }
 
 /** The Monday of an ISO day's week. */

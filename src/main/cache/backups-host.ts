@@ -6,6 +6,7 @@ import type { Logger } from '../log'
 import {
   backupCache,
   backupFolder,
+  backupNamed,
   listBackups,
   newestBackupAt,
   restoreCache,
@@ -80,18 +81,19 @@ export class CacheBackups {
     })
   }
 
-  /** The listed backup of that name, or a refusal naming what is there. */
+  /** The backup of that name, checked, or a refusal naming where it looked (a damaged one is refused by its check). */
   find(name: string): BackupInfo {
-    const found = listBackups(this.db.name, this.counts).find((b) => b.name === name)
+    const found = backupNamed(this.db.name, name, this.counts)
     if (!found) throw new AppError('backup_invalid', `There is no sound backup named ${name} in ${backupFolder(this.db.name)}.`)
     return found
   }
 
   restore(name: string): Promise<{ restored: BackupRow; keptAside: BackupRow }> {
     return this.serial(async () => {
-      const { restored, keptAside } = await restoreCache(this.db, this.find(name).path, { now: this.now(), counts: this.counts })
+      const backup = this.find(name)
+      const { restored, keptAside } = await restoreCache(this.db, backup.path, { now: this.now(), counts: this.counts })
       this.log.info(`backups: restored ${name}; the cache as it was is in ${keptAside.path}`)
-      return { restored: { ...row(restored), name, reason: this.find(name).reason }, keptAside: row(keptAside) }
+      return { restored: { ...row(restored), name, reason: backup.reason }, keptAside: row(keptAside) }
     })
   }
 

@@ -20,23 +20,22 @@ export function createTempFile(file: string): { path: string; fd: number } {
 }
 
 /**
- * Removes what a writer of `file` that was killed (kill -9, a power cut) left beside it: its
- * temporary files, named with that writer's process id, once no process of that id runs. A live
- * writer's (another window, another CLI) is left alone.
+ * Removes what a writer that was killed (kill -9, a power cut) left in `file`'s folder: its temporary
+ * files (and the journal SQLite kept beside one), named with that writer's process id, once no process
+ * of that id runs. A live writer's (another window, another CLI) is left alone.
  */
 function removeStalePartials(file: string): void {
-  const prefix = `.${basename(file)}.`
+  const folder = dirname(file)
   let names: string[]
   try {
-    names = readdirSync(dirname(file))
+    names = readdirSync(folder)
   } catch {
     return
   }
   for (const name of names) {
-    if (!name.startsWith(prefix) || !name.endsWith('.partial')) continue
-    const pid = Number(/^(\d+)-[0-9a-f]+\.partial$/.exec(name.slice(prefix.length))?.[1])
+    const pid = Number(/^\..+\.(\d+)-[0-9a-f]+\.partial(?:-journal|-wal|-shm)?$/.exec(name)?.[1])
     if (!Number.isInteger(pid) || pid === process.pid || processRunning(pid)) continue
-    rmSync(join(dirname(file), name), { force: true })
+    rmSync(join(folder, name), { force: true })
   }
 }
 
