@@ -95,6 +95,26 @@ describe('a backup of the cache', () => {
     db.close()
   })
 
+  it('is listed without reading every page, and one damaged in its folder since it was written is refused at its restore', async () => {
+    const { file, db } = cacheWithProfile()
+    db.exec('create table filler (x blob)')
+    const fill = db.prepare('insert into filler (x) values (randomblob(4000))')
+    db.transaction(() => {
+      for (let i = 0; i < 200; i++) fill.run()
+    })()
+    const backup = await backupCache(db, { reason: 'manual', now: new Date('2026-11-20T09:00:00Z') })
+    // A disk error inside the file's pages after it was checked and named: the folder's list still reads its facts...
+    const bytes = readFileSync(backup.path)
+    bytes.fill(0xa5, Math.floor(bytes.length / 2), Math.floor(bytes.length / 2) + 8192)
+    writeFileSync(backup.path, bytes)
+    expect(listBackups(file).map((b) => b.name)).toEqual([backup.name])
+    // ...and the restore, which reads every page first, refuses it with the cache untouched.
+    expect(refusal(() => checkBackup(backup.path))).toMatch(/is damaged|is not a Ledgerline backup/)
+    await expect(restoreCache(db, backup.path)).rejects.toMatchObject({ code: 'backup_invalid' })
+    expect(db.prepare('select name from profiles').pluck().all()).toEqual(['Acme'])
+    db.close()
+  })
+
   it('is taken before a migration changes the cache, holding the cache as it was', () => {
     const dir = mkdtempSync(join(tmpdir(), 'ledgerline-backup-'))
     const file = join(dir, 'cache.sqlite')
