@@ -99,3 +99,10 @@ export function inLocale(text: string, locale: string, zone: string): string {
   if (locale === ISO) return text
   return text.replace(LONE_TIME, (t) => timeText(t, locale, zone)).replace(LONE_DAY, (d) => dayText(d, locale))
 }
+
+/** A status, channel or frequency as the provider spells it ("FAILED", "bank_transfer", "ANNUAL"), in one form everywhere people read it: lower-case words. */
+export const inWords = (code: string): string =>
+  code
+    .replace(/[_\s]+/g, ' ')
+    .trim()
+    .toLowerCase()

@@ -14,7 +14,8 @@ export const RESOURCE_NAMES: Record<RecordResource, { one: string; many: string 
 }
 
 /** How a cell is shown: money with its currency, a date in the business time zone, a status tag, an identifier in monospace, or text. */
-export type ColumnKind = 'text' | 'code' | 'money' | 'date' | 'status' | 'number'
+/** How a column is shown: 'status' and 'word' are the provider's codes (FAILED, bank_transfer), shown as words. */
+export type ColumnKind = 'text' | 'code' | 'money' | 'date' | 'status' | 'word' | 'number'
 
 export interface ColumnInfo {
   id: string
@@ -50,8 +51,8 @@ export const RECORD_COLUMNS: Record<RecordResource, readonly ColumnInfo[]> = {
     col('reference', 'Reference', 'code', 170, { sortable: true }),
     col('customer', 'Customer', 'text', 180),
     col('amount', 'Amount', 'money', 215, { sortable: true }),
-    col('fees', 'Fees', 'money', 110),
-    col('channel', 'Channel', 'text', 110),
+    col('fees', 'Fees', 'money', 130),
+    col('channel', 'Channel', 'word', 120),
     col('status', 'Status', 'status', 110, { sortable: true }),
     col('service_reference', 'Service reference', 'code', 170, { hidden: true }),
     col('email', 'Email', 'text', 200, { hidden: true }),
@@ -74,13 +75,13 @@ export const RECORD_COLUMNS: Record<RecordResource, readonly ColumnInfo[]> = {
     col('bulk_file', 'Bulk file', 'code', 150),
     col('narration', 'Narration', 'text', 180, { hidden: true }),
     col('service_reference', 'Service reference', 'code', 170, { hidden: true }),
-    col('mode', 'Mode', 'text', 80, { hidden: true }),
+    col('mode', 'Mode', 'word', 80, { hidden: true }),
     col('bank_code', 'Bank code', 'code', 90, { hidden: true })
   ],
   plans: [
     col('created', 'Created', 'date', 170, { sortable: true }),
     col('title', 'Title', 'text', 220, { sortable: true }),
-    col('frequency', 'Frequency', 'text', 110),
+    col('frequency', 'Frequency', 'word', 110),
     col('amount', 'Amount', 'money', 215, { sortable: true }),
     col('status', 'Status', 'status', 110, { sortable: true }),
     col('internal_reference', 'Internal reference', 'code', 170),

@@ -115,12 +115,18 @@ describe('records:* through the gate and the host', { timeout: 60_000 }, () => {
     expect(found[0]).toMatchObject({ resource: 'payments' })
     expect(found[0]?.records.map((r) => r.key)).toContain(withPlan.key)
     expect(valueOf(await host.call('records:find', { text: '"( *' }))).toEqual([])
+    // Each line says its amount with its ISO code and separators and its status in words, as every screen does.
+    const moneyLead = /^[A-Z]{3}\s-?[\d,]+(\.\d+)? · /
+    const wordsTail = / · [a-z ]+$/
+    for (const r of found[0]?.records ?? []) expect(r.detail).toMatch(new RegExp(`${moneyLead.source}.*${wordsTail.source}`))
 
     const detail = valueOf(await host.call('records:detail', { resource: 'payments', key: withPlan.key }))
     expect(JSON.parse(detail.raw)).toMatchObject({ id: withPlan.key })
     expect(detail.fields.find((f) => f.label === 'Reference')).toMatchObject({ value: withPlan.cells['reference'], copy: true })
+    expect(detail.subtitle).toMatch(/^[A-Z]{3}\s-?[\d,]+(\.\d+)? · [a-z ]+$/)
     const plan = detail.relations.find((r) => r.label === 'Plan')
     expect(plan?.records).toHaveLength(1)
+    expect(plan?.records[0]?.detail).toMatch(/^[A-Z]{3}\s[\d,]+(\.\d+)? · [a-z ]+ · [a-z ]+$/)
     // And back: the plan lists this payment among its payments.
     const planDetail = valueOf(await host.call('records:detail', { resource: 'plans', key: plan?.records[0]?.key as string }))
     const payments = planDetail.relations.find((r) => r.label === 'Payments')
@@ -160,7 +166,7 @@ describe('records:* through the gate and the host', { timeout: 60_000 }, () => {
     expect(funded).toMatchObject({
       resource: 'payments',
       status: 'successful',
-      message: '2500.00 NGN paid into ' + account.accountNumber + '.'
+      message: expect.stringMatching(new RegExp(`^NGN\\s2,500\\.00 paid into ${account.accountNumber}\\.$`))
     })
     const va = valueOf(await host.call('records:detail', { resource: 'virtual_accounts', key: account.id }))
     expect(va.relations.find((r) => r.label === 'Payments into it')?.records.map((r) => r.key)).toEqual([funded.key])
@@ -190,7 +196,7 @@ describe('records:* through the gate and the host', { timeout: 60_000 }, () => {
     const before = live.requests.filter((r) => r.path.endsWith('/simulator/funds')).length
     expect(valueOf(await host.call('records:fund', { accountId: account.id, amount: '10' }))).toMatchObject({
       status: 'successful',
-      message: `10.00 GHS paid into ${account.accountNumber}.`
+      message: expect.stringMatching(new RegExp(`^GHS\\s10\\.00 paid into ${account.accountNumber}\\.$`))
     })
     expect(live.requests.filter((r) => r.path.endsWith('/simulator/funds')).length).toBe(before + 1)
     valueOf(await host.call('profile:select', { id: 'sandbox' }))

@@ -1,7 +1,7 @@
 // What a record's drawer can do with the provider: authorize a pending payment, cancel a plan, fund a test virtual account. Each answer lands in the cache at once.
 import type { Payment, Plan } from '../../shared/api/schemas'
 import type { ActionOutcome } from '../../shared/ipc/records'
-import { parseMajor, toMajorString } from '../../shared/money'
+import { formatMoney, parseMajor, toMajorString } from '../../shared/money'
 import type { ApiClient } from '../api/client'
 import { paymentRowIn, planRow } from '../cache/api-rows'
 import type { CacheStore } from '../cache/store'
@@ -95,7 +95,7 @@ export async function fundVirtualAccount(
     resource: 'payments',
     key: payment.id,
     status: payment.status,
-    message: `${toMajorString(minor, currency)} ${currency} paid into ${String(row['account_number'])}.`,
+    message: `${formatMoney({ minor, currency })} paid into ${String(row['account_number'])}.`,
     nextStep: null
   }
 }

@@ -12,6 +12,8 @@ import {
   type RelatedRecord,
   type Relation
 } from '../../shared/records'
+import { formatMajor } from '../../shared/money'
+import { inWords } from '../../shared/locale'
 import { AppError } from '../errors'
 import { placementsOfRecord } from '../reconcile/items'
 import type { Profile } from '../profiles/service'
@@ -40,7 +42,7 @@ const FIELDS: Record<RecordResource, readonly FieldSpec[]> = {
     ['Tax', ['tax_minor', 'tax_raw', 'currency'], 'money'],
     ['Local amount', ['local_amount_minor', 'local_amount_raw', 'local_currency'], 'money'],
     ['Total local amount', ['total_local_minor', 'total_local_raw', 'local_currency'], 'money'],
-    ['Channel', 'channel', 'text'],
+    ['Channel', 'channel', 'word'],
     ['Customer', 'customer_name', 'text'],
     ['Email', 'customer_email', 'text', true],
     ['Account / phone', 'account_number', 'code', true],
@@ -56,7 +58,7 @@ const FIELDS: Record<RecordResource, readonly FieldSpec[]> = {
     ['Bank', 'bank_name', 'text'],
     ['Bank code', 'bank_code', 'code', true],
     ['Narration', 'narration', 'text'],
-    ['Mode', 'transfer_mode', 'text'],
+    ['Mode', 'transfer_mode', 'word'],
     ['Bulk file', 'bulk_file_id', 'code', true]
   ],
   plans: [
@@ -64,7 +66,7 @@ const FIELDS: Record<RecordResource, readonly FieldSpec[]> = {
     ['Title', 'title', 'text'],
     ['Status', 'status_raw', 'status'],
     ['Amount', ['amount_minor', 'amount_raw', 'currency'], 'money'],
-    ['Frequency', 'frequency', 'text'],
+    ['Frequency', 'frequency', 'word'],
     ['Internal reference', 'internal_reference', 'code', true],
     ['Created', 'created_at', 'date']
   ],
@@ -121,25 +123,48 @@ export function recordRow(db: Database.Database, profileId: string, resource: Re
   return row
 }
 
-/** How a record is shown in a list (its drawer's relations, Ctrl+K): key, label and a line of detail, selected over `t`. */
+/**
+ * How a record is shown in a list (its drawer's relations, Ctrl+K): key, label, its amount and currency and its status
+ * (written as every screen writes them, by `listed`), and the rest of its line of detail, selected over `t`.
+ */
 export const RECORD_LINES: Record<RecordResource, string> = {
   payments:
-    "t.id as key, coalesce(t.reference, t.id) as label, t.amount_raw || ' ' || t.currency || ' · ' || coalesce(t.customer_name, t.customer_email, '') || ' · ' || t.status_raw || ' · ' || substr(t.created_at, 1, 10) as detail",
+    "t.id as key, coalesce(t.reference, t.id) as label, t.amount_raw as amount, t.currency as currency, t.status_raw as status, coalesce(t.customer_name, t.customer_email, '') || ' · ' || substr(t.created_at, 1, 10) as detail",
   transfers:
-    "t.reference as key, t.reference as label, t.amount_raw || ' ' || t.currency || ' · ' || coalesce(t.account_name, t.account_number, '') || ' · ' || t.status_raw as detail",
+    "t.reference as key, t.reference as label, t.amount_raw as amount, t.currency as currency, t.status_raw as status, coalesce(t.account_name, t.account_number, '') as detail",
   subscriptions:
-    "t.id as key, coalesce(t.customer_name, t.customer_email, t.id) as label, coalesce(t.customer_email, '') || ' · ' || t.status_raw as detail",
+    "t.id as key, coalesce(t.customer_name, t.customer_email, t.id) as label, null as amount, null as currency, t.status_raw as status, coalesce(t.customer_email, '') as detail",
   plans:
-    "t.id as key, t.title as label, t.amount_raw || ' ' || t.currency || ' · ' || coalesce(t.frequency, '') || ' · ' || t.status_raw as detail",
-  virtual_accounts: "t.id as key, t.account_number as label, coalesce(t.account_name, '') || ' · ' || coalesce(t.bank_name, '') as detail",
-  banks: "t.currency || ':' || t.bank_code as key, t.bank_name as label, t.currency || ' · ' || t.bank_code as detail"
+    "t.id as key, t.title as label, t.amount_raw as amount, t.currency as currency, t.status_raw as status, coalesce(t.frequency, '') as detail",
+  virtual_accounts:
+    "t.id as key, t.account_number as label, null as amount, null as currency, null as status, coalesce(t.account_name, '') || ' · ' || coalesce(t.bank_name, '') as detail",
+  banks:
+    "t.currency || ':' || t.bank_code as key, t.bank_name as label, null as amount, null as currency, null as status, t.currency || ' · ' || t.bank_code as detail"
 }
 
-export type LineRow = { key: string; label: string | null; detail: string | null }
+export type LineRow = {
+  key: string
+  label: string | null
+  amount: string | null
+  currency: string | null
+  status: string | null
+  detail: string | null
+}
 
-/** Rows selected with RECORD_LINES, as the list entries the screens show. */
+/** Rows selected with RECORD_LINES, as the list entries the screens show: amount · detail · status, each in its one form. */
 export const listed = (resource: RecordResource, rows: readonly LineRow[]): RelatedRecord[] =>
-  rows.map((r) => ({ resource, key: r.key, label: r.label ?? r.key, detail: r.detail ?? '' }))
+  rows.map((r) => ({
+    resource,
+    key: r.key,
+    label: r.label ?? r.key,
+    detail: [
+      r.amount !== null && r.currency !== null ? formatMajor(r.amount, r.currency) : null,
+      ...(r.detail ?? '').split(' · ').map((part) => (resource === 'plans' ? inWords(part) : part)),
+      r.status !== null ? inWords(r.status) : null
+    ]
+      .filter((part): part is string => part !== null && part !== '')
+      .join(' · ')
+  }))
 
 /** Related records of one table (`rest`: the WHERE and ORDER BY over it), each as its list line: at most RELATED_LIMIT, with how many there are. */
 function related(db: Database.Database, label: string, resource: RecordResource, rest: string, params: Row): Relation {
@@ -270,18 +295,23 @@ export function actionsFor(profile: Profile, resource: RecordResource, row: Row,
 
 function titleOf(resource: RecordResource, row: Row): { title: string; subtitle: string } {
   const s = (k: string): string => str(row[k]) ?? ''
+  /** The record's amount as every screen writes amounts ("NGN 1,250.50"). */
+  const amount = (): string => formatMajor(s('amount_raw'), s('currency'))
   switch (resource) {
     case 'payments':
-      return { title: s('reference') || s('id'), subtitle: `${s('amount_raw')} ${s('currency')} · ${s('status_raw')}` }
+      return { title: s('reference') || s('id'), subtitle: `${amount()} · ${inWords(s('status_raw'))}` }
     case 'transfers':
       return {
         title: s('reference'),
-        subtitle: `${s('amount_raw')} ${s('currency')} to ${s('account_name') || s('account_number')} · ${s('status_raw')}`
+        subtitle: `${amount()} to ${s('account_name') || s('account_number')} · ${inWords(s('status_raw'))}`
       }
     case 'plans':
-      return { title: s('title'), subtitle: `${s('amount_raw')} ${s('currency')} · ${s('frequency')} · ${s('status_raw')}` }
+      return { title: s('title'), subtitle: `${amount()} · ${inWords(s('frequency'))} · ${inWords(s('status_raw'))}` }
     case 'subscriptions':
-      return { title: s('customer_name') || s('customer_email') || s('id'), subtitle: `${s('status_raw')} · ${s('customer_email')}` }
+      return {
+        title: s('customer_name') || s('customer_email') || s('id'),
+        subtitle: `${inWords(s('status_raw'))} · ${s('customer_email')}`
+      }
     case 'virtual_accounts':
       return { title: s('account_number'), subtitle: `${s('account_name')} · ${s('bank_name')}` }
     case 'banks':

@@ -1,6 +1,6 @@
 // Display helpers for the renderer: money from exact minor units, and counts, days, times and sentences in the locale the user chose.
 import { computed, ref } from 'vue'
-import { countText, dayPattern, dayText, inLocale, ISO, timeText } from '../../shared/locale'
+import { countText, dayPattern, dayText, inLocale, inWords, ISO, timeText } from '../../shared/locale'
 import { formatMoney, parseMajor } from '../../shared/money'
 import { isMoneyCell, type Cell, type ColumnKind } from '../../shared/records'
 import { formatInZone, systemTimeZone } from '../../shared/time'
@@ -95,10 +95,14 @@ export function filterQuery(f: AmountDateFilters): {
   return q
 }
 
-/** A record's cell as the record table and drawer show it: an amount with its currency, a date in the business time zone, anything else as it is. */
+/** A status, channel or frequency in words (the host's lines say them the same way). */
+export { inWords }
+
+/** A record's cell as the record table and drawer show it: an amount with its currency, a date in the business time zone, a status or channel in words, anything else as it is. */
 export function cellText(cell: Cell | undefined, kind: ColumnKind, zone: string): string {
   if (cell === null || cell === undefined) return ''
   if (isMoneyCell(cell)) return money(cell.minor, cell.raw, cell.currency)
   if (kind === 'date') return said(formatInZone(String(cell), zone) ?? String(cell))
+  if (kind === 'status' || kind === 'word') return inWords(String(cell))
   return String(cell)
 }

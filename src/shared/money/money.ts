@@ -84,7 +84,7 @@ export function toMajorString(minor: number, currency: string): string {
 /** One formatter per locale and currency: making an Intl.NumberFormat costs far more than using one (a table formats thousands of amounts). */
 const formatters = new Map<string, Intl.NumberFormat>()
 
-/** Locale display, e.g. "₦1,234.50" or "GH₵5.00", computed from the exact decimal string (no float). */
+/** Locale display with the ISO code, e.g. "NGN 1,234.50" or "GHS 5.00", computed from the exact decimal string (no float). */
 export function formatMoney(money: Money, locale?: string): string {
   const exponent = currencyExponent(money.currency)
   const key = `${locale ?? ''}|${money.currency}`
@@ -93,6 +93,9 @@ export function formatMoney(money: Money, locale?: string): string {
     format = new Intl.NumberFormat(locale, {
       style: 'currency',
       currency: money.currency,
+      // One form on every screen: the ISO code ("NGN 5,000.00", "USD 5.00", "XOF 5,000"), never a symbol that some
+      // currencies share ($) or that some locales spell out (F CFA).
+      currencyDisplay: 'code',
       minimumFractionDigits: exponent,
       maximumFractionDigits: exponent
     })
@@ -152,4 +155,13 @@ export function moneyText(minor: number, currency: string): string {
   const [whole, fraction] = major.split('.') as [string, string | undefined]
   const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',')
   return `${minor < 0 ? '-' : ''}${currency} ${grouped}${fraction === undefined ? '' : `.${fraction}`}`
+}
+
+/** An amount as the provider sent it (major units, as text), written as every screen writes amounts ("NGN 1,250.50"); as sent when it cannot be read exactly. */
+export function formatMajor(raw: string, currency: string, locale?: string): string {
+  try {
+    return formatMoney({ minor: parseMajor(raw, currency), currency }, locale)
+  } catch {
+    return `${raw} ${currency}`.trim()
+  }
 }
