@@ -11,7 +11,9 @@ const TIMERS_ALLOWED: Record<string, string> = {
   'test/support/wait.ts': 'the one wait: asks again every few ms until the answer comes',
   'test/support/tcp-proxy.ts': 'the lag it adds to a connection is what the team tests study, not a wait',
   'test/support/cli.ts': 'kills a CLI that hung, so a hang fails the test with its output instead of the whole run',
-  'test/reconcile/engine.test.ts': 'an interval that counts event-loop turns while a run yields, not a wait'
+  'test/reconcile/engine.test.ts': 'an interval that counts event-loop turns while a run yields, not a wait',
+  'test/renderer/toasts.test.ts':
+    'a zero-delay task in the page: the next turn of its event loop, which decides whose screen a toast is, not a wait'
 }
 
 const TIMER = /\bsetTimeout\s*\(|\bsetInterval\s*\(|waitForTimeout\s*\(|timers\/promises|\bsleep\s*\(/

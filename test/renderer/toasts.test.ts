@@ -1,5 +1,6 @@
 // Toasts in Chromium with the real Vue and Naive UI: a toast shown while an older one fades out stays on screen (Naive's own
-// `max` removed it, which is how "Exported … rows" and "Evidence pack written" messages vanished), and at most two stay.
+// `max` removed it, which is how "Exported … rows" and "Evidence pack written" messages vanished), at most two stay, and a
+// toast goes when the user leaves the screen that raised it.
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { build } from 'esbuild'
@@ -16,8 +17,10 @@ interface ToastOptions {
 type Show = (content: string, options: ToastOptions) => unknown
 /** What the probe component keeps in the page. */
 interface Window {
-  api: { info: Show; success: Show }
+  api: { info: Show; success: Show; leaveFor(screen: string): void }
   log: string[]
+  /** The screen the page is on, as the router would say it. */
+  screenNow: string
 }
 declare const window: Window
 declare const document: { querySelectorAll(selector: string): ArrayLike<{ textContent: string | null }> }
@@ -68,7 +71,8 @@ describe('toasts', { timeout: 60_000 }, () => {
       content: `{
         const { createApp, defineComponent, h } = window.Vue
         const Probe = defineComponent({ setup() {
-          window.api = ${capped} ? window.toasts.capToasts(window.naive.useMessage()) : window.naive.useMessage()
+          window.screenNow = '/reconcile'
+          window.api = ${capped} ? window.toasts.capToasts(window.naive.useMessage(), 2, () => window.screenNow) : window.naive.useMessage()
           window.log = []
           return () => h('div')
         } })
@@ -109,6 +113,32 @@ describe('toasts', { timeout: 60_000 }, () => {
     const page = await pageWith(true)
     await showWhileOneFades(page)
     expect(await shown(page)).toEqual(['second', 'Exported 12 rows'])
+    await page.close()
+  })
+
+  it('takes a toast away when the user goes to another screen, but not one raised as the navigation began', async () => {
+    const page = await pageWith(true)
+    const gone = (text: string): Promise<unknown> => page.waitForFunction((t) => window.log.includes(`gone ${t}`), text)
+    await page.evaluate(() => {
+      window.api.info('The provider says the plan is cancelled.', { duration: 60_000, onAfterLeave: () => window.log.push('gone plan') })
+    })
+    // A later task: the user reads it, then goes elsewhere; a toast of the screen being left goes with it.
+    await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 0)))
+    await page.evaluate(() => {
+      // Raised in the same task as the navigation it leads to (a failed run said as its review opens): it stays.
+      window.api.info('The matching failed.', { duration: 60_000, onAfterLeave: () => window.log.push('gone failed') })
+      window.screenNow = '/reconcile/s1'
+      window.api.leaveFor('/reconcile/s1')
+    })
+    await gone('plan')
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))))
+    expect(await shown(page)).toEqual(['The matching failed.'])
+    // Going on again takes that one too; a move within the same screen takes nothing.
+    await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 0)))
+    await page.evaluate(() => window.api.leaveFor('/reconcile/s1'))
+    expect(await shown(page)).toEqual(['The matching failed.'])
+    await page.evaluate(() => window.api.leaveFor('/records'))
+    await gone('failed')
     await page.close()
   })
 

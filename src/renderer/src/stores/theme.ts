@@ -1,6 +1,7 @@
 // Theme store: light, dark, or the computer's choice, remembered on this computer.
 import { defineStore } from 'pinia'
-import { ref } from 'vue'
+import { computed, ref, type ComputedRef } from 'vue'
+import { useOsTheme } from 'naive-ui'
 
 export type ThemeChoice = 'system' | 'light' | 'dark'
 const KEY = 'ledgerline.theme'
@@ -14,3 +15,10 @@ export const useThemeStore = defineStore('theme', () => {
   }
   return { choice, choose }
 })
+
+/** Whether the screens are dark now: the choice made here, or the computer's when the choice is "system" (call in a component's setup). */
+export function useDarkTheme(): ComputedRef<boolean> {
+  const os = useOsTheme()
+  const theme = useThemeStore()
+  return computed(() => (theme.choice === 'system' ? os.value === 'dark' : theme.choice === 'dark'))
+}
