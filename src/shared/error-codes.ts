@@ -20,6 +20,8 @@ export const ERROR_KINDS = {
   cache: { title: 'The cache cannot be used', callersFault: false },
   write: { title: 'The file could not be written', callersFault: false },
   busy: { title: 'Other work is in the way', callersFault: false },
+  /** The background service (the host process) was starting, restarting or gone when the call was made. */
+  service: { title: 'The background service was not available', callersFault: false },
   /** The user said no in main's native confirmation: nothing changed, and nothing to report as a failure. */
   declined: { title: 'Nothing was changed', callersFault: false },
   other: { title: 'That did not work', callersFault: false }
@@ -55,9 +57,9 @@ export const BOUNDARY_ERRORS = {
   FORBIDDEN_SENDER: 'other',
   INTERNAL: 'server',
   IPC_FAILED: 'other',
-  HOST_UNAVAILABLE: 'busy',
-  HOST_STARTING: 'busy',
-  HOST_RESTARTED: 'busy',
+  HOST_UNAVAILABLE: 'service',
+  HOST_STARTING: 'service',
+  HOST_RESTARTED: 'service',
   /** The service host answered a call with something that is not a result. */
   HOST_BAD_ANSWER: 'server',
   host_start_failed: 'other'

@@ -77,6 +77,14 @@ describe('reconciliation in Chromium', { timeout: 180_000 }, () => {
     )
     await harness.screenshot('reconcile-bank-reconciliation')
     await page.keyboard.press('b')
+    // The window is short (under 900 pixels): the summary opened for the statement folds back with it, to its verdict and
+    // each currency's totals, and the first items show under it.
+    await expect.poll(() => page.getByTestId('summary-toggle').getAttribute('aria-expanded')).toBe('false')
+    expect(await page.getByTestId('summary-folded').textContent()).toMatch(
+      /NGN\s*provider NGN\s[\d,]+\.\d\d\s*file NGN\s[\d,]+\.\d\d\s*unexplained NGN\s0\.00/
+    )
+    const firstRow = await page.getByTestId('item-0').boundingBox()
+    expect((firstRow?.y ?? Infinity) + (firstRow?.height ?? 0)).toBeLessThanOrEqual(page.viewportSize()?.height ?? 0)
     await harness.screenshot('reconcile-review')
     expect(harness.pageErrors).toEqual([])
   })
@@ -238,6 +246,11 @@ describe('reconciliation in Chromium', { timeout: 180_000 }, () => {
 
     await page.goto(`${harness.baseUrl}#/reconcile/no-such-session`)
     await expect.poll(() => page.getByTestId('review-error').textContent()).toMatch(/no-such-session|not found|No session/i)
+    // In words, alone: not over the session shown before it, and with the way back.
+    expect(await page.getByTestId('review-error').locator('.n-alert-body__title').textContent()).toBe('Not found')
+    expect(await page.getByTestId('review-name').count()).toBe(0)
+    expect(await page.getByTestId('items-table').locator('tbody tr').count()).toBeLessThanOrEqual(1)
+    await page.getByTestId('review-error-back').waitFor()
     await harness.screenshot('reconcile-unknown-session')
 
     // A long session name and a dark window at the smallest supported size.

@@ -117,6 +117,11 @@ export const useReviewStore = defineStore('review', () => {
       // Another session: nothing picked or filtered from the last one carries over. Cleared as it is asked
       // for, not as it arrives: what is typed into the filters meanwhile is the new session's.
       asked = id
+      // Nor does the last session itself: a session that cannot be opened shows its error alone, not over the last one.
+      session.value = null
+      summary.value = null
+      items.value = []
+      total.value = 0
       picked.value = new Map()
       outcome.value = null
       filters.value = { currency: null, text: '', minAmount: '', maxAmount: '', range: null }
