@@ -50,6 +50,73 @@ export async function settled(page: Page): Promise<void> {
     .then(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))))`)
 }
 
+/** The sizes every screen is shot at: the smallest laptop screen an accountant works on, and a common desktop one. */
+export const SCREEN_SIZES = [
+  { label: '1280x720', width: 1280, height: 720 },
+  { label: '1920x1080', width: 1920, height: 1080 }
+] as const
+
+/**
+ * Shoots the screen as the user sees it at each size, light and dark (the OS's scheme; a theme chosen in the app is shot as
+ * chosen), into test-artifacts/e2e/<size>-<theme>/<name>.png, and checks each theme for accessibility at the smaller size.
+ * The page is put back to the size and scheme it had, so the test goes on where it was. Returns the files written.
+ */
+export async function screenshotSet(page: Page, name: string): Promise<string[]> {
+  const viewport = page.viewportSize() ?? { width: 1280, height: 800 }
+  // Page code, as text: the test's own types know no DOM.
+  const [chosen, osDark] = (await page.evaluate(
+    "[localStorage.getItem('ledgerline.theme') ?? 'system', matchMedia('(prefers-color-scheme: dark)').matches]"
+  )) as [string, boolean]
+  const themes: readonly ('light' | 'dark')[] = chosen === 'light' || chosen === 'dark' ? [chosen] : ['light', 'dark']
+  const files: string[] = []
+  try {
+    for (const theme of themes) {
+      await page.emulateMedia({ colorScheme: theme })
+      for (const size of SCREEN_SIZES) {
+        await page.setViewportSize({ width: size.width, height: size.height })
+        const dir = join(ARTIFACTS_DIR, 'e2e', `${size.label}-${theme}`)
+        await mkdir(dir, { recursive: true })
+        const file = join(dir, `${name}.png`)
+        // Naive UI animates colours and focus rings for ~0.3 s: the picture shows the state they settle in.
+        await settled(page)
+        await page.screenshot({ path: file })
+        files.push(file)
+        const covered = await toastsOverContent(page)
+        if (covered.length > 0) throw new Error(`${name} at ${size.label}: a toast covers the screen's content: ${covered.join('; ')}`)
+        if (size === SCREEN_SIZES[0]) await checkA11y(page, dir, name)
+      }
+    }
+  } finally {
+    await page.setViewportSize(viewport)
+    await page.emulateMedia({ colorScheme: osDark ? 'dark' : 'light' })
+    await settled(page)
+  }
+  return files
+}
+
+/** Toasts that overlap the header, the screen's content, a dialog or a drawer (they belong in the navigation column's empty lower part). */
+async function toastsOverContent(page: Page): Promise<string[]> {
+  return (await page.evaluate(`(() => {
+    const boxes = [...document.querySelectorAll('.n-layout-header, .n-layout-content, .n-modal, .n-drawer')].map((e) => e.getBoundingClientRect())
+    const out = []
+    for (const toast of document.querySelectorAll('.n-message')) {
+      const t = toast.getBoundingClientRect()
+      if (t.width === 0 || t.height === 0) continue
+      if (boxes.some((b) => t.left < b.right && t.right > b.left && t.top < b.bottom && t.bottom > b.top))
+        out.push(JSON.stringify(toast.textContent))
+    }
+    return out
+  })()`)) as string[]
+}
+
+/** Every screen a test looks at is checked for accessibility as it is shown; a violation fails the test unless reporting. */
+async function checkA11y(page: Page, dir: string, name: string): Promise<void> {
+  const violations = await a11yViolations(page)
+  if (violations.length === 0) return
+  await writeFile(join(dir, `${name}.a11y.json`), JSON.stringify(violations, null, 2))
+  if (process.env['LEDGERLINE_A11Y'] !== 'report') throw new Error(describeViolations(name, violations))
+}
+
 /** The page-side half of the bridge: the preload's own createApi over exposeBinding instead of ipcRenderer. */
 function bridgeScript(): string {
   return `(() => {
@@ -124,19 +191,8 @@ export async function startRendererHarness(hostOptions: Omit<TestHostOptions, 't
       events,
       pageErrors,
       async screenshot(name) {
-        const dir = join(ARTIFACTS_DIR, 'e2e')
-        await mkdir(dir, { recursive: true })
-        const file = join(dir, `${name}.png`)
-        // Naive UI animates colours and focus rings for ~0.3 s: the picture shows the state they settle in.
-        await settled(page)
-        await page.screenshot({ path: file, fullPage: true })
-        // Every screen a test looks at is checked for accessibility as it is shown.
-        const violations = await a11yViolations(page)
-        if (violations.length > 0) {
-          await writeFile(join(dir, `${name}.a11y.json`), JSON.stringify(violations, null, 2))
-          if (process.env['LEDGERLINE_A11Y'] !== 'report') throw new Error(describeViolations(name, violations))
-        }
-        return file
+        const shots = await screenshotSet(page, name)
+        return shots[0] ?? join(ARTIFACTS_DIR, 'e2e', name)
       },
       async close() {
         await openedBrowser.close()
