@@ -83,6 +83,9 @@ export async function screenshotSet(page: Page, name: string): Promise<string[]>
         files.push(file)
         const covered = await toastsOverContent(page)
         if (covered.length > 0) throw new Error(`${name} at ${size.label}: a toast covers the screen's content: ${covered.join('; ')}`)
+        const spilled = await reviewRowsSpilling(page)
+        if (spilled.length > 0)
+          throw new Error(`${name} at ${size.label}: a review row's side is wider than its cell: ${spilled.join('; ')}`)
         if (size === SCREEN_SIZES[0]) await checkA11y(page, dir, name)
       }
     }
@@ -107,6 +110,13 @@ async function toastsOverContent(page: Page): Promise<string[]> {
     }
     return out
   })()`)) as string[]
+}
+
+/** The review's rows whose provider or file side does not fit its cell (its amount drawn over the next column). */
+async function reviewRowsSpilling(page: Page): Promise<string[]> {
+  return (await page.evaluate(`[...document.querySelectorAll('[data-testid="items-table"] .side')]
+    .filter((side) => side.scrollWidth > side.clientWidth + 1)
+    .map((side) => JSON.stringify(side.textContent.slice(0, 80)))`)) as string[]
 }
 
 /** Every screen a test looks at is checked for accessibility as it is shown; a violation fails the test unless reporting. */
