@@ -47,13 +47,13 @@ const col = (
 /** Every table's columns, in their default order. The first sortable one is the default sort (newest first for dates). */
 export const RECORD_COLUMNS: Record<RecordResource, readonly ColumnInfo[]> = {
   payments: [
-    col('created', 'Date', 'date', 170, { sortable: true }),
-    col('reference', 'Reference', 'code', 170, { sortable: true }),
+    col('created', 'Date', 'date', 150, { sortable: true }),
+    col('reference', 'Reference', 'code', 120, { sortable: true }),
     col('customer', 'Customer', 'text', 180),
-    col('amount', 'Amount', 'money', 215, { sortable: true }),
-    col('fees', 'Fees', 'money', 130),
-    col('channel', 'Channel', 'word', 120),
-    col('status', 'Status', 'status', 110, { sortable: true }),
+    col('amount', 'Amount', 'money', 150, { sortable: true }),
+    col('fees', 'Fees', 'money', 100),
+    col('channel', 'Channel', 'word', 90),
+    col('status', 'Status', 'status', 90, { sortable: true }),
     col('service_reference', 'Service reference', 'code', 170, { hidden: true }),
     col('email', 'Email', 'text', 200, { hidden: true }),
     col('account_number', 'Account / phone', 'code', 140, { hidden: true }),
@@ -66,12 +66,12 @@ export const RECORD_COLUMNS: Record<RecordResource, readonly ColumnInfo[]> = {
     col('id', 'Payment id', 'code', 280, { hidden: true })
   ],
   transfers: [
-    col('reference', 'Reference', 'code', 190, { sortable: true }),
+    col('reference', 'Reference', 'code', 120, { sortable: true }),
     col('account_name', 'Beneficiary', 'text', 180),
     col('account_number', 'Account', 'code', 120),
     col('bank', 'Bank', 'text', 160),
-    col('amount', 'Amount', 'money', 215, { sortable: true }),
-    col('status', 'Status', 'status', 110, { sortable: true }),
+    col('amount', 'Amount', 'money', 150, { sortable: true }),
+    col('status', 'Status', 'status', 90, { sortable: true }),
     col('bulk_file', 'Bulk file', 'code', 150),
     col('narration', 'Narration', 'text', 180, { hidden: true }),
     col('service_reference', 'Service reference', 'code', 170, { hidden: true }),
@@ -79,35 +79,35 @@ export const RECORD_COLUMNS: Record<RecordResource, readonly ColumnInfo[]> = {
     col('bank_code', 'Bank code', 'code', 90, { hidden: true })
   ],
   plans: [
-    col('created', 'Created', 'date', 170, { sortable: true }),
+    col('created', 'Created', 'date', 150, { sortable: true }),
     col('title', 'Title', 'text', 220, { sortable: true }),
     col('frequency', 'Frequency', 'word', 110),
-    col('amount', 'Amount', 'money', 215, { sortable: true }),
-    col('status', 'Status', 'status', 110, { sortable: true }),
+    col('amount', 'Amount', 'money', 150, { sortable: true }),
+    col('status', 'Status', 'status', 90, { sortable: true }),
     col('internal_reference', 'Internal reference', 'code', 170),
     col('subscribers', 'Subscribers', 'number', 100, { hidden: true }),
     col('id', 'Plan id', 'code', 280, { hidden: true })
   ],
   subscriptions: [
-    col('created', 'Created', 'date', 170, { sortable: true }),
+    col('created', 'Created', 'date', 150, { sortable: true }),
     col('customer', 'Customer', 'text', 180, { sortable: true }),
     col('email', 'Email', 'text', 200),
     col('plan', 'Plan', 'text', 180),
-    col('amount', 'Amount', 'money', 215, { sortable: true }),
-    col('status', 'Status', 'status', 110, { sortable: true }),
-    col('next_payment', 'Next payment', 'text', 120),
-    col('start', 'Started', 'text', 120, { hidden: true }),
+    col('amount', 'Amount', 'money', 150, { sortable: true }),
+    col('status', 'Status', 'status', 90, { sortable: true }),
+    col('next_payment', 'Next payment', 'date', 150),
+    col('start', 'Started', 'date', 150, { hidden: true }),
     col('customer_id', 'Customer id', 'code', 280, { hidden: true }),
     col('id', 'Subscription id', 'code', 280, { hidden: true })
   ],
   virtual_accounts: [
-    col('created', 'Created', 'date', 170, { sortable: true }),
+    col('created', 'Created', 'date', 150, { sortable: true }),
     col('account_number', 'Account number', 'code', 140, { sortable: true }),
     col('account_name', 'Account name', 'text', 220, { sortable: true }),
     col('bank', 'Bank', 'text', 160),
-    col('amount', 'Amount', 'money', 215, { sortable: true }),
-    col('state', 'State', 'status', 110),
-    col('expires', 'Expires', 'date', 170, { sortable: true }),
+    col('amount', 'Amount', 'money', 150, { sortable: true }),
+    col('state', 'State', 'status', 90),
+    col('expires', 'Expires', 'date', 150, { sortable: true }),
     col('id', 'Id', 'code', 280, { hidden: true })
   ],
   banks: [
