@@ -1,7 +1,7 @@
 // Display helpers for the renderer: money from exact minor units, and counts, days, times and sentences in the locale the user chose.
 import { computed, ref } from 'vue'
 import { countText, dayPattern, dayText, inLocale, inWords, ISO, timeText } from '../../shared/locale'
-import { formatMoney, parseMajor } from '../../shared/money'
+import { formatMajor, formatMoney } from '../../shared/money'
 import { isMoneyCell, type Cell, type ColumnKind } from '../../shared/records'
 import { formatInZone, systemTimeZone } from '../../shared/time'
 
@@ -49,13 +49,8 @@ export function seconds(s: number | null): string {
 
 /** An amount as the provider sent it (major units), shown exactly in the currency's format; as sent if it cannot be. */
 export function moneyFromMajor(raw: string | null, currency: string | null): string {
-  let minor: number | null = null
-  try {
-    if (raw !== null && currency !== null) minor = parseMajor(raw, currency)
-  } catch {
-    // shown as sent
-  }
-  return money(minor, raw, currency)
+  if (!raw) return ''
+  return currency ? formatMajor(raw, currency) : raw.trim()
 }
 
 /** The calendar day a date picker's value (epoch ms at local midnight) stands for, YYYY-MM-DD. */
