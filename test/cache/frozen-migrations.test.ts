@@ -39,7 +39,8 @@ const SHIPPED: Record<string, string> = {
   'v16-journal-account-maps.ts': '0bd7dfc8606d43dd4f1041dfb74044de45c8e078c14ec03fc36c444183c72a9d',
   'v17-rules.ts': '87eae4a350672a207f0cc54929b74f8401cfef5731ae57fb17cfaf94eddc9e6c',
   'v18-outside-records-left-open.ts': 'b5b869d08a3577eccd7176f7d7bd0c03f2160408283fbf9375584ca24fc58f79',
-  'v19-open-items-and-statement-bytes.ts': '0da1503dd04c1267ed65feb368de37545c2fc07d2b7372b3dc9ea97d23e53016'
+  'v19-open-items-and-statement-bytes.ts': '0da1503dd04c1267ed65feb368de37545c2fc07d2b7372b3dc9ea97d23e53016',
+  'v20-items-found-by-short-key.ts': '691691a3ec91cc4f80baff1153afeb46279c09c08cf021a6160abf454e8af355'
 }
 
 const sha256 = (file: string): string => createHash('sha256').update(readFileSync(file, 'utf8').replace(/\r\n/g, '\n')).digest('hex')

@@ -515,7 +515,7 @@ describe('a reconciliation session', () => {
     // A symlink planted where the report goes is replaced, never written through.
     writeFileSync(join(dir, 'victim.txt'), 'precious')
     symlinkSync(join(dir, 'victim.txt'), join(dir, 'items.csv'))
-    expect(await writeItemsCsv(join(dir, 'items.csv'), input)).toBe(5)
+    expect((await writeItemsCsv(join(dir, 'items.csv'), input)).rows).toBe(5)
     expect(readFileSync(join(dir, 'victim.txt'), 'utf8')).toBe('precious')
     expect(lstatSync(join(dir, 'items.csv')).isSymbolicLink()).toBe(false)
     await writeSummaryCsv(join(dir, 'summary.csv'), summary, input)

@@ -525,9 +525,9 @@ async function writeReports(
 ): Promise<ReconSummary> {
   // The reports people read (the PDF, the workbook's Reconciliation sheet) in the user's locale; the CSVs keep ISO days.
   const input = { ...service.reportInput(sessionId, { name: profile.name, mode: profile.mode }), locale: cliLocale() }
-  const summary = buildSummary(input)
   const style = files.plain ? 'plain' : 'excel'
-  if (files.out) await writeItemsCsv(files.out, input, style)
+  // The items are read once: the summary is summed from them as the report writes them.
+  const summary = files.out ? (await writeItemsCsv(files.out, input, style)).summary : buildSummary(input)
   if (files.summaryFile) await writeSummaryCsv(files.summaryFile, summary, input, style)
   if (files.xlsxFile) await writeXlsx(files.xlsxFile, summary, input)
   if (files.pdfFile) await writeBankRecPdf(files.pdfFile, bankRecStatement(summary, input))

@@ -23,7 +23,6 @@ import { shareRequestOf } from '../../main/team/share'
 import { signOffPayload } from '../../main/team/sign-off'
 import { ReconService } from '../../main/reconcile/service'
 import { writeItemsCsv, writeXlsx } from '../../main/reconcile/report'
-import { buildSummary } from '../../main/reconcile/totals'
 import type { Decision } from '../../shared/reconcile'
 import { cliLocale, COMMON, itemKeyGiven, openData, outputPath, say, type Opened, UsageError } from '../common'
 
@@ -379,8 +378,7 @@ async function reportCommand(args: string[]): Promise<number> {
       .get(replica.sessionId) as { name: string; mode: string }
     const signOff = reportSignOff(events)
     const input = { ...service.reportInput(replica.sessionId, profile), signOff: signOff.sheet, locale: cliLocale() }
-    const summary = buildSummary(input)
-    await writeItemsCsv(out, input, 'excel')
+    const { summary } = await writeItemsCsv(out, input, 'excel')
     const signOffFile = await signOff.writeBeside(out)
     if (xlsx) await writeXlsx(xlsx, summary, input)
     const last = events[events.length - 1]

@@ -13,7 +13,7 @@ import { DEFAULT_INFLATED_LIMIT, zipEntries, zipEntryBytes, ZipError, type ZipEn
 import { chainProblems, GENESIS, type AuditEvent } from './audit'
 import { writeItemsCsv, writeSummaryCsv, writeXlsx } from './report'
 import { ISO } from '../../shared/locale'
-import { buildSummary, type ReportInput } from './totals'
+import type { ReportInput } from './totals'
 import { bankRecStatement, writeBankRecPdf } from './bank-rec-statement'
 
 /** Which of the pack's files is being written, and how many of them are: what a job or the CLI shows while a pack is made. */
@@ -89,18 +89,16 @@ function asClosed(input: ReportInput, close: { at: string; user: string; seq: nu
  * and each statement file once (hashed from the import's record; its bytes are added by the pack).
  */
 async function reportFiles(dir: string, input: ReportInput, closedAt: string, progress: PackProgress): Promise<EvidenceFile[]> {
-  const steps = 5
-  progress('the summary', 0, steps)
-  const summary = buildSummary(input)
-  progress('report.csv', 1, steps)
-  await writeItemsCsv(join(dir, 'report.csv'), input)
-  progress('report.xlsx', 2, steps)
+  const steps = 4
+  progress('report.csv and the summary', 0, steps)
+  const { summary } = await writeItemsCsv(join(dir, 'report.csv'), input)
+  progress('report.xlsx', 1, steps)
   await writeXlsx(join(dir, 'report.xlsx'), summary, input, new Date(closedAt))
-  progress('summary.csv', 3, steps)
+  progress('summary.csv', 2, steps)
   await writeSummaryCsv(join(dir, 'summary.csv'), summary, input)
-  progress('bank-reconciliation.pdf', 4, steps)
+  progress('bank-reconciliation.pdf', 3, steps)
   await writeBankRecPdf(join(dir, 'bank-reconciliation.pdf'), bankRecStatement(summary, input), new Date(closedAt))
-  progress('settings.json', 5, steps)
+  progress('settings.json', 4, steps)
   const session = input.session
   const settings = Buffer.from(
     `${JSON.stringify({ ruleVersion: RULE_VERSION, settings: session.settings, source: session.source, filter: session.filter, period: { from: session.from, to: session.to, timeZone: session.timeZone } }, null, 2)}\n`

@@ -35,6 +35,12 @@ export const POSITION_GAP = 65_536
 /** The outcomes of the engine's open pool: what the exact keys and the decisions left (pool-run.ts). */
 export const POOL_OUTCOMES = ['suggested', 'ambiguous', 'only_in_provider', 'only_in_file', 'pending_at_provider'] as const
 
+/**
+ * An item of a session by its full key (bound as session id, shortItemKey(key), key): found through
+ * the short key's index, its key compared on the row or two that share the short key (schema v20).
+ */
+export const BY_KEY = 'session_id = ? and short_key = ? and item_key = ?'
+
 /** POOL_OUTCOMES as the partial indexes of schema v19 write them: a query names the condition so to use them (a test reads the plans). */
 const OPEN_POOL_WHERE = `outcome IN (${POOL_OUTCOMES.map((o) => `'${o}'`).join(', ')})`
 
@@ -173,7 +179,7 @@ export class SessionItems {
 
   /** An item and its place in the stored order, by its stable key or its short key (shortItemKey). */
   withPosition(sessionId: string, key: string): { item: ReconItem; position: number } | null {
-    const row = this.ctx.db.prepare('select position, data from recon_items where session_id = ? and item_key = ?').get(sessionId, key) as
+    const row = this.ctx.db.prepare(`select position, data from recon_items where ${BY_KEY}`).get(sessionId, shortItemKey(key), key) as
       { position: number; data: string } | undefined
     if (row) return { item: JSON.parse(row.data) as ReconItem, position: row.position }
     if (!SHORT_KEY.test(key)) return null
@@ -253,10 +259,13 @@ export class SessionItems {
   }
 
   /** Stores a run's items in place of the last run's. */
-  replaceAll(sessionId: string, items: readonly ReconItem[]): void {
+  /** Stores a run's items in place of the last run's, in the order given; returns how many. */
+  replaceAll(sessionId: string, items: Iterable<ReconItem>): number {
     this.ctx.db.prepare('delete from recon_items where session_id = ?').run(sessionId)
     const insert = this.insertStatement()
-    items.forEach((item, k) => insertItem(insert, sessionId, k * POSITION_GAP, item))
+    let k = 0
+    for (const item of items) insertItem(insert, sessionId, k++ * POSITION_GAP, item)
+    return k
   }
 
   private insertStatement(): Database.Statement {

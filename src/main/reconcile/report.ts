@@ -42,7 +42,7 @@ import { writeFileSafely } from '../files/safe-file'
 import { bankReconciliations } from '../../shared/bank-reconciliation'
 import { describeEvent } from '../../shared/reconcile-events'
 import type { AuditEvent } from './audit'
-import type { ReportInput } from './totals'
+import { summaryOf, summing, totalsBasis, type ReportInput } from './totals'
 import { auditTrailWords, bankRecAmount, bankRecStatement, type BankRecStatement } from './bank-rec-statement'
 
 /**
@@ -382,13 +382,23 @@ export function summaryRows(summary: ReconSummary, input: ReportInput): CsvCell[
 /** Items written to the file per write call. */
 const ITEMS_PER_WRITE = 5_000
 
-export async function writeItemsCsv(file: string, input: ReportInput, style: CsvStyle = 'excel'): Promise<number> {
-  return writeFileSafely(file, (fd) => {
+/**
+ * Writes every item of the session, a row each, and returns how many and the summary summed from
+ * those very items as they were written: a million items are read once for both, and the summary the
+ * other reports carry is the one of the rows this file holds.
+ */
+export async function writeItemsCsv(
+  file: string,
+  input: ReportInput,
+  style: CsvStyle = 'excel'
+): Promise<{ rows: number; summary: ReconSummary }> {
+  const sum = summing(totalsBasis(input.session))
+  const rows = await writeFileSafely(file, (fd) => {
     let count = 0
     const names = fileNamesOf(input.session)
     const pages = filePagesOf(input.session)
     let chunk = preamble(style) + headerLine(ITEM_COLUMNS, style)
-    for (const item of input.items()) {
+    for (const item of sum.counting(input.items())) {
       chunk += rowLine(itemCells(item, names, pages), ITEM_COLUMNS.length, style)
       if (++count % ITEMS_PER_WRITE === 0) {
         writeSync(fd, chunk)
@@ -398,6 +408,7 @@ export async function writeItemsCsv(file: string, input: ReportInput, style: Csv
     writeSync(fd, chunk)
     return count
   })
+  return { rows, summary: summaryOf(input.session, input.profile, sum.result(input.folded.adjustments, input.facts)) }
 }
 
 export async function writeSummaryCsv(file: string, summary: ReconSummary, input: ReportInput, style: CsvStyle = 'excel'): Promise<void> {

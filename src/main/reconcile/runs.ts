@@ -30,7 +30,7 @@ import { sessionProviderSide } from './provider-side'
 import { keyFilter, keysHeldTwice } from './key-filter'
 import { keysNamedBy, normaliseReference } from './references'
 import { fileNamesOf, filePagesOf } from './report'
-import { summarise, totalsBasis } from './totals'
+import { summing, totalsBasis } from './totals'
 import type { Sessions } from './sessions'
 
 export interface RunOutcome {
@@ -179,11 +179,13 @@ export class Runs {
   private store(session: SessionInfo, given: RunInputs, matched: MatchResult): RunOutcome {
     const { inputs, result } = this.withRules(session, given, matched)
     const { folded, lines, unreadable, notes } = inputs
-    const { items, basis } = materialise(result, folded, session)
-    const totals = summarise(items, totalsBasis(session), folded.adjustments, { lines, basis })
-    const counts = totals.counts
-    this.ctx.db.transaction(() => {
-      this.items.replaceAll(session.id, items)
+    const basis = feeBasis(result)
+    // Each item made, summed and stored in turn: a million are never all held at once.
+    const sum = summing(totalsBasis(session))
+    const { stored, counts } = this.ctx.db.transaction(() => {
+      const stored = this.items.replaceAll(session.id, sum.counting(materialisedItems(result, folded, session, basis)))
+      const totals = sum.result(folded.adjustments, { lines, basis })
+      const counts = totals.counts
       this.items.storeOutsideOpen(session.id, outsideLeftOpen(result))
       // Each record's keys once (its reference and service reference may be the same key).
       const keys = result.provider.flatMap((p) => [
@@ -204,11 +206,12 @@ export class Runs {
           unreadable
         }
       })
+      return { stored, counts }
     })()
     return {
       session: this.sessions.get(session.id),
       counts,
-      items: items.length,
+      items: stored,
       leftOutFailed: result.leftOutFailed,
       leftOutOutsidePeriod: result.leftOutOutsidePeriod,
       unreadable,
@@ -354,11 +357,14 @@ class LineCounter {
 function inFileCurrencies(records: EngineProvider[], file: EngineFileRow[]): { records: EngineProvider[]; notes: string[] } {
   if (file.length === 0) return { records, notes: [] }
   const currencies = new Set(file.map((f) => f.currency))
-  const named = keysNamedBy(file)
+  // The keys the lines name are gathered only when a record is in another currency (a million lines' words are not read for nothing).
+  let named: Set<string> | null = null
   const left = new Map<string, number>()
   const kept = records.filter((p) => {
     if (currencies.has(p.currency)) return true
-    if ([p.reference, p.serviceReference, ...(p.keys ?? [])].some((k) => k && named.has(normaliseReference(k)))) return true
+    named ??= keysNamedBy(file)
+    const names = named
+    if ([p.reference, p.serviceReference, ...(p.keys ?? [])].some((k) => k && names.has(normaliseReference(k)))) return true
     // Only the period's own records are counted: those read from just outside it are another period's.
     if (p.outsidePeriod !== true) left.set(p.currency, (left.get(p.currency) ?? 0) + 1)
     return false
@@ -424,9 +430,18 @@ export function materialise(
   /** The basis of the whole session, when the result is only part of it (pool-run.ts). */
   given?: FeeBasis
 ): { items: ReconItem[]; basis: FeeBasis } {
-  const { items } = result
   const basis = given ?? feeBasis(result)
-  const out: ReconItem[] = new Array(items.length)
+  return { items: [...materialisedItems(result, folded, session, basis)], basis }
+}
+
+/** The engine's result as report items (see materialise), made one at a time on the given basis. */
+export function* materialisedItems(
+  result: MatchResult,
+  folded: Pick<FoldedDecisions, 'notes'>,
+  session: MaterialiseSession,
+  basis: FeeBasis
+): Generator<ReconItem> {
+  const { items } = result
   for (let k = 0; k < items.length; k++) {
     let more: string[] | null = null
     const provider: ProviderSide[] = items.providers(k).map((i) => {
@@ -495,7 +510,7 @@ export function materialise(
         : null
     const annotation = folded.notes.get(key)
     if (annotation?.rule) (more ??= []).push(`decided by ${annotation.rule}, an enabled rule`)
-    out[k] = {
+    yield {
       key,
       outcome,
       provider,
@@ -517,5 +532,4 @@ export function materialise(
       decidedAt: annotation?.at ?? null
     }
   }
-  return { items: out, basis }
 }

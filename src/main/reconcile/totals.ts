@@ -282,11 +282,34 @@ export function summarise(
   adjustments: FoldedDecisions['adjustments'],
   facts: RunFacts | null = null
 ): SummaryTotals {
+  const sum = summing(basis)
+  for (const _ of sum.counting(items));
+  return sum.result(adjustments, facts)
+}
+
+/**
+ * The totals of items summed as they pass by (a run storing them, a report writing them), so a
+ * million items are summed without being held at once: `counting` hands each item on after adding
+ * it; `result` adds the adjustments and the run's facts, as summarise does.
+ */
+export function summing(basis: TotalsBasis): {
+  counting: (items: Iterable<ReconItem>) => Generator<ReconItem>
+  result: (adjustments: FoldedDecisions['adjustments'], facts?: RunFacts | null) => SummaryTotals
+} {
   const totals = new Totals(basis)
-  for (const item of items) totals.add(item)
-  for (const a of adjustments) totals.adjust(a.currency, a.amountMinor)
-  if (facts) totals.setFacts(facts)
-  return totals.result()
+  return {
+    *counting(items) {
+      for (const item of items) {
+        totals.add(item)
+        yield item
+      }
+    },
+    result(adjustments, facts = null) {
+      for (const a of adjustments) totals.adjust(a.currency, a.amountMinor)
+      if (facts) totals.setFacts(facts)
+      return totals.result()
+    }
+  }
 }
 
 /** What the totals of a session are summed under. */

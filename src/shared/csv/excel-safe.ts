@@ -55,13 +55,20 @@ const FORMULA_START = /^[\s\0]*[=+\-@\uFF1D\uFF0B\uFF0D\uFF20]|^[\t\r\n\0]/
 /** What ="…" may hold: nothing that could close it, split it or call a function, within Excel's 255 characters of a string in a formula. */
 const WRAPPABLE = /^[A-Za-z0-9 _./+-]{1,255}$/
 
+/** Whether a value's first character may start a formula (FORMULA_START's first characters, whitespace among them): only then is the whole pattern tried. */
+function mayStartFormula(value: string): boolean {
+  const c = value.charCodeAt(0)
+  // Letters, digits and the other printable ASCII characters from '0' up cannot (only '=' and '@' among them can).
+  return !(c >= 0x30 && c <= 0x7e && c !== 0x3d && c !== 0x40)
+}
+
 export function neutralise(value: string): string {
-  return FORMULA_START.test(value) ? `'${value}` : value
+  return value.length > 0 && mayStartFormula(value) && FORMULA_START.test(value) ? `'${value}` : value
 }
 
 /** RFC 4180 quoting, for every text field: quotes doubled, the whole field in quotes. */
 function quote(field: string): string {
-  return `"${field.replaceAll('"', '""')}"`
+  return field.includes('"') ? `"${field.replaceAll('"', '""')}"` : `"${field}"`
 }
 
 export function formatCell(cell: CsvCell, style: CsvStyle = 'excel'): string {
@@ -100,7 +107,10 @@ export function headerLine(header: readonly string[], style: CsvStyle = 'excel')
 
 export function rowLine(row: readonly CsvCell[], width: number, style: CsvStyle = 'excel'): string {
   if (row.length !== width) throw new Error(`A row has ${row.length} cells but the header has ${width}`)
-  return row.map((cell) => formatCell(cell, style)).join(',') + LINE_END
+  // Joined by hand: a million-item report writes tens of millions of cells.
+  let line = formatCell(row[0] ?? null, style)
+  for (let k = 1; k < row.length; k++) line += `,${formatCell(row[k] ?? null, style)}`
+  return line + LINE_END
 }
 
 /** A plain file's name says it is not for Excel: "report.csv" → "report-plain-not-for-excel.csv". */

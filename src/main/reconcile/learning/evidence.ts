@@ -1,7 +1,8 @@
 // What the user decided in the profile's other sessions, learned: pairs rejected there are never suggested here (until confirmed again), and each statement wording's confirmed and rejected parties become evidence the engine scores and says in words.
 import type Database from 'better-sqlite3'
 import type { AliasEvidence } from '../../../shared/learning'
-import { pairKey, type ReconItem, type ReconSource, type SessionInfo } from '../../../shared/reconcile'
+import { pairKey, shortItemKey, type ReconItem, type ReconSource, type SessionInfo } from '../../../shared/reconcile'
+import { BY_KEY } from '../items'
 import type { AuditPayloads } from '../../../shared/reconcile-events'
 import { recordParties } from '../provider-side'
 import { lineWords, lineWordsField } from '../references'
@@ -120,10 +121,11 @@ interface LearnedLine {
  */
 function linesOf(db: Database.Database, pairs: readonly DecidedPair[]): Map<string, LearnedLine> {
   const lines = new Map<string, LearnedLine>()
-  const item = db.prepare('select data from recon_items where session_id = ? and item_key = ?').pluck()
+  const item = db.prepare(`select data from recon_items where ${BY_KEY}`).pluck()
   for (const p of pairs) {
     if (!p.confirmed) continue
-    const data = item.get(p.sessionId, pairKey(p.providerIds, p.fileIds)) as string | undefined
+    const key = pairKey(p.providerIds, p.fileIds)
+    const data = item.get(p.sessionId, shortItemKey(key), key) as string | undefined
     const line = data === undefined ? undefined : (JSON.parse(data) as ReconItem).file[0]
     if (line)
       lines.set(line.id, {
