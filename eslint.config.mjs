@@ -145,7 +145,7 @@ export default tseslint.config(
   },
   ...layers,
   {
-    files: ['bin/**/*.cjs', 'scripts/**/*.cjs', 'test/**/*.cjs'],
+    files: ['bin/**/*.cjs', 'scripts/**/*.cjs', 'test/**/*.cjs', 'bench/**/*.cjs'],
     languageOptions: {
       sourceType: 'commonjs',
       globals: {

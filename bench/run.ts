@@ -1,4 +1,4 @@
-// npm run bench [api|ingest|search|paced|second-sync|host|reconcile|decisions|formats|ui|bulk|team|cli ...]: every benchmark figure with its ratio to a baseline from the same run.
+// npm run bench [api|ingest|search|paced|second-sync|host|reconcile|decisions|formats|ui|bulk|team|cli|e2e ...]: every benchmark figure with its ratio to a baseline from the same run.
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -6,6 +6,7 @@ import { apiBench } from './api'
 import { bulkBench } from './bulk'
 import { cliBench } from './cli'
 import { decisionsBench } from './decisions'
+import { e2eBench } from './e2e'
 import { hostBench } from './host'
 import { reconcileBench } from './reconcile'
 import { statementFormatsBench } from './statement-formats'
@@ -13,7 +14,22 @@ import { syncBenches } from './sync'
 import { teamBench } from './team'
 import { uiBench } from './ui'
 
-const ALL = ['api', 'ingest', 'search', 'paced', 'second-sync', 'host', 'reconcile', 'decisions', 'formats', 'ui', 'bulk', 'team', 'cli']
+const ALL = [
+  'api',
+  'ingest',
+  'search',
+  'paced',
+  'second-sync',
+  'host',
+  'reconcile',
+  'decisions',
+  'formats',
+  'ui',
+  'bulk',
+  'team',
+  'cli',
+  'e2e'
+]
 
 async function main(): Promise<void> {
   const asked = process.argv.slice(2)
@@ -38,6 +54,7 @@ async function main(): Promise<void> {
   if (which.has('bulk')) await bulkBench()
   if (which.has('team')) await teamBench()
   if (which.has('cli')) cliBench()
+  if (which.has('e2e')) e2eBench()
 }
 
 main().catch((error: unknown) => {
