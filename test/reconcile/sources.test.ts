@@ -2,9 +2,9 @@
 import type Database from 'better-sqlite3'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { openCache } from '../../src/main/cache/open'
-import { createdVirtualAccountRow, planRow, subscriptionRow, transferRow } from '../../src/main/cache/api-rows'
+import { createdVirtualAccountRow, paymentRow, planRow, subscriptionRow, transferRow } from '../../src/main/cache/api-rows'
 import { CacheStore } from '../../src/main/cache/store'
-import { loadProviderSide } from '../../src/main/reconcile/provider-side'
+import { loadProviderSide, PERIOD_PAYMENTS } from '../../src/main/reconcile/provider-side'
 import { ReconService } from '../../src/main/reconcile/service'
 
 let db: Database.Database
@@ -154,5 +154,52 @@ describe('provider sides', () => {
       ['only_in_provider', 'va-2']
     ])
     expect(items[0]?.differenceMinor).toBe(-50000)
+  })
+})
+
+describe('the payments of a period', () => {
+  it('are read as one stretch of the table in time order, exactly the period’s in its time zone, of this profile only', () => {
+    db.prepare("insert into profiles (id, name, base_url, mode, created_at) values ('q', 'Other', null, 'live', '2026-01-01')").run()
+    // Lagos is UTC+1: 1 October starts at 30 September 23:00 UTC and 31 October ends at 31 October 23:00 UTC.
+    const at = (id: string, createdAt: string) =>
+      paymentRow({ id, reference: id, amount: 10, currency: 'NGN', status: 'successful', createdAt })
+    store.writePage('p', 'payments', [
+      at('before', '2026-09-30T22:59:59.999Z'),
+      at('first', '2026-09-30T23:00:00.000Z'),
+      at('last', '2026-10-31T22:59:59.999Z'),
+      at('after', '2026-10-31T23:00:00.000Z'),
+      at('no-time', 'not a time')
+    ])
+    store.writePage('q', 'payments', [at('other-profile', '2026-10-15T12:00:00Z')])
+    const side = loadProviderSide(db, {
+      profileId: 'p',
+      source: 'payments',
+      filter: {},
+      from: '2026-10-01',
+      to: '2026-10-31',
+      timeZone: 'Africa/Lagos'
+    })
+    expect(side.records.map((r) => [r.id, r.day])).toEqual([
+      ['first', '2026-10-01'],
+      ['last', '2026-10-31']
+    ])
+    const reach = loadProviderSide(db, {
+      profileId: 'p',
+      source: 'payments',
+      filter: {},
+      from: '2026-10-01',
+      to: '2026-10-31',
+      timeZone: 'Africa/Lagos',
+      reach: { before: 1, after: 1 }
+    })
+    expect(reach.records.map((r) => [r.id, r.outsidePeriod])).toEqual([
+      ['before', true],
+      ['first', false],
+      ['last', false],
+      ['after', true]
+    ])
+    // The read walks the rowid range (a payment's rowid is its time), never the time index's scattered look-ups.
+    const plan = db.prepare(`explain query plan ${PERIOD_PAYMENTS}`).all(0, 1, 'p', 0, 1) as { detail: string }[]
+    expect(plan.map((p) => p.detail)).toEqual(['SEARCH payments USING INTEGER PRIMARY KEY (rowid>? AND rowid<?)'])
   })
 })

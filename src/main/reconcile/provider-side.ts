@@ -5,6 +5,7 @@ import type { ReconSource, SessionInfo } from '../../shared/reconcile'
 import { dayBoundary } from '../../shared/time'
 import type { EngineProvider, Party } from './match/types'
 import { dayInZone } from './import/dates'
+import { PAYMENT_ROWID_SLOTS, paymentRowidBase } from '../cache/store'
 
 export interface SourceFilter {
   /** Payouts: the bulk files whose transfers are reconciled. */
@@ -105,16 +106,24 @@ export function shiftDay(day: string, days: number): string {
   return days === 0 ? day : DateTime.fromISO(day, { zone: 'UTC' }).plus({ days }).toFormat('yyyy-MM-dd')
 }
 
+/**
+ * The payments of a stretch of time (bound as the first and last rowid, the profile, the first and
+ * the end millisecond). A payment's rowid is its time (paymentRowidBase), so the period's payments
+ * are one stretch of the table, read in the order it is stored: through the time index, a million
+ * rows were a million look-ups scattered over the table. The '+' keeps SQLite from choosing an index
+ * instead. The stretch runs to the end of the last millisecond's slots and the times are compared as
+ * well: a payment with no time has slot 0, one past the year 2248 the last slot.
+ */
+export const PERIOD_PAYMENTS = `select id, reference, service_reference, amount_minor, fees_minor, currency, status, channel, created_at_ms, customer_name, customer_email, account_number
+  from payments where seq between ? and ? and +profile_id = ? and +created_at_ms >= ? and +created_at_ms < ?`
+
 function payments(db: Database.Database, q: ProviderSideQuery, start: number, end: number, dayOf: (ms: number) => string): ProviderSide {
   const records: EngineProvider[] = []
   let unreadable = 0
   const rows = db
-    .prepare(
-      `select id, reference, service_reference, amount_minor, fees_minor, currency, status, channel, created_at_ms, customer_name, customer_email, account_number
-       from payments where profile_id = ? and created_at_ms >= ? and created_at_ms < ?`
-    )
+    .prepare(PERIOD_PAYMENTS)
     .raw(true)
-    .iterate(q.profileId, start, end) as Iterable<
+    .iterate(paymentRowidBase(start), paymentRowidBase(end) + BigInt(PAYMENT_ROWID_SLOTS - 1), q.profileId, start, end) as Iterable<
     [
       string,
       string | null,
