@@ -258,7 +258,6 @@ export class SessionItems {
     }
   }
 
-  /** Stores a run's items in place of the last run's. */
   /** Stores a run's items in place of the last run's, in the order given; returns how many. */
   replaceAll(sessionId: string, items: Iterable<ReconItem>): number {
     this.ctx.db.prepare('delete from recon_items where session_id = ?').run(sessionId)

@@ -385,7 +385,7 @@ function inFileCurrencies(records: EngineProvider[], file: EngineFileRow[]): { r
   return { records: kept, notes }
 }
 
-/** Each record's keys once, as the exact keys compare them (its reference and service reference may be the same key); a million records make no array or set each. */
+/** Each record's keys once, as the exact keys compare them (its reference and service reference may be the same key), with no set made per record. */
 function recordKeys(records: readonly EngineProvider[]): string[] {
   const keys: string[] = []
   for (const p of records) {
