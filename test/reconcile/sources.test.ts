@@ -198,6 +198,23 @@ describe('the payments of a period', () => {
       ['last', false],
       ['after', true]
     ])
+    // A payment another program stored under a rowid that is not its time is read all the same: the
+    // stretch is checked against a count through the time index, and the index is read when they differ.
+    db.prepare(
+      "insert into payments (seq, profile_id, id, reference, amount_raw, amount_minor, currency, status, status_raw, is_final, created_at, created_at_ms, raw, fetched_at_ms) values (1, 'p', 'elsewhere', 'elsewhere', '10', 1000, 'NGN', 'successful', 'SUCCESS', 1, '2026-10-10T10:00:00Z', ?, '{}', 0)"
+    ).run(Date.parse('2026-10-10T10:00:00Z'))
+    expect(
+      loadProviderSide(db, {
+        profileId: 'p',
+        source: 'payments',
+        filter: {},
+        from: '2026-10-01',
+        to: '2026-10-31',
+        timeZone: 'Africa/Lagos'
+      })
+        .records.map((r) => r.id)
+        .sort()
+    ).toEqual(['elsewhere', 'first', 'last'])
     // The read walks the rowid range (a payment's rowid is its time), never the time index's scattered look-ups.
     const plan = db.prepare(`explain query plan ${PERIOD_PAYMENTS}`).all(0, 1, 'p', 0, 1) as { detail: string }[]
     expect(plan.map((p) => p.detail)).toEqual(['SEARCH payments USING INTEGER PRIMARY KEY (rowid>? AND rowid<?)'])

@@ -106,40 +106,70 @@ export function shiftDay(day: string, days: number): string {
   return days === 0 ? day : DateTime.fromISO(day, { zone: 'UTC' }).plus({ days }).toFormat('yyyy-MM-dd')
 }
 
+/** The columns a payment is read with, in the order `payments` takes them. */
+const PAYMENT_COLUMNS =
+  'id, reference, service_reference, amount_minor, fees_minor, currency, status, channel, created_at_ms, customer_name, customer_email, account_number'
+
 /**
  * The payments of a stretch of time (bound as the first and last rowid, the profile, the first and
- * the end millisecond). A payment's rowid is its time (paymentRowidBase), so the period's payments
- * are one stretch of the table, read in the order it is stored: through the time index, a million
- * rows were a million look-ups scattered over the table. The '+' keeps SQLite from choosing an index
- * instead. The stretch runs to the end of the last millisecond's slots and the times are compared as
- * well: a payment with no time has slot 0, one past the year 2248 the last slot.
+ * the end millisecond). Ledgerline stores a payment under its time (paymentRowidBase), so the
+ * period's payments are one stretch of the table, read in the order it is stored: through the time
+ * index, a million rows were a million look-ups scattered over the table. The '+' keeps SQLite from
+ * choosing an index instead. The stretch runs to the end of the last millisecond's slots and the
+ * times are compared as well: a payment with no time has slot 0, one past the year 2248 the last slot.
  */
-export const PERIOD_PAYMENTS = `select id, reference, service_reference, amount_minor, fees_minor, currency, status, channel, created_at_ms, customer_name, customer_email, account_number
-  from payments where seq between ? and ? and +profile_id = ? and +created_at_ms >= ? and +created_at_ms < ?`
+export const PERIOD_PAYMENTS = `select ${PAYMENT_COLUMNS} from payments
+  where seq between ? and ? and +profile_id = ? and +created_at_ms >= ? and +created_at_ms < ?`
+
+/** The same payments through the time index: what is read when the stretch does not hold them all. */
+const PERIOD_PAYMENTS_BY_INDEX = `select ${PAYMENT_COLUMNS} from payments where profile_id = ? and created_at_ms >= ? and created_at_ms < ?`
+
+type PaymentRow = [
+  string,
+  string | null,
+  string | null,
+  number | null,
+  number | null,
+  string,
+  string,
+  string | null,
+  number,
+  string | null,
+  string | null,
+  string | null
+]
 
 function payments(db: Database.Database, q: ProviderSideQuery, start: number, end: number, dayOf: (ms: number) => string): ProviderSide {
+  // How many there are, counted apart through the time index (it holds every column counted): the
+  // stretch is trusted only when it read exactly as many, so a payment stored under another rowid
+  // (a cache written by other software) is never left out in silence.
+  const expected = db
+    .prepare('select count(*) from payments where profile_id = ? and created_at_ms >= ? and created_at_ms < ?')
+    .pluck()
+    .get(q.profileId, start, end) as number
+  const fast = readPayments(
+    db
+      .prepare(PERIOD_PAYMENTS)
+      .raw(true)
+      .iterate(
+        paymentRowidBase(start),
+        paymentRowidBase(end) + BigInt(PAYMENT_ROWID_SLOTS - 1),
+        q.profileId,
+        start,
+        end
+      ) as Iterable<PaymentRow>,
+    dayOf
+  )
+  if (fast.read === expected) return fast.side
+  return readPayments(db.prepare(PERIOD_PAYMENTS_BY_INDEX).raw(true).iterate(q.profileId, start, end) as Iterable<PaymentRow>, dayOf).side
+}
+
+function readPayments(rows: Iterable<PaymentRow>, dayOf: (ms: number) => string): { side: ProviderSide; read: number } {
   const records: EngineProvider[] = []
   let unreadable = 0
-  const rows = db
-    .prepare(PERIOD_PAYMENTS)
-    .raw(true)
-    .iterate(paymentRowidBase(start), paymentRowidBase(end) + BigInt(PAYMENT_ROWID_SLOTS - 1), q.profileId, start, end) as Iterable<
-    [
-      string,
-      string | null,
-      string | null,
-      number | null,
-      number | null,
-      string,
-      string,
-      string | null,
-      number,
-      string | null,
-      string | null,
-      string | null
-    ]
-  >
+  let read = 0
   for (const [id, reference, serviceReference, amount, fees, currency, status, channel, ms, name, email, account] of rows) {
+    read++
     if (amount === null) {
       unreadable++
       continue
@@ -158,7 +188,7 @@ function payments(db: Database.Database, q: ProviderSideQuery, start: number, en
       ...partyOf(name, email ?? account)
     })
   }
-  return { records, unreadable, notes: [] }
+  return { side: { records, unreadable, notes: [] }, read }
 }
 
 /** Transfers carry no date in the API: a transfer's day is its own createdAt when the server sent one, else the day its bulk file (or reference) was followed. */
