@@ -171,27 +171,19 @@ describe('the payments of a period', () => {
       at('no-time', 'not a time')
     ])
     store.writePage('q', 'payments', [at('other-profile', '2026-10-15T12:00:00Z')])
-    const side = loadProviderSide(db, {
+    const october = {
       profileId: 'p',
       source: 'payments',
       filter: {},
       from: '2026-10-01',
       to: '2026-10-31',
       timeZone: 'Africa/Lagos'
-    })
-    expect(side.records.map((r) => [r.id, r.day])).toEqual([
+    } as const
+    expect(loadProviderSide(db, october).records.map((r) => [r.id, r.day])).toEqual([
       ['first', '2026-10-01'],
       ['last', '2026-10-31']
     ])
-    const reach = loadProviderSide(db, {
-      profileId: 'p',
-      source: 'payments',
-      filter: {},
-      from: '2026-10-01',
-      to: '2026-10-31',
-      timeZone: 'Africa/Lagos',
-      reach: { before: 1, after: 1 }
-    })
+    const reach = loadProviderSide(db, { ...october, reach: { before: 1, after: 1 } })
     expect(reach.records.map((r) => [r.id, r.outsidePeriod])).toEqual([
       ['before', true],
       ['first', false],
@@ -204,14 +196,7 @@ describe('the payments of a period', () => {
       "insert into payments (seq, profile_id, id, reference, amount_raw, amount_minor, currency, status, status_raw, is_final, created_at, created_at_ms, raw, fetched_at_ms) values (1, 'p', 'elsewhere', 'elsewhere', '10', 1000, 'NGN', 'successful', 'SUCCESS', 1, '2026-10-10T10:00:00Z', ?, '{}', 0)"
     ).run(Date.parse('2026-10-10T10:00:00Z'))
     expect(
-      loadProviderSide(db, {
-        profileId: 'p',
-        source: 'payments',
-        filter: {},
-        from: '2026-10-01',
-        to: '2026-10-31',
-        timeZone: 'Africa/Lagos'
-      })
+      loadProviderSide(db, october)
         .records.map((r) => r.id)
         .sort()
     ).toEqual(['elsewhere', 'first', 'last'])
