@@ -76,13 +76,13 @@ function reconcile(cache: string, statement: string, report: string): Promise<Ph
 }
 
 /** The same rows inserted into a fresh copy of `table` (its columns and indexes as the cache has them), one prepared statement in one transaction: no logic at all. */
-function rawInsert(cache: string, table: string, where: string, dir: string): { rows: number; ms: number } {
+function rawInsert(cache: string, table: string, dir: string): { rows: number; ms: number } {
   const source = new Database(cache, { readonly: true })
   const ddl = source
     .prepare(`select sql from sqlite_master where tbl_name = ? and sql is not null order by type = 'table' desc`)
     .pluck()
     .all(table) as string[]
-  const rows = source.prepare(`select * from ${table} ${where}`).raw(true).all() as unknown[][]
+  const rows = source.prepare(`select * from ${table}`).raw(true).all() as unknown[][]
   source.close()
   const target = new Database(join(dir, `raw-${table}.sqlite`))
   try {
@@ -151,8 +151,8 @@ async function bench(n: number): Promise<object> {
   try {
     const { cache, statement } = monthInCache(dir, n)
     const phases = await reconcile(cache, statement, join(dir, 'report.csv'))
-    const lines = rawInsert(cache, 'recon_file_rows', '', dir)
-    const items = rawInsert(cache, 'recon_items', '', dir)
+    const lines = rawInsert(cache, 'recon_file_rows', dir)
+    const items = rawInsert(cache, 'recon_items', dir)
     return {
       n,
       megabytes: readFileSync(statement).byteLength / 1048576,

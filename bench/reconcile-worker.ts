@@ -8,18 +8,7 @@ import { runMatch } from '../src/main/reconcile/engine'
 import type { EngineFileRow, EngineProvider } from '../src/main/reconcile/match/types'
 import { ReconService } from '../src/main/reconcile/service'
 import { DEFAULT_SETTINGS } from '../src/shared/reconcile'
-
-/** A small fast PRNG so every run builds the same data. */
-function rng(seed: number): () => number {
-  let s = seed >>> 0
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0
-    let t = s
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
+import { rng } from './month'
 
 const NAMES = [
   'Ada Obi',

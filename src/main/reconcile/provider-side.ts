@@ -121,8 +121,11 @@ const PAYMENT_COLUMNS =
 export const PERIOD_PAYMENTS = `select ${PAYMENT_COLUMNS} from payments
   where seq between ? and ? and +profile_id = ? and +created_at_ms >= ? and +created_at_ms < ?`
 
+/** A profile's payments of a stretch of time, through the time index (bound as the profile, the first and the end millisecond). */
+const IN_PERIOD_BY_INDEX = 'profile_id = ? and created_at_ms >= ? and created_at_ms < ?'
+
 /** The same payments through the time index: what is read when the stretch does not hold them all. */
-const PERIOD_PAYMENTS_BY_INDEX = `select ${PAYMENT_COLUMNS} from payments where profile_id = ? and created_at_ms >= ? and created_at_ms < ?`
+const PERIOD_PAYMENTS_BY_INDEX = `select ${PAYMENT_COLUMNS} from payments where ${IN_PERIOD_BY_INDEX}`
 
 type PaymentRow = [
   string,
@@ -143,10 +146,7 @@ function payments(db: Database.Database, q: ProviderSideQuery, start: number, en
   // How many there are, counted apart through the time index (it holds every column counted): the
   // stretch is trusted only when it read exactly as many, so a payment stored under another rowid
   // (a cache written by other software) is never left out in silence.
-  const expected = db
-    .prepare('select count(*) from payments where profile_id = ? and created_at_ms >= ? and created_at_ms < ?')
-    .pluck()
-    .get(q.profileId, start, end) as number
+  const expected = db.prepare(`select count(*) from payments where ${IN_PERIOD_BY_INDEX}`).pluck().get(q.profileId, start, end) as number
   const fast = readPayments(
     db
       .prepare(PERIOD_PAYMENTS)
