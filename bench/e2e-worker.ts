@@ -35,7 +35,6 @@ function reconcile(cache: string, statement: string, report: string): Promise<Ph
       { env: { ...process.env, LEDGERLINE_PROGRESS: 'always' }, stdio: ['ignore', 'ignore', 'pipe'] }
     )
     const at: Record<string, number> = {}
-    let lastTick = 0
     let peakKb = 0
     let rest = ''
     const tail: string[] = []
@@ -49,7 +48,7 @@ function reconcile(cache: string, statement: string, report: string): Promise<Ph
         if (tail.length > 5) tail.shift()
         if (/^reconcile: reading /.test(l)) at['read'] ??= now
         else if (/^reconcile: matching against [^:]*$/.test(l)) at['match'] ??= now
-        else if (/^reconcile: matching against .*: .* \/ /.test(l)) lastTick = now
+        else if (l === 'reconcile: storing the items and totals') at['store'] ??= now
         else if (l === 'reconcile: writing the reports') at['report'] ??= now
         else if (/^peak-rss-kb \d+$/.test(l)) peakKb = Number(l.split(' ')[1])
       }
@@ -57,15 +56,15 @@ function reconcile(cache: string, statement: string, report: string): Promise<Ph
     child.on('error', fail)
     child.on('close', (code) => {
       const total = ms(started)
-      const { read, match, report } = at
+      const { read, match, store, report } = at
       // Exit 1: the report is written with items left to review (the statement states no balances).
-      if ((code !== 0 && code !== 1) || read === undefined || match === undefined || report === undefined || lastTick === 0)
+      if ((code !== 0 && code !== 1) || read === undefined || match === undefined || store === undefined || report === undefined)
         return fail(new Error(`reconcile exited ${code}: ${tail.join(' | ')}`))
       done({
         startMs: read,
         readMs: match - read,
-        matchMs: lastTick - match,
-        storeMs: report - lastTick,
+        matchMs: store - match,
+        storeMs: report - store,
         reportMs: total - report,
         totalMs: total,
         peakRssMb: peakKb / 1024,

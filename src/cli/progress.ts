@@ -49,6 +49,7 @@ export class StderrProgress {
   }
 
   private say(text: string, phase: boolean): void {
+    ctrlCForTests(`${this.command}: ${text}`)
     const now = this.now()
     if (now - this.started < this.quietFor) return
     // At most one count a second (asked for always, as tests do: every count).
@@ -63,4 +64,16 @@ export function sizeInWords(bytes: number): string {
   if (bytes < 1024) return `${bytes} bytes`
   if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`
   return `${(bytes / 1024 / 1024).toFixed(1)} MB`
+}
+
+/**
+ * For tests of Ctrl+C: LEDGERLINE_TEST_CTRL_C_AT=TEXT has the command send itself SIGINT, once, as the
+ * first progress line holding TEXT is due (said or not), so a test stops it at a phase it names
+ * whatever the machine's speed.
+ */
+let ctrlCAt = process.env['LEDGERLINE_TEST_CTRL_C_AT'] || null
+function ctrlCForTests(line: string): void {
+  if (ctrlCAt === null || !line.includes(ctrlCAt)) return
+  ctrlCAt = null
+  process.kill(process.pid, 'SIGINT')
 }

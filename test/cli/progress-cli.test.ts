@@ -1,4 +1,4 @@
-// Signs of life on stderr for long work, as sync gives them: reconcile says it is reading the statement, matching (with how far) and writing the reports; import, close --evidence and journal say their phase; stdout carries none of it.
+// Signs of life on stderr for long work, as sync gives them: reconcile says it is reading the statement, matching and storing (with how far) and writing the reports; import, close --evidence and journal say their phase; stdout carries none of it.
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -33,7 +33,12 @@ describe('progress on stderr', { timeout: HANG_LIMIT_MS }, () => {
     expect(said[0]).toMatch(/^reconcile: reading oct\.csv \(\d+ bytes\)$/)
     expect(said).toContain('reconcile: matching against payments, 2026-10-01 to 2026-10-31')
     expect(said.some((l) => /^reconcile: matching against payments, 2026-10-01 to 2026-10-31: \w+ \d+ \/ \d+$/.test(l))).toBe(true)
-    expect(said.at(-1)).toBe('reconcile: writing the reports')
+    expect(said.slice(-4)).toEqual([
+      'reconcile: storing the items and totals',
+      'reconcile: storing the items and totals: items 0 / 1',
+      'reconcile: storing the items and totals: items 1 / 1',
+      'reconcile: writing the reports'
+    ])
     // Progress is stderr's alone: stdout says what it always says.
     expect(loud.stdout).not.toMatch(/^reconcile: /m)
     expect(loud.stdout).toMatch(/^Report: .*loud\.csv \(session [0-9a-f-]+\)$/m)

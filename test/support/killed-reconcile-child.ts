@@ -20,15 +20,18 @@ async function main(): Promise<void> {
       process.kill(process.pid, 'SIGKILL')
     }
   }
-  service.createAndRun({
-    profileId: 'test',
-    name: 'October',
-    source: 'payments',
-    from: '2026-10-29',
-    to: '2026-10-30',
-    timeZone: 'UTC',
-    fileIds: [imported.file.id]
-  })
+  await service.createAndRun(
+    {
+      profileId: 'test',
+      name: 'October',
+      source: 'payments',
+      from: '2026-10-29',
+      to: '2026-10-30',
+      timeZone: 'UTC',
+      fileIds: [imported.file.id]
+    },
+    { signal: new AbortController().signal }
+  )
   await writeFileSafely(report, (fd) => {
     writeSync(fd, 'outcome,difference\n'.repeat(1000))
     if (where === 'report') process.kill(process.pid, 'SIGKILL')

@@ -23,12 +23,13 @@ import {
 import { chainLines } from '../../shared/periods'
 import { verifyAudit } from '../../main/reconcile/audit'
 import type { ParsedStatement } from '../../main/reconcile/import/parsed-statement'
-import { writeItemsCsv, writeSummaryCsv, writeXlsx } from '../../main/reconcile/report'
+import { writeItemsCsv, writeSummaryCsv, writeXlsx, type PausingWrite } from '../../main/reconcile/report'
 import { bankRecStatement, writeBankRecPdf } from '../../main/reconcile/bank-rec-statement'
 import { buildSummary } from '../../main/reconcile/totals'
 import { verifyEvidencePack } from '../../main/reconcile/evidence'
 import { ReconService, StatementReads, storedFileIds, type ImportOutcome } from '../../main/reconcile/service'
 import { AppError } from '../../main/errors'
+import { Interrupt } from '../interrupt'
 import { StderrProgress, sizeInWords } from '../progress'
 import { chooseProfile, cliLocale, COMMON, openData, outputPath, PLAIN_NOTE, positiveInt, say, UsageError } from '../common'
 
@@ -184,12 +185,14 @@ export async function importCommand(args: string[]): Promise<number> {
   const bytes = readGivenFile(path)
   const password = readPasswordFile(values['password-file'])
   const data = openData(values.db, 'fills')
+  const interrupt = new Interrupt('import')
   try {
     const profile = chooseProfile(data, values)
     const service = new ReconService(data.db)
     const progress = new StderrProgress('import')
     progress.phase(`reading ${basename(path)} (${sizeInWords(bytes.length)})`)
     const outcome = await service.importStatement({
+      signal: interrupt.signal,
       profileId: profile.id,
       name: basename(path),
       bytes,
@@ -206,7 +209,11 @@ export async function importCommand(args: string[]): Promise<number> {
     if (values['save-preset'] && outcome.parsed.questions.length === 0)
       service.savePreset(values['save-preset'], outcome.parsed.headerSignature, outcome.parsed.mapping)
     return printImport(outcome, values.json === true, path)
+  } catch (error) {
+    if (interrupt.stoppedBy(error)) return interrupt.cancelled('nothing was stored')
+    throw error
   } finally {
+    interrupt.end()
     await data.close()
   }
 }
@@ -326,10 +333,8 @@ export async function reconcileCommand(args: string[]): Promise<number> {
   if (!values.against) throw new UsageError('reconcile needs --against STATEMENT')
   if (!values.out) throw new UsageError('reconcile needs --out REPORT.csv')
   // Every output is checked before the statement is read or a session stored.
-  const out = outputPath('out', values.out)
-  const summaryFile = values.summary === undefined ? undefined : outputPath('summary', values.summary)
-  const xlsxFile = values.xlsx === undefined ? undefined : outputPath('xlsx', values.xlsx)
-  const pdfFile = values.pdf === undefined ? undefined : outputPath('pdf', values.pdf)
+  const files = reportFilesAsked(values)
+  const { out, summaryFile, xlsxFile, pdfFile } = files
   for (const [name, value] of [
     ['from', values.from],
     ['to', values.to]
@@ -352,6 +357,9 @@ export async function reconcileCommand(args: string[]): Promise<number> {
   const bytes = readGivenFile(values.against)
   const password = readPasswordFile(values['password-file'])
   const data = openData(values.db, 'fills')
+  const interrupt = new Interrupt('reconcile')
+  // What a Ctrl+C leaves, as the command comes through its steps: each is whole or not there.
+  let kept = (): string => 'nothing was stored'
   try {
     const profile = chooseProfile(data, values)
     const service = new ReconService(data.db)
@@ -368,7 +376,8 @@ export async function reconcileCommand(args: string[]): Promise<number> {
       password,
       maxBytes: maxSize(values['max-size']),
       reads: new StatementReads(),
-      currencyFrom: source
+      currencyFrom: source,
+      signal: interrupt.signal
     } as const
     let outcome = await service.importStatement({ ...request, mapping })
     const offered = outcome.parsed.questions.find((q) => q.field === 'defaultCurrency')?.choices[0]
@@ -394,6 +403,9 @@ export async function reconcileCommand(args: string[]): Promise<number> {
     }
     const fileIds = storedFileIds(outcome)
     if (fileIds.length === 0) throw new UsageError(`${basename(values.against)} was not stored (${outcome.status})`)
+    const imported = basename(values.against)
+    if (outcome.status === 'imported')
+      kept = () => `${imported} is imported (${fileIds.length === 1 ? 'file' : 'files'} ${fileIds.join(', ')}), whole; no session was made`
     // The period defaults to the days of the lines as stored (read and, where their day was read, not read).
     const days = fileIds.map((id) => service.lineDays(id)).filter((d) => d !== null)
     const from = values.from ?? days.map((d) => d.from).sort()[0]
@@ -402,9 +414,10 @@ export async function reconcileCommand(args: string[]): Promise<number> {
       throw new UsageError(`${basename(values.against)} has no rows to reconcile; give --from and --to to reconcile an empty period`)
     // The period's days are the business's: the profile's time zone unless the command names one.
     const timeZone = values['time-zone'] ?? profile.timeZone
-    // Created and run as one transaction: a reconcile killed midway (Ctrl+C, kill -9) leaves no session half-made.
-    progress.phase(`matching against ${source}, ${from} to ${to}`)
-    const run = service.createAndRun(
+    // Created and run as one transaction: a reconcile cancelled or killed midway (Ctrl+C, kill -9) leaves no session half-made.
+    const matching = `matching against ${source}, ${from} to ${to}`
+    progress.phase(matching)
+    const run = await service.createAndRun(
       {
         profileId: profile.id,
         name: values.name ?? `${basename(values.against)} against ${source}, ${from} to ${to}`,
@@ -420,11 +433,21 @@ export async function reconcileCommand(args: string[]): Promise<number> {
         fileIds,
         account: values.account
       },
-      (step, done, total) => progress.tick(step, done, total)
+      {
+        signal: interrupt.signal,
+        onProgress: (step, done, total) => {
+          if (step !== 'storing') return progress.tick(step, done, total)
+          if (done === 0) progress.phase('storing the items and totals')
+          progress.tick('items', done, total)
+        }
+      }
     )
     const session = run.session
+    const written: string[] = []
+    kept = () =>
+      `session ${session.id} is made and run, whole, and kept; ${reportsKept(written)} (ledgerline report --session ${session.id} writes them)`
     progress.phase('writing the reports')
-    const summary = await writeReports(service, session.id, profile, { out, summaryFile, xlsxFile, pdfFile, plain: values.plain === true })
+    const summary = await writeReports(service, session.id, profile, files, { progress, signal: interrupt.signal }, written)
     progress.end()
     if (values.json)
       process.stdout.write(
@@ -450,7 +473,11 @@ export async function reconcileCommand(args: string[]): Promise<number> {
     }
     // What the exit code says is the verdict's, as every other output's is.
     return summary.verdict.exitCode
+  } catch (error) {
+    if (interrupt.stoppedBy(error)) return interrupt.cancelled(kept())
+    throw error
   } finally {
+    interrupt.end()
     await data.close()
   }
 }
@@ -510,29 +537,65 @@ export function describeSummary(summary: ReconSummary): string {
   return `${out.join('\n')}\n`
 }
 
-/** Writes a session's reports (items CSV, and the summary CSV and workbook when asked) as it stands; returns its summary. */
+/** The reports asked for (--out, --summary, --xlsx, --pdf, --plain), each path checked before anything is read or stored. */
+interface ReportFiles {
+  out?: string | undefined
+  summaryFile?: string | undefined
+  xlsxFile?: string | undefined
+  pdfFile?: string | undefined
+  plain: boolean
+}
+
+function reportFilesAsked(values: { out?: string; summary?: string; xlsx?: string; pdf?: string; plain?: boolean }): ReportFiles {
+  const asked = (option: string, value: string | undefined): string | undefined =>
+    value === undefined ? undefined : outputPath(option, value)
+  return {
+    out: asked('out', values.out),
+    summaryFile: asked('summary', values.summary),
+    xlsxFile: asked('xlsx', values.xlsx),
+    pdfFile: asked('pdf', values.pdf),
+    plain: values.plain === true
+  }
+}
+
+/**
+ * Writes a session's reports (items CSV, and the summary CSV, workbook and PDF when asked) as it
+ * stands, the items CSV's rows counted on stderr; returns its summary. `written`: each report's file
+ * as it is written whole (a Ctrl+C leaves those, and no part of any other).
+ */
 async function writeReports(
   service: ReconService,
   sessionId: string,
   profile: { name: string; mode: string },
-  files: {
-    out?: string | undefined
-    summaryFile?: string | undefined
-    xlsxFile?: string | undefined
-    pdfFile?: string | undefined
-    plain: boolean
-  }
+  files: ReportFiles,
+  heard: { progress: StderrProgress; signal: AbortSignal },
+  written: string[]
 ): Promise<ReconSummary> {
+  const pausing: PausingWrite = { signal: heard.signal, onRows: (done, total) => heard.progress.tick('rows', done, total) }
   // The reports people read (the PDF, the workbook's Reconciliation sheet) in the user's locale; the CSVs keep ISO days.
   const input = { ...service.reportInput(sessionId, { name: profile.name, mode: profile.mode }), locale: cliLocale() }
   const style = files.plain ? 'plain' : 'excel'
   // The items are read once: the summary is summed from them as the report writes them.
-  const summary = files.out ? (await writeItemsCsv(files.out, input, style)).summary : buildSummary(input)
-  if (files.summaryFile) await writeSummaryCsv(files.summaryFile, summary, input, style)
-  if (files.xlsxFile) await writeXlsx(files.xlsxFile, summary, input)
-  if (files.pdfFile) await writeBankRecPdf(files.pdfFile, bankRecStatement(summary, input))
+  const summary = files.out ? (await writeItemsCsv(files.out, input, style, pausing)).summary : buildSummary(input)
+  if (files.out) written.push(files.out)
+  // Each report is written under a temporary name and renamed once whole; a Ctrl+C is heard between them.
+  const others: [string | undefined, (file: string) => Promise<void>][] = [
+    [files.summaryFile, (file) => writeSummaryCsv(file, summary, input, style)],
+    [files.xlsxFile, (file) => writeXlsx(file, summary, input)],
+    [files.pdfFile, (file) => writeBankRecPdf(file, bankRecStatement(summary, input))]
+  ]
+  for (const [file, write] of others) {
+    if (file === undefined) continue
+    pausing.signal.throwIfAborted()
+    await write(file)
+    written.push(file)
+  }
   return summary
 }
+
+/** What a Ctrl+C while writing reports leaves: those written whole, and no part of any other. */
+const reportsKept = (written: readonly string[]): string =>
+  written.length === 0 ? 'no report was written' : `written whole before it: ${written.join(', ')}; no other report was written`
 
 /** ledgerline report --session ID [--out FILE] [--summary FILE] [--xlsx FILE] [--pdf FILE] [--plain] [--json]: the reports of any session, as it stands. */
 export async function reportCommand(args: string[]): Promise<number> {
@@ -554,17 +617,20 @@ export async function reportCommand(args: string[]): Promise<number> {
   if (!values.session) throw new UsageError('give the session with --session ID (ledgerline sessions lists them)')
   if (values.out === undefined && values.summary === undefined && values.xlsx === undefined && values.pdf === undefined)
     throw new UsageError('report needs a file to write: --out REPORT.csv, --summary FILE, --xlsx FILE or --pdf FILE')
-  const out = values.out === undefined ? undefined : outputPath('out', values.out)
-  const summaryFile = values.summary === undefined ? undefined : outputPath('summary', values.summary)
-  const xlsxFile = values.xlsx === undefined ? undefined : outputPath('xlsx', values.xlsx)
-  const pdfFile = values.pdf === undefined ? undefined : outputPath('pdf', values.pdf)
+  const files = reportFilesAsked(values)
+  const { out, summaryFile, xlsxFile, pdfFile } = files
   const data = openData(values.db, 'reads')
+  const interrupt = new Interrupt('report')
+  const reported: string[] = []
   try {
     const service = new ReconService(data.db)
     const session = service.session(values.session)
     if (!session.lastRunAt) throw new AppError('not_run', `The session "${session.name}" has not been run yet: it has no items to report.`)
     const profile = data.profiles.get(session.profileId)
-    const summary = await writeReports(service, session.id, profile, { out, summaryFile, xlsxFile, pdfFile, plain: values.plain === true })
+    const progress = new StderrProgress('report')
+    progress.phase(`writing the reports of "${session.name}"`)
+    const summary = await writeReports(service, session.id, profile, files, { progress, signal: interrupt.signal }, reported)
+    progress.end()
     if (values.json) process.stdout.write(`${JSON.stringify(summary)}\n`)
     else {
       say(
@@ -579,7 +645,11 @@ export async function reportCommand(args: string[]): Promise<number> {
       say(`Written: ${written.join(', ')}${values.plain && (out || summaryFile) ? PLAIN_NOTE : ''}\n${summary.verdict.headline}\n`)
     }
     return summary.verdict.exitCode
+  } catch (error) {
+    if (interrupt.stoppedBy(error)) return interrupt.cancelled(reportsKept(reported))
+    throw error
   } finally {
+    interrupt.end()
     await data.close()
   }
 }

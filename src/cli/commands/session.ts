@@ -7,6 +7,7 @@ import { moneyText } from '../../shared/money'
 import { accountInWords, chainKey, chainLines } from '../../shared/periods'
 import { shortItemKey, type Decision, type ReconItem, type SessionAccount, type SessionInfo } from '../../shared/reconcile'
 import { cliLocale, COMMON, itemKeyGiven, openData, outputPath, say, type Opened, UsageError } from '../common'
+import { Interrupt } from '../interrupt'
 import { StderrProgress } from '../progress'
 
 const SESSION_OPTIONS = { db: COMMON.db, json: COMMON.json, session: { type: 'string' } } as const
@@ -176,6 +177,8 @@ export async function closeCommand(args: string[]): Promise<number> {
   // The pack's path is checked before the session is closed.
   const pack = values.evidence === undefined ? undefined : outputPath('evidence', values.evidence)
   const { data, service, session } = openSession(values)
+  const interrupt = new Interrupt('close')
+  let kept = `"${session.name}" is still open; nothing was written`
   try {
     const profile = data.profiles.get(session.profileId)
     let closed = session
@@ -188,16 +191,21 @@ export async function closeCommand(args: string[]): Promise<number> {
       closed = await service.close(
         session.id,
         { name: profile.name, mode: profile.mode },
-        { progress: (file, done, total) => binding.tick(file, done, total), locale: cliLocale() }
+        { progress: (file, done, total) => binding.tick(file, done, total), locale: cliLocale(), signal: interrupt.signal }
       )
       binding.end()
       say(`Closed "${closed.name}" (${closed.closedAt} by ${closed.closedBy}): read-only until reopened. ${left(service, session.id)}.\n`)
     }
     if (pack) {
+      kept = `"${closed.name}" is closed (${closed.closedAt} by ${closed.closedBy}); no evidence pack was written (ledgerline close --session ${closed.id} --evidence FILE writes it)`
       const progress = new StderrProgress('close')
       progress.phase(`writing the evidence pack ${pack}`)
-      const written = await service.evidencePack(closed.id, pack, { name: profile.name, mode: profile.mode }, (file, done, total) =>
-        progress.tick(file, done, total)
+      const written = await service.evidencePack(
+        closed.id,
+        pack,
+        { name: profile.name, mode: profile.mode },
+        (file, done, total) => progress.tick(file, done, total),
+        interrupt.signal
       )
       progress.end()
       say(
@@ -205,7 +213,11 @@ export async function closeCommand(args: string[]): Promise<number> {
       )
     }
     return 0
+  } catch (error) {
+    if (interrupt.stoppedBy(error)) return interrupt.cancelled(kept)
+    throw error
   } finally {
+    interrupt.end()
     await data.close()
   }
 }

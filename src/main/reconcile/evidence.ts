@@ -88,17 +88,27 @@ function asClosed(input: ReportInput, close: { at: string; user: string; seq: nu
  * and hashed: the reports as of the close (the workbook made the same bytes each time), the settings,
  * and each statement file once (hashed from the import's record; its bytes are added by the pack).
  */
-async function reportFiles(dir: string, input: ReportInput, closedAt: string, progress: PackProgress): Promise<EvidenceFile[]> {
+async function reportFiles(
+  dir: string,
+  input: ReportInput,
+  closedAt: string,
+  progress: PackProgress,
+  signal: AbortSignal | undefined
+): Promise<EvidenceFile[]> {
   const steps = 4
   progress('report.csv and the summary', 0, steps)
-  const { summary } = await writeItemsCsv(join(dir, 'report.csv'), input)
+  const { summary } = await writeItemsCsv(join(dir, 'report.csv'), input, 'excel', signal && { signal })
   progress('report.xlsx', 1, steps)
+  signal?.throwIfAborted()
   await writeXlsx(join(dir, 'report.xlsx'), summary, input, new Date(closedAt))
   progress('summary.csv', 2, steps)
+  signal?.throwIfAborted()
   await writeSummaryCsv(join(dir, 'summary.csv'), summary, input)
   progress('bank-reconciliation.pdf', 3, steps)
+  signal?.throwIfAborted()
   await writeBankRecPdf(join(dir, 'bank-reconciliation.pdf'), bankRecStatement(summary, input), new Date(closedAt))
   progress('settings.json', 4, steps)
+  signal?.throwIfAborted()
   const session = input.session
   const settings = Buffer.from(
     `${JSON.stringify({ ruleVersion: RULE_VERSION, settings: session.settings, source: session.source, filter: session.filter, period: { from: session.from, to: session.to, timeZone: session.timeZone } }, null, 2)}\n`
@@ -120,18 +130,21 @@ async function reportFiles(dir: string, input: ReportInput, closedAt: string, pr
 /**
  * What closing a session binds: every file of its evidence pack (reports, summary, settings,
  * statements), by SHA-256, with the profile the reports name. Recorded in the close event, so the
- * chain head kept with the sign-off covers them all.
+ * chain head kept with the sign-off covers them all. `signal`: a cancel, heard between the files and
+ * between the report's writes (the CLI's Ctrl+C; the report's items are read meanwhile, so only from a
+ * caller with the cache's connection to itself): nothing is left of the files written.
  */
 export async function evidenceOnClose(
   input: ReportInput,
   closing: { at: string; user: string; seq: number },
-  progress: PackProgress = () => undefined
+  progress: PackProgress = () => undefined,
+  signal?: AbortSignal
 ): Promise<ClosedEvidence> {
   const dir = mkdtempSync(join(tmpdir(), 'ledgerline-evidence-'))
   try {
     return {
       profile: input.profile,
-      files: await reportFiles(dir, asClosed(input, closing, input.profile), closing.at, progress),
+      files: await reportFiles(dir, asClosed(input, closing, input.profile), closing.at, progress, signal),
       layout: REPORT_LAYOUT,
       ...(input.locale && input.locale !== ISO ? { locale: input.locale } : {})
     }
@@ -143,14 +156,16 @@ export async function evidenceOnClose(
 /**
  * Writes the pack of a closed session: its files as its last close recorded them (written again,
  * each checked against the SHA-256 the close recorded), the audit trail, settings.json, manifest.json
- * and README.txt. Returns the chain head it is bound to.
+ * and README.txt. Returns the chain head it is bound to. `signal`: as evidenceOnClose's; a cancel
+ * leaves no pack.
  */
 export async function writeEvidencePack(
   file: string,
   input: ReportInput,
   statementBytes: (fileId: string) => Buffer | null,
   now: Date,
-  progress: PackProgress = () => undefined
+  progress: PackProgress = () => undefined,
+  signal?: AbortSignal
 ): Promise<{ file: string; chainHead: string; files: number }> {
   const { session, events } = input
   const close = [...events].reverse().find((e) => e.kind === 'close')
@@ -186,7 +201,8 @@ export async function writeEvidencePack(
       dir,
       { ...asClosed(input, close, evidence.profile), locale: evidence.locale ?? ISO },
       close.at,
-      progress
+      progress,
+      signal
     )
     for (const f of written) if (f.bytes !== null) add(f.path, readFileSync(join(dir, f.path)))
     const statements: Manifest['statements'] = []
@@ -232,6 +248,7 @@ export async function writeEvidencePack(
     }
     zip.file('manifest.json', `${JSON.stringify(manifest, null, 2)}\n`, { date: now })
     const bytes = await zip.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE', compressionOptions: { level: 6 } })
+    signal?.throwIfAborted()
     await writeFileSafely(file, (fd) => {
       writeSync(fd, bytes)
     })

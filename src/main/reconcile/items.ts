@@ -32,6 +32,9 @@ export function placementsOfRecord(db: Database.Database, profileId: string, rec
  */
 export const POSITION_GAP = 65_536
 
+/** Items stored between two steps of a run's storing (about a third of a second at a million items). */
+const ITEMS_PER_STEP = 5_000
+
 /** The outcomes of the engine's open pool: what the exact keys and the decisions left (pool-run.ts). */
 export const POOL_OUTCOMES = ['suggested', 'ambiguous', 'only_in_provider', 'only_in_file', 'pending_at_provider'] as const
 
@@ -258,12 +261,18 @@ export class SessionItems {
     }
   }
 
-  /** Stores a run's items in place of the last run's, in the order given; returns how many. */
-  replaceAll(sessionId: string, items: Iterable<ReconItem>): number {
+  /**
+   * Stores a run's items in place of the last run's, in the order given, yielding how many are stored
+   * every ITEMS_PER_STEP (a caller may pause there); returns how many.
+   */
+  *replacing(sessionId: string, items: Iterable<ReconItem>): Generator<number, number> {
     this.ctx.db.prepare('delete from recon_items where session_id = ?').run(sessionId)
     const insert = this.insertStatement()
     let k = 0
-    for (const item of items) insertItem(insert, sessionId, k++ * POSITION_GAP, item)
+    for (const item of items) {
+      insertItem(insert, sessionId, k++ * POSITION_GAP, item)
+      if (k % ITEMS_PER_STEP === 0) yield k
+    }
     return k
   }
 

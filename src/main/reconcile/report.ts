@@ -39,6 +39,7 @@ import {
   lineWhere
 } from '../../shared/reconcile'
 import { writeFileSafely } from '../files/safe-file'
+import { pauseFor } from '../jobs/pause'
 import { bankReconciliations } from '../../shared/bank-reconciliation'
 import { describeEvent } from '../../shared/reconcile-events'
 import type { AuditEvent } from './audit'
@@ -390,25 +391,46 @@ const ITEMS_PER_WRITE = 5_000
 export async function writeItemsCsv(
   file: string,
   input: ReportInput,
-  style: CsvStyle = 'excel'
+  style: CsvStyle = 'excel',
+  pausing?: PausingWrite
 ): Promise<{ rows: number; summary: ReconSummary }> {
   const sum = summing(totalsBasis(input.session))
-  const rows = await writeFileSafely(file, (fd) => {
-    let count = 0
-    const names = fileNamesOf(input.session)
-    const pages = filePagesOf(input.session)
-    let chunk = preamble(style) + headerLine(ITEM_COLUMNS, style)
-    for (const item of sum.counting(input.items())) {
-      chunk += rowLine(itemCells(item, names, pages), ITEM_COLUMNS.length, style)
-      if (++count % ITEMS_PER_WRITE === 0) {
-        writeSync(fd, chunk)
-        chunk = ''
+  const pause = pausing && pauseFor(pausing.signal)
+  const total = Object.values(input.session.counts ?? {}).reduce((n, c) => n + c, 0)
+  const rows = await writeFileSafely(
+    file,
+    async (fd) => {
+      let count = 0
+      const names = fileNamesOf(input.session)
+      const pages = filePagesOf(input.session)
+      let chunk = preamble(style) + headerLine(ITEM_COLUMNS, style)
+      await pause?.()
+      for (const item of sum.counting(input.items())) {
+        chunk += rowLine(itemCells(item, names, pages), ITEM_COLUMNS.length, style)
+        if (++count % ITEMS_PER_WRITE === 0) {
+          writeSync(fd, chunk)
+          chunk = ''
+          pausing?.onRows?.(count, total)
+          await pause?.()
+        }
       }
-    }
-    writeSync(fd, chunk)
-    return count
-  })
+      writeSync(fd, chunk)
+      return count
+    },
+    pausing?.signal
+  )
   return { rows, summary: summaryOf(input.session, input.profile, sum.result(input.folded.adjustments, input.facts)) }
+}
+
+/**
+ * A report written by a caller that may cancel it (the CLI's Ctrl+C): the writer pauses for the
+ * event loop between its writes, and a cancel leaves no file. The items are being read from the cache
+ * meanwhile, so only a caller with the connection to itself may ask for it.
+ */
+export interface PausingWrite {
+  signal: AbortSignal
+  /** How many rows are written, of how many the session's counts hold. */
+  onRows?: (done: number, total: number) => void
 }
 
 export async function writeSummaryCsv(file: string, summary: ReconSummary, input: ReportInput, style: CsvStyle = 'excel'): Promise<void> {

@@ -17,6 +17,7 @@ import {
 } from '../../shared/reconcile'
 import { periodInWords } from '../../shared/periods'
 import type { ReconContext } from './context'
+import { finishNow, finishPausing, pauseFor } from '../jobs/pause'
 import { runMatch, runMatchAsync, type MatchResult } from './engine'
 import type { EngineFileRow, EngineProvider } from './match/types'
 import { carriedInto, withCarried } from './carried'
@@ -67,24 +68,29 @@ export class Runs {
     private readonly items: SessionItems
   ) {}
 
-  /** Runs the engine over the session's inputs and decisions (yielding to the event loop as it goes) and stores the result in place of the last one. */
+  /**
+   * Runs the engine over the session's inputs and decisions (yielding to the event loop as it goes)
+   * and stores the result in place of the last one, in one transaction of its own.
+   */
   async run(sessionId: string, options: RunOptions = {}): Promise<RunOutcome> {
     const session = this.sessions.open(sessionId)
     const inputs = this.inputs(session)
     const result = await runMatchAsync(inputs.records, inputs.file, session.settings, inputs.folded.engine, { ...options, ...inputs.names })
     options.signal?.throwIfAborted()
-    return this.store(session, inputs, result)
+    return this.ctx.db.transaction(() => finishNow(this.storing(session, inputs, result, options.onProgress)))()
   }
 
   /**
-   * Runs the session synchronously, inside the caller's transaction (the CLI creates and runs a
-   * session as one: a process killed midway leaves no session half-made).
+   * Runs the session inside the caller's transaction, pausing at every step of the match and of
+   * storing its items (the CLI creates and runs a session as one transaction: Ctrl+C is heard at the
+   * next step and rolls all of it back, and a process killed midway leaves no session half-made). The
+   * caller has the connection to itself while this waits.
    */
-  runNow(sessionId: string, onProgress?: RunOptions['onProgress']): RunOutcome {
+  async runWithin(sessionId: string, options: { signal: AbortSignal; onProgress?: RunOptions['onProgress'] }): Promise<RunOutcome> {
     const session = this.sessions.open(sessionId)
     const inputs = this.inputs(session)
-    const options = onProgress ? { ...inputs.names, onProgress } : inputs.names
-    return this.store(session, inputs, runMatch(inputs.records, inputs.file, session.settings, inputs.folded.engine, options))
+    const result = await runMatchAsync(inputs.records, inputs.file, session.settings, inputs.folded.engine, { ...options, ...inputs.names })
+    return finishPausing(this.storing(session, inputs, result, options.onProgress), pauseFor(options.signal))
   }
 
   /** The engine's answer for the session as it stands, without storing anything (what a run would store), and its statements' lines counted. */
@@ -175,36 +181,51 @@ export class Runs {
     return { inputs: next, result: runMatch(next.records, next.file, session.settings, folded.engine, next.names) }
   }
 
-  /** Stores a run's result as the session's items and totals, with its audit event, in one transaction. */
-  private store(session: SessionInfo, given: RunInputs, matched: MatchResult): RunOutcome {
+  /**
+   * Stores a run's result as the session's items and totals, with its audit event, inside the
+   * caller's transaction; each step stores a share of the items ('storing' progress).
+   */
+  private *storing(
+    session: SessionInfo,
+    given: RunInputs,
+    matched: MatchResult,
+    onProgress?: RunOptions['onProgress']
+  ): Generator<void, RunOutcome> {
     const { inputs, result } = this.withRules(session, given, matched)
     const { folded, lines, unreadable, notes } = inputs
     const basis = feeBasis(result)
     // Each item made, summed and stored in turn: a million are never all held at once.
     const sum = summing(totalsBasis(session))
-    const { stored, counts } = this.ctx.db.transaction(() => {
-      const stored = this.items.replaceAll(session.id, sum.counting(materialisedItems(result, folded, session, basis)))
-      const totals = sum.result(folded.adjustments, { lines, basis })
-      const counts = totals.counts
-      this.items.storeOutsideOpen(session.id, outsideLeftOpen(result))
-      const keys = recordKeys(result.provider)
-      this.items.storeRecordKeys(session.id, keyFilter(keys), keysHeldTwice(keys))
-      this.ctx.db.prepare('update recon_sessions set last_run_at = ? where id = ?').run(this.ctx.now().toISOString(), session.id)
-      this.items.storeTotals(session.id, session.settings, totals)
-      this.ctx.record(session.id, {
-        kind: 'run',
-        payload: {
-          ruleVersion: RULE_VERSION,
-          providerRecords: result.provider.length,
-          fileRows: result.file.length,
-          counts,
-          leftOutFailed: result.leftOutFailed,
-          leftOutOutsidePeriod: result.leftOutOutsidePeriod,
-          unreadable
-        }
-      })
-      return { stored, counts }
-    })()
+    const total = result.items.length
+    onProgress?.('storing', 0, total)
+    yield
+    const storing = this.items.replacing(session.id, sum.counting(materialisedItems(result, folded, session, basis)))
+    let step = storing.next()
+    for (; !step.done; step = storing.next()) {
+      onProgress?.('storing', step.value, total)
+      yield
+    }
+    const stored = step.value
+    const totals = sum.result(folded.adjustments, { lines, basis })
+    const counts = totals.counts
+    this.items.storeOutsideOpen(session.id, outsideLeftOpen(result))
+    const keys = recordKeys(result.provider)
+    this.items.storeRecordKeys(session.id, keyFilter(keys), keysHeldTwice(keys))
+    this.ctx.db.prepare('update recon_sessions set last_run_at = ? where id = ?').run(this.ctx.now().toISOString(), session.id)
+    this.items.storeTotals(session.id, session.settings, totals)
+    this.ctx.record(session.id, {
+      kind: 'run',
+      payload: {
+        ruleVersion: RULE_VERSION,
+        providerRecords: result.provider.length,
+        fileRows: result.file.length,
+        counts,
+        leftOutFailed: result.leftOutFailed,
+        leftOutOutsidePeriod: result.leftOutOutsidePeriod,
+        unreadable
+      }
+    })
+    onProgress?.('storing', stored, total)
     return {
       session: this.sessions.get(session.id),
       counts,

@@ -12,6 +12,7 @@ import type {
 } from '../../shared/reconcile'
 import type { AuditEvent } from './audit'
 import type { AuditEventBody } from '../../shared/reconcile-events'
+import { transactionAcrossAwaits } from '../cache/transaction'
 import { AppError } from '../errors'
 import { ReconContext } from './context'
 import { sessionProviderSide, type ProviderSide } from './provider-side'
@@ -113,17 +114,22 @@ export class ReconService {
   /**
    * Closes a session, binding its evidence: every file of its pack (reports as of this moment,
    * settings, statements), by SHA-256, goes into the close event, so the chain head kept with the
-   * sign-off covers them. `profile`: the profile the reports name.
+   * sign-off covers them. `profile`: the profile the reports name; `locale`: how its reports for people
+   * write days and times; `signal`: a cancel (the CLI's, see evidenceOnClose), which leaves it open.
    */
-  /** Closes the session, binding its evidence pack's files; `locale`: how its reports for people write days and times. */
   async close(
     sessionId: string,
     profile: { name: string; mode: string },
-    options: { progress?: PackProgress; locale?: string } = {}
+    options: { progress?: PackProgress; locale?: string; signal?: AbortSignal } = {}
   ): Promise<SessionInfo> {
     this.notReplayed(sessionId)
     const closing = this.parts.sessions.closing(sessionId)
-    const evidence = await evidenceOnClose({ ...this.reportInput(sessionId, profile), locale: options.locale }, closing, options.progress)
+    const evidence = await evidenceOnClose(
+      { ...this.reportInput(sessionId, profile), locale: options.locale },
+      closing,
+      options.progress,
+      options.signal
+    )
     return this.parts.sessions.close(sessionId, closing, evidence)
   }
   /** A team workspace's approval of the shared session this one replays, or its end (null): the approval locks the period. */
@@ -140,7 +146,8 @@ export class ReconService {
     sessionId: string,
     file: string,
     profile: { name: string; mode: string },
-    progress?: PackProgress
+    progress?: PackProgress,
+    signal?: AbortSignal
   ): ReturnType<typeof writeEvidencePack> {
     const session = this.parts.sessions.get(sessionId)
     if (!session.closedAt)
@@ -150,7 +157,8 @@ export class ReconService {
       this.reportInput(sessionId, profile),
       (id) => this.parts.statements.content(id),
       this.ctx.now(),
-      progress
+      progress,
+      signal
     )
   }
 
@@ -182,11 +190,12 @@ export class ReconService {
     return this.parts.runs.run(sessionId, options)
   }
   /**
-   * Creates a session and runs it as one transaction (the CLI's reconcile): killed at any point, the
-   * cache holds the session run, or no session at all, never one half-made.
+   * Creates a session and runs it as one transaction (the CLI's reconcile): cancelled (the signal, at
+   * the next step) or killed at any point, the cache holds the session run, or no session at all, never
+   * one half-made. Only for a process with the connection to itself (see transactionAcrossAwaits).
    */
-  createAndRun(input: NewSession, onProgress?: RunOptions['onProgress']): RunOutcome {
-    return this.ctx.db.transaction(() => this.parts.runs.runNow(this.parts.sessions.create(input).id, onProgress))()
+  createAndRun(input: NewSession, options: { signal: AbortSignal; onProgress?: RunOptions['onProgress'] }): Promise<RunOutcome> {
+    return transactionAcrossAwaits(this.ctx.db, () => this.parts.runs.runWithin(this.parts.sessions.create(input).id, options))
   }
   compute(session: SessionInfo, options: RunOptions = {}): ReturnType<Runs['compute']> {
     return this.parts.runs.compute(session, options)

@@ -4,6 +4,7 @@ import { createHash, randomUUID } from 'node:crypto'
 import type { ImportedFileInfo, ParseProblem, ReconSource, StatementMapping, StatementProof } from '../../shared/reconcile'
 import { accountKey } from '../../shared/periods'
 import { AppError, isAppError } from '../errors'
+import { pauseFor } from '../jobs/pause'
 import type { ReconContext } from './context'
 import type { ParsedStatement, StatementRow } from './import/parsed-statement'
 import { parseStatementFile, type ReadOptions } from './import/read-file'
@@ -63,6 +64,8 @@ export interface ImportRequest {
   reads?: StatementReads | undefined
   /** Whose records a statement without currencies is offered the currency of (its question's one choice): payments unless said. */
   currencyFrom?: ReconSource | undefined
+  /** A cancel (the CLI's Ctrl+C), heard once the file is read, before anything is stored: nothing is. */
+  signal?: AbortSignal | undefined
 }
 
 export type ImportOutcome = (
@@ -170,6 +173,7 @@ export class Statements {
     )
     if (known.size > 0 && existing.length === 0 && request.ifSameRows === undefined)
       return { status: 'same-rows', sameRows: known.size, ...common }
+    if (request.signal) await pauseFor(request.signal)()
     const ids: string[] = []
     let skippedSameRows = 0
     this.ctx.db.transaction(() => {
