@@ -1,4 +1,4 @@
-// A cache left open by a process that died (kill -9, a power cut) is checked in full at its next open: damage quick_check cannot see (an index that no longer matches its table) is found then, and said; a cache closed cleanly opens with the quick check only.
+// A cache left open by a process that died (kill -9, a power cut) is checked in full at its next open: damage quick_check cannot see (an index that no longer matches its table) is found then, and said; a cache closed cleanly opens with the quick check only, and that at the first open of a day.
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -63,5 +63,37 @@ describe('opening a cache after an unclean shutdown', () => {
     const again = openCache(file)
     expect(listed()).toEqual([process.pid])
     again.close()
+  })
+
+  it('checks the file (quick_check) at the first open of a day only, and finds a damaged page then', () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'ledgerline-unclean-')), 'cache.sqlite')
+    const db = openCache(file)
+    db.exec('create table ledger_probe (key text)')
+    const insert = db.prepare('insert into ledger_probe (key) values (?)')
+    for (let k = 1; k <= 2000; k++) insert.run(`probe-${String(k).padStart(4, '0')}`)
+    const page = db.pragma('page_size', { simple: true }) as number
+    const root = db.prepare("select rootpage from sqlite_schema where name = 'ledger_probe'").pluck().get() as number
+    db.pragma('wal_checkpoint(TRUNCATE)')
+    db.close()
+    const checkedAt = (): string => {
+      const read = openDatabase(file)
+      const at = read.prepare("select value from settings where key = 'cache.checked_at'").pluck().get() as string
+      read.close()
+      return at
+    }
+    const first = checkedAt()
+    expect(Date.now() - Date.parse(first)).toBeLessThan(60_000)
+    // The table's root page made no b-tree page at all: SQLite's quick_check sees it, opening the cache does not.
+    const bytes = readFileSync(file)
+    bytes[(root - 1) * page] = 0
+    writeFileSync(file, bytes)
+    // Checked within the day: opened without reading every page (the check's time is not renewed).
+    openCache(file).close()
+    expect(checkedAt()).toBe(first)
+    // A day later, the first open checks the file and refuses it.
+    const stale = openDatabase(file)
+    stale.prepare("update settings set value = ? where key = 'cache.checked_at'").run(new Date(Date.now() - 25 * 3600_000).toISOString())
+    stale.close()
+    expect(() => openCache(file)).toThrow(/cache\.sqlite is damaged \([\s\S]*btreeInitPage/)
   })
 })

@@ -55,18 +55,38 @@ function quickCheck(db: Database.Database): string {
   }
 }
 
+/** The settings key of when the cache was last checked whole (quick_check) and found sound. */
+const CHECKED_AT = 'cache.checked_at'
+
+/** How long a whole check holds: a quick_check reads the whole file (4.8 s for a cache of 1.6 GB), too long for every command. */
+const CHECK_HOLDS_MS = 24 * 60 * 60 * 1000
+
+/**
+ * Whether the cache was checked whole and found sound within the last day: then it opens without the
+ * check (a process that died with it open has it checked in full anyway, see markOpen). A cache that
+ * cannot say (new, or its settings unreadable) is checked.
+ */
+function checkedToday(db: Database.Database): boolean {
+  try {
+    const at = Date.parse((db.prepare('select value from settings where key = ?').pluck().get(CHECKED_AT) as string | undefined) ?? '')
+    const age = Date.now() - at
+    return age >= 0 && age < CHECK_HOLDS_MS
+  } catch {
+    return false
+  }
+}
+
+const setSetting = (db: Database.Database, key: string, value: string): void => {
+  db.prepare('insert into settings (key, value) values (?, ?) on conflict (key) do update set value = excluded.value').run(key, value)
+}
+
 /** The settings key that lists the processes that have the cache open. */
 const OPEN_BY = 'cache.open_by'
 
 const listedPids = (db: Database.Database): number[] =>
   JSON.parse((db.prepare('select value from settings where key = ?').pluck().get(OPEN_BY) as string | undefined) ?? '[]') as number[]
 
-const listPids = (db: Database.Database, pids: number[]): void => {
-  db.prepare('insert into settings (key, value) values (?, ?) on conflict (key) do update set value = excluded.value').run(
-    OPEN_BY,
-    JSON.stringify(pids)
-  )
-}
+const listPids = (db: Database.Database, pids: number[]): void => setSetting(db, OPEN_BY, JSON.stringify(pids))
 
 /** The other running processes (the app's host, another CLI) that have this cache open now. */
 export function otherOpeners(db: Database.Database): number[] {
@@ -145,12 +165,16 @@ export function openCache(file: string, options: SqliteOptions = {}): Database.D
     // A page cache of 64 MB, not SQLite's 2 MB: storing a run of a million items updates several
     // indexes of a file of gigabytes, and with 2 MB nearly every index page was read and spilled again for each item.
     db.pragma(`cache_size = -${PAGE_CACHE_KB}`)
-    const check = quickCheck(db)
-    if (check !== 'ok') throw new AppError('cache_damaged', `The cache database ${file} is damaged (${check}).`)
+    const checking = !checkedToday(db)
+    if (checking) {
+      const check = quickCheck(db)
+      if (check !== 'ok') throw new AppError('cache_damaged', `The cache database ${file} is damaged (${check}).`)
+    }
     // The cache as it was, kept before its schema changes.
     const from = db.pragma('user_version', { simple: true }) as number
     if (file !== ':memory:' && from > 0 && from < latestVersion()) snapshotBeforeMigration(db, from)
     migrate(db)
+    if (checking) setSetting(db, CHECKED_AT, new Date().toISOString())
     // A process that had the cache open and died without closing it (killed, a power cut): the whole file is checked, indexes against their tables too.
     if (file !== ':memory:' && markOpen(db)) {
       const full = String(db.pragma('integrity_check', { simple: true }))
