@@ -262,17 +262,21 @@ export class SessionItems {
   }
 
   /**
-   * Stores a run's items in place of the last run's, in the order given, yielding how many are stored
-   * every ITEMS_PER_STEP (a caller may pause there); returns how many.
+   * Stores a run's items in place of the last run's, in the order given, a step every ITEMS_PER_STEP
+   * (a caller may pause there, `stored` told how many are); returns how many.
    */
-  *replacing(sessionId: string, items: Iterable<ReconItem>): Generator<number, number> {
+  *replacing(sessionId: string, items: Iterable<ReconItem>, stored: (count: number) => void): Generator<void, number> {
     this.ctx.db.prepare('delete from recon_items where session_id = ?').run(sessionId)
     const insert = this.insertStatement()
     let k = 0
     for (const item of items) {
       insertItem(insert, sessionId, k++ * POSITION_GAP, item)
-      if (k % ITEMS_PER_STEP === 0) yield k
+      if (k % ITEMS_PER_STEP === 0) {
+        stored(k)
+        yield
+      }
     }
+    stored(k)
     return k
   }
 

@@ -199,13 +199,9 @@ export class Runs {
     const total = result.items.length
     onProgress?.('storing', 0, total)
     yield
-    const storing = this.items.replacing(session.id, sum.counting(materialisedItems(result, folded, session, basis)))
-    let step = storing.next()
-    for (; !step.done; step = storing.next()) {
-      onProgress?.('storing', step.value, total)
-      yield
-    }
-    const stored = step.value
+    const stored = yield* this.items.replacing(session.id, sum.counting(materialisedItems(result, folded, session, basis)), (count) =>
+      onProgress?.('storing', count, total)
+    )
     const totals = sum.result(folded.adjustments, { lines, basis })
     const counts = totals.counts
     this.items.storeOutsideOpen(session.id, outsideLeftOpen(result))
@@ -225,7 +221,6 @@ export class Runs {
         unreadable
       }
     })
-    onProgress?.('storing', stored, total)
     return {
       session: this.sessions.get(session.id),
       counts,
