@@ -297,6 +297,64 @@ function printImport(outcome: ImportOutcome, json: boolean, path: string): numbe
   }
 }
 
+/**
+ * Imports the statement a reconcile is against (one reading of the file for every mapping tried; a
+ * statement without currencies is offered the currency of the source's records it names) and says
+ * how it was read. Returns only what the rest of the command needs: the statement's rows, a million
+ * of them, are no longer held once it returns. Null when the file needs an answer first.
+ */
+async function importToReconcile(
+  service: ReconService,
+  asked: {
+    profileId: string
+    path: string
+    bytes: Buffer
+    mapping: Partial<StatementMapping>
+    account: string | undefined
+    password: string | undefined
+    maxBytes: number | undefined
+    source: ReconSource
+    signal: AbortSignal
+    json: boolean
+  }
+): Promise<{ status: ImportOutcome['status']; fileIds: string[]; read: string; fileProblems: number } | null> {
+  const { path, mapping } = asked
+  const request = {
+    profileId: asked.profileId,
+    name: basename(path),
+    bytes: asked.bytes,
+    ifSameFile: 'use-existing',
+    ifSameRows: 'keep',
+    account: asked.account,
+    password: asked.password,
+    maxBytes: asked.maxBytes,
+    reads: new StatementReads(),
+    currencyFrom: asked.source,
+    signal: asked.signal
+  } as const
+  let outcome = await service.importStatement({ ...request, mapping })
+  const offered = outcome.parsed.questions.find((q) => q.field === 'defaultCurrency')?.choices[0]
+  // A statement without currencies is in the currency of the provider's records it names.
+  if (
+    outcome.status === 'questions' &&
+    outcome.parsed.questions.every((q) => q.field === 'defaultCurrency') &&
+    offered &&
+    !mapping.defaultCurrency
+  )
+    outcome = await service.importStatement({ ...request, mapping: { ...mapping, defaultCurrency: offered } })
+  // A file imported before is reconciled as it was read then (said so); this reading's questions and problems are not its.
+  if (outcome.status === 'same-file') {
+    if (!asked.json)
+      say(
+        `${basename(path)} was imported before (${outcome.existing.importedAt} by ${outcome.existing.importedBy}): that import is used.\n`
+      )
+  } else for (const statement of outcome.statements) reportRead(statement, path)
+  if (outcome.status === 'questions') return null
+  const fileIds = storedFileIds(outcome)
+  if (fileIds.length === 0) throw new UsageError(`${basename(path)} was not stored (${outcome.status})`)
+  return { status: outcome.status, fileIds, read: describeRead(outcome.parsed), fileProblems: outcome.parsed.problems.length }
+}
+
 export async function reconcileCommand(args: string[]): Promise<number> {
   const { values } = parseArgs({
     args,
@@ -365,46 +423,26 @@ export async function reconcileCommand(args: string[]): Promise<number> {
     const service = new ReconService(data.db)
     const progress = new StderrProgress('reconcile')
     progress.phase(`reading ${basename(values.against)} (${sizeInWords(bytes.length)})`)
-    // One reading of the file for every mapping tried; a statement without currencies is offered the currency of the source's records it names.
-    const request = {
+    const statement = await importToReconcile(service, {
       profileId: profile.id,
-      name: basename(values.against),
+      path: values.against,
       bytes,
-      ifSameFile: 'use-existing',
-      ifSameRows: 'keep',
+      mapping,
       account: values.account,
       password,
       maxBytes: maxSize(values['max-size']),
-      reads: new StatementReads(),
-      currencyFrom: source,
-      signal: interrupt.signal
-    } as const
-    let outcome = await service.importStatement({ ...request, mapping })
-    const offered = outcome.parsed.questions.find((q) => q.field === 'defaultCurrency')?.choices[0]
-    // A statement without currencies is in the currency of the provider's records it names.
-    if (
-      outcome.status === 'questions' &&
-      outcome.parsed.questions.every((q) => q.field === 'defaultCurrency') &&
-      offered &&
-      !mapping.defaultCurrency
-    )
-      outcome = await service.importStatement({ ...request, mapping: { ...mapping, defaultCurrency: offered } })
-    // A file imported before is reconciled as it was read then (said so); this reading's questions and problems are not its.
-    if (outcome.status === 'same-file') {
-      if (!values.json)
-        say(
-          `${basename(values.against)} was imported before (${outcome.existing.importedAt} by ${outcome.existing.importedBy}): that import is used.\n`
-        )
-    } else for (const statement of outcome.statements) reportRead(statement, values.against)
-    if (outcome.status === 'questions') {
+      source,
+      signal: interrupt.signal,
+      json: values.json === true
+    })
+    if (statement === null) {
       progress.end()
       process.stderr.write(`ledgerline: ${basename(values.against)} cannot be read without an answer; ${questionHelp}\n`)
       return 2
     }
-    const fileIds = storedFileIds(outcome)
-    if (fileIds.length === 0) throw new UsageError(`${basename(values.against)} was not stored (${outcome.status})`)
+    const { fileIds } = statement
     const imported = basename(values.against)
-    if (outcome.status === 'imported')
+    if (statement.status === 'imported')
       kept = () => `${imported} is imported (${fileIds.length === 1 ? 'file' : 'files'} ${fileIds.join(', ')}), whole; no session was made`
     // The period defaults to the days of the lines as stored (read and, where their day was read, not read).
     const days = fileIds.map((id) => service.lineDays(id)).filter((d) => d !== null)
@@ -451,11 +489,11 @@ export async function reconcileCommand(args: string[]): Promise<number> {
     progress.end()
     if (values.json)
       process.stdout.write(
-        `${JSON.stringify({ ...summary, fileProblems: outcome.parsed.problems.length, leftOutFailed: run.leftOutFailed, leftOutOutsidePeriod: run.leftOutOutsidePeriod, unreadable: run.unreadable, notes: run.notes })}\n`
+        `${JSON.stringify({ ...summary, fileProblems: statement.fileProblems, leftOutFailed: run.leftOutFailed, leftOutOutsidePeriod: run.leftOutOutsidePeriod, unreadable: run.unreadable, notes: run.notes })}\n`
       )
     else {
       say(
-        `Reconciled ${basename(values.against)} (${describeRead(outcome.parsed)}) against ${source} of "${profile.name}" (${profile.mode.toUpperCase()}), ${from} to ${to} in ${timeZone}\n`
+        `Reconciled ${basename(values.against)} (${statement.read}) against ${source} of "${profile.name}" (${profile.mode.toUpperCase()}), ${from} to ${to} in ${timeZone}\n`
       )
       say(describeSummary(summary))
       say(chainLines(session.account, session.chain, '  '))
