@@ -69,7 +69,8 @@ export function sizeInWords(bytes: number): string {
 /**
  * For tests of Ctrl+C: LEDGERLINE_TEST_CTRL_C_AT=TEXT has the command send itself SIGINT, once, as the
  * first progress line holding TEXT is due (said or not), so a test stops it at a phase it names
- * whatever the machine's speed.
+ * whatever the machine's speed. On Linux a signal a process sends itself reaches the sending thread
+ * before kill returns, so the work's next pause hears it.
  */
 let ctrlCAt = process.env['LEDGERLINE_TEST_CTRL_C_AT'] || null
 function ctrlCForTests(line: string): void {

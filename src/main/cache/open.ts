@@ -62,9 +62,9 @@ const CHECKED_AT = 'cache.checked_at'
 const CHECK_HOLDS_MS = 24 * 60 * 60 * 1000
 
 /**
- * Whether the cache was checked whole and found sound within the last day: then it opens without the
- * check (a process that died with it open has it checked in full anyway, see markOpen). A cache that
- * cannot say (new, or its settings unreadable) is checked.
+ * Whether the cache was checked whole and found sound within the last 24 hours: then it opens without
+ * the check (unless its schema is to change; a process that died with it open has it checked in full
+ * anyway). A cache that cannot say (new, or its settings unreadable) is checked.
  */
 function checkedToday(db: Database.Database): boolean {
   try {
@@ -112,21 +112,18 @@ function markClosed(db: Database.Database): void {
   }
 }
 
-/**
- * Notes this process as having the cache open, until the cache is closed or the process exits, and
- * says whether one that had it open is gone without closing it: its process id is still listed, but
- * no process of that id runs.
- */
-function markOpen(db: Database.Database): boolean {
+/** Whether a process that had the cache open is gone without closing it: its process id is still listed, but no process of that id runs. */
+function leftOpenByTheDead(db: Database.Database): boolean {
+  return listedPids(db).some((pid) => pid !== process.pid && !processRunning(pid))
+}
+
+/** Notes this process as having the cache open (and the gone ones as not), until the cache is closed or the process exits. */
+function markOpen(db: Database.Database): void {
   const mine = process.pid
-  const unclean = db
-    .transaction(() => {
-      const listed = listedPids(db)
-      const running = listed.filter((pid) => pid === mine || processRunning(pid))
-      listPids(db, [...new Set([...running, mine])])
-      return running.length < listed.length
-    })
-    .immediate()
+  db.transaction(() => {
+    const running = listedPids(db).filter((pid) => pid === mine || processRunning(pid))
+    listPids(db, [...new Set([...running, mine])])
+  }).immediate()
   const close = db.close.bind(db)
   db.close = () => {
     if (db.open) markClosed(db)
@@ -139,7 +136,6 @@ function markOpen(db: Database.Database): boolean {
       for (const open of [...openHere]) if (open.open) markClosed(open)
     })
   }
-  return unclean
 }
 
 /** The page cache each connection to the cache may hold, in KiB (used as it fills, not reserved). */
@@ -165,18 +161,21 @@ export function openCache(file: string, options: SqliteOptions = {}): Database.D
     // A page cache of 64 MB, not SQLite's 2 MB: storing a run of a million items updates several
     // indexes of a file of gigabytes, and with 2 MB nearly every index page was read and spilled again for each item.
     db.pragma(`cache_size = -${PAGE_CACHE_KB}`)
-    const checking = !checkedToday(db)
+    const from = db.pragma('user_version', { simple: true }) as number
+    const migrating = from > 0 && from < latestVersion()
+    // Checked whole once a day, and always before its schema changes.
+    const checking = migrating || !checkedToday(db)
     if (checking) {
       const check = quickCheck(db)
       if (check !== 'ok') throw new AppError('cache_damaged', `The cache database ${file} is damaged (${check}).`)
     }
     // The cache as it was, kept before its schema changes.
-    const from = db.pragma('user_version', { simple: true }) as number
-    if (file !== ':memory:' && from > 0 && from < latestVersion()) snapshotBeforeMigration(db, from)
+    if (file !== ':memory:' && migrating) snapshotBeforeMigration(db, from)
     migrate(db)
-    if (checking) setSetting(db, CHECKED_AT, new Date().toISOString())
-    // A process that had the cache open and died without closing it (killed, a power cut): the whole file is checked, indexes against their tables too.
-    if (file !== ':memory:' && markOpen(db)) {
+    // A process that had the cache open and died without closing it (killed, a power cut): the whole file is checked,
+    // indexes against their tables too, before the cache is used; until a check passes, it stays listed, so every open checks again.
+    const unclean = file !== ':memory:' && leftOpenByTheDead(db)
+    if (unclean) {
       const full = String(db.pragma('integrity_check', { simple: true }))
       if (full !== 'ok')
         throw new AppError(
@@ -184,6 +183,8 @@ export function openCache(file: string, options: SqliteOptions = {}): Database.D
           `The cache database ${file} is damaged (${full}); it was last left open by a program that stopped without closing it. Move it aside: Ledgerline starts a new cache and syncs again.`
         )
     }
+    if (checking || unclean) setSetting(db, CHECKED_AT, new Date().toISOString())
+    if (file !== ':memory:') markOpen(db)
     return db
   } catch (error) {
     db.close()
