@@ -25,14 +25,14 @@ export class Interrupt {
    */
   private readonly heard = (signal: StopSignal): void => {
     if (this.heardFirst !== null) {
-      appendFileSync(
-        2,
-        `ledgerline: ${this.command} stopped at once; what was not committed is rolled back when the cache is next opened\n`
-      )
+      appendFileSync(2, `ledgerline: ${this.command} stopped at once; what it had not finished is not kept\n`)
       process.exit(STOPPED_EXIT[signal])
     }
     this.heardFirst = signal
-    appendFileSync(2, `ledgerline: ${this.command}: stopping at the next step (Ctrl+C again stops at once)\n`)
+    appendFileSync(
+      2,
+      `ledgerline: ${this.command}: stopping at the next step (${signal === 'SIGINT' ? 'Ctrl+C' : 'the signal'} again stops at once)\n`
+    )
     this.controller.abort(new DOMException(`The ${this.command} was cancelled.`, 'AbortError'))
   }
 
@@ -48,8 +48,13 @@ export class Interrupt {
     return STOPPED_EXIT[this.heardFirst ?? 'SIGINT']
   }
 
-  /** The command is done: Ctrl+C is the shell's again. A signal heard after the work's last step is said to have changed nothing. */
-  end(): void {
+  /**
+   * The command is done: Ctrl+C is the shell's again. A signal that came during its last step (one
+   * that finishes before a signal is heard, such as storing an import's lines) is heard first, and
+   * said to have changed nothing.
+   */
+  async end(): Promise<void> {
+    await new Promise((resolve) => setImmediate(resolve))
     process.off('SIGINT', this.heard)
     process.off('SIGTERM', this.heard)
     if (this.heardFirst !== null && !this.said)

@@ -84,6 +84,24 @@ describe('Ctrl+C', { timeout: HANG_LIMIT_MS }, () => {
     expect(again.stderr).toBe(`${stopping('report')}ledgerline: report cancelled; no report was written\n`)
     expect(besides()).toEqual([])
 
+    // A reconcile of the same file uses the import kept, and says so as that import stored it.
+    const reused = await runCli([
+      'reconcile',
+      '--db',
+      cache,
+      '--against',
+      statement,
+      '--from',
+      '2026-10-01',
+      '--to',
+      '2026-10-31',
+      '--out',
+      join(mkdtempSync(join(tmpdir(), 'ledgerline-ctrl-c-again-')), 'again.csv')
+    ])
+    expect(reused.stdout).toMatch(
+      /^oct\.csv was imported before \(.*\): that import is used\.\nReconciled oct\.csv \(1 row, as imported before\) against payments/
+    )
+
     // Closing: stopped while binding the pack's files, the session stays open; stopped while writing the pack, it is closed and no pack is left.
     const pack = join(dir, 'pack.zip')
     const close = (at: string) => runCli(['close', '--db', cache, '--session', id, '--evidence', pack], { LEDGERLINE_TEST_CTRL_C_AT: at })

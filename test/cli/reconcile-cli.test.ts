@@ -331,7 +331,7 @@ describe('ledgerline reconcile', { timeout: 120_000 }, () => {
       stderr: expect.stringMatching(/names no currency .*\(defaultCurrency: GHS\)\n.*answer with --currency CUR/)
     })
     const withCurrency = await runCli(['import', '--db', small, '--preview', '--currency', 'GHS', join(dir, 'no-currency.csv')])
-    expect(withCurrency).toMatchObject({ code: 0, stdout: expect.stringMatching(/^no-currency\.csv: 1 rows/) })
+    expect(withCurrency).toMatchObject({ code: 0, stdout: expect.stringMatching(/^no-currency\.csv: 1 row,/) })
     // The preview says what the import will do: the rows as read, every line skipped and why, the balances, the lines not read.
     writeFileSync(
       join(dir, 'preview.csv'),

@@ -98,7 +98,7 @@ function reportRead(parsed: ParsedStatement, file: string): void {
 
 function describeRead(parsed: ParsedStatement): string {
   const parts = [
-    `${parsed.rows.length.toLocaleString('en-US')} rows`,
+    rowsInWords(parsed.rows.length),
     parsed.format === 'csv' || parsed.format === 'xlsx' || parsed.format === 'xls' || parsed.format === 'qif'
       ? null
       : parsed.format.toUpperCase(),
@@ -117,6 +117,8 @@ function describeRead(parsed: ParsedStatement): string {
     .join(', ')
   return `${parts.filter(Boolean).join(', ')}; columns: ${columns}${parsed.problems.length ? `; ${parsed.problems.length} row(s) with problems` : ''}`
 }
+
+const rowsInWords = (n: number): string => `${n.toLocaleString('en-US')} row${n === 1 ? '' : 's'}`
 
 /** Rows a preview shows. */
 const PREVIEW_ROWS = 10
@@ -213,7 +215,7 @@ export async function importCommand(args: string[]): Promise<number> {
     if (interrupt.stoppedBy(error)) return interrupt.cancelled('nothing was stored')
     throw error
   } finally {
-    interrupt.end()
+    await interrupt.end()
     await data.close()
   }
 }
@@ -352,7 +354,12 @@ async function importToReconcile(
   if (outcome.status === 'questions') return null
   const fileIds = storedFileIds(outcome)
   if (fileIds.length === 0) throw new UsageError(`${basename(path)} was not stored (${outcome.status})`)
-  return { status: outcome.status, fileIds, read: describeRead(outcome.parsed), fileProblems: outcome.parsed.problems.length }
+  // A file imported before is described as that import stored it: this reading may have stopped at a question it answered.
+  const read =
+    outcome.status === 'same-file'
+      ? `${rowsInWords(outcome.existingFiles.reduce((n, f) => n + f.rows, 0))}, as imported before`
+      : describeRead(outcome.parsed)
+  return { status: outcome.status, fileIds, read, fileProblems: outcome.parsed.problems.length }
 }
 
 export async function reconcileCommand(args: string[]): Promise<number> {
@@ -515,7 +522,7 @@ export async function reconcileCommand(args: string[]): Promise<number> {
     if (interrupt.stoppedBy(error)) return interrupt.cancelled(kept())
     throw error
   } finally {
-    interrupt.end()
+    await interrupt.end()
     await data.close()
   }
 }
@@ -687,7 +694,7 @@ export async function reportCommand(args: string[]): Promise<number> {
     if (interrupt.stoppedBy(error)) return interrupt.cancelled(reportsKept(reported))
     throw error
   } finally {
-    interrupt.end()
+    await interrupt.end()
     await data.close()
   }
 }

@@ -217,7 +217,7 @@ export async function closeCommand(args: string[]): Promise<number> {
     if (interrupt.stoppedBy(error)) return interrupt.cancelled(kept)
     throw error
   } finally {
-    interrupt.end()
+    await interrupt.end()
     await data.close()
   }
 }
