@@ -35,8 +35,9 @@ describe('Ctrl+C', { timeout: HANG_LIMIT_MS }, () => {
     ])
     const statement = monthStatement(dir, 'oct.csv', '0.00', [['2026-10-13', 'INV-A', '98.50']], '98.50')
     const report = join(dir, 'report.csv')
-    const reconcile = (at: string) =>
-      runCli(['reconcile', '--db', cache, '--against', statement, '--from', '2026-10-01', '--to', '2026-10-31', '--out', report], {
+    // Stopped where `at` says (nothing: not stopped).
+    const reconcile = (at: string, out = report) =>
+      runCli(['reconcile', '--db', cache, '--against', statement, '--from', '2026-10-01', '--to', '2026-10-31', '--out', out], {
         LEDGERLINE_TEST_CTRL_C_AT: at
       })
     // Nothing beside the files asked for: no report, and no temporary file a writer left.
@@ -85,19 +86,7 @@ describe('Ctrl+C', { timeout: HANG_LIMIT_MS }, () => {
     expect(besides()).toEqual([])
 
     // A reconcile of the same file uses the import kept, and says so as that import stored it.
-    const reused = await runCli([
-      'reconcile',
-      '--db',
-      cache,
-      '--against',
-      statement,
-      '--from',
-      '2026-10-01',
-      '--to',
-      '2026-10-31',
-      '--out',
-      join(mkdtempSync(join(tmpdir(), 'ledgerline-ctrl-c-again-')), 'again.csv')
-    ])
+    const reused = await reconcile('', join(mkdtempSync(join(tmpdir(), 'ledgerline-ctrl-c-again-')), 'again.csv'))
     expect(reused.stdout).toMatch(
       /^oct\.csv was imported before \(.*\): that import is used\.\nReconciled oct\.csv \(1 row, as imported before\) against payments/
     )
