@@ -163,7 +163,7 @@ export function openCache(file: string, options: SqliteOptions = {}): Database.D
     db.pragma(`cache_size = -${PAGE_CACHE_KB}`)
     const from = db.pragma('user_version', { simple: true }) as number
     const migrating = from > 0 && from < latestVersion()
-    // Checked whole once a day, and always before its schema changes.
+    // Checked whole once in 24 hours, and always before its schema changes.
     const checking = migrating || !checkedToday(db)
     if (checking) {
       const check = quickCheck(db)
@@ -174,7 +174,8 @@ export function openCache(file: string, options: SqliteOptions = {}): Database.D
     migrate(db)
     // A process that had the cache open and died without closing it (killed, a power cut): the whole file is checked,
     // indexes against their tables too, before the cache is used; until a check passes, it stays listed, so every open checks again.
-    const unclean = file !== ':memory:' && leftOpenByTheDead(db)
+    // Read and written inside IMMEDIATE transactions, as every write here: another process's migration cannot change the schema between.
+    const unclean = file !== ':memory:' && db.transaction(() => leftOpenByTheDead(db)).immediate()
     if (unclean) {
       const full = String(db.pragma('integrity_check', { simple: true }))
       if (full !== 'ok')
@@ -183,7 +184,7 @@ export function openCache(file: string, options: SqliteOptions = {}): Database.D
           `The cache database ${file} is damaged (${full}); it was last left open by a program that stopped without closing it. Move it aside: Ledgerline starts a new cache and syncs again.`
         )
     }
-    if (checking || unclean) setSetting(db, CHECKED_AT, new Date().toISOString())
+    if (checking || unclean) db.transaction(() => setSetting(db, CHECKED_AT, new Date().toISOString())).immediate()
     if (file !== ':memory:') markOpen(db)
     return db
   } catch (error) {
