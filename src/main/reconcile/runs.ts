@@ -74,8 +74,7 @@ export class Runs {
    */
   async run(sessionId: string, options: RunOptions = {}): Promise<RunOutcome> {
     const session = this.sessions.open(sessionId)
-    const inputs = this.inputs(session)
-    const result = await runMatchAsync(inputs.records, inputs.file, session.settings, inputs.folded.engine, { ...options, ...inputs.names })
+    const { inputs, result } = await this.matched(session, options)
     options.signal?.throwIfAborted()
     return this.ctx.db.transaction(() => finishNow(this.storing(session, inputs, result, options.onProgress)))()
   }
@@ -88,8 +87,7 @@ export class Runs {
    */
   async runWithin(sessionId: string, options: { signal: AbortSignal; onProgress?: RunOptions['onProgress'] }): Promise<RunOutcome> {
     const session = this.sessions.open(sessionId)
-    const inputs = this.inputs(session)
-    const result = await runMatchAsync(inputs.records, inputs.file, session.settings, inputs.folded.engine, { ...options, ...inputs.names })
+    const { inputs, result } = await this.matched(session, options)
     return finishPausing(this.storing(session, inputs, result, options.onProgress), pauseFor(options.signal))
   }
 
@@ -98,9 +96,15 @@ export class Runs {
     session: SessionInfo,
     options: RunOptions = {}
   ): Promise<{ result: MatchResult; folded: FoldedDecisions; unreadable: number; notes: string[]; lines: StatementLineCount }> {
+    const { inputs, result } = await this.matched(session, options)
+    return { result, folded: inputs.folded, unreadable: inputs.unreadable, notes: inputs.notes, lines: inputs.lines }
+  }
+
+  /** The session's inputs as they stand, and the engine's answer for them (yielding to the event loop as it goes). */
+  private async matched(session: SessionInfo, options: RunOptions): Promise<{ inputs: RunInputs; result: MatchResult }> {
     const inputs = this.inputs(session)
     const result = await runMatchAsync(inputs.records, inputs.file, session.settings, inputs.folded.engine, { ...options, ...inputs.names })
-    return { result, folded: inputs.folded, unreadable: inputs.unreadable, notes: inputs.notes, lines: inputs.lines }
+    return { inputs, result }
   }
 
   /**
