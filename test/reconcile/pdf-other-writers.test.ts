@@ -18,7 +18,7 @@ async function read(bytes: Uint8Array): Promise<{
 }> {
   const [s] = await parseStatementFile(bytes, 'statement.pdf')
   return {
-    lines: (s?.rows ?? []).map((r) => [r.date, r.amountMinor, r.reference, r.description]),
+    lines: (s?.rows.all() ?? []).map((r) => [r.date, r.amountMinor, r.reference, r.description]),
     proof: s?.proof,
     problems: [...(s?.problems ?? []), ...(s?.questions ?? [])],
     pages: s?.pageStarts?.length ?? 0,

@@ -42,10 +42,10 @@ describe('a text PDF statement', () => {
     expect(s?.format).toBe('pdf')
     expect(s?.problems).toEqual([])
     expect(s?.questions).toEqual([])
-    expect(s?.rows.map((r) => [r.date, r.amountMinor, r.reference, r.description])).toEqual(
+    expect(s?.rows.all().map((r) => [r.date, r.amountMinor, r.reference, r.description])).toEqual(
       pdf.lines.map((l) => [l.day, l.minor, l.reference, l.narration])
     )
-    expect(s?.rows.map((r) => r.line)).toEqual(pdf.rowLines)
+    expect(s?.rows.all().map((r) => r.line)).toEqual(pdf.rowLines)
     expect(s?.pageStarts).toEqual(pdf.pageStarts)
     expect(s?.proof).toMatchObject({
       account: '0123456789',
@@ -145,7 +145,7 @@ describe('a text PDF statement', () => {
     const april = corpusPdf({ columns, lines: corpusLines(7).map((l) => ({ ...l, day: l.day.replace('-03-', '-04-') })) })
     const next = await service.importStatement({ profileId: 'test', name: 'april.pdf', bytes: april.bytes })
     expect(next).toMatchObject({ status: 'imported', presetApplied: 'Sandbox Bank PDF', file: { rows: 7 } })
-    expect(next.parsed.rows.map((r) => r.description)).toEqual(april.lines.map((l) => l.narration))
+    expect(next.parsed.rows.all().map((r) => r.description)).toEqual(april.lines.map((l) => l.narration))
   })
 
   it('reads the Sandbox sample PDF to the same lines as its CSV', async () => {
@@ -154,7 +154,7 @@ describe('a text PDF statement', () => {
     const [fromCsv] = await parseStatementFile(sampleStatementFile(sample, 'csv').bytes, 'sample.csv')
     const key = (r: { date: string; amountMinor: number; reference: string | null; description: string | null }) =>
       [r.date, r.amountMinor, r.reference, r.description].join('|')
-    expect(fromPdf?.rows.map(key)).toEqual(fromCsv?.rows.map(key))
+    expect(fromPdf?.rows.all().map(key)).toEqual(fromCsv?.rows.all().map(key))
     expect(fromPdf?.proof?.complete).toBe(true)
   })
 })

@@ -12,7 +12,7 @@ import { propertyRuns } from '../support/property'
 
 const utf8 = (text: string): Uint8Array => Buffer.from(text, 'utf8')
 const amounts = async (text: string, mapping = {}): Promise<number[]> =>
-  (await parseStatement(utf8(text), 's.csv', { defaultCurrency: 'NGN', ...mapping })).rows.map((r) => r.amountMinor)
+  (await parseStatement(utf8(text), 's.csv', { defaultCurrency: 'NGN', ...mapping })).rows.all().map((r) => r.amountMinor)
 
 describe('reading a statement', () => {
   const bank = [
@@ -40,7 +40,7 @@ describe('reading a statement', () => {
       description: 'Narration',
       balance: 'Balance'
     })
-    expect(s.rows.map((r) => [r.line, r.date, r.amountMinor, r.reference])).toEqual([
+    expect(s.rows.all().map((r) => [r.line, r.date, r.amountMinor, r.reference])).toEqual([
       [7, '2026-10-03', 150000, 'pay-ref-0001'],
       [8, '2026-10-14', 225050, 'PAY-REF-0002'],
       [9, '2026-10-15', -5250, null]
@@ -70,7 +70,7 @@ describe('reading a statement', () => {
     const s = await parseStatement(encode(text), 'fr.csv', { defaultCurrency: 'EUR' })
     expect(s.encoding).toBe(encoding)
     expect(s.separator).toBe(';')
-    expect(s.rows.map((r) => [r.amountMinor, r.description])).toEqual([
+    expect(s.rows.all().map((r) => [r.amountMinor, r.description])).toEqual([
       [123456, 'Café Müller Œuvre'],
       [-1200, 'Crème brûlée € 5']
     ])
@@ -84,7 +84,7 @@ describe('reading a statement', () => {
   ])('detects the separator %j', async (separator, text) => {
     const s = await parseStatement(utf8(text), 's.csv', { defaultCurrency: 'NGN' })
     expect(s.separator).toBe(separator)
-    expect(s.rows[0]?.amountMinor).toBe(123456)
+    expect(s.rows.all()[0]?.amountMinor).toBe(123456)
   })
 
   it('keeps a real transaction whose words look like a balance or a total line, and still takes the balance lines as balances', async () => {
@@ -103,7 +103,7 @@ describe('reading a statement', () => {
       's.csv',
       { defaultCurrency: 'NGN' }
     )
-    expect(s.rows.map((r) => [r.line, r.amountMinor, r.description])).toEqual([
+    expect(s.rows.all().map((r) => [r.line, r.amountMinor, r.description])).toEqual([
       [3, -500_000, 'TOTAL ENERGIES LEKKI FUEL'],
       [4, 1_000_000, 'BALANCE TRANSFER FROM SAVINGS'],
       [5, -5_000, 'Closing balance adjustment fee'],
@@ -121,7 +121,7 @@ describe('reading a statement', () => {
       's.csv',
       { defaultCurrency: 'NGN' }
     )
-    expect(amountOnly.rows.map((r) => r.amountMinor)).toEqual([-5_000])
+    expect(amountOnly.rows.all().map((r) => r.amountMinor)).toEqual([-5_000])
     expect(amountOnly.proof?.openingMinor).toBe(100_000)
   })
 
@@ -131,11 +131,11 @@ describe('reading a statement', () => {
     expect(await amounts(dot)).toEqual([123456, -123456, -123456, 123456, 100000, -1, 1200, 100000010, -50000])
     const comma = 'date;amount\n2026-10-01;1.234,56\n2026-10-02;1 234,56\n2026-10-03;-0,5\n2026-10-04;1.000.000\n'
     const s = await parseStatement(utf8(comma), 's.csv', { defaultCurrency: 'EUR' })
-    expect(s.rows.map((r) => r.amountMinor)).toEqual([123456, 123456, -50, 100000000])
+    expect(s.rows.all().map((r) => r.amountMinor)).toEqual([123456, 123456, -50, 100000000])
     expect(s.numberForm).toBe('1 234,56')
     // A currency code in the amount cell gives the row its currency, and exponents are the currency's.
     const codes = await parseStatement(utf8('date,amount\n2026-10-01,JPY 1500\n2026-10-02,KWD 1.250\n2026-10-03,"1,234.50 GHS"\n'), 's.csv')
-    expect(codes.rows.map((r) => [r.currency, r.amountMinor])).toEqual([
+    expect(codes.rows.all().map((r) => [r.currency, r.amountMinor])).toEqual([
       ['JPY', 1500],
       ['KWD', 1250],
       ['GHS', 123450]
@@ -172,7 +172,7 @@ describe('reading a statement', () => {
       { defaultCurrency: 'NGN' }
     )
     expect(indicator.mapping.columns.indicator).toBe('DR/CR')
-    expect(indicator.rows.map((r) => r.amountMinor)).toEqual([-500, 700])
+    expect(indicator.rows.all().map((r) => r.amountMinor)).toEqual([-500, 700])
     expect(indicator.problems).toEqual([
       {
         line: 4,
@@ -191,13 +191,13 @@ describe('reading a statement', () => {
       { defaultCurrency: 'EUR' }
     )
     expect(byValues.mapping.columns.indicator).toBe('Kennung')
-    expect(byValues.rows.map((r) => r.amountMinor)).toEqual([-500, 700])
+    expect(byValues.rows.all().map((r) => r.amountMinor)).toEqual([-500, 700])
     const german = await parseStatement(
       utf8('Datum;Betrag;S/H;Buchungstext\n2026-10-01;5,00;S;Gebühr\n2026-10-02;7,00;H;Zahlung\n'),
       's.csv',
       { defaultCurrency: 'EUR' }
     )
-    expect(german.rows.map((r) => r.amountMinor)).toEqual([-500, 700])
+    expect(german.rows.all().map((r) => r.amountMinor)).toEqual([-500, 700])
     // A "Type" column of words is no indicator; the DR/CR column beside it is.
     const typed = await parseStatement(
       utf8('date,type,amount,dir,details\n2026-10-01,POS,5.00,DR,fee\n2026-10-02,Transfer,7.00,CR,in\n'),
@@ -205,13 +205,13 @@ describe('reading a statement', () => {
       { defaultCurrency: 'NGN' }
     )
     expect(typed.mapping.columns.indicator).toBe('dir')
-    expect(typed.rows.map((r) => r.amountMinor)).toEqual([-500, 700])
+    expect(typed.rows.all().map((r) => r.amountMinor)).toEqual([-500, 700])
     // A column of "-" placeholders is no indicator.
     const dashes = await parseStatement(utf8('date,amount,note,details\n2026-10-01,5.00,-,fee\n2026-10-02,7.00,-,in\n'), 's.csv', {
       defaultCurrency: 'NGN'
     })
     expect(dashes.mapping.columns.indicator).toBeUndefined()
-    expect(dashes.rows.map((r) => r.amountMinor)).toEqual([500, 700])
+    expect(dashes.rows.all().map((r) => r.amountMinor)).toEqual([500, 700])
     // A Lithuanian bank's export (from another project's test files): D/K for debit and credit, "Valiuta" its currency, its
     // dated opening and closing balance lines ("Likutis pradžiai", "Likutis pabaigai") balances, never transactions.
     const lithuanian = await parseStatement(
@@ -228,7 +228,7 @@ describe('reading a statement', () => {
       {}
     )
     expect(lithuanian.mapping.columns).toMatchObject({ indicator: 'D/K', currency: 'Valiuta' })
-    expect(lithuanian.rows.map((r) => [r.amountMinor, r.currency])).toEqual([
+    expect(lithuanian.rows.all().map((r) => [r.amountMinor, r.currency])).toEqual([
       [-1434, 'EUR'],
       [5000, 'EUR']
     ])
@@ -250,20 +250,20 @@ describe('reading a statement', () => {
 
   it('settles the date order by every row: one 13/10 makes the file day-first, 10/13 month-first', async () => {
     const dayFirst = await parseStatement(utf8('date,amount\n01/02/2026,1\n13/10/2026,1\n'), 's.csv', { defaultCurrency: 'NGN' })
-    expect(dayFirst.rows.map((r) => r.date)).toEqual(['2026-02-01', '2026-10-13'])
+    expect(dayFirst.rows.all().map((r) => r.date)).toEqual(['2026-02-01', '2026-10-13'])
     expect(dayFirst.dateForm).toBe('DD/MM/YYYY')
     const monthFirst = await parseStatement(utf8('date,amount\n01/02/2026,1\n10/13/2026,1\n'), 's.csv', { defaultCurrency: 'NGN' })
-    expect(monthFirst.rows.map((r) => r.date)).toEqual(['2026-01-02', '2026-10-13'])
+    expect(monthFirst.rows.all().map((r) => r.date)).toEqual(['2026-01-02', '2026-10-13'])
     expect(monthFirst.dateForm).toBe('MM/DD/YYYY')
   })
 
   it('asks about a file whose dates stay ambiguous, and reads it once answered', async () => {
     const text = 'date,amount\n01/02/2026,1\n03/04/2026,1\n'
     const asked = await parseStatement(utf8(text), 's.csv', { defaultCurrency: 'NGN' })
-    expect(asked.rows).toEqual([])
+    expect(asked.rows.all()).toEqual([])
     expect(asked.questions).toEqual([expect.objectContaining({ field: 'dateOrder', choices: ['dmy', 'mdy'] })])
     const answered = await parseStatement(utf8(text), 's.csv', { defaultCurrency: 'NGN', dateOrder: 'mdy' })
-    expect(answered.rows.map((r) => r.date)).toEqual(['2026-01-02', '2026-03-04'])
+    expect(answered.rows.all().map((r) => r.date)).toEqual(['2026-01-02', '2026-03-04'])
   })
 
   it('reads ISO, named-month and timed dates', async () => {
@@ -272,7 +272,7 @@ describe('reading a statement', () => {
       's.csv',
       { defaultCurrency: 'NGN' }
     )
-    expect(s.rows.map((r) => [r.date, r.time])).toEqual([
+    expect(s.rows.all().map((r) => [r.date, r.time])).toEqual([
       ['2026-10-01', '14:05:09'],
       ['2026-10-02', null],
       ['2026-10-03', '09:15:00'],
@@ -296,7 +296,7 @@ describe('reading a statement', () => {
       ),
       's.csv'
     )
-    expect(s.rows.map((r) => r.line)).toEqual([2])
+    expect(s.rows.all().map((r) => r.line)).toEqual([2])
     expect(s.problems.map((p) => [p.line, p.column, p.code])).toEqual([
       [3, 'Date', 'invalid_date'],
       [4, 'Amount', 'invalid_amount'],
@@ -324,7 +324,7 @@ describe('reading a statement', () => {
     })
     expect(s.headerLine).toBeNull()
     expect(s.mapping.columns).toMatchObject({ date: 'Column 1', amount: 'Column 2', description: 'Column 3' })
-    expect(s.rows.map((r) => r.amountMinor)).toEqual([150000, 200000])
+    expect(s.rows.all().map((r) => r.amountMinor)).toEqual([150000, 200000])
     // Of several columns of numbers, the amount is one with decimals, not a count of items.
     const counts = await parseStatement(utf8('2026-10-01,2,"1,500.00",Ada Obi\n2026-10-02,1,"2,000.00",Zed Ltd\n'), 's.csv', {
       defaultCurrency: 'NGN'
@@ -341,7 +341,7 @@ describe('reading a statement', () => {
     )
     expect(s.headerLine).toBe(2)
     expect(s.mapping.columns).toMatchObject({ date: 'Posted', amount: 'Sum', currency: 'Cur', description: 'Memo line' })
-    expect(s.rows.map((r) => [r.line, r.date, r.amountMinor])).toEqual([
+    expect(s.rows.all().map((r) => [r.line, r.date, r.amountMinor])).toEqual([
       [3, '2026-10-13', 150000],
       [4, '2026-10-14', 200000]
     ])
@@ -362,7 +362,7 @@ describe('reading a statement', () => {
       counterparty: 'Customer Email'
     })
     expect(orders.questions).toEqual([])
-    expect(orders.rows.map((r) => [r.date, r.reference, r.amountMinor, r.currency])).toEqual([['2026-10-01', 'ORD-1001', 150000, 'NGN']])
+    expect(orders.rows.all().map((r) => [r.date, r.reference, r.amountMinor, r.currency])).toEqual([['2026-10-01', 'ORD-1001', 150000, 'NGN']])
     const ledger = await parseStatement(
       utf8(
         'Doc No;Entry Date;Account;Soll;Haben;Buchungstext\nRE-7;13.10.2026;1200;;15,00;Zahlung Kunde\nRE-8;02.10.2026;1200;2,50;;Gebühr\n'
@@ -377,7 +377,7 @@ describe('reading a statement', () => {
       credit: 'Haben',
       description: 'Buchungstext'
     })
-    expect(ledger.rows.map((r) => r.amountMinor)).toEqual([1500, -250])
+    expect(ledger.rows.all().map((r) => r.amountMinor)).toEqual([1500, -250])
   })
 
   it('reads the first sheet of an XLSX workbook, below its header block, with real dates and numbers', async () => {
@@ -394,7 +394,7 @@ describe('reading a statement', () => {
     const s = await parseStatement(bytes, 'bank.xlsx')
     expect(s.sheet).toBe('Statement')
     expect(s.problems).toEqual([])
-    expect(s.rows.map((r) => [r.line, r.date, r.reference, r.amountMinor])).toEqual([
+    expect(s.rows.all().map((r) => [r.line, r.date, r.reference, r.amountMinor])).toEqual([
       [4, '2026-10-02', '000123', 150050],
       [5, '2026-10-13', null, -5250],
       [6, '2026-10-14', 'S-1', 2004638]
@@ -410,7 +410,7 @@ describe('reading a statement', () => {
     )
     await expect(parseStatement(utf8(''), 'empty.csv', { defaultCurrency: 'NGN' })).rejects.toThrow(/empty.csv is an empty file/)
     const nothing = await parseStatement(utf8('just some words\n'), 'words.csv', { defaultCurrency: 'NGN' })
-    expect(nothing.rows).toEqual([])
+    expect(nothing.rows.all()).toEqual([])
     expect(nothing.questions.length).toBeGreaterThan(0)
   })
 
@@ -419,8 +419,8 @@ describe('reading a statement', () => {
       defaultCurrency: 'NGN'
     })
     const b = await parseStatement(utf8('Ref;Date;Amount\nb-2;2026-10-02;6,00\n'), 'b.csv', { defaultCurrency: 'NGN' })
-    expect(new Set(a.rows.map((r) => r.id)).size).toBe(3)
-    expect(b.rows[0]?.id).toBe(a.rows[2]?.id)
+    expect(new Set(a.rows.all().map((r) => r.id)).size).toBe(3)
+    expect(b.rows.all()[0]?.id).toBe(a.rows.all()[2]?.id)
   })
 
   it('still tells identical rows apart in a file long enough to grow its table of ids', async () => {
@@ -432,8 +432,8 @@ describe('reading a statement', () => {
     ]
     const s = await parseStatement(utf8(lines.join('\n')), 'long.csv', { defaultCurrency: 'NGN' })
     expect(s.rows).toHaveLength(40_002)
-    expect(new Set(s.rows.map((r) => r.id)).size).toBe(40_002)
-    expect(s.rows.at(-1)?.id).toBe(`${s.rows[0]?.id}#1`)
+    expect(new Set(s.rows.all().map((r) => r.id)).size).toBe(40_002)
+    expect(s.rows.at(-1)?.id).toBe(`${s.rows.all()[0]?.id}#1`)
   })
 })
 
@@ -480,13 +480,13 @@ describe('a currency named in the bank header block', () => {
     const text = 'FIRST BANK\nAccount currency: GHS\n\nDate,Ref,Amount\n2026-10-01,A-1,"1,000.50"\n'
     const read = await parseStatement(utf8(text), 's.csv')
     expect(read.questions).toEqual([])
-    expect(read.rows.map((r) => [r.currency, r.amountMinor])).toEqual([['GHS', 100_050]])
-    expect((await parseStatement(utf8(text.replace('Account currency: GHS', 'Currency,KES')), 's.csv')).rows[0]?.currency).toBe('KES')
+    expect(read.rows.all().map((r) => [r.currency, r.amountMinor])).toEqual([['GHS', 100_050]])
+    expect((await parseStatement(utf8(text.replace('Account currency: GHS', 'Currency,KES')), 's.csv')).rows.all()[0]?.currency).toBe('KES')
     // A currency given only fills what the file leaves open: one that contradicts the file is refused, naming both.
     await expect(parseStatement(utf8(text), 's.csv', { defaultCurrency: 'NGN' })).rejects.toThrow(
       's.csv states its currency is GHS (in its header block), not the NGN given'
     )
-    expect((await parseStatement(utf8(text), 's.csv', { defaultCurrency: 'GHS' })).rows[0]?.currency).toBe('GHS')
+    expect((await parseStatement(utf8(text), 's.csv', { defaultCurrency: 'GHS' })).rows.all()[0]?.currency).toBe('GHS')
     // Not a currency code: still asked.
     expect(
       (await parseStatement(utf8(text.replace('Account currency: GHS', 'Currency,ABC')), 's.csv')).questions.map((q) => q.field)

@@ -108,7 +108,7 @@ export function reconHandlers(ctx: ReconServices): HandlerMap {
       sameFile,
       service.sameRows(
         entry.profileId,
-        outcome.statements.flatMap((s) => s.rows)
+        outcome.statements.map((s) => s.rows)
       )
     )
   }

@@ -1,6 +1,6 @@
 // Reconciliation over the cache, one object for its callers (the host's handlers, the CLI): statements, sessions, runs, decisions and the stored items, each in its own part.
 import type Database from 'better-sqlite3'
-import type { StatementRow } from './import/parsed-statement'
+import type { StatementRows } from './import/statement-rows'
 import type {
   Decision,
   ImportedFileInfo,
@@ -57,8 +57,8 @@ export class ReconService {
   importStatement(request: ImportRequest): Promise<ImportOutcome> {
     return this.parts.statements.importStatement(request)
   }
-  sameRows(profileId: string, rows: readonly StatementRow[]): number {
-    return this.parts.statements.sameRows(profileId, rows)
+  sameRows(profileId: string, statements: readonly StatementRows[]): number {
+    return this.parts.statements.sameRows(profileId, statements)
   }
   file(id: string): ImportedFileInfo {
     return this.parts.statements.file(id)

@@ -6,7 +6,8 @@ import { accountKey } from '../../shared/periods'
 import { AppError, isAppError } from '../errors'
 import { pauseFor } from '../jobs/pause'
 import type { ReconContext } from './context'
-import type { ParsedStatement, StatementRow } from './import/parsed-statement'
+import type { ParsedStatement } from './import/parsed-statement'
+import type { StatementRows } from './import/statement-rows'
 import { parseStatementFile, type ReadOptions } from './import/read-file'
 import { keysNamedBy, normaliseReference } from './references'
 
@@ -169,7 +170,7 @@ export class Statements {
     if (request.previewOnly) return { status: 'preview', ...common }
     const known = this.knownRowIds(
       request.profileId,
-      statements.flatMap((s) => s.rows)
+      statements.map((s) => s.rows)
     )
     if (known.size > 0 && existing.length === 0 && request.ifSameRows === undefined)
       return { status: 'same-rows', sameRows: known.size, ...common }
@@ -178,10 +179,11 @@ export class Statements {
     let skippedSameRows = 0
     this.ctx.db.transaction(() => {
       for (const statement of statements) {
-        const rows = request.ifSameRows === 'skip' ? statement.rows.filter((r) => !known.has(r.id)) : statement.rows
-        skippedSameRows += statement.rows.length - rows.length
+        const skip = request.ifSameRows === 'skip' && known.size > 0 ? known : null
         // The file's bytes are kept once, with its first statement; the others point at it.
-        ids.push(this.store(request, statement, rows, ids[0] ?? null))
+        const stored = this.store(request, statement, skip, ids[0] ?? null)
+        skippedSameRows += statement.rows.length - stored.rows
+        ids.push(stored.id)
       }
     })()
     const files = ids.map((id) => this.file(id))
@@ -229,9 +231,17 @@ export class Statements {
     throw new AppError('no_such_account', `${name} holds no statement of account ${account}; it holds: ${held.join(', ')}.`)
   }
 
-  /** Stores one statement of a file and its rows; returns its id. */
-  private store(request: ImportRequest, parsed: ParsedStatement, rows: readonly StatementRow[], contentOf: string | null): string {
+  /** Stores one statement of a file and its rows but those whose ids are in `skip`; returns its id and how many rows it stored. */
+  private store(
+    request: ImportRequest,
+    parsed: ParsedStatement,
+    skip: ReadonlySet<string> | null,
+    contentOf: string | null
+  ): { id: string; rows: number } {
     const id = request.idOf?.(parsed) ?? randomUUID()
+    const rows = parsed.rows
+    let rowCount = rows.length
+    if (skip) for (let i = 0; i < rows.length; i++) if (skip.has(rows.idAt(i))) rowCount--
     const num = this.ctx.db.prepare('select coalesce(max(num), 0) + 1 from recon_files').pluck().get() as number
     this.ctx.db
       .prepare(
@@ -253,7 +263,7 @@ export class Statements {
         JSON.stringify(parsed.mapping),
         parsed.numberForm,
         parsed.dateForm,
-        rows.length,
+        rowCount,
         JSON.stringify(parsed.problems),
         JSON.stringify(parsed.skipped),
         parsed.proof === null ? null : JSON.stringify(parsed.proof),
@@ -276,25 +286,30 @@ export class Statements {
       this.ctx.db.prepare(`insert into recon_file_rows ${columns} values ${Array(n).fill('(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`)
     const full = statement(ROW_BATCH)
     const values: unknown[] = new Array(ROW_BATCH * 10)
-    for (let start = 0; start < rows.length; start += ROW_BATCH) {
-      const end = Math.min(rows.length, start + ROW_BATCH)
-      if (end - start < ROW_BATCH) values.length = (end - start) * 10
-      for (let k = start, v = 0; k < end; k++) {
-        const r = rows[k] as StatementRow
-        values[v++] = num
-        values[v++] = r.line
-        values[v++] = r.id
-        values[v++] = r.date
-        values[v++] = r.time
-        values[v++] = r.amountMinor
-        values[v++] = r.currency
-        values[v++] = r.reference
-        values[v++] = r.description
-        values[v++] = r.counterparty
+    let v = 0
+    for (let k = 0; k < rows.length; k++) {
+      const r = rows.at(k)
+      if (skip?.has(r.id)) continue
+      values[v++] = num
+      values[v++] = r.line
+      values[v++] = r.id
+      values[v++] = r.date
+      values[v++] = r.time
+      values[v++] = r.amountMinor
+      values[v++] = r.currency
+      values[v++] = r.reference
+      values[v++] = r.description
+      values[v++] = r.counterparty
+      if (v === values.length) {
+        full.run(values)
+        v = 0
       }
-      ;(end - start === ROW_BATCH ? full : statement(end - start)).run(values)
     }
-    return id
+    if (v > 0) {
+      values.length = v
+      statement(v / 10).run(values)
+    }
+    return { id, rows: rowCount }
   }
 
   /**
@@ -334,7 +349,11 @@ export class Statements {
       if (isAppError(error, 'currency_conflict')) return null
       throw error
     }
-    const keys = keysNamedBy(read.flatMap((s) => s.rows))
+    const keys = keysNamedBy(
+      (function* () {
+        for (const s of read) yield* s.rows
+      })()
+    )
     const hits = new Map<string, number>()
     const rows = this.ctx.db
       .prepare(`select reference, service_reference, currency from ${table} where profile_id = ?`)
@@ -355,15 +374,15 @@ export class Statements {
     return value !== undefined && /^\d+$/.test(value) ? Number(value) : undefined
   }
 
-  /** How many of these rows were imported before in another file of the profile. */
-  sameRows(profileId: string, rows: readonly StatementRow[]): number {
-    return this.knownRowIds(profileId, rows).size
+  /** How many of these statements' rows were imported before in another file of the profile. */
+  sameRows(profileId: string, statements: readonly StatementRows[]): number {
+    return this.knownRowIds(profileId, statements).size
   }
 
   /** The rows of this file that the profile's other files hold already (one pass over their ids). */
-  private knownRowIds(profileId: string, rows: readonly StatementRow[]): Set<string> {
+  private knownRowIds(profileId: string, statements: readonly StatementRows[]): Set<string> {
     const known = new Set<string>()
-    if (rows.length === 0) return known
+    if (statements.every((rows) => rows.length === 0)) return known
     const stored = this.ctx.db
       .prepare('select r.row_id from recon_file_rows r join recon_files f on f.num = r.file_num where f.profile_id = ?')
       .pluck()
@@ -371,7 +390,11 @@ export class Statements {
     const before = new Set<string>()
     for (const id of stored) before.add(id)
     if (before.size === 0) return known
-    for (const r of rows) if (before.has(r.id)) known.add(r.id)
+    for (const rows of statements)
+      for (let i = 0; i < rows.length; i++) {
+        const id = rows.idAt(i)
+        if (before.has(id)) known.add(id)
+      }
     return known
   }
 

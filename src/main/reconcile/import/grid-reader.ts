@@ -17,8 +17,9 @@ import { BALANCE_WORDS, balancesAbove, currencyNamedAbove, lastAmountCell, onlyB
 import { CLOSING_BALANCE, OPENING_BALANCE, ProofLines, proveStatement } from './balances'
 import { DateOrderTally, dayOf, fitsOrder, NUMERIC_FORMS, readDateShape, type DateShape } from './dates'
 import { currencyOfHeader, guessColumns, headerSignature, INDICATOR_CREDIT, INDICATOR_DEBIT, normaliseHeader } from './mapping'
-import type { FileFacts, ParsedStatement, StatementRow } from './parsed-statement'
+import type { FileFacts, ParsedStatement } from './parsed-statement'
 import { RowIds } from './row-ids'
+import { StatementRows } from './statement-rows'
 import { findHeaderRow, type Grid } from './table'
 
 export interface GridOptions {
@@ -39,15 +40,24 @@ export interface GridOptions {
   unreadLine?: (index: number) => { text: string; message: string | undefined; code?: ParseProblem['code'] }
 }
 
-/** A grid read as one statement: its rows, or the questions to answer first, and what the statement proves of itself. */
+/** The first rows, any of which may be the header a saved preset knows (findHeaderRow looks as far). */
+const SIGNATURE_ROWS = 50
+
+/** A row read and let go: its cells are no longer needed (a million rows are hundreds of MB). */
+const LET_GO: string[] = []
+
+/**
+ * A grid read as one statement: its rows, or the questions to answer first, and what the statement proves of itself. The
+ * grid is the reader's from then on: its rows are let go as they are read (the caller keeps none of them).
+ */
 export function parseGrid(grid: Grid, facts: FileFacts, mapping: StatementMapping, options: GridOptions = {}): ParsedStatement {
   const reading = readHeader(grid, facts, mapping, options)
   const columns = settleColumns(reading)
-  if (columns === null) return statementOf(reading, [], null, null)
+  if (columns === null) return statementOf(reading, new StatementRows(), null, null)
   const survey = surveyLines(reading, columns)
   refuseContradictedCurrency(reading)
   const forms = settleForms(reading, columns, survey)
-  if (forms === null) return statementOf(reading, [], null, null)
+  if (forms === null) return statementOf(reading, new StatementRows(), null, null)
   const { rows, proofLines } = readRows(reading, columns, survey, forms)
   mapping.dateOrder = forms.dateOrder
   mapping.decimalMark = forms.decimalMark
@@ -115,6 +125,8 @@ function readHeader(grid: Grid, facts: FileFacts, mapping: StatementMapping, opt
     problems: [],
     questions: []
   }
+  // The grid's own list keeps only the rows the header block and the signatures read: the data rows are the reading's now, each let go once read.
+  grid.rows.length = Math.min(grid.rows.length, Math.max(first, SIGNATURE_ROWS))
   if (reading.namedAbove !== null) {
     mapping.defaultCurrency = reading.namedAbove
     reading.statedWhere.set(reading.namedAbove, 'in its header block')
@@ -436,14 +448,14 @@ const isProving = (columns: Columns, survey: Survey): boolean =>
   columns.BALANCE >= 0 || survey.stated.opening !== null || survey.stated.closing !== null
 
 /** Phase 5, pass 2: each transaction's cells read again, exactly (cheaper than keeping a million half-read rows); a row that fails is a problem on its line and column. */
-function readRows(reading: GridReading, columns: Columns, survey: Survey, forms: Forms): { rows: StatementRow[]; proofLines: ProofLines } {
+function readRows(reading: GridReading, columns: Columns, survey: Survey, forms: Forms): { rows: StatementRows; proofLines: ProofLines } {
   const { header, mapping, problems, dataRows, dataLines, statedWhere } = reading
   const { col, DATE, REFERENCE, DESCRIPTION, COUNTERPARTY, INDICATOR, BALANCE, amountFields, amountColumns } = columns
   const { shapeOf, unread, statementCurrency, namedCurrency, amounts } = survey
   const { dateOrder, decimalMark } = forms
   const idText = reading.options.idText
   const currencyColumn = columns.CURRENCY >= 0
-  const rows: StatementRow[] = []
+  const rows = new StatementRows()
   // What the statement's proof reads of each line (kept only when the statement has balances to check).
   const proofLines = new ProofLines()
   // The currency of the last balance read, and its decimals (looked up once, not per line).
@@ -558,8 +570,10 @@ function readRows(reading: GridReading, columns: Columns, survey: Survey, forms:
       const balance = BALANCE >= 0 ? readBalance(row[BALANCE] ?? '', decimalMark, currency, balanceExponent) : null
       proofLines.push(line, day, minor, balance)
     }
+    // Read: only the lines not read are looked at again.
+    dataRows[i] = LET_GO
   }
-  return { rows, proofLines }
+  return { rows: rows.finish(), proofLines }
 }
 
 /** Phase 6, the lines not read: each keeps its text and whatever of it could be read, and stays part of the session and its proof. */
@@ -624,14 +638,11 @@ function readUnreadLines(reading: GridReading, columns: Columns, survey: Survey,
 }
 
 /** Phase 7, the proof: one currency, its stated balances, every line in file order. */
-function proveGrid(reading: GridReading, survey: Survey, forms: Forms, rows: StatementRow[], proofLines: ProofLines): StatementProof {
+function proveGrid(reading: GridReading, survey: Survey, forms: Forms, rows: StatementRows, proofLines: ProofLines): StatementProof {
   const { problems, mapping } = reading
   const { stated, statementCurrency } = survey
   const currencies = new Set<string>()
-  for (const r of rows) {
-    currencies.add(r.currency)
-    if (currencies.size > 1) break
-  }
+  for (let i = 0; i < rows.length && currencies.size < 2; i++) currencies.add(rows.currencyAt(i))
   for (const p of problems) if (p.read?.currency) currencies.add(p.read.currency)
   const statedCurrency =
     statementCurrency ?? (currencies.size === 1 ? ([...currencies][0] as string) : currencies.size === 0 ? mapping.defaultCurrency : null)
@@ -654,7 +665,7 @@ function proveGrid(reading: GridReading, survey: Survey, forms: Forms, rows: Sta
 /** The reading as a statement: its rows (none while questions are open), how its numbers and dates were read, and its proof. */
 function statementOf(
   reading: GridReading,
-  rows: StatementRow[],
+  rows: StatementRows,
   numberForm: string | null,
   dateForm: string | null,
   proof: StatementProof | null = null
@@ -671,7 +682,7 @@ function statementOf(
     header,
     headerLine: headerIndex === null ? null : (grid.lines[headerIndex] as number),
     headerSignature: headerSignature(header),
-    rowSignatures: grid.rows.slice(0, 50).map((r) => headerSignature(r)),
+    rowSignatures: grid.rows.slice(0, SIGNATURE_ROWS).map((r) => headerSignature(r)),
     mapping: reading.mapping,
     numberForm,
     dateForm,

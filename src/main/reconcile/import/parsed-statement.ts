@@ -1,6 +1,7 @@
 // What reading a statement gives: its rows, the facts of its file, how it was read, its problems and questions, and its proof.
 import type { ImportQuestion, ParseProblem, StatementMapping, StatementProof } from '../../../shared/reconcile'
 import type { StatementFormat } from './sniff'
+import type { StatementRows } from './statement-rows'
 
 export interface StatementRow {
   /** Stable id from the row's content (and its occurrence among identical rows): the same row in any file or order has the same id. */
@@ -42,7 +43,8 @@ export interface ParsedStatement {
   numberForm: string | null
   /** e.g. "DD/MM/YYYY". */
   dateForm: string | null
-  rows: StatementRow[]
+  /** The rows read, held compactly (at, slice, iterate). */
+  rows: StatementRows
   problems: ParseProblem[]
   /** Lines left out on purpose: header blocks, totals and balance lines, lines without an amount. */
   skipped: { line: number; reason: string }[]

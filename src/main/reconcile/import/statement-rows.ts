@@ -1,0 +1,179 @@
+// A statement's rows held compactly: numbers in typed columns, texts joined into long strings, each row made an object only when asked (a million rows in tens of MB, not hundreds, and nothing for the collector to trace).
+import type { StatementRow } from './parsed-statement'
+
+/** Characters per block of texts (a row's texts never straddle two blocks). */
+const BLOCK = 1 << 22
+
+/** The texts of a row, in the order they are kept. */
+const TEXTS = 5
+
+/**
+ * Rows in the order they were read; append-only while the statement is read, never changed afterwards. A row's texts are
+ * kept as pieces of one long string per block (joined once, when the block is full or a row of it is asked for), found
+ * again by their start and lengths: no per-text object survives, and a text comes back exactly as it was given.
+ */
+export class StatementRows implements Iterable<StatementRow> {
+  private count = 0
+  private lines = new Int32Array(256)
+  private amounts = new Float64Array(256)
+  /** Index into `names` of each row's day, and of its currency: a month has a few dozen days, a statement a currency or two. */
+  private days = new Int32Array(256)
+  private currencies = new Int32Array(256)
+  private readonly names: string[] = []
+  private readonly nameIndex = new Map<string, number>()
+  /** Each row's block and where its texts start in it. */
+  private blockOf = new Int32Array(256)
+  private startOf = new Int32Array(256)
+  /** Each row's texts' lengths (-1: null), TEXTS per row: id, time, reference, description, counterparty. */
+  private lengths = new Int32Array(256 * TEXTS)
+  /** The joined blocks, then the pieces of the one being filled and its length so far. */
+  private readonly blocks: string[] = []
+  private pieces: string[] = []
+  private used = 0
+
+  get length(): number {
+    return this.count
+  }
+
+  /** Adds the next row. */
+  push(row: StatementRow): void {
+    const i = this.count
+    if (i === this.lines.length) this.grow()
+    this.lines[i] = row.line
+    this.amounts[i] = row.amountMinor
+    this.days[i] = this.nameOf(row.date)
+    this.currencies[i] = this.nameOf(row.currency)
+    if (this.used >= BLOCK) this.seal()
+    this.blockOf[i] = this.blocks.length
+    this.startOf[i] = this.used
+    const at = i * TEXTS
+    this.lengths[at] = this.put(row.id)
+    this.lengths[at + 1] = this.put(row.time)
+    this.lengths[at + 2] = this.put(row.reference)
+    this.lengths[at + 3] = this.put(row.description)
+    this.lengths[at + 4] = this.put(row.counterparty)
+    this.count++
+  }
+
+  /** Ends the reading: the block being filled is joined, so nothing holds on to the texts the rows were read from. */
+  finish(): this {
+    if (this.pieces.length > 0) this.seal()
+    return this
+  }
+
+  /** Row i as an object of its own (negative: from the end, as an array's at). */
+  at(index: number): StatementRow {
+    const i = index < 0 ? index + this.count : index
+    if (!(i >= 0 && i < this.count)) throw new RangeError(`No row ${index} of ${this.count}.`)
+    const block = this.block(i)
+    const k = i * TEXTS
+    const start = this.startOf[i] as number
+    const l0 = this.lengths[k] as number
+    const l1 = this.lengths[k + 1] as number
+    const l2 = this.lengths[k + 2] as number
+    const l3 = this.lengths[k + 3] as number
+    const l4 = this.lengths[k + 4] as number
+    // Each text follows the one before it; a null one takes no room.
+    const a1 = start + l0
+    const a2 = a1 + Math.max(0, l1)
+    const a3 = a2 + Math.max(0, l2)
+    const a4 = a3 + Math.max(0, l3)
+    const id = block.slice(start, a1)
+    const time = l1 < 0 ? null : block.slice(a1, a2)
+    const reference = l2 < 0 ? null : block.slice(a2, a3)
+    const description = l3 < 0 ? null : block.slice(a3, a4)
+    const counterparty = l4 < 0 ? null : block.slice(a4, a4 + l4)
+    return {
+      id,
+      line: this.lines[i] as number,
+      date: this.names[this.days[i] as number] as string,
+      time,
+      amountMinor: this.amounts[i] as number,
+      currency: this.names[this.currencies[i] as number] as string,
+      reference,
+      description,
+      counterparty
+    }
+  }
+
+  /** Rows from..to (to excluded) as objects: a preview's first rows. */
+  slice(from = 0, to = this.count): StatementRow[] {
+    const out: StatementRow[] = []
+    for (let i = Math.max(0, from); i < Math.min(to, this.count); i++) out.push(this.at(i))
+    return out
+  }
+
+  /** Every row as objects: for tests and small statements only. */
+  all(): StatementRow[] {
+    return this.slice()
+  }
+
+  /** Row i's id, without making the row. */
+  idAt(i: number): string {
+    const start = this.startOf[i] as number
+    return this.block(i).slice(start, start + (this.lengths[i * TEXTS] as number))
+  }
+
+  /** Row i's currency, without making the row. */
+  currencyAt(i: number): string {
+    return this.names[this.currencies[i] as number] as string
+  }
+
+  *[Symbol.iterator](): Iterator<StatementRow> {
+    for (let i = 0; i < this.count; i++) yield this.at(i)
+  }
+
+  /** Adds a text to the block being filled; its length, -1 for null. */
+  private put(text: string | null): number {
+    if (text === null) return -1
+    this.pieces.push(text)
+    this.used += text.length
+    return text.length
+  }
+
+  /** Row i's block, the one being filled joined first when it is asked for. */
+  private block(i: number): string {
+    if ((this.blockOf[i] as number) === this.blocks.length) this.seal()
+    return this.blocks[this.blockOf[i] as number] as string
+  }
+
+  /** Joins the pieces of the block being filled into one string (a flat copy: the pieces, often slices of a file's whole text, are let go). */
+  private seal(): void {
+    this.blocks.push(this.pieces.join(''))
+    this.pieces = []
+    this.used = 0
+  }
+
+  private nameOf(name: string): number {
+    let k = this.nameIndex.get(name)
+    if (k === undefined) {
+      k = this.names.length
+      this.names.push(name)
+      this.nameIndex.set(name, k)
+    }
+    return k
+  }
+
+  private grow(): void {
+    const size = this.lines.length * 2
+    const grown = <T extends Int32Array | Float64Array>(a: T, per = 1): T => {
+      const b = new (a.constructor as new (n: number) => T)(size * per)
+      b.set(a)
+      return b
+    }
+    this.lines = grown(this.lines)
+    this.amounts = grown(this.amounts)
+    this.days = grown(this.days)
+    this.currencies = grown(this.currencies)
+    this.blockOf = grown(this.blockOf)
+    this.startOf = grown(this.startOf)
+    this.lengths = grown(this.lengths, TEXTS)
+  }
+}
+
+/** Rows given as a list (a test's, a statement built by hand) as StatementRows. */
+export function statementRows(rows: Iterable<StatementRow>): StatementRows {
+  const out = new StatementRows()
+  for (const r of rows) out.push(r)
+  return out.finish()
+}
