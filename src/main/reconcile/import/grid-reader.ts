@@ -84,8 +84,12 @@ interface GridReading {
   header: string[]
   /** The grid's index of the first data row. */
   first: number
-  dataRows: string[][]
-  dataLines: number[]
+  /** How many data rows there are; data row i's cells (0: the first under the header) and its line. */
+  dataCount: number
+  dataRow: (i: number) => string[]
+  dataLine: (i: number) => number
+  /** Lets data row i go once read: a plain list's entry (a compact grid's rows are made anew each time they are read). */
+  letGo: (i: number) => void
   /** The currency the caller gave: it only fills what the file leaves open. */
   givenCurrency: string | null
   /** Where the file states each currency it names, said when a given one contradicts it. */
@@ -104,7 +108,7 @@ function readHeader(grid: Grid, facts: FileFacts, mapping: StatementMapping, opt
   const header =
     headerIndex === null
       ? Array.from({ length: width }, (_, i) => `Column ${i + 1}`)
-      : uniqueHeader((grid.rows[headerIndex] as string[]).map((h, i) => h.trim() || `Column ${i + 1}`))
+      : uniqueHeader((grid.rows.at(headerIndex) as string[]).map((h, i) => h.trim() || `Column ${i + 1}`))
   const first = headerIndex === null ? 0 : headerIndex + 1
   const reading: GridReading = {
     grid,
@@ -115,8 +119,14 @@ function readHeader(grid: Grid, facts: FileFacts, mapping: StatementMapping, opt
     headerIndex,
     header,
     first,
-    dataRows: grid.rows.slice(first),
-    dataLines: grid.lines.slice(first),
+    dataCount: Math.max(0, grid.rows.length - first),
+    dataRow: (i) => grid.rows.at(first + i) as string[],
+    dataLine: (i) => grid.lines[first + i] as number,
+    letGo: Array.isArray(grid.rows)
+      ? (i) => {
+          ;(grid.rows as string[][])[first + i] = LET_GO
+        }
+      : () => undefined,
     givenCurrency: mapping.defaultCurrency,
     statedWhere: new Map(),
     // A bank's header block often says the account's currency ("Currency,NGN", "Account currency: GHS"): the default for rows that name none.
@@ -125,14 +135,12 @@ function readHeader(grid: Grid, facts: FileFacts, mapping: StatementMapping, opt
     problems: [],
     questions: []
   }
-  // The grid's own list keeps only the rows the header block and the signatures read: the data rows are the reading's now, each let go once read.
-  grid.rows.length = Math.min(grid.rows.length, Math.max(first, SIGNATURE_ROWS))
   if (reading.namedAbove !== null) {
     mapping.defaultCurrency = reading.namedAbove
     reading.statedWhere.set(reading.namedAbove, 'in its header block')
   }
   for (let i = 0; i < first; i++) {
-    const words = i === headerIndex ? '' : (grid.rows[i] as string[]).join(' ')
+    const words = i === headerIndex ? '' : (grid.rows.at(i) as string[]).join(' ')
     const reason =
       i === headerIndex
         ? 'header row'
@@ -163,7 +171,7 @@ interface Columns {
 
 /** Phase 2, the columns: what was given wins, the rest is guessed; null when a question about them is open. Also a currency the amount's header names. */
 function settleColumns(reading: GridReading): Columns | null {
-  const { header, mapping, questions, dataRows } = reading
+  const { header, mapping, questions, grid, first } = reading
   const indexOf = (column: string | undefined): number =>
     column === undefined ? -1 : header.findIndex((h) => normaliseHeader(h) === normaliseHeader(column))
   for (const [field, column] of Object.entries(mapping.columns) as [MappedField, string][]) {
@@ -175,7 +183,7 @@ function settleColumns(reading: GridReading): Columns | null {
       })
   }
   if (Object.keys(mapping.columns).length === 0) {
-    mapping.columns = guessColumns(header, dataRows.slice(0, 200))
+    mapping.columns = guessColumns(header, grid.rows.slice(first, first + 200))
     // Two columns under one name: which is which is the user's to say, never a guess that reads one and drops the other.
     const twice = header.filter((h) => / \(column \d+\)$/.test(h))
     const named = new Set(Object.values(mapping.columns).map((c) => normaliseHeader(c.replace(/ \(column \d+\)$/, ''))))
@@ -260,7 +268,7 @@ interface Survey {
  * (a million rows leave little behind for the collector).
  */
 function surveyLines(reading: GridReading, columns: Columns): Survey {
-  const { grid, header, mapping, statedWhere, skipped, problems, dataRows, dataLines, first, structured, headerIndex } = reading
+  const { grid, header, mapping, statedWhere, skipped, problems, dataCount, dataRow, dataLine, first, structured, headerIndex } = reading
   const { col, DATE, DESCRIPTION, CURRENCY, INDICATOR, BALANCE, amountFields, amountColumns } = columns
   const shapes = new Map<string, DateShape | null>()
   const shapeOf = (dateText: string): DateShape | null => {
@@ -301,12 +309,12 @@ function surveyLines(reading: GridReading, columns: Columns): Survey {
     // A balance in the amount column takes its side from the line's debit/credit mark, as a transaction would (an overdrawn account).
     const overdrawn = fromBalance === '' && INDICATOR >= 0 && INDICATOR_DEBIT.test(cell(row, INDICATOR))
     if (value !== null) stated[kind] = overdrawn && !value.trim().startsWith('-') ? `-${value.trim()}` : value
-    skipped.push({ line: dataLines[i] as number, reason: `${kind} balance line` })
+    skipped.push({ line: dataLine(i), reason: `${kind} balance line` })
     return true
   }
-  for (let i = 0; i < dataRows.length; i++) {
-    const row = dataRows[i] as string[]
-    const line = dataLines[i] as number
+  for (let i = 0; i < dataCount; i++) {
+    const row = dataRow(i)
+    const line = dataLine(i)
     const broken = unreadableRows.get(first + i)
     if (broken) {
       // A line the reader could not split into cells (a quote left open, cells too many): not read, its text as the file has it.
@@ -449,7 +457,7 @@ const isProving = (columns: Columns, survey: Survey): boolean =>
 
 /** Phase 5, pass 2: each transaction's cells read again, exactly (cheaper than keeping a million half-read rows); a row that fails is a problem on its line and column. */
 function readRows(reading: GridReading, columns: Columns, survey: Survey, forms: Forms): { rows: StatementRows; proofLines: ProofLines } {
-  const { header, mapping, problems, dataRows, dataLines, statedWhere } = reading
+  const { header, mapping, problems, dataRow, dataLine, letGo, statedWhere } = reading
   const { col, DATE, REFERENCE, DESCRIPTION, COUNTERPARTY, INDICATOR, BALANCE, amountFields, amountColumns } = columns
   const { shapeOf, unread, statementCurrency, namedCurrency, amounts } = survey
   const { dateOrder, decimalMark } = forms
@@ -469,8 +477,8 @@ function readRows(reading: GridReading, columns: Columns, survey: Survey, forms:
     problems.push({ line, column: header[col[field] as number] ?? null, code, message })
   }
   for (const i of survey.candidates) {
-    const row = dataRows[i] as string[]
-    const line = dataLines[i] as number
+    const row = dataRow(i)
+    const line = dataLine(i)
     const shape = shapeOf(cell(row, DATE)) as DateShape
     for (let k = 0; k < amountFields.length; k++) amounts[k] = readAmountText(cell(row, amountColumns[k] as number))
     const currency = (namedCurrency(row, amounts) ?? mapping.defaultCurrency) as string
@@ -571,21 +579,21 @@ function readRows(reading: GridReading, columns: Columns, survey: Survey, forms:
       proofLines.push(line, day, minor, balance)
     }
     // Read: only the lines not read are looked at again.
-    dataRows[i] = LET_GO
+    letGo(i)
   }
   return { rows: rows.finish(), proofLines }
 }
 
 /** Phase 6, the lines not read: each keeps its text and whatever of it could be read, and stays part of the session and its proof. */
 function readUnreadLines(reading: GridReading, columns: Columns, survey: Survey, forms: Forms, proofLines: ProofLines): void {
-  const { grid, mapping, problems, dataRows, dataLines, first } = reading
+  const { grid, mapping, problems, dataRow, dataLine, first } = reading
   const { DATE, REFERENCE, DESCRIPTION, BALANCE, amountFields, amountColumns } = columns
   const { unread, unreadableRows, shapeOf, namedCurrency, amounts, statementCurrency } = survey
   const { dateOrder, decimalMark } = forms
   const proving = isProving(columns, survey)
   const separator = grid.separator ?? ','
   for (const [k, i] of unread) {
-    const row = dataRows[i] as string[]
+    const row = dataRow(i)
     const broken = unreadableRows.get(first + i)
     if (broken) {
       // A line that could not be split into cells: its cells are guesses, so nothing of it is read but its text.
@@ -594,7 +602,7 @@ function readUnreadLines(reading: GridReading, columns: Columns, survey: Survey,
         text: broken.text,
         read: { date: null, amountMinor: null, currency: null, reference: null, description: null }
       }
-      if (proving) proofLines.push(dataLines[i] as number, null, null, null)
+      if (proving) proofLines.push(dataLine(i), null, null, null)
       continue
     }
     const read: PartlyRead = {
@@ -627,7 +635,7 @@ function readUnreadLines(reading: GridReading, columns: Columns, survey: Survey,
     const inStatementCurrency = statementCurrency === null || read.currency === statementCurrency
     if (proving)
       proofLines.push(
-        dataLines[i] as number,
+        dataLine(i),
         read.date,
         inStatementCurrency ? read.amountMinor : null,
         BALANCE >= 0 && (statementCurrency ?? read.currency)

@@ -1,16 +1,13 @@
 // A statement's rows held compactly: numbers in typed columns, texts joined into long strings, each row made an object only when asked (a million rows in tens of MB, not hundreds, and nothing for the collector to trace).
 import type { StatementRow } from './parsed-statement'
-
-/** Characters per block of texts (a row's texts never straddle two blocks). */
-const BLOCK = 1 << 22
+import { grown, TextBlocks } from './text-blocks'
 
 /** The texts of a row, in the order they are kept. */
 const TEXTS = 5
 
 /**
  * Rows in the order they were read; append-only while the statement is read, never changed afterwards. A row's texts are
- * kept as pieces of one long string per block (joined once, when the block is full or a row of it is asked for), found
- * again by their start and lengths: no per-text object survives, and a text comes back exactly as it was given.
+ * kept in TextBlocks, found again by their start and lengths.
  */
 export class StatementRows implements Iterable<StatementRow> {
   private count = 0
@@ -26,10 +23,7 @@ export class StatementRows implements Iterable<StatementRow> {
   private startOf = new Int32Array(256)
   /** Each row's texts' lengths (-1: null), TEXTS per row: id, time, reference, description, counterparty. */
   private lengths = new Int32Array(256 * TEXTS)
-  /** The joined blocks, then the pieces of the one being filled and its length so far. */
-  private readonly blocks: string[] = []
-  private pieces: string[] = []
-  private used = 0
+  private readonly texts = new TextBlocks()
 
   get length(): number {
     return this.count
@@ -43,21 +37,21 @@ export class StatementRows implements Iterable<StatementRow> {
     this.amounts[i] = row.amountMinor
     this.days[i] = this.nameOf(row.date)
     this.currencies[i] = this.nameOf(row.currency)
-    if (this.used >= BLOCK) this.seal()
-    this.blockOf[i] = this.blocks.length
-    this.startOf[i] = this.used
+    const texts = this.texts
+    this.blockOf[i] = texts.record()
+    this.startOf[i] = texts.offset
     const at = i * TEXTS
-    this.lengths[at] = this.put(row.id)
-    this.lengths[at + 1] = this.put(row.time)
-    this.lengths[at + 2] = this.put(row.reference)
-    this.lengths[at + 3] = this.put(row.description)
-    this.lengths[at + 4] = this.put(row.counterparty)
+    this.lengths[at] = texts.put(row.id)
+    this.lengths[at + 1] = texts.put(row.time)
+    this.lengths[at + 2] = texts.put(row.reference)
+    this.lengths[at + 3] = texts.put(row.description)
+    this.lengths[at + 4] = texts.put(row.counterparty)
     this.count++
   }
 
   /** Ends the reading: the block being filled is joined, so nothing holds on to the texts the rows were read from. */
   finish(): this {
-    if (this.pieces.length > 0) this.seal()
+    this.texts.finish()
     return this
   }
 
@@ -65,7 +59,7 @@ export class StatementRows implements Iterable<StatementRow> {
   at(index: number): StatementRow {
     const i = index < 0 ? index + this.count : index
     if (!(i >= 0 && i < this.count)) throw new RangeError(`No row ${index} of ${this.count}.`)
-    const block = this.block(i)
+    const block = this.texts.block(this.blockOf[i] as number)
     const k = i * TEXTS
     const start = this.startOf[i] as number
     const l0 = this.lengths[k] as number
@@ -111,7 +105,7 @@ export class StatementRows implements Iterable<StatementRow> {
   /** Row i's id, without making the row. */
   idAt(i: number): string {
     const start = this.startOf[i] as number
-    return this.block(i).slice(start, start + (this.lengths[i * TEXTS] as number))
+    return this.texts.block(this.blockOf[i] as number).slice(start, start + (this.lengths[i * TEXTS] as number))
   }
 
   /** Row i's currency, without making the row. */
@@ -121,27 +115,6 @@ export class StatementRows implements Iterable<StatementRow> {
 
   *[Symbol.iterator](): Iterator<StatementRow> {
     for (let i = 0; i < this.count; i++) yield this.at(i)
-  }
-
-  /** Adds a text to the block being filled; its length, -1 for null. */
-  private put(text: string | null): number {
-    if (text === null) return -1
-    this.pieces.push(text)
-    this.used += text.length
-    return text.length
-  }
-
-  /** Row i's block, the one being filled joined first when it is asked for. */
-  private block(i: number): string {
-    if ((this.blockOf[i] as number) === this.blocks.length) this.seal()
-    return this.blocks[this.blockOf[i] as number] as string
-  }
-
-  /** Joins the pieces of the block being filled into one string (a flat copy: the pieces, often slices of a file's whole text, are let go). */
-  private seal(): void {
-    this.blocks.push(this.pieces.join(''))
-    this.pieces = []
-    this.used = 0
   }
 
   private nameOf(name: string): number {
@@ -155,19 +128,13 @@ export class StatementRows implements Iterable<StatementRow> {
   }
 
   private grow(): void {
-    const size = this.lines.length * 2
-    const grown = <T extends Int32Array | Float64Array>(a: T, per = 1): T => {
-      const b = new (a.constructor as new (n: number) => T)(size * per)
-      b.set(a)
-      return b
-    }
     this.lines = grown(this.lines)
     this.amounts = grown(this.amounts)
     this.days = grown(this.days)
     this.currencies = grown(this.currencies)
     this.blockOf = grown(this.blockOf)
     this.startOf = grown(this.startOf)
-    this.lengths = grown(this.lengths, TEXTS)
+    this.lengths = grown(this.lengths)
   }
 }
 

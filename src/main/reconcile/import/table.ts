@@ -2,12 +2,14 @@
 import Papa from 'papaparse'
 import { AppError } from '../../errors'
 import { readDateShape } from './dates'
+import { CompactRows, type GridRows } from './grid-rows'
 import { headerScore, normaliseHeader } from './mapping'
 
 export const SEPARATORS = [',', ';', '\t', '|'] as const
 
 export interface Grid {
-  rows: string[][]
+  /** The rows: a plain list, or a CSV file's held compactly (CompactRows). */
+  rows: GridRows
   /** 1-based line (CSV, MT940, CAMT, OFX, QIF) or row (a workbook's sheet) of each grid row, as the user would find it; 0 for rows a structured format lays out above its lines. */
   lines: number[]
   separator: string | null
@@ -40,7 +42,7 @@ export function detectSeparator(text: string): string {
  */
 export function readCsvGrid(text: string, separator: string | null): Grid {
   const chosen = separator ?? detectSeparator(text)
-  const rows: string[][] = []
+  const rows = new CompactRows()
   const lines: number[] = []
   const unreadable = new Map<number, { reason: string; text: string }>()
   let physical: number[] | null = null
@@ -53,14 +55,10 @@ export function readCsvGrid(text: string, separator: string | null): Grid {
   for (let restarts = 0; ; restarts++) {
     physical ??= from > 1 ? lineStarts(text) : null
     const part = from === 1 ? text : text.slice(physical?.[from - 1] ?? text.length)
-    // Each quote left open costs a new reading of what follows it: past MAX_RESTARTS, the rest is read line by line (linear, whatever the file).
-    const result = restarts < MAX_RESTARTS ? parseLines(part, chosen) : lineByLine(part, chosen)
-    const width = usualWidth(result.data)
-    const broken = new Set(result.errors.filter((e) => e.code === 'MissingQuotes' || e.code === 'InvalidQuotes').map((e) => e.row ?? -1))
     let line = from
     let restart: number | null = null
-    for (let r = 0; r < result.data.length; r++) {
-      const row = result.data[r] as string[]
+    /** One row as papaparse split it (broken: its quotes are not closed or out of place); false to stop this reading for a new one. */
+    const take = (row: string[], broken: boolean, width: number): boolean => {
       const here = line
       let breaks = 0
       let suspect = false
@@ -70,7 +68,7 @@ export function readCsvGrid(text: string, separator: string | null): Grid {
           const end = cell.indexOf('\n', i + 1)
           if (!suspect && looksLikeRow(cell.slice(i + 1, end < 0 ? cell.length : end), chosen, width)) suspect = true
         }
-      if (suspect || broken.has(r)) {
+      if (suspect || broken) {
         const raw = lineText(here)
         unreadable.set(rows.length, {
           reason: `A quote opens in this line and is not closed${breaks > 0 ? ' before the next line, which reads as a row of its own' : ''}: the line is not read; the lines after it are.`,
@@ -80,21 +78,24 @@ export function readCsvGrid(text: string, separator: string | null): Grid {
         lines.push(here)
         if (breaks > 0) {
           restart = here + 1
-          break
+          return false
         }
-      } else {
-        if (!(row.length === 1 && (row[0] as string).trim() === '')) {
-          rows.push(row)
-          lines.push(here)
-        }
+      } else if (!(row.length === 1 && (row[0] as string).trim() === '')) {
+        rows.push(row)
+        lines.push(here)
       }
       line += breaks + 1
+      return true
     }
+    // Each quote left open costs a new reading of what follows it: past MAX_RESTARTS, the rest is read line by line (linear, whatever the file).
+    if (restarts < MAX_RESTARTS) parseLines(part, chosen, take)
+    else lineByLine(part, chosen, take)
     if (restart === null) break
     physical ??= lineStarts(text)
     if (restart > physical.length) break
     from = restart
   }
+  rows.finish()
   if (rows.length > 0 && unreadable.size === rows.length) {
     const first = unreadable.get(0)
     throw new AppError(
@@ -107,35 +108,62 @@ export function readCsvGrid(text: string, separator: string | null): Grid {
   return { rows, lines, separator: chosen, sheet: null, ...(unreadable.size > 0 ? { unreadable } : {}) }
 }
 
+/** Takes each row of a reading in turn (with whether its quotes broke, and the usual width of the reading's first rows); false stops the reading. */
+type TakeRow = (row: string[], broken: boolean, width: number) => boolean
+
+/** Rows held until the usual width is known: the first rows of a reading. */
+const WIDTH_ROWS = 200
+
 /**
- * Text as rows, every line break its own: a file's lines end in "\n" (a "\r" before it dropped), or in "\r" alone when it
- * has no "\n". Papaparse left to choose takes "\r\n" from the first line, and a later line ending in a bare "\n" (a file
- * edited on two systems, a stray character before the "\n") would be swallowed into the row above, lost with no word said.
+ * Text as rows, every line break its own, handed to `take` one at a time (no list of every row is made): a file's lines
+ * end in "\n" (a "\r" before it dropped), or in "\r" alone when it has no "\n". Papaparse left to choose takes "\r\n" from
+ * the first line, and a later line ending in a bare "\n" (a file edited on two systems, a stray character before the
+ * "\n") would be swallowed into the row above, lost with no word said.
  */
-function parseLines(text: string, separator: string): { data: string[][]; errors: Papa.ParseError[] } {
+function parseLines(text: string, separator: string, take: TakeRow): void {
   const newline = text.includes('\n') ? '\n' : text.includes('\r') ? '\r' : undefined
-  const result = Papa.parse<string[]>(text, { delimiter: separator, skipEmptyLines: false, ...(newline ? { newline } : {}) })
-  if (newline === '\n')
-    for (const row of result.data) {
-      const last = row.length - 1
-      if (last >= 0 && (row[last] as string).endsWith('\r')) row[last] = (row[last] as string).slice(0, -1)
+  // The first rows wait until their usual width is known; the rest are taken as they come.
+  const first: [string[], boolean][] = []
+  let width = -1
+  let stopped = false
+  const settle = (): boolean => {
+    width = usualWidth(first.map(([row]) => row))
+    for (const [row, broken] of first.splice(0)) if (!take(row, broken, width)) return false
+    return true
+  }
+  Papa.parse<string[]>(text, {
+    delimiter: separator,
+    skipEmptyLines: false,
+    ...(newline ? { newline } : {}),
+    step: (result, parser) => {
+      if (stopped) return
+      const row = result.data
+      if (newline === '\n') {
+        const last = row.length - 1
+        if (last >= 0 && (row[last] as string).endsWith('\r')) row[last] = (row[last] as string).slice(0, -1)
+      }
+      const broken = result.errors.some((e) => e.code === 'MissingQuotes' || e.code === 'InvalidQuotes')
+      if (width < 0) {
+        first.push([row, broken])
+        if (first.length < WIDTH_ROWS || settle()) return
+      } else if (take(row, broken, width)) return
+      stopped = true
+      parser.abort()
     }
-  return { data: result.data, errors: result.errors }
+  })
+  if (!stopped && width < 0) settle()
 }
 
 /** Quotes left open that are each read past by a new reading of the rest; after these, the rest is read a line at a time. */
 const MAX_RESTARTS = 20
 
-/** Text read one line at a time (quotes only within a line): what papaparse gives, with a line whose quote is not closed as an error. */
-function lineByLine(text: string, separator: string): { data: string[][]; errors: { code: string; row?: number }[] } {
-  const data: string[][] = []
-  const errors: { code: string; row?: number }[] = []
+/** Text read one line at a time (quotes only within a line): a line whose quote is not closed is broken. */
+function lineByLine(text: string, separator: string, take: TakeRow): void {
   for (const line of text.split(/\n/)) {
     const parsed = Papa.parse<string[]>(line.replace(/\r$/, ''), { delimiter: separator, skipEmptyLines: false })
-    if (parsed.errors.length > 0) errors.push({ code: 'MissingQuotes', row: data.length })
-    data.push(parsed.data[0] ?? [''])
+    // The width only tells a row inside a quote, and these lines hold no quote across lines.
+    if (!take(parsed.data[0] ?? [''], parsed.errors.length > 0, 2)) return
   }
-  return { data, errors }
 }
 
 /** Where each line of the text starts (index k: line k + 1). */
@@ -169,8 +197,9 @@ function looksLikeRow(line: string, separator: string, width: number): boolean {
  * without a mapping, names at least two statement columns; failing that, a row of words in no list
  * right above the first row with a date. Null when the file has no header row.
  */
-export function findHeaderRow(rows: readonly (readonly string[])[], named: readonly string[] = []): number | null {
-  const limit = Math.min(rows.length, 50)
+export function findHeaderRow(all: GridRows, named: readonly string[] = []): number | null {
+  const rows = all.slice(0, 50)
+  const limit = rows.length
   const wanted = named.map(normaliseHeader)
   for (let i = 0; i < limit; i++) {
     const row = rows[i] as readonly string[]
@@ -197,7 +226,7 @@ export const OWN_REPORT_HEADERS: readonly (readonly string[])[] = [
 ]
 
 /** Whether a grid is one of Ledgerline's own reports (a row among its first 20 holds every column of one): given back, it would be reconciled as a bank statement. */
-export function isOwnReport(rows: readonly (readonly string[])[]): boolean {
+export function isOwnReport(rows: GridRows): boolean {
   for (const row of rows.slice(0, 20)) {
     const cells = new Set(row.map((c) => c.trim().toLowerCase()))
     if (OWN_REPORT_HEADERS.some((names) => names.every((n) => cells.has(n)))) return true
