@@ -1,7 +1,8 @@
-// The compact row store gives back every row exactly as it was pushed: any text (none, empty, any script, longer than a block), any amount, in order.
+// The compact stores of a statement's rows and of a CSV grid's cells give back every row exactly as it was pushed: any text (none, empty, any script, longer than a block), any amount, in order.
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import type { StatementRow } from '../../src/main/reconcile/import/parsed-statement'
+import { CompactRows } from '../../src/main/reconcile/import/grid-rows'
 import { StatementRows, statementRows } from '../../src/main/reconcile/import/statement-rows'
 import { propertyRuns } from '../support/property'
 
@@ -79,5 +80,24 @@ describe('statement rows held compactly', () => {
   it('names a row that is not there', () => {
     const held = new StatementRows()
     expect(() => held.at(0)).toThrow(/No row 0 of 0/)
+  })
+})
+
+describe('a CSV grid held compactly', () => {
+  it('gives back every row of cells as it was pushed, any width, by index and by slice', () => {
+    fc.assert(
+      fc.property(fc.array(fc.array(fc.string({ unit: 'grapheme', maxLength: 20 }), { maxLength: 9 }), { maxLength: 700 }), (rows) => {
+        const held = new CompactRows()
+        for (const r of rows) held.push(r)
+        held.finish()
+        expect(held.length).toBe(rows.length)
+        expect(held.slice()).toEqual(rows)
+        expect(held.slice(5, 50)).toEqual(rows.slice(5, 50))
+        rows.forEach((r, i) => expect(held.at(i)).toEqual(r))
+        expect(held.at(rows.length)).toBeUndefined()
+        if (rows.length > 0) expect(held.at(-1)).toEqual(rows[rows.length - 1])
+      }),
+      propertyRuns(200)
+    )
   })
 })
