@@ -15,7 +15,7 @@ import { layoutPdfStatement, readPdfText } from './pdf'
 import { QIF_MAPPING, readQifGrid } from './qif'
 import { notAStatement, sniffStatement } from './sniff'
 import { parseBankStatements, type BankStatement } from './structured'
-import { isOwnReport, readCsvGrid } from './table'
+import { isOwnReport, readCsvGrid, type Grid } from './table'
 
 /** What one of Ledgerline's own reports is said to be when given back as a statement. */
 const OWN_REPORT = "one of Ledgerline's own reconciliation reports (its items or its summary)"
@@ -66,10 +66,9 @@ export async function parseStatementFile(
     )
   switch (format) {
     case 'csv': {
-      const decoded = decodeStatement(bytes, given.encoding)
-      const grid = readCsvGrid(decoded.text, given.separator ?? null)
+      const { grid, encoding, how } = csvGrid(bytes, given)
       if (isOwnReport(grid.rows)) throw notAStatement(name, OWN_REPORT)
-      const parsed = parseGrid(grid, facts(decoded.encoding, decoded.how), mapping())
+      const parsed = parseGrid(grid, facts(encoding, how), mapping())
       return [parsed]
     }
     case 'xlsx':
@@ -132,6 +131,12 @@ export async function parseStatementFile(
     default:
       throw new AppError('not_a_statement', `${name} is a ${format} file, which Ledgerline does not read yet.`)
   }
+}
+
+/** A CSV file's grid and how its text was decoded: the text itself is let go once split (the grid holds its cells), not kept through the reading. */
+function csvGrid(bytes: Uint8Array, given: Partial<StatementMapping>): { grid: Grid; encoding: string; how: string } {
+  const { text, encoding, how } = decodeStatement(bytes, given.encoding)
+  return { grid: readCsvGrid(text, given.separator ?? null), encoding, how }
 }
 
 /** A structured file's statements with a given currency filling only those that state none; one that states another refuses it. */
