@@ -84,6 +84,8 @@ interface GridReading {
   header: string[]
   /** The grid's index of the first data row. */
   first: number
+  /** Signatures of the first rows, taken before any is let go. */
+  rowSignatures: string[]
   /** How many data rows there are; data row i's cells (0: the first under the header) and its line. */
   dataCount: number
   dataRow: (i: number) => string[]
@@ -119,6 +121,7 @@ function readHeader(grid: Grid, facts: FileFacts, mapping: StatementMapping, opt
     headerIndex,
     header,
     first,
+    rowSignatures: grid.rows.slice(0, SIGNATURE_ROWS).map((r) => headerSignature(r)),
     dataCount: Math.max(0, grid.rows.length - first),
     dataRow: (i) => grid.rows.at(first + i) as string[],
     dataLine: (i) => grid.lines[first + i] as number,
@@ -690,7 +693,7 @@ function statementOf(
     header,
     headerLine: headerIndex === null ? null : (grid.lines[headerIndex] as number),
     headerSignature: headerSignature(header),
-    rowSignatures: grid.rows.slice(0, SIGNATURE_ROWS).map((r) => headerSignature(r)),
+    rowSignatures: reading.rowSignatures,
     mapping: reading.mapping,
     numberForm,
     dateForm,
