@@ -230,7 +230,9 @@ describe('OFX', () => {
 <BANKTRANLIST><STMTTRN><TRNTYPE>DEBIT</TRNTYPE><DTPOSTED>20260302</DTPOSTED><TRNAMT>-10.00</TRNAMT><FITID>1</FITID><MEMO>M-Pesa fee</MEMO></STMTTRN></BANKTRANLIST>
 <LEDGERBAL><BALAMT>90.00</BALAMT><DTASOF>20260302</DTASOF></LEDGERBAL></STMTRS></STMTTRNRS></BANKMSGSRSV1></OFX>`
     const [s] = await parseStatementFile(Buffer.from(xml), 'x.ofx')
-    expect(s?.rows.all().map((r) => [r.date, r.amountMinor, r.currency, r.description])).toEqual([['2026-03-02', -1000, 'KES', 'M-Pesa fee']])
+    expect(s?.rows.all().map((r) => [r.date, r.amountMinor, r.currency, r.description])).toEqual([
+      ['2026-03-02', -1000, 'KES', 'M-Pesa fee']
+    ])
   })
 })
 
@@ -462,9 +464,9 @@ describe('what a file holds is never dropped or altered in silence', () => {
     expect(kwd?.rows.all()).toEqual([])
     expect(kwd?.problems[0]?.message).toMatch(/reads both as thousands and as 3 decimals in KWD: it is not read, never guessed/)
     // An entity outside Unicode is kept as written, never an error.
-    expect((await readText(ofx('NGN', '5.00').replace('<FITID>A', '<FITID>A<MEMO>&#x110000; x'), 'x.ofx'))[0]?.rows.all()[0]?.description).toBe(
-      '&#x110000; x'
-    )
+    expect(
+      (await readText(ofx('NGN', '5.00').replace('<FITID>A', '<FITID>A<MEMO>&#x110000; x'), 'x.ofx'))[0]?.rows.all()[0]?.description
+    ).toBe('&#x110000; x')
   })
 
   it('CSV: a quote opened and never closed swallows no line after it', async () => {

@@ -362,7 +362,9 @@ describe('reading a statement', () => {
       counterparty: 'Customer Email'
     })
     expect(orders.questions).toEqual([])
-    expect(orders.rows.all().map((r) => [r.date, r.reference, r.amountMinor, r.currency])).toEqual([['2026-10-01', 'ORD-1001', 150000, 'NGN']])
+    expect(orders.rows.all().map((r) => [r.date, r.reference, r.amountMinor, r.currency])).toEqual([
+      ['2026-10-01', 'ORD-1001', 150000, 'NGN']
+    ])
     const ledger = await parseStatement(
       utf8(
         'Doc No;Entry Date;Account;Soll;Haben;Buchungstext\nRE-7;13.10.2026;1200;;15,00;Zahlung Kunde\nRE-8;02.10.2026;1200;2,50;;Gebühr\n'
