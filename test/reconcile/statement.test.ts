@@ -3,6 +3,9 @@ import fc from 'fast-check'
 import ExcelJS from 'exceljs'
 import iconv from 'iconv-lite'
 import { describe, expect, it } from 'vitest'
+import { parseGrid } from '../../src/main/reconcile/import/grid-reader'
+import { headerSignature } from '../../src/main/reconcile/import/mapping'
+import { EMPTY_MAPPING } from '../../src/main/reconcile/import/parsed-statement'
 import { parseStatement } from '../../src/main/reconcile/import/read-file'
 import { rowContentId } from '../../src/main/reconcile/import/row-ids'
 import { parseAmountBody, readAmountText } from '../../src/main/reconcile/import/amounts'
@@ -123,6 +126,17 @@ describe('reading a statement', () => {
     )
     expect(amountOnly.rows.all().map((r) => r.amountMinor)).toEqual([-5_000])
     expect(amountOnly.proof?.openingMinor).toBe(100_000)
+  })
+
+  it('signs its first rows as they are (what a saved preset is matched by), though the reader lets each row go once read', () => {
+    const rows = [['Date', 'Amount', 'Narration'], ...Array.from({ length: 60 }, (_, i) => ['2026-10-01', `${i + 1}.00`, `LINE ${i}`])]
+    const parsed = parseGrid(
+      { rows: rows.map((r) => [...r]), lines: rows.map((_, i) => i + 1), separator: null, sheet: 'Sheet1' },
+      { name: 's.xlsx', sha256: '', size: 0, encoding: null, encodingHow: null },
+      { ...EMPTY_MAPPING, columns: {}, defaultCurrency: 'NGN' }
+    )
+    expect(parsed.rows.length).toBe(60)
+    expect(parsed.rowSignatures).toEqual(rows.slice(0, 50).map((r) => headerSignature(r)))
   })
 
   it('reads every common amount form exactly, with the form it chose', async () => {
