@@ -3,12 +3,19 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import type { StatementRow } from '../../src/main/reconcile/import/parsed-statement'
 import { CompactRows } from '../../src/main/reconcile/import/grid-rows'
-import { StatementRows, statementRows } from '../../src/main/reconcile/import/statement-rows'
+import { StatementRows } from '../../src/main/reconcile/import/statement-rows'
 import { propertyRuns } from '../support/property'
 
 const text = fc.option(fc.oneof(fc.string(), fc.string({ unit: 'grapheme' }), fc.string({ unit: 'binary', maxLength: 40 })), {
   nil: null
 })
+
+/** Rows given as a list, held as StatementRows. */
+function statementRows(rows: Iterable<StatementRow>): StatementRows {
+  const out = new StatementRows()
+  for (const r of rows) out.push(r)
+  return out.finish()
+}
 
 const row = fc.record<StatementRow>({
   id: fc.string({ minLength: 1, maxLength: 24 }),

@@ -11,9 +11,7 @@ export interface GridRows {
 /** Rows appended in order, their cells' texts in TextBlocks: a million rows of a CSV file in about the size of its text. */
 export class CompactRows implements GridRows {
   private count = 0
-  private blockOf = new Int32Array(256)
-  private startOf = new Int32Array(256)
-  /** Row i's cells are cellLengths[firstCell[i]] to cellLengths[firstCell[i + 1] - 1]. */
+  /** Row i (record i of `texts`): its cells are cellLengths[firstCell[i]] to cellLengths[firstCell[i + 1] - 1]. */
   private firstCell = new Int32Array(257)
   private cellLengths = new Int32Array(2048)
   private readonly texts = new TextBlocks()
@@ -24,15 +22,10 @@ export class CompactRows implements GridRows {
 
   push(row: readonly string[]): void {
     const i = this.count
-    if (i === this.blockOf.length) {
-      this.blockOf = grown(this.blockOf)
-      this.startOf = grown(this.startOf)
-      this.firstCell = grown(this.firstCell, this.blockOf.length + 1)
-    }
+    if (i + 1 === this.firstCell.length) this.firstCell = grown(this.firstCell)
     let cell = this.firstCell[i] as number
     while (cell + row.length > this.cellLengths.length) this.cellLengths = grown(this.cellLengths)
-    this.blockOf[i] = this.texts.record()
-    this.startOf[i] = this.texts.offset
+    this.texts.record()
     for (const text of row) this.cellLengths[cell++] = text.length
     // One piece per row: its cells one after the other.
     this.texts.put(row.join(''))
@@ -44,10 +37,10 @@ export class CompactRows implements GridRows {
   at(index: number): string[] | undefined {
     const i = index < 0 ? index + this.count : index
     if (!(i >= 0 && i < this.count)) return undefined
-    const block = this.texts.block(this.blockOf[i] as number)
+    const block = this.texts.blockOfRecord(i)
     const to = this.firstCell[i + 1] as number
     const cells = new Array<string>(to - (this.firstCell[i] as number))
-    let at = this.startOf[i] as number
+    let at = this.texts.startOfRecord(i)
     for (let c = this.firstCell[i] as number, k = 0; c < to; c++, k++) {
       const n = this.cellLengths[c] as number
       cells[k] = block.slice(at, at + n)

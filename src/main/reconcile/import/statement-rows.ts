@@ -18,10 +18,7 @@ export class StatementRows implements Iterable<StatementRow> {
   private currencies = new Int32Array(256)
   private readonly names: string[] = []
   private readonly nameIndex = new Map<string, number>()
-  /** Each row's block and where its texts start in it. */
-  private blockOf = new Int32Array(256)
-  private startOf = new Int32Array(256)
-  /** Each row's texts' lengths (-1: null), TEXTS per row: id, time, reference, description, counterparty. */
+  /** Each row's texts' lengths (-1: null), TEXTS per row: id, time, reference, description, counterparty; row i is record i of `texts`. */
   private lengths = new Int32Array(256 * TEXTS)
   private readonly texts = new TextBlocks()
 
@@ -38,8 +35,7 @@ export class StatementRows implements Iterable<StatementRow> {
     this.days[i] = this.nameOf(row.date)
     this.currencies[i] = this.nameOf(row.currency)
     const texts = this.texts
-    this.blockOf[i] = texts.record()
-    this.startOf[i] = texts.offset
+    texts.record()
     const at = i * TEXTS
     this.lengths[at] = texts.put(row.id)
     this.lengths[at + 1] = texts.put(row.time)
@@ -59,9 +55,9 @@ export class StatementRows implements Iterable<StatementRow> {
   at(index: number): StatementRow {
     const i = index < 0 ? index + this.count : index
     if (!(i >= 0 && i < this.count)) throw new RangeError(`No row ${index} of ${this.count}.`)
-    const block = this.texts.block(this.blockOf[i] as number)
+    const block = this.texts.blockOfRecord(i)
     const k = i * TEXTS
-    const start = this.startOf[i] as number
+    const start = this.texts.startOfRecord(i)
     const l0 = this.lengths[k] as number
     const l1 = this.lengths[k + 1] as number
     const l2 = this.lengths[k + 2] as number
@@ -104,8 +100,8 @@ export class StatementRows implements Iterable<StatementRow> {
 
   /** Row i's id, without making the row. */
   idAt(i: number): string {
-    const start = this.startOf[i] as number
-    return this.texts.block(this.blockOf[i] as number).slice(start, start + (this.lengths[i * TEXTS] as number))
+    const start = this.texts.startOfRecord(i)
+    return this.texts.blockOfRecord(i).slice(start, start + (this.lengths[i * TEXTS] as number))
   }
 
   /** Row i's currency, without making the row. */
@@ -132,15 +128,6 @@ export class StatementRows implements Iterable<StatementRow> {
     this.amounts = grown(this.amounts)
     this.days = grown(this.days)
     this.currencies = grown(this.currencies)
-    this.blockOf = grown(this.blockOf)
-    this.startOf = grown(this.startOf)
     this.lengths = grown(this.lengths)
   }
-}
-
-/** Rows given as a list (a test's, a statement built by hand) as StatementRows. */
-export function statementRows(rows: Iterable<StatementRow>): StatementRows {
-  const out = new StatementRows()
-  for (const r of rows) out.push(r)
-  return out.finish()
 }

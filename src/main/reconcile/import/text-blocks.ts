@@ -1,4 +1,4 @@
-// Many short texts (a statement's cells, its rows' references) kept as pieces of a few long strings: found again by block, start and length, with no object per text for the collector to trace.
+// Many short texts (a CSV's cells, a statement's rows' references) kept as pieces of a few long strings: found again by record, start and length, with no object per text for the collector to trace.
 
 /** Characters per block (the texts of one record never straddle two blocks). */
 const BLOCK = 1 << 22
@@ -12,16 +12,22 @@ export class TextBlocks {
   private readonly blocks: string[] = []
   private pieces: string[] = []
   private used = 0
+  private records = 0
+  /** Each record's block and where its texts start in it. */
+  private blockOf = new Int32Array(256)
+  private startOf = new Int32Array(256)
 
-  /** Starts a record: the block its texts go in (a new one when this one is full). */
+  /** Starts the next record (in a new block when this one is full), its texts then put one after the other; its number. */
   record(): number {
     if (this.used >= BLOCK) this.seal()
-    return this.blocks.length
-  }
-
-  /** Where the next text starts in its block. */
-  get offset(): number {
-    return this.used
+    const r = this.records++
+    if (r === this.blockOf.length) {
+      this.blockOf = grown(this.blockOf)
+      this.startOf = grown(this.startOf)
+    }
+    this.blockOf[r] = this.blocks.length
+    this.startOf[r] = this.used
+    return r
   }
 
   /** Adds a text to the record; its length, -1 for null. */
@@ -32,10 +38,16 @@ export class TextBlocks {
     return text.length
   }
 
-  /** Block `block` as one string (the one being filled is joined first). */
-  block(block: number): string {
+  /** The block record r's texts are in, as one string (the one being filled is joined first). */
+  blockOfRecord(r: number): string {
+    const block = this.blockOf[r] as number
     if (block === this.blocks.length) this.seal()
     return this.blocks[block] as string
+  }
+
+  /** Where record r's first text starts in its block. */
+  startOfRecord(r: number): number {
+    return this.startOf[r] as number
   }
 
   /** Joins the block being filled, so nothing holds on to the texts it was given. */
@@ -51,8 +63,8 @@ export class TextBlocks {
 }
 
 /** A typed array twice as long, holding what it held. */
-export function grown<T extends Int32Array | Float64Array>(a: T, size = a.length * 2): T {
-  const b = new (a.constructor as new (n: number) => T)(size)
+export function grown<T extends Int32Array | Float64Array>(a: T): T {
+  const b = new (a.constructor as new (n: number) => T)(a.length * 2)
   b.set(a)
   return b
 }
