@@ -40,14 +40,23 @@ export interface RendererHarness {
 }
 
 /**
- * Waits until the page is still: every CSS transition and animation running now that ends (not a spinner's endless one)
- * has finished, and two frames have been drawn after them, so a layout or a picture shows where the screen settles.
+ * Waits until the page is still: no CSS transition or animation that ends (not a spinner's endless one) is running, over
+ * two frames drawn after the last one finished. A change the page has not reacted to yet (a colour scheme Vue applies on
+ * its next tick, whose 0.3 s colour transitions start only then) is waited for too, however slow the machine: the page is
+ * looked at again after the frames, and waited on again while anything started meanwhile.
  */
 export async function settled(page: Page): Promise<void> {
-  await page.evaluate(`Promise.all(document.getAnimations()
-      .filter((a) => Number.isFinite(a.effect?.getComputedTiming().endTime ?? Infinity))
-      .map((a) => a.finished.catch(() => null)))
-    .then(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))))`)
+  await page.evaluate(`(async () => {
+    const frames = () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))
+    const running = () => document.getAnimations().filter((a) =>
+      a.playState === 'running' && Number.isFinite(a.effect?.getComputedTiming().endTime ?? Infinity))
+    for (;;) {
+      await frames()
+      const now = running()
+      if (now.length === 0) return
+      await Promise.all(now.map((a) => a.finished.catch(() => null)))
+    }
+  })()`)
 }
 
 /** The sizes every screen is shot at: the smallest laptop screen an accountant works on, and a common desktop one. */
@@ -72,6 +81,13 @@ export async function screenshotSet(page: Page, name: string): Promise<string[]>
   try {
     for (const theme of themes) {
       await page.emulateMedia({ colorScheme: theme })
+      // The app follows the OS's scheme on Vue's next tick: the picture is taken once it has, not of the scheme before.
+      // (Polled a frame at a time in the page: the CSP forbids the eval that waitForFunction uses.)
+      await page.evaluate(`new Promise((resolve) => {
+        const check = () => document.documentElement.classList.contains('dark') === ${String(theme === 'dark')}
+          ? resolve(null) : requestAnimationFrame(check)
+        check()
+      })`)
       for (const size of SCREEN_SIZES) {
         await page.setViewportSize({ width: size.width, height: size.height })
         const dir = join(ARTIFACTS_DIR, 'e2e', `${size.label}-${theme}`)
