@@ -5,8 +5,12 @@ import { compareText, type MatchState } from './state'
 export function claimDecided(s: MatchState): void {
   const pinned = [...s.decisions.pinned].sort((a, b) => compareText(pairKey(a.providerIds, a.fileIds), pairKey(b.providerIds, b.fileIds)))
   if (pinned.length === 0) return
-  const pIndex = new Map(s.provider.map((p, i) => [p.id, i]))
-  const fIndex = new Map(s.file.map((f, i) => [f.id, i]))
+  // Only the members pins name are looked up (a pool matched again holds few of them among many records and lines).
+  const named = new Set(pinned.flatMap((pin) => [...pin.providerIds, ...pin.fileIds]))
+  const pIndex = new Map<string, number>()
+  const fIndex = new Map<string, number>()
+  s.provider.forEach((p, i) => named.has(p.id) && pIndex.set(p.id, i))
+  s.file.forEach((f, i) => named.has(f.id) && fIndex.set(f.id, i))
   for (const pin of pinned) {
     const ps = pin.providerIds.map((id) => pIndex.get(id))
     const fs = pin.fileIds.map((id) => fIndex.get(id))

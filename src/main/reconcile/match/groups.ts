@@ -1,32 +1,61 @@
 // Phase 4 of a match: groups by sum. One line equal to the sum of several open records (a settlement, a bulk payout), or one record paid as several lines; found by whole day-and-channel groups first, then a bounded subset-sum search.
 import { moneyText } from '../../../shared/money'
 import type { EngineFileRow, EngineProvider, MatchOptions } from './types'
-import { laneKey, pushTo, windowStart } from './lanes'
+import { pushTo, windowStart } from './lanes'
 import type { MatchState } from './state'
 
-export function* findGroups(s: MatchState, onProgress: MatchOptions['onProgress']): Generator<void> {
+/**
+ * How a pool matched again (match/rematch.ts) replays the groups: a line's or record's search that cannot come out
+ * otherwise than in the last run (no candidate of its window claimed otherwise so far) is not made again; what it
+ * claimed then is claimed again, its item kept as stored.
+ */
+export interface GroupReplay {
+  /** Whether the search for line `fi` (1:N) may find otherwise than the last run's. */
+  lineMayDiffer(fi: number): boolean
+  /** Claims again what the last run's search for line `fi` claimed. */
+  lineKept(fi: number): void
+  /** What the search for line `fi` claimed now: its records (none for an ambiguity or nothing found), and whether the line. */
+  lineSearched(fi: number, records: readonly number[], lineClaimed: boolean): void
+  recordMayDiffer(pi: number): boolean
+  recordKept(pi: number): void
+  recordSearched(pi: number, lines: readonly number[], recordClaimed: boolean): void
+}
+
+export function* findGroups(s: MatchState, onProgress: MatchOptions['onProgress'], replay?: GroupReplay): Generator<void> {
   const { provider, file, settings, openP, openF, pDay, fDay, fAmount, pClaimed, fClaimed, pMoney, pRank, fRank } = s
   onProgress?.('groups', 0, openF.length)
   // Open records by currency and direction, in day order.
-  const lanes = new Map<string, number[]>()
-  for (const i of openP) pushTo(lanes, laneKey((provider[i] as EngineProvider).currency, s.expected(i)), i)
-  // Each open record's group (its day and channel) as a small number.
-  const pGroup = new Int32Array(provider.length)
+  const lanes = new Map<number, number[]>()
+  for (const i of openP) pushTo(lanes, s.pLane(i), i)
+  // Each open record's group (its day and channel) as a small number, named when first asked for.
+  const pGroup = new Int32Array(provider.length).fill(-1)
   const groupIds = new Map<string, number>()
-  for (const i of openP) {
+  const groupOf = (i: number): number => {
+    let g = pGroup[i] as number
+    if (g >= 0) return g
     const key = `${pDay[i]}|${(provider[i] as EngineProvider).channel ?? ''}`
-    let g = groupIds.get(key)
-    if (g === undefined) groupIds.set(key, (g = groupIds.size))
+    g = groupIds.get(key) ?? groupIds.size
+    if (g === groupIds.size) groupIds.set(key, g)
     pGroup[i] = g
+    return g
   }
-  const pSums = new GroupSums(groupIds.size)
+  const pSums = new GroupSums(openP.length)
   const candidates: number[] = []
   for (const fi of openF) {
     if (((fRank[fi] as number) & 0xff) === 0xff) yield
     if (fClaimed[fi]) continue
+    if (replay && !replay.lineMayDiffer(fi)) {
+      replay.lineKept(fi)
+      continue
+    }
+    const claimed = searchLine(fi)
+    replay?.lineSearched(fi, claimed ?? [], claimed !== null)
+  }
+  /** The records the line is found the sum of (none for an ambiguity), claimed with it; null when nothing is found. */
+  function searchLine(fi: number): number[] | null {
     const row = file[fi] as EngineFileRow
     const day = fDay[fi] as number
-    const lane = lanes.get(laneKey(row.currency, row.amountMinor)) ?? []
+    const lane = lanes.get(s.fLane(fi)) ?? []
     const sign = Math.sign(row.amountMinor)
     candidates.length = 0
     for (let k = windowStart(lane, pDay, day - settings.daysAfter), end = Math.min(lane.length, k + 5_000); k < end; k++) {
@@ -35,14 +64,14 @@ export function* findGroups(s: MatchState, onProgress: MatchOptions['onProgress'
       // Only money that moved is settled: a pending record is never part of a settlement line.
       if (!pClaimed[pi] && pMoney[pi] === 1 && Math.sign(s.expected(pi)) === sign && !s.pairDismissed(pi, fi)) candidates.push(pi)
     }
-    if (candidates.length < 2) continue
+    if (candidates.length < 2) return null
     const search = (amountOf: (i: number) => number): ReturnType<typeof findGroup> =>
       findGroup(
         candidates,
         amountOf,
         row.amountMinor,
         s.tol(row.currency),
-        (i) => pGroup[i] as number,
+        groupOf,
         pSums,
         (i) => Math.abs((pDay[i] as number) - day),
         settings.groupSearchLimit
@@ -54,15 +83,15 @@ export function* findGroups(s: MatchState, onProgress: MatchOptions['onProgress'
       found = search(s.net)
       net = found !== null
     }
-    if (!found) continue
+    if (!found) return null
     const ids = found.members.map((i) => (provider[i] as EngineProvider).id)
-    if (s.isDismissed(ids, [row.id])) continue
+    if (s.isDismissed(ids, [row.id])) return null
     if (found.ambiguous) {
       s.claimOne('ambiguous', -1, fi, null, [
         `the line equals the sum of more than one set of provider records (${found.how})`,
         'none is picked'
       ])
-      continue
+      return []
     }
     const members = [...found.members].sort(s.byPRank)
     const fees = members.reduce((sum, i) => sum + (s.pAmount[i] as number) - s.net(i), 0)
@@ -71,14 +100,15 @@ export function* findGroups(s: MatchState, onProgress: MatchOptions['onProgress'
       s.claim('suggested', members, [fi], null, [`the line is the sum of ${members.length} provider records${read} (${found.how})`]),
       net
     )
+    return members
   }
   // N:1: one provider record paid out or in as several lines. Open lines by currency and direction, in day order.
-  const fileLanes = new Map<string, number[]>()
+  const fileLanes = new Map<number, number[]>()
   let fMinDay = Infinity
   let fMaxDay = -Infinity
   for (const i of openF) {
     if (fClaimed[i]) continue
-    pushTo(fileLanes, laneKey((file[i] as EngineFileRow).currency, (file[i] as EngineFileRow).amountMinor), i)
+    pushTo(fileLanes, s.fLane(i), i)
     fMinDay = Math.min(fMinDay, fDay[i] as number)
     fMaxDay = Math.max(fMaxDay, fDay[i] as number)
   }
@@ -87,8 +117,17 @@ export function* findGroups(s: MatchState, onProgress: MatchOptions['onProgress'
   for (const pi of openP) {
     if (((pRank[pi] as number) & 0xff) === 0xff) yield
     if (pClaimed[pi]) continue
+    if (replay && !replay.recordMayDiffer(pi)) {
+      replay.recordKept(pi)
+      continue
+    }
+    const claimed = searchRecord(pi)
+    replay?.recordSearched(pi, claimed ?? [], claimed !== null)
+  }
+  /** The lines the record was paid as (none for an ambiguity), claimed with it; null when nothing is found. */
+  function searchRecord(pi: number): number[] | null {
     const p = provider[pi] as EngineProvider
-    const lane = fileLanes.get(laneKey(p.currency, s.expected(pi))) ?? []
+    const lane = fileLanes.get(s.pLane(pi)) ?? []
     const day = pDay[pi] as number
     candidates.length = 0
     for (let k = windowStart(lane, fDay, day - settings.daysBefore), end = Math.min(lane.length, k + 5_000); k < end; k++) {
@@ -96,7 +135,7 @@ export function* findGroups(s: MatchState, onProgress: MatchOptions['onProgress'
       if ((fDay[fi] as number) > day + settings.daysAfter) break
       if (!fClaimed[fi] && !s.pairDismissed(pi, fi)) candidates.push(fi)
     }
-    if (candidates.length < 2) continue
+    if (candidates.length < 2) return null
     const search = (target: number): ReturnType<typeof findGroup> =>
       findGroup(
         candidates,
@@ -114,7 +153,7 @@ export function* findGroups(s: MatchState, onProgress: MatchOptions['onProgress'
       found = search(s.net(pi))
       net = found !== null
     }
-    if (!found) continue
+    if (!found) return null
     const members = [...found.members].sort(s.byFRank)
     if (
       s.isDismissed(
@@ -122,13 +161,13 @@ export function* findGroups(s: MatchState, onProgress: MatchOptions['onProgress'
         members.map((i) => (file[i] as EngineFileRow).id)
       )
     )
-      continue
+      return null
     if (found.ambiguous) {
       s.claimOne('ambiguous', pi, -1, null, [
         `the record equals the sum of more than one set of file lines (${found.how})`,
         'none is picked'
       ])
-      continue
+      return []
     }
     const read = net ? `, net of fees ${moneyText(Math.abs((s.pAmount[pi] as number) - s.net(pi)), p.currency)}` : ''
     s.marked(
@@ -137,6 +176,7 @@ export function* findGroups(s: MatchState, onProgress: MatchOptions['onProgress'
       ]),
       net
     )
+    return members
   }
 }
 

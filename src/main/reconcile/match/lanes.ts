@@ -1,10 +1,5 @@
 // Open records and lines by currency and direction, each lane in day order: a match window is a binary search away.
 
-/** Money of one currency moving one way: only such records and lines are ever compared. */
-export function laneKey(currency: string, amount: number): string {
-  return `${currency}${amount >= 0 ? '+' : '-'}`
-}
-
 export function pushTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
   const list = map.get(key)
   if (list) list.push(value)

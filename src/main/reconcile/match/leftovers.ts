@@ -15,7 +15,8 @@ export interface LeftOut {
   outsidePeriod: number
 }
 
-export function* leaveOver(s: MatchState): Generator<void, LeftOut> {
+/** `kept`: records and lines (1) whose item alone, as the last run made it, stands (a pool matched again, match/rematch.ts): none is made. */
+export function* leaveOver(s: MatchState, kept?: { p: Uint8Array; f: Uint8Array }): Generator<void, LeftOut> {
   const { provider, pClaimed, fClaimed, pMoney } = s
   const left: LeftOut = { failed: 0, outsidePeriod: 0 }
   const leave = (i: number): void => {
@@ -28,12 +29,13 @@ export function* leaveOver(s: MatchState): Generator<void, LeftOut> {
       left.failed++
       return
     }
+    if (kept?.p[i] === 1) return
     if ((provider[i] as EngineProvider).status === 'pending') s.emitOne('pending_at_provider', i, -1, null, PENDING_NOT_IN_FILE)
     else s.emitOne('only_in_provider', i, -1, null, NOT_IN_FILE)
   }
   yield* slices(provider.length, (from, to) => {
     for (let i = from; i < to; i++) leave(i)
   })
-  for (const i of s.openF) if (!fClaimed[i]) s.emitOne('only_in_file', -1, i, null, NO_RECORD_MATCHES)
+  for (const i of s.openF) if (!fClaimed[i] && kept?.f[i] !== 1) s.emitOne('only_in_file', -1, i, null, NO_RECORD_MATCHES)
   return left
 }

@@ -194,6 +194,16 @@ export class MatchState {
   /** Record i net of its fees. */
   readonly net = (i: number): number => this.pNet[i] as number
 
+  /** Record i's lane as a number: money of one currency moving one way (only such records and lines are ever compared in a group). */
+  pLane(i: number): number {
+    return (this.pCurrency[i] as number) * 2 + ((this.pExpected[i] as number) >= 0 ? 0 : 1)
+  }
+
+  /** Line i's lane, numbered as records' are. */
+  fLane(i: number): number {
+    return (this.fCurrency[i] as number) * 2 + ((this.fAmount[i] as number) >= 0 ? 0 : 1)
+  }
+
   /** Whether record i reads differently net of fees, and the session lets it be read so. */
   hasNetReading(i: number): boolean {
     return this.bothReadings && this.pNet[i] !== this.pAmount[i]

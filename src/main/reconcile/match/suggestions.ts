@@ -19,7 +19,16 @@ interface Edge {
   reasons: string[]
 }
 
-export function* suggestPairs(s: MatchState, onProgress: MatchOptions['onProgress']): Generator<void> {
+/**
+ * `scope`: when given, only the records and lines it marks (1) are scored (a pool matched again, match/rematch.ts: it
+ * holds every candidate of its members, and no line's window there holds 5,000 records, so they are read as a whole
+ * pool's matching reads them).
+ */
+export function* suggestPairs(
+  s: MatchState,
+  onProgress: MatchOptions['onProgress'],
+  scope?: { p: Uint8Array; f: Uint8Array }
+): Generator<void> {
   const { provider, file, settings, openP, openF, pDay, fDay, fClaimed, pClaimed, fRank } = s
   onProgress?.('suggestions', 0, openF.length)
   const pWords = new Map<number, string[]>()
@@ -38,6 +47,7 @@ export function* suggestPairs(s: MatchState, onProgress: MatchOptions['onProgres
   const bucketKey = (currency: string, amount: number, shift: number): string =>
     `${currency}|${Math.floor(amount / (s.tol(currency) + 1)) + shift}`
   for (const i of openP) {
+    if (scope && scope.p[i] !== 1) continue
     const currency = (provider[i] as EngineProvider).currency
     const gross = bucketKey(currency, s.expected(i), 0)
     pushTo(buckets, gross, i)
@@ -56,6 +66,7 @@ export function* suggestPairs(s: MatchState, onProgress: MatchOptions['onProgres
   const seenFor = new Int32Array(provider.length).fill(-1)
   const learned = s.decisions.learned
   for (const fi of openF) {
+    if (scope && scope.f[fi] !== 1) continue
     const row = file[fi] as EngineFileRow
     const fw = words([row.description, row.counterparty, row.reference].filter(Boolean).join(' '))
     const day = fDay[fi] as number
