@@ -9,17 +9,12 @@ import { ReconContext } from '../../src/main/reconcile/context'
 import { POOL_OUTCOMES, SessionItems } from '../../src/main/reconcile/items'
 import type { ReconService } from '../../src/main/reconcile/service'
 import type { ReconItem, SessionInfo } from '../../src/shared/reconcile'
-import { scenarioService, scenarioSession } from '../support/recon-session'
+import { scenarioService, scenarioSession, sessionShown } from '../support/recon-session'
 
 const ADA = { name: 'Ada Obi', email: 'ada@example.com' }
 
 function statement(lines: string[]): string {
   return ['Account number,0123456789', 'Currency,NGN', 'Date,Reference,Description,Amount', ...lines].join('\n')
-}
-
-/** Every item in order and the totals, as text: what a full run must give again. */
-function shown(service: ReconService, sessionId: string): string {
-  return JSON.stringify({ items: [...service.allItems(sessionId)], totals: service.totals(sessionId) })
 }
 
 function runs(service: ReconService, sessionId: string): number {
@@ -31,9 +26,9 @@ async function decided(service: ReconService, session: SessionInfo, decision: Pa
   const before = runs(service, session.id)
   const { inPlace } = await service.decide(session.id, decision)
   expect(runs(service, session.id)).toBe(inPlace ? before : before + 1)
-  const kept = shown(service, session.id)
+  const kept = sessionShown(service, session.id)
   await service.run(session.id)
-  expect(shown(service, session.id)).toBe(kept)
+  expect(sessionShown(service, session.id)).toBe(kept)
   return inPlace
 }
 

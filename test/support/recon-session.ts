@@ -67,3 +67,21 @@ export async function scenarioSession(
   await service.run(session.id)
   return session
 }
+
+/** Every item of a session in order and its totals, as text: what a full run of the same events must give again. */
+export function sessionShown(service: ReconService, sessionId: string): string {
+  return JSON.stringify({ items: [...service.allItems(sessionId)], totals: service.totals(sessionId) })
+}
+
+/** An NGN statement of these lines (date, reference, description, amount), its opening balance 0 and its closing balance their sum. */
+export function balancedStatement(lines: readonly string[]): string {
+  const total = lines.reduce((n, l) => n + Math.round(Number(l.split(',').at(-1)) * 100), 0)
+  return [
+    'Account number,0123456789',
+    'Currency,NGN',
+    'Opening balance,0.00',
+    'Date,Reference,Description,Amount',
+    ...lines,
+    `Closing balance,${(total / 100).toFixed(2)}`
+  ].join('\n')
+}

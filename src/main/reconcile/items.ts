@@ -1,4 +1,5 @@
 // A session's stored result: its items in order (a page, one, all, those a filter shows, the open pool), an item put in its place without moving the others, and the summary totals kept with them.
+import { randomUUID } from 'node:crypto'
 import type Database from 'better-sqlite3'
 import type { ReconPlacement } from '../../shared/records'
 import { pairKey, shortItemKey, storedSettings, type ItemFilter, type ReconItem, type ReconSettings } from '../../shared/reconcile'
@@ -82,27 +83,63 @@ export interface StoredItem {
   item: ReconItem
 }
 
-/** Stores one item at a place, with the columns the filters read. */
-function insertItem(insert: Database.Statement, sessionId: string, position: number, item: ReconItem): void {
+/** Stores one item at a place, with the columns the filters read; returns it as stored. */
+function insertItem(insert: Database.Statement, sessionId: string, position: number, item: ReconItem): StoredItem {
   const c = itemColumns(item)
+  const data = JSON.stringify(item)
   insert.run(
     sessionId,
     position,
     item.key,
     shortItemKey(item.key),
     item.outcome,
-    JSON.stringify(item),
+    data,
     c.currency,
     c.day,
     c.providerMinor,
     c.fileMinor,
     c.search
   )
+  return { position, data, item }
 }
+
+/** The outcomes a pool matched again reads besides the pool's: the lines that may name a record by its key (pool-run.ts). */
+export const KEYS_OUTCOMES = ['duplicate_in_file', 'not_read'] as const
+
+/** The outcomes the mirror holds. */
+const MIRRORED = new Set<string>([...POOL_OUTCOMES, ...KEYS_OUTCOMES])
+
+/**
+ * One session's items of MIRRORED outcomes as stored, kept in memory between decisions (a million items' pool is read
+ * once, not per decision). It stands for the table only while the summary written with its last change carries its
+ * token: every change to a session's items is stored with its totals in one transaction (storeTotals seals the mirror),
+ * so a change rolled back, made by another process, or not sealed leaves the tokens apart and the items are read again.
+ */
+interface Mirror {
+  sessionId: string
+  token: string | null
+  items: Map<string, StoredItem>
+  keyAt: Map<number, string>
+  /** Each record's and line's item of the open pool (POOL_OUTCOMES), by the member's id. */
+  poolOf: Map<string, ReconItem>
+}
+
+/** A session's mirrored items (see Mirror): by key, and the open pool's by member. */
+export interface MirroredItems {
+  items: ReadonlyMap<string, StoredItem>
+  poolOf: ReadonlyMap<string, ReconItem>
+}
+
+const POOL = new Set<string>(POOL_OUTCOMES)
+
+/** The mirror of each database (one session at a time: the one being decided on). */
+const MIRRORS = new WeakMap<Database.Database, Mirror>()
 
 export interface StoredSummary {
   settings: ReconSettings
   totals: SummaryTotals
+  /** The token of the mirror the change was made through (see Mirror). */
+  mirror?: string
 }
 
 /** The session's columns the totals are read from. */
@@ -220,6 +257,26 @@ export class SessionItems {
   }
 
   /**
+   * Whether an item of the session holds the provider record: found at once when it waits in the open pool (the mirror)
+   * or alone; else the items whose key holds the id are looked through.
+   */
+  holdsRecord(sessionId: string, recordId: string): boolean {
+    if (
+      this.mirrored(sessionId)
+        .poolOf.get(recordId)
+        ?.provider.some((p) => p.id === recordId)
+    )
+      return true
+    if (this.get(sessionId, pairKey([recordId], [])) !== null) return true
+    const keys = this.ctx.db
+      .prepare('select item_key from recon_items where session_id = ? and instr(item_key, ?) > 0')
+      .pluck()
+      .all(sessionId, recordId) as string[]
+    // An item key is the provider ids joined by '+', then '|', then the lines' (pairKey): the record must be one of the ids.
+    return keys.some((key) => (key.split('|')[0] ?? '').split('+').includes(recordId))
+  }
+
+  /**
    * The items other than `key` that still wait in the engine's open pool (suggested, ambiguous, alone
    * at the provider or in the file, pending), in the currency, dated within the days given, that may
    * hold an amount between `low` and `high`: a line's, a record's, or (when records may be read so
@@ -268,9 +325,11 @@ export class SessionItems {
   *replacing(sessionId: string, items: Iterable<ReconItem>, stored: (count: number) => void): Generator<void, number> {
     this.ctx.db.prepare('delete from recon_items where session_id = ?').run(sessionId)
     const insert = this.insertStatement()
+    const mirror = this.changing(sessionId, true)
     let k = 0
     for (const item of items) {
-      insertItem(insert, sessionId, k++ * POSITION_GAP, item)
+      const row = insertItem(insert, sessionId, k++ * POSITION_GAP, item)
+      if (MIRRORED.has(item.outcome)) mirrorPut(mirror, row)
       if (k % ITEMS_PER_STEP === 0) {
         stored(k)
         yield
@@ -286,9 +345,31 @@ export class SessionItems {
     )
   }
 
-  /** The items of the engine's open pool (POOL_OUTCOMES), each with its place. */
-  pool(sessionId: string): StoredItem[] {
-    return this.withOutcomes(sessionId, POOL_OUTCOMES)
+  /**
+   * The items of the engine's open pool (POOL_OUTCOMES) and of KEYS_OUTCOMES, each with its place, by key: from the
+   * mirror while it stands for the table, else read (and mirrored). Not to be changed by the caller.
+   */
+  mirrored(sessionId: string): MirroredItems {
+    const token = this.storedSummary(sessionId)?.mirror ?? null
+    const kept = MIRRORS.get(this.ctx.db)
+    if (kept && kept.sessionId === sessionId && kept.token !== null && kept.token === token) return kept
+    const mirror = emptyMirror(sessionId, token)
+    for (const stored of this.withOutcomes(sessionId, [...MIRRORED])) mirrorPut(mirror, stored)
+    MIRRORS.set(this.ctx.db, mirror)
+    return mirror
+  }
+
+  /** The mirror of a session about to change (emptied when `reset`), unsealed until its totals are stored; null when none is kept for it. */
+  private changing(sessionId: string, reset = false): Mirror | null {
+    const kept = MIRRORS.get(this.ctx.db)
+    if (reset) {
+      const mirror = emptyMirror(sessionId, null)
+      MIRRORS.set(this.ctx.db, mirror)
+      return mirror
+    }
+    if (!kept || kept.sessionId !== sessionId) return null
+    kept.token = null
+    return kept
   }
 
   /** The items of these outcomes, each with its place, in order. */
@@ -305,6 +386,8 @@ export class SessionItems {
   /** Takes the item at a place out. */
   remove(sessionId: string, position: number): void {
     this.ctx.db.prepare('delete from recon_items where session_id = ? and position = ?').run(sessionId, position)
+    const mirror = this.changing(sessionId)
+    if (mirror) mirrorDrop(mirror, position)
   }
 
   /**
@@ -312,6 +395,7 @@ export class SessionItems {
    * false when its neighbours sit too close for a place between them (a run spaces them again).
    */
   insertInOrder(sessionId: string, item: ReconItem): boolean {
+    const mirror = this.changing(sessionId)
     const lead = leadOf(item)
     const at = this.ctx.db.prepare(
       'select position, data from recon_items where session_id = ? and position >= ? order by position limit 1'
@@ -341,7 +425,8 @@ export class SessionItems {
       else if (next - prev >= 2) position = prev + Math.floor((next - prev) / 2)
       else return false
     }
-    insertItem(this.insertStatement(), sessionId, position, item)
+    const stored = insertItem(this.insertStatement(), sessionId, position, item)
+    if (mirror && MIRRORED.has(item.outcome)) mirrorPut(mirror, stored)
     return true
   }
 
@@ -375,11 +460,16 @@ export class SessionItems {
   /** Stores one item as it now is, at its place. */
   replaceOne(sessionId: string, position: number, item: ReconItem): void {
     const c = itemColumns(item)
+    const data = JSON.stringify(item)
     this.ctx.db
       .prepare(
         'update recon_items set outcome = ?, data = ?, currency = ?, day = ?, provider_minor = ?, file_minor = ?, search = ? where session_id = ? and position = ?'
       )
-      .run(item.outcome, JSON.stringify(item), c.currency, c.day, c.providerMinor, c.fileMinor, c.search, sessionId, position)
+      .run(item.outcome, data, c.currency, c.day, c.providerMinor, c.fileMinor, c.search, sessionId, position)
+    const mirror = this.changing(sessionId)
+    if (!mirror) return
+    mirrorDrop(mirror, position)
+    if (MIRRORED.has(item.outcome)) mirrorPut(mirror, { position, data, item })
   }
 
   /**
@@ -411,8 +501,36 @@ export class SessionItems {
     return { ...kept, settings: storedSettings(JSON.stringify(kept.settings)) }
   }
 
+  /** Stores the totals, and seals the session's mirror (when one is kept) with a new token stored beside them. */
   storeTotals(sessionId: string, settings: ReconSettings, totals: SummaryTotals): void {
-    const stored: StoredSummary = { settings, totals }
+    const kept = MIRRORS.get(this.ctx.db)
+    const mirror = kept?.sessionId === sessionId ? kept : null
+    const token = mirror ? randomUUID() : null
+    const stored: StoredSummary = { settings, totals, ...(token ? { mirror: token } : {}) }
     this.ctx.db.prepare('update recon_sessions set summary = ? where id = ?').run(JSON.stringify(stored), sessionId)
+    if (mirror) mirror.token = token
   }
+}
+
+function emptyMirror(sessionId: string, token: string | null): Mirror {
+  return { sessionId, token, items: new Map(), keyAt: new Map(), poolOf: new Map() }
+}
+
+function mirrorPut(mirror: Mirror | null, stored: StoredItem): void {
+  if (!mirror) return
+  const { item } = stored
+  mirror.items.set(item.key, stored)
+  mirror.keyAt.set(stored.position, item.key)
+  if (!POOL.has(item.outcome)) return
+  for (const p of item.provider) mirror.poolOf.set(p.id, item)
+  for (const f of item.file) mirror.poolOf.set(f.id, item)
+}
+
+function mirrorDrop(mirror: Mirror, position: number): void {
+  const key = mirror.keyAt.get(position)
+  if (key === undefined) return
+  const item = (mirror.items.get(key) as StoredItem).item
+  mirror.keyAt.delete(position)
+  mirror.items.delete(key)
+  for (const side of [item.provider, item.file]) for (const { id } of side) if (mirror.poolOf.get(id) === item) mirror.poolOf.delete(id)
 }

@@ -4,8 +4,10 @@ import type { ReconContext } from './context'
 import { runMatch } from './engine'
 import { engineFileRow, engineProvider } from './engine-sides'
 import type { FoldedDecisions } from './fold'
-import type { SessionItems } from './items'
-import type { EngineFileRow, EngineProvider, PinnedMatch } from './match/types'
+import { KEYS_OUTCOMES, type SessionItems, type StoredItem } from './items'
+import type { EngineFileRow, EngineProvider, Party, PinnedMatch } from './match/types'
+import { phaseOf, rematchPool, type LastItem, type Rematched } from './match/rematch'
+import { moneyOf } from './match/state'
 import { mayHoldKey } from './key-filter'
 import { loadProviderSide, outsideThePeriod, recordParties, shiftDay } from './provider-side'
 import { normaliseReference, referenceCandidates, referenceTokens } from './references'
@@ -13,9 +15,6 @@ import { fileNamesOf, filePagesOf } from './report'
 import { RuleStore } from './rules/store'
 import { materialise, outsideLeftOpen, type Runs } from './runs'
 import { Totals, totalsBasis } from './totals'
-
-/** Outcomes the exact keys (or the reading of a file) make: a line of these may name a record by its key. */
-const KEYS_OUTCOMES = ['duplicate_in_file', 'not_read'] as const
 
 /** Outcomes a 1:1 match by key can have. */
 const KEY_MATCH_OUTCOMES = new Set(['matched', 'amount_differs', 'status_differs', 'currency_differs'])
@@ -69,9 +68,13 @@ export class PoolRuns {
     const dismissedAdded = [...now.engine.dismissed].filter((k) => !was.engine.dismissed.has(k))
     const dismissedRemoved = [...was.engine.dismissed].filter((k) => !now.engine.dismissed.has(k))
 
-    const pool = this.items.pool(session.id)
-    const poolOf = new Map<string, ReconItem>()
-    for (const { item } of pool) for (const id of memberIds(item)) poolOf.set(id, item)
+    const mirrored = this.items.mirrored(session.id)
+    const pool: StoredItem[] = []
+    const keyedLines: FileSide[] = []
+    for (const stored of mirrored.items.values())
+      if ((KEYS_OUTCOMES as readonly string[]).includes(stored.item.outcome)) keyedLines.push(...stored.item.file)
+      else pool.push(stored)
+    const { poolOf } = mirrored
 
     // Items leaving the pinned or keyed part: a pin taken back, a match by key unmatched.
     const released = new Map<string, { position: number; item: ReconItem }>()
@@ -129,14 +132,12 @@ export class PoolRuns {
       }
       if (records.size > 1 || [...records].some((id) => !dismissedWith(id, f.id))) return 'a freed line names a record by its key'
     }
-    // The lines that may name a record by its key: those the keys or the reading of a file made items of, the pool's and the freed (read once, when asked).
-    let namingLines: FileSide[] | null = null
-    const linesThatMayName = (): FileSide[] =>
-      (namingLines ??= [
-        ...this.items.withOutcomes(session.id, KEYS_OUTCOMES).flatMap(({ item }) => item.file),
-        ...pool.flatMap(({ item }) => item.file),
-        ...releasedLines
-      ])
+    // The lines that may name a record by its key: those the keys or the reading of a file made items of, the pool's and the freed.
+    function* linesThatMayName(): Generator<FileSide> {
+      yield* keyedLines
+      for (const { item } of pool) yield* item.file
+      yield* releasedLines
+    }
     if (releasedRecords.length > 0) {
       const freedKeys = new Map<string, string>()
       for (const p of releasedRecords) for (const k of keysOf(p)) freedKeys.set(k, p.id)
@@ -180,18 +181,48 @@ export class PoolRuns {
     if (outside === null) return 'an outside record is gone from the cache'
     const records: EngineProvider[] = []
     const lines: EngineFileRow[] = []
-    for (const item of [...pool.map((p) => p.item), ...[...released.values()].map((r) => r.item)]) {
-      for (const p of item.provider) if (!rekeyedIds.has(p.id)) records.push(engineProvider(p, session))
-      for (const f of item.file) if (!rekeyedIds.has(f.id)) lines.push(engineFileRow(f))
+    // Each record's and line's item in the pool (aligned with them), and each pool item as the replay reads it.
+    const pLast: (LastItem | null)[] = []
+    const fLast: (LastItem | null)[] = []
+    let phasesKnown = rekeyed.length === 0
+    for (const stored of pool) {
+      const sides = this.sidesOf(stored, session, now.engine.learned !== undefined)
+      const { last } = sides
+      if (last) {
+        last.ps.length = 0
+        last.fs.length = 0
+      } else phasesKnown = false
+      for (const p of sides.records)
+        if (!rekeyedIds.has(p.id)) {
+          last?.ps.push(records.length)
+          records.push(p)
+          pLast.push(last)
+        }
+      for (const f of sides.lines)
+        if (!rekeyedIds.has(f.id)) {
+          last?.fs.push(lines.length)
+          lines.push(f)
+          fLast.push(last)
+        }
     }
-    records.push(...outside)
+    for (const { item } of released.values()) {
+      for (const p of item.provider)
+        if (!rekeyedIds.has(p.id)) {
+          records.push(engineProvider(p, session))
+          pLast.push(null)
+        }
+      for (const f of item.file)
+        if (!rekeyedIds.has(f.id)) {
+          lines.push(engineFileRow(f))
+          fLast.push(null)
+        }
+    }
+    for (const r of outside) {
+      records.push(r)
+      pLast.push(null)
+    }
     if (now.engine.learned) {
-      const parties = recordParties(
-        this.ctx.db,
-        session.profileId,
-        session.source,
-        records.map((r) => r.id)
-      )
+      const parties = this.partiesOf(session, records, now.engine.learned)
       for (const r of records) {
         const party = parties.get(r.id)
         if (party) r.party = party
@@ -202,7 +233,14 @@ export class PoolRuns {
     for (const f of lines) if (f.carried) fileNames.set(f.fileId, f.carried.file ?? 'an earlier statement')
     for (const [id, name] of fileNamesOf(session)) fileNames.set(id, name)
     const filePages = filePagesOf(session)
-    const result = runMatch(records, lines, session.settings, now.engine, { fileNames, filePages, keysSettled: true })
+    // Only what the decision can reach matched again, when it can be told (else all of the pool).
+    const touched = new Set([
+      ...releasedIds,
+      ...[...pinsAdded, ...pinsRemoved].flatMap((pin) => [...pin.providerIds, ...pin.fileIds]),
+      ...[...dismissedAdded, ...dismissedRemoved].flatMap(idsOfKey)
+    ])
+    const rematched = phasesKnown ? this.rematch(session, pool, records, lines, pLast, fLast, now, touched, { fileNames, filePages }) : null
+    const result = rematched?.result ?? runMatch(records, lines, session.settings, now.engine, { fileNames, filePages, keysSettled: true })
     const made = materialise(result, now, session, basis as FeeBasis).items
     // Each pair of keys again, as the keys phase makes it (before the pool, which no longer holds it).
     for (const { record, line } of rekeyed) {
@@ -218,7 +256,7 @@ export class PoolRuns {
 
     // What changed: the items no longer made, and those made anew (an item made the same, to its JSON, is left as it is).
     const old = new Map<string, { position: number; data: string; item: ReconItem }>()
-    for (const p of pool) old.set(p.item.key, p)
+    for (const p of pool) if (!rematched || rematched.remade.has(p.item.key)) old.set(p.item.key, p)
     for (const [key, r] of released) old.set(key, { ...r, data: JSON.stringify(r.item) })
     const same = new Set<string>()
     const added: ReconItem[] = []
@@ -235,8 +273,85 @@ export class PoolRuns {
     const placed = this.placeAll(session.id, gone, added)
     if (!placed) return 'no room in the order'
     this.items.storeTotals(session.id, session.settings, next.result())
-    this.items.storeOutsideOpen(session.id, outsideLeftOpen(result))
+    const outsideOpen = rematched?.outsideOpen ?? outsideLeftOpen(result)
+    if (JSON.stringify(outsideOpen) !== JSON.stringify(outsideIds)) this.items.storeOutsideOpen(session.id, outsideOpen)
     return null
+  }
+
+  /**
+   * The pool matched again only where the decision reaches (match/rematch.ts), each member checked to be in one item
+   * (kept or made now); null when it cannot be told (the pool is then matched whole).
+   */
+  private rematch(
+    session: SessionInfo,
+    pool: readonly StoredItem[],
+    records: readonly EngineProvider[],
+    lines: readonly EngineFileRow[],
+    pLast: readonly (LastItem | null)[],
+    fLast: readonly (LastItem | null)[],
+    now: FoldedDecisions,
+    touched: ReadonlySet<string>,
+    names: { fileNames: ReadonlyMap<string, string>; filePages: ReadonlyMap<string, readonly number[]> }
+  ): Rematched | null {
+    const rematched = rematchPool(records, lines, session.settings, now.engine, names, pLast, fLast, touched)
+    if (typeof rematched === 'string') return null
+    // Each member in one item (kept, or made now), or, a record of another period or whose money failed, in none.
+    const pHeld = new Uint8Array(records.length)
+    const fHeld = new Uint8Array(lines.length)
+    for (const stored of pool) {
+      const last = SIDES.get(stored)?.last as LastItem
+      if (rematched.remade.has(last.key)) continue
+      for (const i of last.ps) pHeld[i] = (pHeld[i] as number) + 1
+      for (const i of last.fs) fHeld[i] = (fHeld[i] as number) + 1
+    }
+    const { items } = rematched.result
+    for (let k = 0; k < items.length; k++) {
+      for (const i of items.providers(k)) pHeld[i] = (pHeld[i] as number) + 1
+      for (const i of items.files(k)) fHeld[i] = (fHeld[i] as number) + 1
+    }
+    const outsideOpen = new Set(rematched.outsideOpen)
+    const heldOnce =
+      records.every((r, i) =>
+        outsideOpen.has(r.id) ? pHeld[i] === 0 : pHeld[i] === 1 || (pHeld[i] === 0 && r.outsidePeriod !== true && moneyOf(r.status) === 2)
+      ) && fHeld.every((n) => n === 1)
+    if (heldOnce) return rematched
+    // Never so unless the replay is wrong: the pool is matched whole, and the tests count it.
+    PoolRuns.replayMismatches++
+    return null
+  }
+
+  /** How many replays were refused for a member held by no item or by two (the property tests expect none). */
+  static replayMismatches = 0
+
+  /**
+   * A pool item's records and lines as the engine reads them, and the item as the replay reads it (null: no phase makes
+   * such an item), worked out once per item kept in the mirror (its records copied when a party is to be set on them).
+   */
+  private sidesOf(stored: StoredItem, session: SessionInfo, copied: boolean): Sides {
+    let sides = SIDES.get(stored)
+    if (!sides || sides.session !== session.id) {
+      const phase = phaseOf(stored.item)
+      sides = {
+        session: session.id,
+        records: stored.item.provider.map((p) => engineProvider(p, session)),
+        lines: stored.item.file.map(engineFileRow),
+        last: phase === null ? null : { key: stored.item.key, phase, ps: [], fs: [] }
+      }
+      SIDES.set(stored, sides)
+    }
+    return copied ? { ...sides, records: sides.records.map((r) => ({ ...r })) } : sides
+  }
+
+  /** The records' parties (learned evidence is kept by them), read once for each state of what was learned (a sync changes it). */
+  private partiesOf(session: SessionInfo, records: readonly EngineProvider[], learned: object): Map<string, Party> {
+    let known = PARTIES.get(learned)
+    if (!known || known.session !== session.id) PARTIES.set(learned, (known = { session: session.id, parties: new Map(), read: new Set() }))
+    const unread = records.map((r) => r.id).filter((id) => !known.read.has(id))
+    if (unread.length > 0) {
+      for (const [id, party] of recordParties(this.ctx.db, session.profileId, session.source, unread)) known.parties.set(id, party)
+      for (const id of unread) known.read.add(id)
+    }
+    return known.parties
   }
 
   /**
@@ -256,7 +371,7 @@ export class PoolRuns {
         if (normaliseReference(reference) === key) ids.add(id)
     const [id] = ids
     if (ids.size !== 1 || id === undefined) return null
-    return this.items.containing(session.id, [id], []).length === 1 ? id : null
+    return this.items.holdsRecord(session.id, id) ? id : null
   }
 
   /**
@@ -273,7 +388,7 @@ export class PoolRuns {
     pinned: readonly PinnedMatch[],
     recordKeys: Buffer,
     keysTwice: ReadonlySet<string>,
-    otherLines: readonly FileSide[]
+    otherLines: Iterable<FileSide>
   ): PoolRunRefusal | null {
     if (line.notRead) return 'a pair of keys again with a line not read'
     if (pinned.some((pin) => pin.providerIds.includes(record.id) || pin.fileIds.includes(line.id)))
@@ -343,6 +458,19 @@ export class PoolRuns {
 
 class NoRoom extends Error {}
 
+/** A mirrored pool item's sides as the engine reads them, and the item as the replay reads it (its members' indexes set anew for each decision). */
+interface Sides {
+  session: string
+  records: EngineProvider[]
+  lines: EngineFileRow[]
+  last: LastItem | null
+}
+
+const SIDES = new WeakMap<StoredItem, Sides>()
+
+/** The parties read for a session's records, by the state of what was learned they were read under. */
+const PARTIES = new WeakMap<object, { session: string; parties: Map<string, Party>; read: Set<string> }>()
+
 function byPair(pins: readonly PinnedMatch[]): Map<string, PinnedMatch> {
   return new Map(pins.map((p) => [pairKey(p.providerIds, p.fileIds), p]))
 }
@@ -361,8 +489,17 @@ function keysOf(p: { reference: string | null; serviceReference: string | null }
   return [p.reference, p.serviceReference].flatMap((r) => (r ? [normaliseReference(r)] : [])).filter((k) => k !== '')
 }
 
+/** Each line's keys, worked out once per line object (a mirrored item's lines are the same objects decision after decision). */
+const LINE_KEYS = new WeakMap<FileSide, Set<string>>()
+
 /** Every key a line can name a record by (its reference as written and without a bank's prefix, and reference-like words of its text). */
 function lineKeys(f: FileSide): Set<string> {
+  let keys = LINE_KEYS.get(f)
+  if (!keys) LINE_KEYS.set(f, (keys = keysOfLine(f)))
+  return keys
+}
+
+function keysOfLine(f: FileSide): Set<string> {
   const keys = new Set<string>()
   if (f.reference) for (const k of referenceCandidates(f.reference)) if (k !== '') keys.add(k)
   for (const k of referenceTokens(f.reference ? `${f.description ?? ''} ${f.reference}` : f.description)) keys.add(k)
