@@ -42,6 +42,9 @@ function netReason(fees: number, currency: string): string {
   return `same amount net of fees ${moneyText(Math.abs(fees), currency)}`
 }
 
+/** The characters pairKey joins ids with. */
+const JOINS = /[|+]/
+
 export const compareText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0)
 
 export class MatchState {
@@ -260,12 +263,32 @@ export class MatchState {
     return this.anyDismissed && this.decisions.dismissed.has(pairKey(ps, fs))
   }
 
-  /** One record and one line: the ids are only looked at when something was rejected at all. */
+  /**
+   * One record and one line: the ids are only looked at when something was rejected at all, and then through the
+   * rejected pairs by line (no key is made per candidate), unless an id holds a character pairKey joins ids with.
+   */
   pairDismissed(p: number, f: number): boolean {
-    return (
-      this.anyDismissed &&
-      this.decisions.dismissed.has(pairKey([(this.provider[p] as EngineProvider).id], [(this.file[f] as EngineFileRow).id]))
-    )
+    if (!this.anyDismissed) return false
+    const record = (this.provider[p] as EngineProvider).id
+    const line = (this.file[f] as EngineFileRow).id
+    if (JOINS.test(record) || JOINS.test(line)) return this.decisions.dismissed.has(pairKey([record], [line]))
+    return this.dismissedByLine().get(line)?.has(record) === true
+  }
+
+  private byLine: Map<string, Set<string>> | null = null
+
+  /** The rejected pairs of one record and one line whose ids hold no joining character: the records by line. */
+  private dismissedByLine(): Map<string, Set<string>> {
+    if (this.byLine) return this.byLine
+    this.byLine = new Map()
+    for (const key of this.decisions.dismissed) {
+      const [record, line, ...more] = key.split('|')
+      if (more.length > 0 || record === undefined || line === undefined || JOINS.test(record) || JOINS.test(line)) continue
+      let records = this.byLine.get(line)
+      if (!records) this.byLine.set(line, (records = new Set()))
+      records.add(record)
+    }
+    return this.byLine
   }
 
   /** The outcome of records and rows that belong together (by key, decision or accepted group), why, and whether the records were read net of fees. */
