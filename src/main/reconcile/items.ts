@@ -21,10 +21,14 @@ export function placementsOfRecord(db: Database.Database, profileId: string, rec
        where s.profile_id = ? and instr(i.item_key, ?) > 0 order by s.created_at desc limit 50`
     )
     .all(profileId, recordId) as { id: string; name: string; closed_at: string | null; outcome: string; item_key: string }[]
-  // An item key is the provider ids joined by '+', then '|', then the file's (pairKey in src/shared/reconcile.ts): the record must be one of the ids, not part of one.
   return rows
-    .filter((r) => (r.item_key.split('|')[0] ?? '').split('+').includes(recordId))
+    .filter((r) => keyHoldsRecord(r.item_key, recordId))
     .map((r) => ({ sessionId: r.id, sessionName: r.name, closed: r.closed_at !== null, outcome: r.outcome, itemKey: r.item_key }))
+}
+
+/** Whether an item key (pairKey in src/shared/reconcile.ts: the provider ids joined by '+', '|', then the lines') names the record as one of its ids, not part of one. */
+function keyHoldsRecord(key: string, recordId: string): boolean {
+  return (key.split('|')[0] ?? '').split('+').includes(recordId)
 }
 
 /**
@@ -272,8 +276,7 @@ export class SessionItems {
       .prepare('select item_key from recon_items where session_id = ? and instr(item_key, ?) > 0')
       .pluck()
       .all(sessionId, recordId) as string[]
-    // An item key is the provider ids joined by '+', then '|', then the lines' (pairKey): the record must be one of the ids.
-    return keys.some((key) => (key.split('|')[0] ?? '').split('+').includes(recordId))
+    return keys.some((key) => keyHoldsRecord(key, recordId))
   }
 
   /**
@@ -350,7 +353,10 @@ export class SessionItems {
    * mirror while it stands for the table, else read (and mirrored). Not to be changed by the caller.
    */
   mirrored(sessionId: string): MirroredItems {
-    const token = this.storedSummary(sessionId)?.mirror ?? null
+    // Only the token is read from the summary (the caller reads the rest of it once, if at all).
+    const token =
+      (this.ctx.db.prepare("select json_extract(summary, '$.mirror') from recon_sessions where id = ?").pluck().get(sessionId) as
+        string | null | undefined) ?? null
     const kept = MIRRORS.get(this.ctx.db)
     if (kept && kept.sessionId === sessionId && kept.token !== null && kept.token === token) return kept
     const mirror = emptyMirror(sessionId, token)
