@@ -202,6 +202,14 @@ if (version >= 5) {
   ).run()
   const item = db.prepare('INSERT INTO recon_items (session_id, position, item_key, outcome, data) VALUES (?, ?, ?, ?, ?)')
   items.forEach((it, position) => item.run('session-1', position, it.key, it.outcome, JSON.stringify(it)))
+  // What the run left open from outside the period, and its records' key filter (version 18; the filter in a table of its own from 21).
+  if (version >= 18) {
+    const filter = Buffer.from('0f0e0d0c', 'hex')
+    db.prepare("UPDATE recon_sessions SET outside_open = '[]' WHERE id = 'session-1'").run()
+    if (version >= 21)
+      db.prepare(`INSERT INTO recon_session_keys (session_id, record_keys, keys_twice) VALUES ('session-1', ?, '["INV0001"]')`).run(filter)
+    else db.prepare(`UPDATE recon_sessions SET record_keys = ?, keys_twice = '["INV0001"]' WHERE id = 'session-1'`).run(filter)
+  }
 }
 if (version >= 12) {
   // session-1 shared in a workspace, and the replica of it this computer replays (version 14 links both in reconcile's own table).

@@ -21,6 +21,7 @@ import { v17 } from './schema/v17-rules'
 import { v18 } from './schema/v18-outside-records-left-open'
 import { v19 } from './schema/v19-open-items-and-statement-bytes'
 import { v20 } from './schema/v20-items-found-by-short-key'
+import { v21 } from './schema/v21-session-keys-apart'
 
 export interface Migration {
   version: number
@@ -28,7 +29,29 @@ export interface Migration {
   up(db: Database.Database): void
 }
 
-export const MIGRATIONS: readonly Migration[] = [v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, v15, v16, v17, v18, v19, v20]
+export const MIGRATIONS: readonly Migration[] = [
+  v1,
+  v2,
+  v3,
+  v4,
+  v5,
+  v6,
+  v7,
+  v8,
+  v9,
+  v10,
+  v11,
+  v12,
+  v13,
+  v14,
+  v15,
+  v16,
+  v17,
+  v18,
+  v19,
+  v20,
+  v21
+]
 
 export function latestVersion(migrations: readonly Migration[] = MIGRATIONS): number {
   return migrations.length === 0 ? 0 : (migrations[migrations.length - 1] as Migration).version

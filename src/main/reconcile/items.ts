@@ -448,19 +448,23 @@ export class SessionItems {
 
   /** The filter of the keys the last run's provider records hold (key-filter.ts), null before a run kept it. */
   recordKeys(sessionId: string): Buffer | null {
-    return (this.ctx.db.prepare('select record_keys from recon_sessions where id = ?').pluck().get(sessionId) as Buffer | null) ?? null
+    return (
+      (this.ctx.db.prepare('select record_keys from recon_session_keys where session_id = ?').pluck().get(sessionId) as
+        Buffer | undefined) ?? null
+    )
   }
 
   /** The keys two or more of the last run's records hold (keysHeldTwice), null before a run kept them. */
   keysTwice(sessionId: string): Set<string> | null {
-    const stored = this.ctx.db.prepare('select keys_twice from recon_sessions where id = ?').pluck().get(sessionId) as string | null
-    return stored === null ? null : new Set(JSON.parse(stored) as string[])
+    const stored = this.ctx.db.prepare('select keys_twice from recon_session_keys where session_id = ?').pluck().get(sessionId) as
+      string | undefined
+    return stored === undefined ? null : new Set(JSON.parse(stored) as string[])
   }
 
   storeRecordKeys(sessionId: string, filter: Buffer, twice: readonly string[]): void {
     this.ctx.db
-      .prepare('update recon_sessions set record_keys = ?, keys_twice = ? where id = ?')
-      .run(filter, JSON.stringify(twice), sessionId)
+      .prepare('insert or replace into recon_session_keys (session_id, record_keys, keys_twice) values (?, ?, ?)')
+      .run(sessionId, filter, JSON.stringify(twice))
   }
 
   /** Stores one item as it now is, at its place. */
