@@ -4,6 +4,8 @@ import { describe, expect, it } from 'vitest'
 import { toExcelCsv } from '../../src/shared/csv/excel-safe'
 import { DEFAULT_SETTINGS, pairKey, type Outcome, type ReconItem, type ReconSettings } from '../../src/shared/reconcile'
 import { runMatch, runMatchAsync, type MatchResult } from '../../src/main/reconcile/engine'
+import { findGroup, GroupSums } from '../../src/main/reconcile/match/groups'
+import { MatchState } from '../../src/main/reconcile/match/state'
 import type { EngineDecisions, EngineFileRow, EngineProvider } from '../../src/main/reconcile/match/types'
 import { ITEM_COLUMNS, itemCells } from '../../src/main/reconcile/report'
 import { summarise } from '../../src/main/reconcile/totals'
@@ -426,6 +428,71 @@ describe('matching scenarios', () => {
     })
     const item = [...manual.items].find((i) => i.decision === 'manual')
     expect(item).toMatchObject({ outcome: 'amount_differs', decision: 'manual' })
+  })
+
+  it('answers a search of the same amounts for another sum or tolerance as a search made afresh (searches are kept by what they asked)', () => {
+    // Fourteen amounts (a search of a dozen or more is kept) whose sets each sum differently, each its own day and channel, all at the same distance.
+    const amounts = Array.from({ length: 14 }, (_, i) => 10 * 2 ** i)
+    const candidates = amounts.map((_, i) => i)
+    const search = (target: number, tolerance: number): number[] | null =>
+      findGroup(
+        candidates,
+        (i) => amounts[i] as number,
+        target,
+        tolerance,
+        (i) => i,
+        new GroupSums(amounts.length),
+        () => 0,
+        24
+      )?.members.sort((a, b) => a - b) ?? null
+    expect(search(10 + 20, 0)).toEqual([0, 1])
+    expect(search(10 + 81_920, 0)).toEqual([0, 13])
+    // One over 10 + 20: none within nothing, that pair within one.
+    expect(search(31, 0)).toBeNull()
+    expect(search(31, 1)).toEqual([0, 1])
+    expect(search(10 + 20, 0)).toEqual([0, 1])
+  })
+
+  it('tells a rejected pair by its key exactly, whatever its ids hold and whatever else was rejected', () => {
+    // Ids from a few letters and the characters pairKey joins ids with, so keys can be read more than one way.
+    const id = fc.stringMatching(/^[ab|+]{1,3}$/)
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(id, { minLength: 1, maxLength: 5 }),
+        fc.uniqueArray(id, { minLength: 1, maxLength: 5 }),
+        // Rejected: sets of the records and lines by position (mostly pairs of one of each), and keys of other ids.
+        fc.array(fc.tuple(fc.array(fc.nat(), { minLength: 1, maxLength: 2 }), fc.array(fc.nat(), { minLength: 1, maxLength: 2 })), {
+          maxLength: 6
+        }),
+        fc.array(fc.tuple(fc.array(id, { minLength: 1, maxLength: 2 }), fc.array(id, { minLength: 1, maxLength: 2 })), { maxLength: 3 }),
+        (records, lines, ours, others) => {
+          const dismissed = new Set([
+            ...ours.map(([ps, fs]) =>
+              pairKey(
+                ps.map((i) => records[i % records.length] as string),
+                fs.map((i) => lines[i % lines.length] as string)
+              )
+            ),
+            ...others.map(([ps, fs]) => pairKey(ps, fs))
+          ])
+          const state = new MatchState(
+            records.map((r) => P(r)),
+            lines.map((f) => F({ id: f })),
+            settings(),
+            { pinned: [], dismissed }
+          )
+          // Asked twice, in both orders: what is told once per line must not depend on which record asked first.
+          for (const round of [0, 1])
+            records.forEach((r, pi) =>
+              lines.forEach((f, fi) => {
+                const at = round === 0 ? fi : lines.length - 1 - fi
+                expect(state.pairDismissed(pi, at), `${r} and ${lines[at]}`).toBe(dismissed.has(pairKey([r], [lines[at] as string])))
+              })
+            )
+        }
+      ),
+      propertyRuns(300)
+    )
   })
 })
 

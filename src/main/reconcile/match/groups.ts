@@ -211,11 +211,14 @@ export function findGroup(
   const fits = (sum: number): boolean => Math.abs(sum - target) <= tolerance
   const { sum, count, touched } = sums
   let maxDistance = 0
+  let magnitude = 0
   for (const i of candidates) {
     const g = groupOf(i)
+    const amount = amountOf(i)
     if ((count[g] as number) === 0) touched.push(g)
     count[g] = (count[g] as number) + 1
-    sum[g] = (sum[g] as number) + amountOf(i)
+    sum[g] = (sum[g] as number) + amount
+    magnitude += Math.abs(amount)
     maxDistance = Math.max(maxDistance, distanceOf(i))
   }
   const whole: number[] = []
@@ -228,6 +231,8 @@ export function findGroup(
   if (whole.length === 1)
     return { members: candidates.filter((i) => groupOf(i) === whole[0]), ambiguous: false, how: 'all records of one day and channel' }
   if (whole.length > 1) return { members: [], ambiguous: true, how: `${whole.length} days and channels each add up to it` }
+  // All of them together fall short: no set of the nearest reaches it (the search below would stop at its first step).
+  if (magnitude + tolerance < Math.abs(target)) return null
   // The `limit` nearest in time, ties in rank order: the distance that fills the limit, then a stable sort of the few chosen.
   const perDistance = new Int32Array(maxDistance + 1)
   for (const i of candidates) perDistance[distanceOf(i)] = (perDistance[distanceOf(i)] as number) + 1
@@ -244,7 +249,37 @@ export function findGroup(
   // Search by magnitude, largest first, with the rest's sum as the bound.
   const order = nearest.map((_, k) => k).sort((a, b) => Math.abs(amounts[b] as number) - Math.abs(amounts[a] as number) || a - b)
   const values = order.map((k) => Math.abs(amounts[k] as number))
-  const goal = Math.abs(target)
+  const walked = subsetsSumming(values, Math.abs(target), tolerance)
+  const how = `found among the ${nearest.length} nearest in time of ${candidates.length} candidates`
+  // A search cut short cannot show the set is the only one: nothing is offered.
+  const { solutions } = walked
+  if (solutions.length === 0 || (walked.cut && solutions.length < 2)) return null
+  if (solutions.length > 1) return { members: [], ambiguous: true, how }
+  return { members: (solutions[0] as readonly number[]).map((k) => nearest[order[k] as number] as number), ambiguous: false, how }
+}
+
+/** What a subset-sum search found: up to two sets (indexes into the values searched), and whether it was cut short. */
+interface Walked {
+  readonly solutions: readonly (readonly number[])[]
+  readonly cut: boolean
+}
+
+/**
+ * The searches of many values, by what they searched (values, goal and tolerance): a search is a function of those
+ * alone, and a decision matched again asks most of its lines' searches again (match/rematch.ts). Emptied when full.
+ */
+const WALKED = new Map<string, Walked>()
+const WALKED_KEPT = 4_096
+
+/**
+ * Up to two sets of two or more of `values` (magnitudes, largest first) that sum to `goal` within `tolerance`, found
+ * by a depth-first search with the rest's sum as the bound, cut short after 200,000 steps.
+ */
+function subsetsSumming(values: readonly number[], goal: number, tolerance: number): Walked {
+  // Fewer than a dozen values take at most a few thousand steps: not worth a key.
+  const key = values.length >= 12 ? `${goal} ${tolerance} ${values.join(' ')}` : null
+  const known = key === null ? undefined : WALKED.get(key)
+  if (known) return known
   const suffix = new Array<number>(values.length + 1).fill(0)
   for (let k = values.length - 1; k >= 0; k--) suffix[k] = (suffix[k + 1] as number) + (values[k] as number)
   const solutions: number[][] = []
@@ -263,9 +298,10 @@ export function findGroup(
     walk(k + 1, sum)
   }
   walk(0, 0)
-  const how = `found among the ${nearest.length} nearest in time of ${candidates.length} candidates`
-  // A search cut short cannot show the set is the only one: nothing is offered.
-  if (solutions.length === 0 || (budget <= 0 && solutions.length < 2)) return null
-  if (solutions.length > 1) return { members: [], ambiguous: true, how }
-  return { members: (solutions[0] as number[]).map((k) => nearest[order[k] as number] as number), ambiguous: false, how }
+  const walked = { solutions, cut: budget <= 0 }
+  if (key !== null) {
+    if (WALKED.size >= WALKED_KEPT) WALKED.clear()
+    WALKED.set(key, walked)
+  }
+  return walked
 }

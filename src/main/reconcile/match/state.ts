@@ -131,6 +131,7 @@ export class MatchState {
     this.fRank = new Int32Array(file.length)
     this.equalReason = settings.netOfFees ? NET_EQUAL : 'same amount'
     this.anyDismissed = decisions.dismissed.size > 0
+    this.fDismissed = new Uint8Array(this.anyDismissed ? file.length : 0)
   }
 
   /** Fills both sides' columns from their objects, a slice at a time. */
@@ -269,13 +270,28 @@ export class MatchState {
    */
   pairDismissed(p: number, f: number): boolean {
     if (!this.anyDismissed) return false
+    // Most lines are in no rejected pair: told once per line, not per candidate.
+    let seen = this.fDismissed[f] as number
+    if (seen === 0) {
+      const id = (this.file[f] as EngineFileRow).id
+      this.dismissedByLine()
+      seen = this.fDismissed[f] = this.byLine?.has(id) || this.maybeLines.has(id) || JOINS.test(id) ? 2 : 1
+    }
+    if (seen === 1) return false
     const record = (this.provider[p] as EngineProvider).id
     const line = (this.file[f] as EngineFileRow).id
     if (JOINS.test(record) || JOINS.test(line)) return this.decisions.dismissed.has(pairKey([record], [line]))
     return this.dismissedByLine().get(line)?.has(record) === true
   }
 
+  /** Per line: 0 not yet told, 1 in no rejected pair, 2 maybe in one (looked up per record). */
+  private readonly fDismissed: Uint8Array
   private byLine: Map<string, Set<string>> | null = null
+  /**
+   * The lines a rejected key not read into byLine may end in (its ids hold a joining character, or it is of several
+   * records or lines): a line whose id holds none can be in such a key only as the part after its last '|'.
+   */
+  private readonly maybeLines = new Set<string>()
 
   /** The rejected pairs of one record and one line whose ids hold no joining character: the records by line. */
   private dismissedByLine(): Map<string, Set<string>> {
@@ -283,7 +299,11 @@ export class MatchState {
     this.byLine = new Map()
     for (const key of this.decisions.dismissed) {
       const [record, line, ...more] = key.split('|')
-      if (more.length > 0 || record === undefined || line === undefined || JOINS.test(record) || JOINS.test(line)) continue
+      if (more.length > 0 || record === undefined || line === undefined || JOINS.test(record) || JOINS.test(line)) {
+        const tail = key.slice(key.lastIndexOf('|') + 1)
+        if (!tail.includes('+')) this.maybeLines.add(tail)
+        continue
+      }
       let records = this.byLine.get(line)
       if (!records) this.byLine.set(line, (records = new Set()))
       records.add(record)
