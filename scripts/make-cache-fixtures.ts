@@ -207,7 +207,9 @@ if (version >= 5) {
     const filter = Buffer.from('0f0e0d0c', 'hex')
     db.prepare("UPDATE recon_sessions SET outside_open = '[]' WHERE id = 'session-1'").run()
     if (version >= 21)
-      db.prepare(`INSERT INTO recon_session_keys (session_id, record_keys, keys_twice) VALUES ('session-1', ?, '["INV0001"]')`).run(filter)
+      db.prepare(
+        `INSERT INTO recon_session_keys (session_id, record_keys, keys_twice, token) VALUES ('session-1', ?, '["INV0001"]', 'fixture')`
+      ).run(filter)
     else db.prepare(`UPDATE recon_sessions SET record_keys = ?, keys_twice = '["INV0001"]' WHERE id = 'session-1'`).run(filter)
   }
 }

@@ -41,7 +41,7 @@ const SHIPPED: Record<string, string> = {
   'v18-outside-records-left-open.ts': 'b5b869d08a3577eccd7176f7d7bd0c03f2160408283fbf9375584ca24fc58f79',
   'v19-open-items-and-statement-bytes.ts': '0da1503dd04c1267ed65feb368de37545c2fc07d2b7372b3dc9ea97d23e53016',
   'v20-items-found-by-short-key.ts': '691691a3ec91cc4f80baff1153afeb46279c09c08cf021a6160abf454e8af355',
-  'v21-session-keys-apart.ts': '7c0ddc1aac95b046c4455f37af84724d1e71e5d17c02c93cfbe63c07e093b9b5'
+  'v21-session-keys-apart.ts': 'd613d250f9eeda99a168a292520fe29106696be13013dd7502b95de289b6116a'
 }
 
 const sha256 = (file: string): string => createHash('sha256').update(readFileSync(file, 'utf8').replace(/\r\n/g, '\n')).digest('hex')

@@ -126,15 +126,29 @@ interface Mirror {
   keyAt: Map<number, string>
   /** Each record's and line's item of the open pool (POOL_OUTCOMES), by the member's id. */
   poolOf: Map<string, ReconItem>
+  onChange: MirrorListener | null
 }
 
-/** A session's mirrored items (see Mirror): by key, and the open pool's by member. */
+/** Told of each change to a mirror, after it is made: an item put (as stored) or taken out (null) under its key. */
+export type MirrorListener = (key: string, stored: StoredItem | null) => void
+
+/** A session's mirrored items (see Mirror): by key, and the open pool's by member; `onChange` is told of each change to them. */
 export interface MirroredItems {
   items: ReadonlyMap<string, StoredItem>
   poolOf: ReadonlyMap<string, ReconItem>
+  onChange: MirrorListener | null
 }
 
 const POOL = new Set<string>(POOL_OUTCOMES)
+
+/** The keys a run's provider records hold (SessionItems.recordKeys). */
+export interface RecordKeys {
+  filter: Buffer
+  twice: ReadonlySet<string>
+}
+
+/** The record keys last read from each database, with the token they were stored under. */
+const RECORD_KEYS = new WeakMap<Database.Database, RecordKeys & { token: string }>()
 
 /** The mirror of each database (one session at a time: the one being decided on). */
 const MIRRORS = new WeakMap<Database.Database, Mirror>()
@@ -446,25 +460,29 @@ export class SessionItems {
     this.ctx.db.prepare('update recon_sessions set outside_open = ? where id = ?').run(JSON.stringify(ids), sessionId)
   }
 
-  /** The filter of the keys the last run's provider records hold (key-filter.ts), null before a run kept it. */
-  recordKeys(sessionId: string): Buffer | null {
-    return (
-      (this.ctx.db.prepare('select record_keys from recon_session_keys where session_id = ?').pluck().get(sessionId) as
-        Buffer | undefined) ?? null
-    )
-  }
-
-  /** The keys two or more of the last run's records hold (keysHeldTwice), null before a run kept them. */
-  keysTwice(sessionId: string): Set<string> | null {
-    const stored = this.ctx.db.prepare('select keys_twice from recon_session_keys where session_id = ?').pluck().get(sessionId) as
+  /**
+   * What the last run's provider records hold as keys: the filter of their keys (key-filter.ts) and those two or more
+   * of them hold (keysHeldTwice); null before a run kept them. Read again only when a run stored them anew (their token).
+   */
+  recordKeys(sessionId: string): RecordKeys | null {
+    const token = this.ctx.db.prepare('select token from recon_session_keys where session_id = ?').pluck().get(sessionId) as
       string | undefined
-    return stored === undefined ? null : new Set(JSON.parse(stored) as string[])
+    if (token === undefined) return null
+    const held = RECORD_KEYS.get(this.ctx.db)
+    if (held?.token === token) return held
+    const [filter, twice] = this.ctx.db
+      .prepare('select record_keys, keys_twice from recon_session_keys where session_id = ?')
+      .raw(true)
+      .get(sessionId) as [Buffer, string]
+    const read = { token, filter, twice: new Set(JSON.parse(twice) as string[]) }
+    RECORD_KEYS.set(this.ctx.db, read)
+    return read
   }
 
   storeRecordKeys(sessionId: string, filter: Buffer, twice: readonly string[]): void {
     this.ctx.db
-      .prepare('insert or replace into recon_session_keys (session_id, record_keys, keys_twice) values (?, ?, ?)')
-      .run(sessionId, filter, JSON.stringify(twice))
+      .prepare('insert or replace into recon_session_keys (session_id, record_keys, keys_twice, token) values (?, ?, ?, ?)')
+      .run(sessionId, filter, JSON.stringify(twice), randomUUID())
   }
 
   /** Stores one item as it now is, at its place. */
@@ -523,7 +541,7 @@ export class SessionItems {
 }
 
 function emptyMirror(sessionId: string, token: string | null): Mirror {
-  return { sessionId, token, items: new Map(), keyAt: new Map(), poolOf: new Map() }
+  return { sessionId, token, items: new Map(), keyAt: new Map(), poolOf: new Map(), onChange: null }
 }
 
 function mirrorPut(mirror: Mirror | null, stored: StoredItem): void {
@@ -531,9 +549,11 @@ function mirrorPut(mirror: Mirror | null, stored: StoredItem): void {
   const { item } = stored
   mirror.items.set(item.key, stored)
   mirror.keyAt.set(stored.position, item.key)
-  if (!POOL.has(item.outcome)) return
-  for (const p of item.provider) mirror.poolOf.set(p.id, item)
-  for (const f of item.file) mirror.poolOf.set(f.id, item)
+  if (POOL.has(item.outcome)) {
+    for (const p of item.provider) mirror.poolOf.set(p.id, item)
+    for (const f of item.file) mirror.poolOf.set(f.id, item)
+  }
+  mirror.onChange?.(item.key, stored)
 }
 
 function mirrorDrop(mirror: Mirror, position: number): void {
@@ -543,4 +563,5 @@ function mirrorDrop(mirror: Mirror, position: number): void {
   mirror.keyAt.delete(position)
   mirror.items.delete(key)
   for (const side of [item.provider, item.file]) for (const { id } of side) if (mirror.poolOf.get(id) === item) mirror.poolOf.delete(id)
+  mirror.onChange?.(key, null)
 }

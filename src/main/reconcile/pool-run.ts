@@ -4,13 +4,14 @@ import type { ReconContext } from './context'
 import { runMatch } from './engine'
 import { engineFileRow, engineProvider } from './engine-sides'
 import type { FoldedDecisions } from './fold'
-import { KEYS_OUTCOMES, type SessionItems, type StoredItem } from './items'
-import type { EngineFileRow, EngineProvider, Party, PinnedMatch } from './match/types'
-import { phaseOf, rematchPool, type LastItem, type Rematched } from './match/rematch'
+import type { RecordKeys, SessionItems } from './items'
+import type { EngineProvider, Party, PinnedMatch } from './match/types'
+import { rematchPool, type LastItem, type Rematched } from './match/rematch'
 import { moneyOf } from './match/state'
 import { mayHoldKey } from './key-filter'
+import { lineKeys, PoolArrays, type Slot } from './pool-arrays'
 import { loadProviderSide, outsideThePeriod, recordParties, shiftDay } from './provider-side'
-import { normaliseReference, referenceCandidates, referenceTokens } from './references'
+import { normaliseReference } from './references'
 import { fileNamesOf, filePagesOf } from './report'
 import { RuleStore } from './rules/store'
 import { materialise, outsideLeftOpen, type Runs } from './runs'
@@ -55,9 +56,8 @@ export class PoolRuns {
     // Enabled rules act on what a run leaves open: a run applies them.
     if (session.team?.replay !== true && new RuleStore(this.ctx.db).list(session.profileId).some((r) => r.enabled)) return 'rules enabled'
     const outsideIds = this.items.outsideOpen(session.id)
-    const recordKeys = this.items.recordKeys(session.id)
-    const keysTwice = this.items.keysTwice(session.id)
-    if (outsideIds === null || recordKeys === null || keysTwice === null) return 'run before outside records and keys were kept'
+    const keys = this.items.recordKeys(session.id)
+    if (outsideIds === null || keys === null) return 'run before outside records and keys were kept'
 
     const was = this.runs.withLearned(session, before)
     const now = this.runs.withLearned(session, after)
@@ -69,12 +69,8 @@ export class PoolRuns {
     const dismissedRemoved = [...was.engine.dismissed].filter((k) => !now.engine.dismissed.has(k))
 
     const mirrored = this.items.mirrored(session.id)
-    const pool: StoredItem[] = []
-    const keyedLines: FileSide[] = []
-    for (const stored of mirrored.items.values())
-      if ((KEYS_OUTCOMES as readonly string[]).includes(stored.item.outcome)) keyedLines.push(...stored.item.file)
-      else pool.push(stored)
     const { poolOf } = mirrored
+    const arrays = PoolArrays.of(mirrored, session)
 
     // Items leaving the pinned or keyed part: a pin taken back, a match by key unmatched.
     const released = new Map<string, { position: number; item: ReconItem }>()
@@ -124,24 +120,21 @@ export class PoolRuns {
       const records = new Set<string>()
       for (const k of named) {
         // Surely no record of the run holds it; or two do (the key is no one's, or the first's by content): the keys decide.
-        if (!mayHoldKey(recordKeys, k)) continue
-        if (keysTwice.has(k)) return 'a freed line names a key two records hold'
+        if (!mayHoldKey(keys.filter, k)) continue
+        if (keys.twice.has(k)) return 'a freed line names a key two records hold'
         const held = releasedRecords.find((p) => keysOf(p).includes(k))?.id ?? this.recordByReference(session, f, k)
         if (held === null) return 'a freed line names a record by its key'
         records.add(held)
       }
       if (records.size > 1 || [...records].some((id) => !dismissedWith(id, f.id))) return 'a freed line names a record by its key'
     }
-    // The lines that may name a record by its key: those the keys or the reading of a file made items of, the pool's and the freed.
-    function* linesThatMayName(): Generator<FileSide> {
-      yield* keyedLines
-      for (const { item } of pool) yield* item.file
-      yield* releasedLines
-    }
+    // The lines that may name a record by its key (those the keys or the reading of a file made items of, the pool's and
+    // the freed), of those that name any of `keys`.
+    const linesNaming = (keys: Iterable<string>): FileSide[] => [...arrays.linesNaming(keys), ...releasedLines]
     if (releasedRecords.length > 0) {
       const freedKeys = new Map<string, string>()
       for (const p of releasedRecords) for (const k of keysOf(p)) freedKeys.set(k, p.id)
-      for (const f of linesThatMayName())
+      for (const f of linesNaming(freedKeys.keys()))
         for (const k of lineKeys(f)) {
           const p = freedKeys.get(k)
           if (p !== undefined && !dismissedWith(p, f.id)) return 'a line names a freed record by its key'
@@ -159,104 +152,64 @@ export class PoolRuns {
       const named = lineKeys(line)
       const recordKeysOf = keysOf(record)
       if (!recordKeysOf.some((k) => named.has(k))) continue
-      const refused = this.keysMakeAgain(
-        session,
-        record,
-        line,
-        named,
-        recordKeysOf,
-        now.engine.pinned,
-        recordKeys,
-        keysTwice,
-        linesThatMayName()
-      )
+      const refused = this.keysMakeAgain(session, record, line, named, recordKeysOf, now.engine.pinned, keys, linesNaming(recordKeysOf))
       if (refused !== null) return refused
       rekeyed.push({ record, line })
     }
     const rekeyedIds = new Set(rekeyed.flatMap(({ record, line }) => [record.id, line.id]))
     if (rekeyedIds.size !== rekeyed.length * 2) return 'a member in two pairs of keys again'
 
-    // The pool as the engine read it after the keys: its items' members, the freed, and what is open from outside the period.
+    // The pool as the engine read it after the keys (without a pair they make again), then the freed and what is open from outside the period.
     const outside = this.outsideRecords(session, outsideIds)
     if (outside === null) return 'an outside record is gone from the cache'
-    const records: EngineProvider[] = []
-    const lines: EngineFileRow[] = []
-    // Each record's and line's item in the pool (aligned with them), and each pool item as the replay reads it.
-    const pLast: (LastItem | null)[] = []
-    const fLast: (LastItem | null)[] = []
-    let phasesKnown = rekeyed.length === 0
-    for (const stored of pool) {
-      const sides = this.sidesOf(stored, session, now.engine.learned !== undefined)
-      const { last } = sides
-      if (last) {
-        last.ps.length = 0
-        last.fs.length = 0
-      } else phasesKnown = false
-      for (const p of sides.records)
-        if (!rekeyedIds.has(p.id)) {
-          last?.ps.push(records.length)
-          records.push(p)
-          pLast.push(last)
-        }
-      for (const f of sides.lines)
-        if (!rekeyedIds.has(f.id)) {
-          last?.fs.push(lines.length)
-          lines.push(f)
-          fLast.push(last)
-        }
-    }
-    for (const { item } of released.values()) {
-      for (const p of item.provider)
-        if (!rekeyedIds.has(p.id)) {
-          records.push(engineProvider(p, session))
-          pLast.push(null)
-        }
-      for (const f of item.file)
-        if (!rekeyedIds.has(f.id)) {
-          lines.push(engineFileRow(f))
-          fLast.push(null)
-        }
-    }
-    for (const r of outside) {
-      records.push(r)
-      pLast.push(null)
-    }
-    if (now.engine.learned) {
-      const parties = this.partiesOf(session, records, now.engine.learned)
-      for (const r of records) {
-        const party = parties.get(r.id)
-        if (party) r.party = party
-        else delete r.party
+    const pool = rekeyed.length === 0 ? arrays : PoolArrays.of(mirrored, session, rekeyedIds)
+    const freed = [...released.values()].map(({ item }) => item)
+    pool.extend(
+      [...freed.flatMap((item) => item.provider.filter((p) => !rekeyedIds.has(p.id)).map((p) => engineProvider(p, session))), ...outside],
+      freed.flatMap((item) => item.file.filter((f) => !rekeyedIds.has(f.id)).map(engineFileRow))
+    )
+    let made: ReconItem[]
+    let outsideOpen: string[]
+    let rematched: Rematched | null
+    try {
+      const { records, lines } = pool
+      this.setParties(session, pool, now.engine.learned)
+      const fileNames = new Map<string, string>()
+      for (const f of lines) if (f.carried) fileNames.set(f.fileId, f.carried.file ?? 'an earlier statement')
+      for (const [id, name] of fileNamesOf(session)) fileNames.set(id, name)
+      const filePages = filePagesOf(session)
+      // Only what the decision can reach matched again, when it can be told (else all of the pool).
+      const touched = new Set([
+        ...releasedIds,
+        ...[...pinsAdded, ...pinsRemoved].flatMap((pin) => [...pin.providerIds, ...pin.fileIds]),
+        ...[...dismissedAdded, ...dismissedRemoved].flatMap(idsOfKey)
+      ])
+      rematched =
+        rekeyed.length === 0 && pool.unknownPhases === 0 ? this.rematch(session, pool, now, touched, { fileNames, filePages }) : null
+      const result =
+        rematched?.result ?? runMatch(records, lines, session.settings, now.engine, { fileNames, filePages, keysSettled: true })
+      made = materialise(result, now, session, basis as FeeBasis).items
+      outsideOpen = rematched?.outsideOpen ?? outsideLeftOpen(result)
+      // Each pair of keys again, as the keys phase makes it (before the pool, which no longer holds it).
+      for (const { record, line } of rekeyed) {
+        const keyed = runMatch([engineProvider(record, session)], [engineFileRow(line)], session.settings, now.engine, {
+          fileNames,
+          filePages
+        })
+        const [item, ...more] = materialise(keyed, now, session, basis as FeeBasis).items
+        if (!item || more.length > 0 || item.key !== pairKey([record.id], [line.id]) || !KEY_MATCH_OUTCOMES.has(item.outcome))
+          return 'a pair of keys again the keys would not make alone'
+        made.push(item)
       }
-    }
-    const fileNames = new Map<string, string>()
-    for (const f of lines) if (f.carried) fileNames.set(f.fileId, f.carried.file ?? 'an earlier statement')
-    for (const [id, name] of fileNamesOf(session)) fileNames.set(id, name)
-    const filePages = filePagesOf(session)
-    // Only what the decision can reach matched again, when it can be told (else all of the pool).
-    const touched = new Set([
-      ...releasedIds,
-      ...[...pinsAdded, ...pinsRemoved].flatMap((pin) => [...pin.providerIds, ...pin.fileIds]),
-      ...[...dismissedAdded, ...dismissedRemoved].flatMap(idsOfKey)
-    ])
-    const rematched = phasesKnown ? this.rematch(session, pool, records, lines, pLast, fLast, now, touched, { fileNames, filePages }) : null
-    const result = rematched?.result ?? runMatch(records, lines, session.settings, now.engine, { fileNames, filePages, keysSettled: true })
-    const made = materialise(result, now, session, basis as FeeBasis).items
-    // Each pair of keys again, as the keys phase makes it (before the pool, which no longer holds it).
-    for (const { record, line } of rekeyed) {
-      const keyed = runMatch([engineProvider(record, session)], [engineFileRow(line)], session.settings, now.engine, {
-        fileNames,
-        filePages
-      })
-      const [item, ...more] = materialise(keyed, now, session, basis as FeeBasis).items
-      if (!item || more.length > 0 || item.key !== pairKey([record.id], [line.id]) || !KEY_MATCH_OUTCOMES.has(item.outcome))
-        return 'a pair of keys again the keys would not make alone'
-      made.push(item)
+    } finally {
+      // Before any change reaches the mirror (which the arrays follow).
+      pool.trim()
     }
 
     // What changed: the items no longer made, and those made anew (an item made the same, to its JSON, is left as it is).
     const old = new Map<string, { position: number; data: string; item: ReconItem }>()
-    for (const p of pool) if (!rematched || rematched.remade.has(p.item.key)) old.set(p.item.key, p)
+    if (rematched) for (const key of rematched.remade) old.set(key, (pool.slots.get(key) as Slot).stored)
+    else for (const [key, slot] of pool.slots) old.set(key, slot.stored)
     for (const [key, r] of released) old.set(key, { ...r, data: JSON.stringify(r.item) })
     const same = new Set<string>()
     const added: ReconItem[] = []
@@ -273,47 +226,62 @@ export class PoolRuns {
     const placed = this.placeAll(session.id, gone, added)
     if (!placed) return 'no room in the order'
     this.items.storeTotals(session.id, session.settings, next.result())
-    const outsideOpen = rematched?.outsideOpen ?? outsideLeftOpen(result)
     if (JSON.stringify(outsideOpen) !== JSON.stringify(outsideIds)) this.items.storeOutsideOpen(session.id, outsideOpen)
     return null
   }
 
   /**
    * The pool matched again only where the decision reaches (match/rematch.ts), each member checked to be in one item
-   * (kept or made now); null when it cannot be told (the pool is then matched whole).
+   * (kept, or made now); null when it cannot be told (the pool is then matched whole).
    */
   private rematch(
     session: SessionInfo,
-    pool: readonly StoredItem[],
-    records: readonly EngineProvider[],
-    lines: readonly EngineFileRow[],
-    pLast: readonly (LastItem | null)[],
-    fLast: readonly (LastItem | null)[],
+    pool: PoolArrays,
     now: FoldedDecisions,
     touched: ReadonlySet<string>,
     names: { fileNames: ReadonlyMap<string, string>; filePages: ReadonlyMap<string, readonly number[]> }
   ): Rematched | null {
+    const { records, lines, pLast, fLast } = pool
     const rematched = rematchPool(records, lines, session.settings, now.engine, names, pLast, fLast, touched)
     if (typeof rematched === 'string') return null
-    // Each member in one item (kept, or made now), or, a record of another period or whose money failed, in none.
+    const { remade, result } = rematched
+    const { items } = result
     const pHeld = new Uint8Array(records.length)
     const fHeld = new Uint8Array(lines.length)
-    for (const stored of pool) {
-      const last = SIDES.get(stored)?.last as LastItem
-      if (rematched.remade.has(last.key)) continue
-      for (const i of last.ps) pHeld[i] = (pHeld[i] as number) + 1
-      for (const i of last.fs) fHeld[i] = (fHeld[i] as number) + 1
-    }
-    const { items } = rematched.result
     for (let k = 0; k < items.length; k++) {
       for (const i of items.providers(k)) pHeld[i] = (pHeld[i] as number) + 1
       for (const i of items.files(k)) fHeld[i] = (fHeld[i] as number) + 1
     }
+    const kept = (last: LastItem | null): boolean => last !== null && !remade.has(last.key)
     const outsideOpen = new Set(rematched.outsideOpen)
-    const heldOnce =
-      records.every((r, i) =>
-        outsideOpen.has(r.id) ? pHeld[i] === 0 : pHeld[i] === 1 || (pHeld[i] === 0 && r.outsidePeriod !== true && moneyOf(r.status) === 2)
-      ) && fHeld.every((n) => n === 1)
+    // A record of an item made anew, or put after the pool's: in one item made now; or in none, when left open from
+    // outside the period (then in none), or of another period or whose money failed.
+    const recordHeld = (i: number): boolean => {
+      const r = records[i] as EngineProvider
+      const held = pHeld[i] as number
+      return outsideOpen.has(r.id) ? held === 0 : held === 1 || (held === 0 && r.outsidePeriod !== true && moneyOf(r.status) === 2)
+    }
+    let heldOnce = true
+    // Each member of an item made now is in no item kept, and in no other item made now.
+    for (let k = 0; k < items.length && heldOnce; k++) {
+      for (const i of items.providers(k)) if (pHeld[i] !== 1 || kept(pLast[i] as LastItem | null)) heldOnce = false
+      for (const i of items.files(k)) if (fHeld[i] !== 1 || kept(fLast[i] as LastItem | null)) heldOnce = false
+    }
+    for (const key of remade) {
+      const slot = pool.slots.get(key)
+      if (!slot || !slot.ps.every(recordHeld) || !slot.fs.every((i) => fHeld[i] === 1)) heldOnce = false
+    }
+    for (let i = pool.pooledRecords; i < records.length; i++) if (!recordHeld(i)) heldOnce = false
+    for (let i = pool.pooledLines; i < lines.length; i++) if (fHeld[i] !== 1) heldOnce = false
+    // And no record an item kept holds is left open from outside the period.
+    if (outsideOpen.size > 0)
+      for (let i = 0; i < pool.pooledRecords; i++)
+        if (
+          (records[i] as EngineProvider).outsidePeriod === true &&
+          outsideOpen.has((records[i] as EngineProvider).id) &&
+          kept(pLast[i] as LastItem | null)
+        )
+          heldOnce = false
     if (heldOnce) return rematched
     // Never so unless the replay is wrong: the pool is matched whole, and the tests count it.
     PoolRuns.replayMismatches++
@@ -323,23 +291,16 @@ export class PoolRuns {
   /** How many replays were refused for a member held by no item or by two (the property tests expect none). */
   static replayMismatches = 0
 
-  /**
-   * A pool item's records and lines as the engine reads them, and the item as the replay reads it (null: no phase makes
-   * such an item), worked out once per item kept in the mirror (its records copied when a party is to be set on them).
-   */
-  private sidesOf(stored: StoredItem, session: SessionInfo, copied: boolean): Sides {
-    let sides = SIDES.get(stored)
-    if (!sides || sides.session !== session.id) {
-      const phase = phaseOf(stored.item)
-      sides = {
-        session: session.id,
-        records: stored.item.provider.map((p) => engineProvider(p, session)),
-        lines: stored.item.file.map(engineFileRow),
-        last: phase === null ? null : { key: stored.item.key, phase, ps: [], fs: [] }
-      }
-      SIDES.set(stored, sides)
+  /** Sets each record's party under what was learned, or takes the parties off when nothing is learned. */
+  private setParties(session: SessionInfo, pool: PoolArrays, learned: object | undefined): void {
+    if (!learned && !pool.partied) return
+    const parties = learned ? this.partiesOf(session, pool.records, learned) : new Map<string, Party>()
+    for (const r of pool.records) {
+      const party = parties.get(r.id)
+      if (party) r.party = party
+      else delete r.party
     }
-    return copied ? { ...sides, records: sides.records.map((r) => ({ ...r })) } : sides
+    pool.partied = learned !== undefined
   }
 
   /** The records' parties (learned evidence is kept by them), read once for each state of what was learned (a sync changes it). */
@@ -386,8 +347,7 @@ export class PoolRuns {
     named: ReadonlySet<string>,
     keys: readonly string[],
     pinned: readonly PinnedMatch[],
-    recordKeys: Buffer,
-    keysTwice: ReadonlySet<string>,
+    recordKeys: RecordKeys,
     otherLines: Iterable<FileSide>
   ): PoolRunRefusal | null {
     if (line.notRead) return 'a pair of keys again with a line not read'
@@ -395,11 +355,11 @@ export class PoolRuns {
       return 'a pair of keys again a pin holds'
     for (const k of named) {
       if (keys.includes(k)) {
-        if (keysTwice.has(k)) return 'a pair of keys again whose key two records hold'
+        if (recordKeys.twice.has(k)) return 'a pair of keys again whose key two records hold'
         continue
       }
-      if (!mayHoldKey(recordKeys, k)) continue
-      if (keysTwice.has(k) || this.recordByReference(session, line, k) !== record.id)
+      if (!mayHoldKey(recordKeys.filter, k)) continue
+      if (recordKeys.twice.has(k) || this.recordByReference(session, line, k) !== record.id)
         return 'a pair of keys again whose line names another record'
     }
     for (const f of otherLines)
@@ -458,16 +418,6 @@ export class PoolRuns {
 
 class NoRoom extends Error {}
 
-/** A mirrored pool item's sides as the engine reads them, and the item as the replay reads it (its members' indexes set anew for each decision). */
-interface Sides {
-  session: string
-  records: EngineProvider[]
-  lines: EngineFileRow[]
-  last: LastItem | null
-}
-
-const SIDES = new WeakMap<StoredItem, Sides>()
-
 /** The parties read for a session's records, by the state of what was learned they were read under. */
 const PARTIES = new WeakMap<object, { session: string; parties: Map<string, Party>; read: Set<string> }>()
 
@@ -487,23 +437,4 @@ function idsOfKey(key: string): string[] {
 /** A record's keys as the exact keys compare them. */
 function keysOf(p: { reference: string | null; serviceReference: string | null }): string[] {
   return [p.reference, p.serviceReference].flatMap((r) => (r ? [normaliseReference(r)] : [])).filter((k) => k !== '')
-}
-
-/** Each line's keys, worked out once per line object (a mirrored item's lines are the same objects decision after decision). */
-const LINE_KEYS = new WeakMap<FileSide, Set<string>>()
-
-/** Every key a line can name a record by (its reference as written and without a bank's prefix, and reference-like words of its text). */
-function lineKeys(f: FileSide): Set<string> {
-  let keys = LINE_KEYS.get(f)
-  if (!keys) LINE_KEYS.set(f, (keys = keysOfLine(f)))
-  return keys
-}
-
-function keysOfLine(f: FileSide): Set<string> {
-  const keys = new Set<string>()
-  if (f.reference) for (const k of referenceCandidates(f.reference)) if (k !== '') keys.add(k)
-  for (const k of referenceTokens(f.reference ? `${f.description ?? ''} ${f.reference}` : f.description)) keys.add(k)
-  // A line not read names records by the words of its text.
-  if (f.notRead) for (const k of referenceTokens(f.notRead.text)) keys.add(k)
-  return keys
 }

@@ -132,6 +132,7 @@ export class MatchState {
     this.equalReason = settings.netOfFees ? NET_EQUAL : 'same amount'
     this.anyDismissed = decisions.dismissed.size > 0
     this.fDismissed = new Uint8Array(this.anyDismissed ? file.length : 0)
+    this.pJoins = new Uint8Array(this.anyDismissed ? provider.length : 0)
   }
 
   /** Fills both sides' columns from their objects, a slice at a time. */
@@ -274,18 +275,22 @@ export class MatchState {
     let seen = this.fDismissed[f] as number
     if (seen === 0) {
       const id = (this.file[f] as EngineFileRow).id
-      this.dismissedByLine()
-      seen = this.fDismissed[f] = this.byLine?.has(id) || this.maybeLines.has(id) || JOINS.test(id) ? 2 : 1
+      const byLine = this.dismissedByLine()
+      seen = this.fDismissed[f] = JOINS.test(id) ? 3 : byLine.has(id) || this.maybeLines.has(id) ? 2 : 1
     }
     if (seen === 1) return false
     const record = (this.provider[p] as EngineProvider).id
     const line = (this.file[f] as EngineFileRow).id
-    if (JOINS.test(record) || JOINS.test(line)) return this.decisions.dismissed.has(pairKey([record], [line]))
+    let joins = this.pJoins[p] as number
+    if (joins === 0) joins = this.pJoins[p] = JOINS.test(record) ? 2 : 1
+    if (seen === 3 || joins === 2) return this.decisions.dismissed.has(pairKey([record], [line]))
     return this.dismissedByLine().get(line)?.has(record) === true
   }
 
-  /** Per line: 0 not yet told, 1 in no rejected pair, 2 maybe in one (looked up per record). */
+  /** Per line: 0 not yet told, 1 in no rejected pair, 2 maybe in one (looked up per record), 3 its id holds a joining character. */
   private readonly fDismissed: Uint8Array
+  /** Per record, once asked: 1 its id holds no joining character, 2 it does. */
+  private readonly pJoins: Uint8Array
   private byLine: Map<string, Set<string>> | null = null
   /**
    * The lines a rejected key not read into byLine may end in (its ids hold a joining character, or it is of several

@@ -1,0 +1,205 @@
+// The open pool as the engine reads it, kept between decisions: each pool item's records and lines in arrays, followed change by change as the session's mirrored items change, so a decision does not gather a million items' pool again.
+import type { FileSide, SessionInfo } from '../../shared/reconcile'
+import { engineFileRow, engineProvider } from './engine-sides'
+import { KEYS_OUTCOMES, type MirroredItems, type StoredItem } from './items'
+import { phaseOf, type LastItem } from './match/rematch'
+import type { EngineFileRow, EngineProvider } from './match/types'
+import { referenceCandidates, referenceTokens } from './references'
+
+/** A pool item in the arrays: as stored, as the replay reads it (null: no phase makes such an item), and its members' places. */
+export interface Slot {
+  stored: StoredItem
+  last: LastItem | null
+  /** Its records' and lines' places in the arrays (the same arrays as last.ps and last.fs). */
+  ps: number[]
+  fs: number[]
+}
+
+const KEYED = new Set<string>(KEYS_OUTCOMES)
+
+/**
+ * A session's open pool (the mirrored items of POOL_OUTCOMES) as the engine reads it: every record and line of it in
+ * arrays, in no order (the engine orders by content), each with its item as the replay reads it; and every key that a
+ * line of the pool or of KEYS_OUTCOMES names, with those lines. Followed through the mirror's changes while it is
+ * attached, so it stands for the mirror as long as the mirror stands for the table (a new mirror gets new arrays).
+ * A decision may put records and lines of its own after the pool's (freed, from outside the period) and takes them
+ * off again (`trim`) before any change reaches the mirror.
+ */
+export class PoolArrays {
+  readonly records: EngineProvider[] = []
+  readonly lines: EngineFileRow[] = []
+  /** Each record's and line's item as the replay reads it (null for one a decision put after the pool's, or of no phase). */
+  readonly pLast: (LastItem | null)[] = []
+  readonly fLast: (LastItem | null)[] = []
+  private readonly pSlot: (Slot | null)[] = []
+  private readonly fSlot: (Slot | null)[] = []
+  /** The pool's items by key. */
+  readonly slots = new Map<string, Slot>()
+  /** The lines of the mirrored items of KEYS_OUTCOMES, by item key. */
+  private readonly keyed = new Map<string, readonly FileSide[]>()
+  private readonly naming = new Map<string, Set<FileSide>>()
+  /** Pool items no phase makes: while there are any, the pool is matched whole. */
+  unknownPhases = 0
+  /** Whether records carry parties set for a decision (taken off when a later one has nothing learned). */
+  partied = false
+  /** While a decision has records and lines of its own after the pool's: how many are the pool's. */
+  pooledRecords = 0
+  pooledLines = 0
+  private extended = false
+
+  /**
+   * The pool of `mirror` for `session`, without the records and lines `leaving` names; attached (followed through the
+   * mirror's changes) when nothing is left out and no arrays are attached to it yet.
+   */
+  static of(mirror: MirroredItems, session: SessionInfo, leaving: ReadonlySet<string> = new Set()): PoolArrays {
+    const attached = leaving.size === 0 ? ATTACHED.get(mirror) : undefined
+    if (attached && attached.session === session.id) return attached
+    const arrays = new PoolArrays(session)
+    for (const stored of mirror.items.values()) arrays.put(stored, leaving)
+    if (leaving.size === 0) {
+      ATTACHED.set(mirror, arrays)
+      mirror.onChange = (key, stored) => {
+        arrays.drop(key)
+        if (stored) arrays.put(stored)
+      }
+    }
+    return arrays
+  }
+
+  private constructor(private readonly sessionInfo: SessionInfo) {}
+
+  get session(): string {
+    return this.sessionInfo.id
+  }
+
+  /** Puts records and lines of the decision's own after the pool's (none of them in a pool item). */
+  extend(records: readonly EngineProvider[], lines: readonly EngineFileRow[]): void {
+    if (this.extended) throw new Error('the pool is extended already')
+    this.extended = true
+    this.pooledRecords = this.records.length
+    this.pooledLines = this.lines.length
+    for (const r of records) {
+      this.records.push(r)
+      this.pLast.push(null)
+      this.pSlot.push(null)
+    }
+    for (const f of lines) {
+      this.lines.push(f)
+      this.fLast.push(null)
+      this.fSlot.push(null)
+    }
+  }
+
+  /** Takes off what `extend` put after the pool's. */
+  trim(): void {
+    if (!this.extended) return
+    this.extended = false
+    for (const list of [this.records, this.pLast, this.pSlot]) list.length = this.pooledRecords
+    for (const list of [this.lines, this.fLast, this.fSlot]) list.length = this.pooledLines
+  }
+
+  /** The lines of the mirrored items (pool and KEYS_OUTCOMES) that name any of `keys`. */
+  linesNaming(keys: Iterable<string>): Set<FileSide> {
+    const found = new Set<FileSide>()
+    for (const k of keys) for (const f of this.naming.get(k) ?? []) found.add(f)
+    return found
+  }
+
+  private put(stored: StoredItem, leaving?: ReadonlySet<string>): void {
+    const { item } = stored
+    if (KEYED.has(item.outcome)) {
+      this.keyed.set(item.key, item.file)
+      for (const f of item.file) this.name(f, true)
+      return
+    }
+    const phase = phaseOf(item)
+    const ps: number[] = []
+    const fs: number[] = []
+    const slot: Slot = { stored, last: phase === null ? null : { key: item.key, phase, ps, fs }, ps, fs }
+    if (phase === null) this.unknownPhases++
+    this.slots.set(item.key, slot)
+    for (const p of item.provider) {
+      if (leaving?.has(p.id)) continue
+      ps.push(this.records.length)
+      this.records.push(engineProvider(p, this.sessionInfo))
+      this.pLast.push(slot.last)
+      this.pSlot.push(slot)
+    }
+    for (const f of item.file) {
+      this.name(f, true)
+      if (leaving?.has(f.id)) continue
+      fs.push(this.lines.length)
+      this.lines.push(engineFileRow(f))
+      this.fLast.push(slot.last)
+      this.fSlot.push(slot)
+    }
+  }
+
+  private drop(key: string): void {
+    const keyed = this.keyed.get(key)
+    if (keyed) {
+      this.keyed.delete(key)
+      for (const f of keyed) this.name(f, false)
+      return
+    }
+    const slot = this.slots.get(key)
+    if (!slot) return
+    this.slots.delete(key)
+    if (slot.last === null) this.unknownPhases--
+    for (const f of slot.stored.item.file) this.name(f, false)
+    // Each member's place given to the last record (line) of the arrays, whose item is told its new place.
+    while (slot.ps.length > 0) move(this.records, this.pLast, this.pSlot, slot.ps.pop() as number, (s) => s.ps)
+    while (slot.fs.length > 0) move(this.lines, this.fLast, this.fSlot, slot.fs.pop() as number, (s) => s.fs)
+  }
+
+  private name(f: FileSide, add: boolean): void {
+    for (const k of lineKeys(f)) {
+      let lines = this.naming.get(k)
+      if (add) {
+        if (!lines) this.naming.set(k, (lines = new Set()))
+        lines.add(f)
+      } else if (lines) {
+        lines.delete(f)
+        if (lines.size === 0) this.naming.delete(k)
+      }
+    }
+  }
+}
+
+/** Removes the member at `at` from parallel arrays by moving the last one into its place (and telling its item). */
+function move<T>(list: T[], last: (LastItem | null)[], slots: (Slot | null)[], at: number, placesOf: (s: Slot) => number[]): void {
+  const end = list.length - 1
+  if (at !== end) {
+    list[at] = list[end] as T
+    last[at] = last[end] as LastItem | null
+    const moved = slots[end] as Slot
+    slots[at] = moved
+    const places = placesOf(moved)
+    places[places.indexOf(end)] = at
+  }
+  list.pop()
+  last.pop()
+  slots.pop()
+}
+
+/** The arrays followed through each mirror's changes. */
+const ATTACHED = new WeakMap<MirroredItems, PoolArrays>()
+
+/** Each line's keys, worked out once per line object (a mirrored item's lines are the same objects decision after decision). */
+const LINE_KEYS = new WeakMap<FileSide, Set<string>>()
+
+/** Every key a line can name a record by (its reference as written and without a bank's prefix, and reference-like words of its text). */
+export function lineKeys(f: FileSide): Set<string> {
+  let keys = LINE_KEYS.get(f)
+  if (!keys) LINE_KEYS.set(f, (keys = keysOfLine(f)))
+  return keys
+}
+
+function keysOfLine(f: FileSide): Set<string> {
+  const keys = new Set<string>()
+  if (f.reference) for (const k of referenceCandidates(f.reference)) if (k !== '') keys.add(k)
+  for (const k of referenceTokens(f.reference ? `${f.description ?? ''} ${f.reference}` : f.description)) keys.add(k)
+  // A line not read names records by the words of its text.
+  if (f.notRead) for (const k of referenceTokens(f.notRead.text)) keys.add(k)
+  return keys
+}
