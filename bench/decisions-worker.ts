@@ -11,6 +11,11 @@ function ms(start: bigint): number {
   return Number(process.hrtime.bigint() - start) / 1e6
 }
 
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.floor((sorted.length - 1) / 2)] as number
+}
+
 function p95(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b)
   return sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * 0.95) - 1)] as number
@@ -83,6 +88,10 @@ async function bench(n: number, samples: number): Promise<object> {
             samples: s.length,
             inPlace,
             p95Ms: s.length > 0 ? p95(s) : null,
+            medianMs: s.length > 0 ? median(s) : null,
+            // The first of its kind after the run: its code not yet optimised, the pool's arrays maybe not yet gathered.
+            firstMs: s[0] ?? null,
+            maxMs: s.length > 0 ? Math.max(...s) : null,
             ratioToNote: s.length > 0 && notes.length > 0 ? p95(s) / p95(notes) : null
           }
         ])

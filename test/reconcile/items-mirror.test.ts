@@ -1,4 +1,4 @@
-// The open pool kept in memory between decisions (items.ts's mirror) stands for the table only while nothing else changed it: a decision made through another connection, or a change rolled back, is read again, and the decision after it still leaves the session as a full run makes it.
+// The open pool kept in memory between decisions (items.ts's mirror) stands for the table only while nothing else changed it: a decision made through another connection, or a change rolled back, is read again, and the decision after it still leaves the session as a full run makes it; so with the run's record keys, read again when a run stored them anew.
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { openCache } from '../../src/main/cache/open'
 import { ReconContext } from '../../src/main/reconcile/context'
 import { SessionItems } from '../../src/main/reconcile/items'
+import { keyFilter, mayHoldKey } from '../../src/main/reconcile/key-filter'
 import { ReconService } from '../../src/main/reconcile/service'
 import type { ReconItem } from '../../src/shared/reconcile'
 import { balancedStatement, scenarioService, scenarioSession, sessionShown } from '../support/recon-session'
@@ -88,5 +89,24 @@ describe('the open pool kept between decisions', () => {
     const decided = sessionShown(service, session.id)
     await service.run(session.id)
     expect(sessionShown(service, session.id)).toBe(decided)
+  })
+
+  it('reads the run’s record keys again when a run (here, another connection) stored them anew', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'ledgerline-mirror-'))
+    const { file, csv } = month(dir)
+    const db = openCache(file)
+    const session = await scenarioSession(new ReconService(db, { user: 'ada' }), csv, {
+      name: 'october.csv',
+      from: '2026-10-01',
+      to: '2026-10-31'
+    })
+    const items = new SessionItems(new ReconContext(db))
+    const kept = items.recordKeys(session.id)
+    expect(kept && [...kept.twice]).toEqual([])
+    expect(items.recordKeys(session.id)).toBe(kept)
+    new SessionItems(new ReconContext(openCache(file))).storeRecordKeys(session.id, keyFilter(['INV-9']), ['INV9'])
+    const read = items.recordKeys(session.id)
+    expect(read && [...read.twice]).toEqual(['INV9'])
+    expect(read && mayHoldKey(read.filter, 'INV-9')).toBe(true)
   })
 })
