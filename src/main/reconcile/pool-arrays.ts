@@ -47,21 +47,16 @@ export class PoolArrays {
   pooledLines = 0
   private extended = false
 
-  /**
-   * The pool of `mirror` for `session`, without the records and lines `leaving` names; attached (followed through the
-   * mirror's changes) when nothing is left out and no arrays are attached to it yet.
-   */
-  static of(mirror: MirroredItems, session: SessionInfo, leaving: ReadonlySet<string> = new Set()): PoolArrays {
-    const attached = leaving.size === 0 ? ATTACHED.get(mirror) : undefined
+  /** The pool of `mirror` for `session`: the arrays attached to it (followed through its changes), made when there are none. */
+  static of(mirror: MirroredItems, session: SessionInfo): PoolArrays {
+    const attached = ATTACHED.get(mirror)
     if (attached && attached.session === session.id) return attached
     const arrays = new PoolArrays(session)
-    for (const stored of mirror.items.values()) arrays.put(stored, leaving)
-    if (leaving.size === 0) {
-      ATTACHED.set(mirror, arrays)
-      mirror.onChange = (key, stored) => {
-        arrays.drop(key)
-        if (stored) arrays.put(stored)
-      }
+    for (const stored of mirror.items.values()) arrays.put(stored)
+    ATTACHED.set(mirror, arrays)
+    mirror.onChange = (key, stored) => {
+      arrays.drop(key)
+      if (stored) arrays.put(stored)
     }
     return arrays
   }
@@ -105,7 +100,7 @@ export class PoolArrays {
     return found
   }
 
-  private put(stored: StoredItem, leaving?: ReadonlySet<string>): void {
+  private put(stored: StoredItem): void {
     const { item } = stored
     if (KEYED.has(item.outcome)) {
       this.keyed.set(item.key, item.file)
@@ -119,7 +114,6 @@ export class PoolArrays {
     if (phase === null) this.unknownPhases++
     this.slots.set(item.key, slot)
     for (const p of item.provider) {
-      if (leaving?.has(p.id)) continue
       ps.push(this.records.length)
       this.records.push(engineProvider(p, this.sessionInfo))
       this.pLast.push(slot.last)
@@ -127,7 +121,6 @@ export class PoolArrays {
     }
     for (const f of item.file) {
       this.name(f, true)
-      if (leaving?.has(f.id)) continue
       fs.push(this.lines.length)
       this.lines.push(engineFileRow(f))
       this.fLast.push(slot.last)

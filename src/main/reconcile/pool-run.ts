@@ -5,7 +5,7 @@ import { runMatch } from './engine'
 import { engineFileRow, engineProvider } from './engine-sides'
 import type { FoldedDecisions } from './fold'
 import type { RecordKeys, SessionItems } from './items'
-import type { EngineProvider, Party, PinnedMatch } from './match/types'
+import type { EngineFileRow, EngineProvider, Party, PinnedMatch } from './match/types'
 import { rematchPool, type LastItem, type Rematched } from './match/rematch'
 import { moneyOf } from './match/state'
 import { mayHoldKey } from './key-filter'
@@ -70,7 +70,7 @@ export class PoolRuns {
 
     const mirrored = this.items.mirrored(session.id)
     const { poolOf } = mirrored
-    const arrays = PoolArrays.of(mirrored, session)
+    const pool = PoolArrays.of(mirrored, session)
 
     // Items leaving the pinned or keyed part: a pin taken back, a match by key unmatched.
     const released = new Map<string, { position: number; item: ReconItem }>()
@@ -130,7 +130,7 @@ export class PoolRuns {
     }
     // The lines that may name a record by its key (those the keys or the reading of a file made items of, the pool's and
     // the freed), of those that name any of `keys`.
-    const linesNaming = (keys: Iterable<string>): FileSide[] => [...arrays.linesNaming(keys), ...releasedLines]
+    const linesNaming = (keys: Iterable<string>): FileSide[] => [...pool.linesNaming(keys), ...releasedLines]
     if (releasedRecords.length > 0) {
       const freedKeys = new Map<string, string>()
       for (const p of releasedRecords) for (const k of keysOf(p)) freedKeys.set(k, p.id)
@@ -162,7 +162,6 @@ export class PoolRuns {
     // The pool as the engine read it after the keys (without a pair they make again), then the freed and what is open from outside the period.
     const outside = this.outsideRecords(session, outsideIds)
     if (outside === null) return 'an outside record is gone from the cache'
-    const pool = rekeyed.length === 0 ? arrays : PoolArrays.of(mirrored, session, rekeyedIds)
     const freed = [...released.values()].map(({ item }) => item)
     pool.extend(
       [...freed.flatMap((item) => item.provider.filter((p) => !rekeyedIds.has(p.id)).map((p) => engineProvider(p, session))), ...outside],
@@ -184,10 +183,16 @@ export class PoolRuns {
         ...[...pinsAdded, ...pinsRemoved].flatMap((pin) => [...pin.providerIds, ...pin.fileIds]),
         ...[...dismissedAdded, ...dismissedRemoved].flatMap(idsOfKey)
       ])
-      rematched =
-        rekeyed.length === 0 && pool.unknownPhases === 0 ? this.rematch(session, pool, now, touched, { fileNames, filePages }) : null
+      rematched = pool.unknownPhases === 0 ? this.rematch(session, pool, now, touched, rekeyedIds, { fileNames, filePages }) : null
       const result =
-        rematched?.result ?? runMatch(records, lines, session.settings, now.engine, { fileNames, filePages, keysSettled: true })
+        rematched?.result ??
+        runMatch(
+          rekeyedIds.size === 0 ? records : records.filter((r) => !rekeyedIds.has(r.id)),
+          rekeyedIds.size === 0 ? lines : lines.filter((f) => !rekeyedIds.has(f.id)),
+          session.settings,
+          now.engine,
+          { fileNames, filePages, keysSettled: true }
+        )
       made = materialise(result, now, session, basis as FeeBasis).items
       outsideOpen = rematched?.outsideOpen ?? outsideLeftOpen(result)
       // Each pair of keys again, as the keys phase makes it (before the pool, which no longer holds it).
@@ -239,10 +244,11 @@ export class PoolRuns {
     pool: PoolArrays,
     now: FoldedDecisions,
     touched: ReadonlySet<string>,
+    keyed: ReadonlySet<string>,
     names: { fileNames: ReadonlyMap<string, string>; filePages: ReadonlyMap<string, readonly number[]> }
   ): Rematched | null {
     const { records, lines, pLast, fLast } = pool
-    const rematched = rematchPool(records, lines, session.settings, now.engine, names, pLast, fLast, touched)
+    const rematched = rematchPool(records, lines, session.settings, now.engine, names, pLast, fLast, touched, keyed)
     if (typeof rematched === 'string') return null
     const { remade, result } = rematched
     const { items } = result
@@ -259,7 +265,9 @@ export class PoolRuns {
     const recordHeld = (i: number): boolean => {
       const r = records[i] as EngineProvider
       const held = pHeld[i] as number
-      return outsideOpen.has(r.id) ? held === 0 : held === 1 || (held === 0 && r.outsidePeriod !== true && moneyOf(r.status) === 2)
+      return outsideOpen.has(r.id) || keyed.has(r.id)
+        ? held === 0
+        : held === 1 || (held === 0 && r.outsidePeriod !== true && moneyOf(r.status) === 2)
     }
     let heldOnce = true
     // Each member of an item made now is in no item kept, and in no other item made now.
@@ -269,7 +277,8 @@ export class PoolRuns {
     }
     for (const key of remade) {
       const slot = pool.slots.get(key)
-      if (!slot || !slot.ps.every(recordHeld) || !slot.fs.every((i) => fHeld[i] === 1)) heldOnce = false
+      if (!slot || !slot.ps.every(recordHeld) || !slot.fs.every((i) => fHeld[i] === (keyed.has((lines[i] as EngineFileRow).id) ? 0 : 1)))
+        heldOnce = false
     }
     for (let i = pool.pooledRecords; i < records.length; i++) if (!recordHeld(i)) heldOnce = false
     for (let i = pool.pooledLines; i < lines.length; i++) if (fHeld[i] !== 1) heldOnce = false

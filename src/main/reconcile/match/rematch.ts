@@ -74,8 +74,9 @@ class Whole extends Error {}
  *   it did, so what it claimed is claimed again;
  * - a member alone that was not alone before.
  * `pLast` and `fLast`: the last run's item of each record and line (none for one it did not hold: freed now, or from
- * outside the period and left open). A string: why the pool must be matched whole (a suggestion half inside the closure,
- * a candidate window too full to tell).
+ * outside the period and left open). `keyed`: records and lines of the pool the exact keys take again (an unmatch of a
+ * match by key undone): out of the pool as if never in it, their items made anew, in no item made here. A string: why
+ * the pool must be matched whole (a suggestion half inside the closure, a candidate window too full to tell).
  */
 export function rematchPool(
   provider: readonly EngineProvider[],
@@ -85,10 +86,11 @@ export function rematchPool(
   options: Pick<MatchOptions, 'fileNames' | 'filePages'>,
   pLast: readonly (LastItem | null)[],
   fLast: readonly (LastItem | null)[],
-  touched: ReadonlySet<string>
+  touched: ReadonlySet<string>,
+  keyed: ReadonlySet<string> = new Set()
 ): Rematched | string {
   try {
-    return rematch(provider, file, settings, decisions, options, pLast, fLast, touched)
+    return rematch(provider, file, settings, decisions, options, pLast, fLast, touched, keyed)
   } catch (error) {
     if (error instanceof Whole) return error.message
     throw error
@@ -103,11 +105,23 @@ function rematch(
   options: Pick<MatchOptions, 'fileNames' | 'filePages'>,
   pLast: readonly (LastItem | null)[],
   fLast: readonly (LastItem | null)[],
-  touched: ReadonlySet<string>
+  touched: ReadonlySet<string>,
+  keyed: ReadonlySet<string>
 ): Rematched {
   const s = new MatchState(provider, file, settings, decisions, options.fileNames, options.filePages)
   drain(s.load())
   claimDecided(s)
+  // What the keys take again is claimed before the pool is ranked: the pool is then as the keys leave it.
+  const keyedP: number[] = []
+  const keyedF: number[] = []
+  if (keyed.size > 0) {
+    provider.forEach((p, i) => keyed.has(p.id) && keyedP.push(i))
+    file.forEach((f, i) => keyed.has(f.id) && keyedF.push(i))
+    if (keyedP.some((i) => s.pClaimed[i] === 1) || keyedF.some((i) => s.fClaimed[i] === 1))
+      throw new Whole('a pair of keys again a pin holds')
+    for (const i of keyedP) s.pClaimed[i] = 1
+    for (const i of keyedF) s.fClaimed[i] = 1
+  }
   s.rankOpen()
   const { pDay, fDay, fAmount, pClaimed, fClaimed, pCurrency, fCurrency } = s
 
@@ -137,13 +151,13 @@ function rematch(
   const seedP = new Uint8Array(provider.length)
   const seedF = new Uint8Array(file.length)
   provider.forEach((p, i) => {
-    if (touched.has(p.id) || (pLast[i] === null && p.outsidePeriod !== true)) {
+    if (touched.has(p.id) || keyed.has(p.id) || (pLast[i] === null && p.outsidePeriod !== true)) {
       seedP[i] = 1
       reachP(i)
     }
   })
   file.forEach((f, i) => {
-    if (touched.has(f.id) || fLast[i] === null) {
+    if (touched.has(f.id) || keyed.has(f.id) || fLast[i] === null) {
       seedF[i] = 1
       reachF(i)
     }
@@ -249,6 +263,9 @@ function rematch(
   pLast.forEach((item, i) => {
     if (item && pClaimed[i] === 0 && item.phase !== 'alone') remade.add(item.key)
   })
+  // The items that held what the keys take again.
+  for (const i of keyedP) if (pLast[i]) remade.add((pLast[i] as LastItem).key)
+  for (const i of keyedF) if (fLast[i]) remade.add((fLast[i] as LastItem).key)
   const outsideOpen = provider
     .filter((p, i) => p.outsidePeriod === true && pClaimed[i] === 0)
     .map((p) => p.id)
