@@ -2,7 +2,9 @@
 import type { FileSide, SessionInfo } from '../../shared/reconcile'
 import { engineFileRow, engineProvider } from './engine-sides'
 import { KEYS_OUTCOMES, type MirroredItems, type StoredItem } from './items'
+import { dayNumber } from './import/dates'
 import { phaseOf, type LastItem } from './match/rematch'
+import type { KnownMembers } from './match/state'
 import type { EngineFileRow, EngineProvider } from './match/types'
 import { referenceCandidates, referenceTokens } from './references'
 
@@ -25,7 +27,7 @@ const KEYED = new Set<string>(KEYS_OUTCOMES)
  * A decision may put records and lines of its own after the pool's (freed, from outside the period) and takes them
  * off again (`trim`) before any change reaches the mirror.
  */
-export class PoolArrays {
+export class PoolArrays implements KnownMembers {
   readonly records: EngineProvider[] = []
   readonly lines: EngineFileRow[] = []
   /** Each record's and line's item as the replay reads it (null for one a decision put after the pool's, or of no phase). */
@@ -33,6 +35,12 @@ export class PoolArrays {
   readonly fLast: (LastItem | null)[] = []
   private readonly pSlot: (Slot | null)[] = []
   private readonly fSlot: (Slot | null)[] = []
+  /** Each record's and line's day as a number, worked out once. */
+  readonly pDay: number[] = []
+  readonly fDay: number[] = []
+  /** Where each record and line is, by id. */
+  private readonly pAt = new Map<string, number>()
+  private readonly fAt = new Map<string, number>()
   /** The pool's items by key. */
   readonly slots = new Map<string, Slot>()
   /** The lines of the mirrored items of KEYS_OUTCOMES, by item key. */
@@ -73,24 +81,44 @@ export class PoolArrays {
     this.extended = true
     this.pooledRecords = this.records.length
     this.pooledLines = this.lines.length
-    for (const r of records) {
-      this.records.push(r)
-      this.pLast.push(null)
-      this.pSlot.push(null)
-    }
-    for (const f of lines) {
-      this.lines.push(f)
-      this.fLast.push(null)
-      this.fSlot.push(null)
-    }
+    for (const r of records) this.pushRecord(r, null)
+    for (const f of lines) this.pushLine(f, null)
   }
 
   /** Takes off what `extend` put after the pool's. */
   trim(): void {
     if (!this.extended) return
     this.extended = false
-    for (const list of [this.records, this.pLast, this.pSlot]) list.length = this.pooledRecords
-    for (const list of [this.lines, this.fLast, this.fSlot]) list.length = this.pooledLines
+    for (const r of this.records.slice(this.pooledRecords)) this.pAt.delete(r.id)
+    for (const f of this.lines.slice(this.pooledLines)) this.fAt.delete(f.id)
+    for (const list of [this.records, this.pLast, this.pSlot, this.pDay]) list.length = this.pooledRecords
+    for (const list of [this.lines, this.fLast, this.fSlot, this.fDay]) list.length = this.pooledLines
+  }
+
+  recordAt(id: string): number | undefined {
+    return this.pAt.get(id)
+  }
+
+  lineAt(id: string): number | undefined {
+    return this.fAt.get(id)
+  }
+
+  private pushRecord(r: EngineProvider, slot: Slot | null): void {
+    slot?.ps.push(this.records.length)
+    this.pAt.set(r.id, this.records.length)
+    this.records.push(r)
+    this.pLast.push(slot?.last ?? null)
+    this.pSlot.push(slot)
+    this.pDay.push(dayNumber(r.day))
+  }
+
+  private pushLine(f: EngineFileRow, slot: Slot | null): void {
+    slot?.fs.push(this.lines.length)
+    this.fAt.set(f.id, this.lines.length)
+    this.lines.push(f)
+    this.fLast.push(slot?.last ?? null)
+    this.fSlot.push(slot)
+    this.fDay.push(dayNumber(f.date))
   }
 
   /** The lines of the mirrored items (pool and KEYS_OUTCOMES) that name any of `keys`. */
@@ -113,18 +141,10 @@ export class PoolArrays {
     const slot: Slot = { stored, last: phase === null ? null : { key: item.key, phase, ps, fs }, ps, fs }
     if (phase === null) this.unknownPhases++
     this.slots.set(item.key, slot)
-    for (const p of item.provider) {
-      ps.push(this.records.length)
-      this.records.push(engineProvider(p, this.sessionInfo))
-      this.pLast.push(slot.last)
-      this.pSlot.push(slot)
-    }
+    for (const p of item.provider) this.pushRecord(engineProvider(p, this.sessionInfo), slot)
     for (const f of item.file) {
       this.name(f, true)
-      fs.push(this.lines.length)
-      this.lines.push(engineFileRow(f))
-      this.fLast.push(slot.last)
-      this.fSlot.push(slot)
+      this.pushLine(engineFileRow(f), slot)
     }
   }
 
@@ -141,8 +161,28 @@ export class PoolArrays {
     if (slot.last === null) this.unknownPhases--
     for (const f of slot.stored.item.file) this.name(f, false)
     // Each member's place given to the last record (line) of the arrays, whose item is told its new place.
-    while (slot.ps.length > 0) move(this.records, this.pLast, this.pSlot, slot.ps.pop() as number, (s) => s.ps)
-    while (slot.fs.length > 0) move(this.lines, this.fLast, this.fSlot, slot.fs.pop() as number, (s) => s.fs)
+    while (slot.ps.length > 0) {
+      const at = slot.ps.pop() as number
+      const end = this.records.length - 1
+      this.pAt.delete((this.records[at] as EngineProvider).id)
+      if (at !== end) {
+        this.pAt.set((this.records[end] as EngineProvider).id, at)
+        const places = this.pSlot[end]?.ps
+        if (places) places[places.indexOf(end)] = at
+      }
+      take(at, this.records, this.pLast, this.pSlot, this.pDay)
+    }
+    while (slot.fs.length > 0) {
+      const at = slot.fs.pop() as number
+      const end = this.lines.length - 1
+      this.fAt.delete((this.lines[at] as EngineFileRow).id)
+      if (at !== end) {
+        this.fAt.set((this.lines[end] as EngineFileRow).id, at)
+        const places = this.fSlot[end]?.fs
+        if (places) places[places.indexOf(end)] = at
+      }
+      take(at, this.lines, this.fLast, this.fSlot, this.fDay)
+    }
   }
 
   private name(f: FileSide, add: boolean): void {
@@ -159,20 +199,19 @@ export class PoolArrays {
   }
 }
 
-/** Removes the member at `at` from parallel arrays by moving the last one into its place (and telling its item). */
-function move<T>(list: T[], last: (LastItem | null)[], slots: (Slot | null)[], at: number, placesOf: (s: Slot) => number[]): void {
-  const end = list.length - 1
+/** Removes the member at `at` from its parallel arrays by moving the last one into its place (the caller tells the moved one's item). */
+function take(at: number, members: unknown[], last: (LastItem | null)[], slots: (Slot | null)[], days: number[]): void {
+  const end = members.length - 1
   if (at !== end) {
-    list[at] = list[end] as T
+    members[at] = members[end]
     last[at] = last[end] as LastItem | null
-    const moved = slots[end] as Slot
-    slots[at] = moved
-    const places = placesOf(moved)
-    places[places.indexOf(end)] = at
+    slots[at] = slots[end] as Slot | null
+    days[at] = days[end] as number
   }
-  list.pop()
+  members.pop()
   last.pop()
   slots.pop()
+  days.pop()
 }
 
 /** The arrays followed through each mirror's changes. */

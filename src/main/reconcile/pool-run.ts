@@ -248,7 +248,7 @@ export class PoolRuns {
     names: { fileNames: ReadonlyMap<string, string>; filePages: ReadonlyMap<string, readonly number[]> }
   ): Rematched | null {
     const { records, lines, pLast, fLast } = pool
-    const rematched = rematchPool(records, lines, session.settings, now.engine, names, pLast, fLast, touched, keyed)
+    const rematched = rematchPool(records, lines, session.settings, now.engine, names, pLast, fLast, touched, keyed, pool)
     if (typeof rematched === 'string') return null
     const { remade, result } = rematched
     const { items } = result

@@ -9,11 +9,16 @@ export function claimDecided(s: MatchState): void {
   const named = new Set(pinned.flatMap((pin) => [...pin.providerIds, ...pin.fileIds]))
   const pIndex = new Map<string, number>()
   const fIndex = new Map<string, number>()
-  s.provider.forEach((p, i) => named.has(p.id) && pIndex.set(p.id, i))
-  s.file.forEach((f, i) => named.has(f.id) && fIndex.set(f.id, i))
+  const { known } = s
+  if (!known) {
+    s.provider.forEach((p, i) => named.has(p.id) && pIndex.set(p.id, i))
+    s.file.forEach((f, i) => named.has(f.id) && fIndex.set(f.id, i))
+  }
+  const recordAt = known ? (id: string): number | undefined => known.recordAt(id) : (id: string): number | undefined => pIndex.get(id)
+  const lineAt = known ? (id: string): number | undefined => known.lineAt(id) : (id: string): number | undefined => fIndex.get(id)
   for (const pin of pinned) {
-    const ps = pin.providerIds.map((id) => pIndex.get(id))
-    const fs = pin.fileIds.map((id) => fIndex.get(id))
+    const ps = pin.providerIds.map(recordAt)
+    const fs = pin.fileIds.map(lineAt)
     if (ps.length === 0 || ps.some((i) => i === undefined || s.pClaimed[i] === 1) || fs.some((i) => i === undefined || s.fClaimed[i] === 1))
       continue
     s.items.setDecision(

@@ -6,7 +6,7 @@ import { claimDecided } from './decided'
 import { findGroups, type GroupReplay } from './groups'
 import { leaveOver } from './leftovers'
 import { inContentOrder } from './order'
-import { MatchState } from './state'
+import { MatchState, type KnownMembers } from './state'
 import { suggestPairs } from './suggestions'
 import type { EngineDecisions, EngineFileRow, EngineProvider, MatchOptions } from './types'
 
@@ -87,10 +87,11 @@ export function rematchPool(
   pLast: readonly (LastItem | null)[],
   fLast: readonly (LastItem | null)[],
   touched: ReadonlySet<string>,
-  keyed: ReadonlySet<string> = new Set()
+  keyed: ReadonlySet<string>,
+  known: KnownMembers
 ): Rematched | string {
   try {
-    return rematch(provider, file, settings, decisions, options, pLast, fLast, touched, keyed)
+    return rematch(provider, file, settings, decisions, options, pLast, fLast, touched, keyed, known)
   } catch (error) {
     if (error instanceof Whole) return error.message
     throw error
@@ -106,17 +107,18 @@ function rematch(
   pLast: readonly (LastItem | null)[],
   fLast: readonly (LastItem | null)[],
   touched: ReadonlySet<string>,
-  keyed: ReadonlySet<string>
+  keyed: ReadonlySet<string>,
+  known: KnownMembers
 ): Rematched {
-  const s = new MatchState(provider, file, settings, decisions, options.fileNames, options.filePages)
+  const s = new MatchState(provider, file, settings, decisions, options.fileNames, options.filePages, known)
   drain(s.load())
   claimDecided(s)
   // What the keys take again is claimed before the pool is ranked: the pool is then as the keys leave it.
-  const keyedP: number[] = []
-  const keyedF: number[] = []
+  const at = (ids: ReadonlySet<string>, where: (id: string) => number | undefined): number[] =>
+    [...ids].map(where).filter((i): i is number => i !== undefined)
+  const keyedP = at(keyed, (id) => known.recordAt(id))
+  const keyedF = at(keyed, (id) => known.lineAt(id))
   if (keyed.size > 0) {
-    provider.forEach((p, i) => keyed.has(p.id) && keyedP.push(i))
-    file.forEach((f, i) => keyed.has(f.id) && keyedF.push(i))
     if (keyedP.some((i) => s.pClaimed[i] === 1) || keyedF.some((i) => s.fClaimed[i] === 1))
       throw new Whole('a pair of keys again a pin holds')
     for (const i of keyedP) s.pClaimed[i] = 1
@@ -150,18 +152,15 @@ function rematch(
   // The decision's own members, and those new to the pool (freed): their searches are made again whatever else holds.
   const seedP = new Uint8Array(provider.length)
   const seedF = new Uint8Array(file.length)
-  provider.forEach((p, i) => {
-    if (touched.has(p.id) || keyed.has(p.id) || (pLast[i] === null && p.outsidePeriod !== true)) {
-      seedP[i] = 1
-      reachP(i)
-    }
-  })
-  file.forEach((f, i) => {
-    if (touched.has(f.id) || keyed.has(f.id) || fLast[i] === null) {
-      seedF[i] = 1
-      reachF(i)
-    }
-  })
+  const seed = (i: number, seeds: Uint8Array, reach: (i: number) => void): void => {
+    seeds[i] = 1
+    reach(i)
+  }
+  for (const i of [...at(touched, (id) => known.recordAt(id)), ...keyedP]) seed(i, seedP, reachP)
+  for (const i of [...at(touched, (id) => known.lineAt(id)), ...keyedF]) seed(i, seedF, reachF)
+  for (let i = 0; i < provider.length; i++)
+    if (pLast[i] === null && (provider[i] as EngineProvider).outsidePeriod !== true) seed(i, seedP, reachP)
+  for (let i = 0; i < file.length; i++) if (fLast[i] === null) seed(i, seedF, reachF)
   const { openP, openF } = s
   while (queue.length > 0) {
     const at = queue.pop() as number

@@ -47,6 +47,17 @@ const JOINS = /[|+]/
 
 export const compareText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0)
 
+/**
+ * What the caller knows already of the records and lines (an open pool kept between decisions, pool-arrays.ts): each
+ * one's day as a number (dayNumber), and where an id is; so a state over them reads fewer of their objects.
+ */
+export interface KnownMembers {
+  readonly pDay: readonly number[]
+  readonly fDay: readonly number[]
+  recordAt(id: string): number | undefined
+  lineAt(id: string): number | undefined
+}
+
 export class MatchState {
   /**
    * One state kept as long as the class. V8 drops the optimised code of a class's methods when the
@@ -111,7 +122,8 @@ export class MatchState {
     /** Each statement's file name by its id, for reasons that name a line. */
     readonly fileNames: ReadonlyMap<string, string> = new Map(),
     /** A PDF statement's pages by its id: its lines are named by page and line. */
-    readonly filePages: ReadonlyMap<string, readonly number[]> = new Map()
+    readonly filePages: ReadonlyMap<string, readonly number[]> = new Map(),
+    readonly known?: KnownMembers
   ) {
     this.pDay = new Int32Array(provider.length)
     this.pAmount = new Float64Array(provider.length)
@@ -137,12 +149,12 @@ export class MatchState {
 
   /** Fills both sides' columns from their objects, a slice at a time. */
   *load(): Generator<void> {
-    const { provider, file, settings } = this
+    const { provider, file, settings, known } = this
     yield* slices(provider.length, (from, to) => {
       for (let i = from; i < to; i++) {
         const p = provider[i] as EngineProvider
         if (p.keys && p.keys.length > 0) this.withKeys.push(i)
-        this.pDay[i] = dayNumber(p.day)
+        this.pDay[i] = known ? (known.pDay[i] as number) : dayNumber(p.day)
         this.pAmount[i] = p.amountMinor
         this.pExpected[i] = expectedAmount(p, settings.netOfFees)
         this.pNet[i] = expectedAmount(p, true)
@@ -153,7 +165,7 @@ export class MatchState {
     yield* slices(file.length, (from, to) => {
       for (let i = from; i < to; i++) {
         const f = file[i] as EngineFileRow
-        this.fDay[i] = dayNumber(f.date)
+        this.fDay[i] = known ? (known.fDay[i] as number) : dayNumber(f.date)
         this.fAmount[i] = f.amountMinor
         this.fCurrency[i] = this.currencyId(f.currency)
         if (stillNotRead(f)) {
