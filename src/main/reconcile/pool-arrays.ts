@@ -2,9 +2,8 @@
 import type { FileSide, SessionInfo } from '../../shared/reconcile'
 import { engineFileRow, engineProvider } from './engine-sides'
 import { KEYS_OUTCOMES, type MirroredItems, type StoredItem } from './items'
-import { dayNumber } from './import/dates'
 import { phaseOf, type LastItem } from './match/rematch'
-import type { KnownMembers } from './match/state'
+import { pushLineColumns, pushRecordColumns, type KnownMembers, type LineColumns, type RecordColumns } from './match/state'
 import type { EngineFileRow, EngineProvider } from './match/types'
 import { referenceCandidates, referenceTokens } from './references'
 
@@ -35,9 +34,9 @@ export class PoolArrays implements KnownMembers {
   readonly fLast: (LastItem | null)[] = []
   private readonly pSlot: (Slot | null)[] = []
   private readonly fSlot: (Slot | null)[] = []
-  /** Each record's and line's day as a number, worked out once. */
-  readonly pDay: number[] = []
-  readonly fDay: number[] = []
+  /** The columns a match reads of each record and line, worked out once (MatchState.load). */
+  readonly pColumns: RecordColumns = { day: [], amount: [], expected: [], net: [], money: [], keyed: [], currency: [] }
+  readonly fColumns: LineColumns = { day: [], amount: [], notRead: [], currency: [] }
   /** Where each record and line is, by id. */
   private readonly pAt = new Map<string, number>()
   private readonly fAt = new Map<string, number>()
@@ -58,7 +57,7 @@ export class PoolArrays implements KnownMembers {
   /** The pool of `mirror` for `session`: the arrays attached to it (followed through its changes), made when there are none. */
   static of(mirror: MirroredItems, session: SessionInfo): PoolArrays {
     const attached = ATTACHED.get(mirror)
-    if (attached && attached.session === session.id) return attached
+    if (attached && attached.session === session.id && attached.netOfFees === session.settings.netOfFees) return attached
     const arrays = new PoolArrays(session)
     for (const stored of mirror.items.values()) arrays.put(stored)
     ATTACHED.set(mirror, arrays)
@@ -69,7 +68,11 @@ export class PoolArrays implements KnownMembers {
     return arrays
   }
 
-  private constructor(private readonly sessionInfo: SessionInfo) {}
+  readonly netOfFees: boolean
+
+  private constructor(private readonly sessionInfo: SessionInfo) {
+    this.netOfFees = sessionInfo.settings.netOfFees
+  }
 
   get session(): string {
     return this.sessionInfo.id
@@ -91,8 +94,8 @@ export class PoolArrays implements KnownMembers {
     this.extended = false
     for (const r of this.records.slice(this.pooledRecords)) this.pAt.delete(r.id)
     for (const f of this.lines.slice(this.pooledLines)) this.fAt.delete(f.id)
-    for (const list of [this.records, this.pLast, this.pSlot, this.pDay]) list.length = this.pooledRecords
-    for (const list of [this.lines, this.fLast, this.fSlot, this.fDay]) list.length = this.pooledLines
+    for (const list of [this.records, this.pLast, this.pSlot, ...Object.values(this.pColumns)]) list.length = this.pooledRecords
+    for (const list of [this.lines, this.fLast, this.fSlot, ...Object.values(this.fColumns)]) list.length = this.pooledLines
   }
 
   recordAt(id: string): number | undefined {
@@ -109,7 +112,7 @@ export class PoolArrays implements KnownMembers {
     this.records.push(r)
     this.pLast.push(slot?.last ?? null)
     this.pSlot.push(slot)
-    this.pDay.push(dayNumber(r.day))
+    pushRecordColumns(this.pColumns, r, this.netOfFees)
   }
 
   private pushLine(f: EngineFileRow, slot: Slot | null): void {
@@ -118,7 +121,7 @@ export class PoolArrays implements KnownMembers {
     this.lines.push(f)
     this.fLast.push(slot?.last ?? null)
     this.fSlot.push(slot)
-    this.fDay.push(dayNumber(f.date))
+    pushLineColumns(this.fColumns, f)
   }
 
   /** The lines of the mirrored items (pool and KEYS_OUTCOMES) that name any of `keys`. */
@@ -170,7 +173,7 @@ export class PoolArrays implements KnownMembers {
         const places = this.pSlot[end]?.ps
         if (places) places[places.indexOf(end)] = at
       }
-      take(at, this.records, this.pLast, this.pSlot, this.pDay)
+      take(at, [this.records, this.pLast, this.pSlot, ...Object.values(this.pColumns)])
     }
     while (slot.fs.length > 0) {
       const at = slot.fs.pop() as number
@@ -181,7 +184,7 @@ export class PoolArrays implements KnownMembers {
         const places = this.fSlot[end]?.fs
         if (places) places[places.indexOf(end)] = at
       }
-      take(at, this.lines, this.fLast, this.fSlot, this.fDay)
+      take(at, [this.lines, this.fLast, this.fSlot, ...Object.values(this.fColumns)])
     }
   }
 
@@ -200,18 +203,11 @@ export class PoolArrays implements KnownMembers {
 }
 
 /** Removes the member at `at` from its parallel arrays by moving the last one into its place (the caller tells the moved one's item). */
-function take(at: number, members: unknown[], last: (LastItem | null)[], slots: (Slot | null)[], days: number[]): void {
-  const end = members.length - 1
-  if (at !== end) {
-    members[at] = members[end]
-    last[at] = last[end] as LastItem | null
-    slots[at] = slots[end] as Slot | null
-    days[at] = days[end] as number
+function take(at: number, parallel: unknown[][]): void {
+  for (const list of parallel) {
+    const last = list.pop()
+    if (at < list.length) list[at] = last
   }
-  members.pop()
-  last.pop()
-  slots.pop()
-  days.pop()
 }
 
 /** The arrays followed through each mirror's changes. */

@@ -48,14 +48,54 @@ const JOINS = /[|+]/
 export const compareText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0)
 
 /**
- * What the caller knows already of the records and lines (an open pool kept between decisions, pool-arrays.ts): each
- * one's day as a number (dayNumber), and where an id is; so a state over them reads fewer of their objects.
+ * What the caller knows already of the records and lines (an open pool kept between decisions, pool-arrays.ts): the
+ * columns a state reads from their objects, worked out as `load` works them out, and where an id is; so a state over
+ * them does not read their objects again.
  */
 export interface KnownMembers {
-  readonly pDay: readonly number[]
-  readonly fDay: readonly number[]
+  readonly netOfFees: boolean
+  readonly pColumns: RecordColumns
+  readonly fColumns: LineColumns
   recordAt(id: string): number | undefined
   lineAt(id: string): number | undefined
+}
+
+/** A record's columns as `load` reads them: its day (dayNumber), amount, expectedAmount as the session and net, moneyOf, whether it has further keys, currency. */
+export interface RecordColumns {
+  day: number[]
+  amount: number[]
+  expected: number[]
+  net: number[]
+  money: number[]
+  keyed: number[]
+  currency: string[]
+}
+
+/** A line's columns as `load` reads them: its day, amount, whether still not read, currency. */
+export interface LineColumns {
+  day: number[]
+  amount: number[]
+  notRead: number[]
+  currency: string[]
+}
+
+/** Appends a record's columns. */
+export function pushRecordColumns(c: RecordColumns, p: EngineProvider, netOfFees: boolean): void {
+  c.day.push(dayNumber(p.day))
+  c.amount.push(p.amountMinor)
+  c.expected.push(expectedAmount(p, netOfFees))
+  c.net.push(expectedAmount(p, true))
+  c.money.push(moneyOf(p.status))
+  c.keyed.push(p.keys && p.keys.length > 0 ? 1 : 0)
+  c.currency.push(p.currency)
+}
+
+/** Appends a line's columns. */
+export function pushLineColumns(c: LineColumns, f: EngineFileRow): void {
+  c.day.push(dayNumber(f.date))
+  c.amount.push(f.amountMinor)
+  c.notRead.push(stillNotRead(f) ? 1 : 0)
+  c.currency.push(f.currency)
 }
 
 export class MatchState {
@@ -147,14 +187,26 @@ export class MatchState {
     this.pJoins = new Uint8Array(this.anyDismissed ? provider.length : 0)
   }
 
-  /** Fills both sides' columns from their objects, a slice at a time. */
+  /** Fills both sides' columns from their objects (or from what is known of them), a slice at a time. */
   *load(): Generator<void> {
     const { provider, file, settings, known } = this
+    if (known && known.netOfFees !== settings.netOfFees) throw new Error('the known records were read under another fee basis')
+    const pc = known?.pColumns
     yield* slices(provider.length, (from, to) => {
       for (let i = from; i < to; i++) {
+        if (pc) {
+          if (pc.keyed[i] === 1) this.withKeys.push(i)
+          this.pDay[i] = pc.day[i] as number
+          this.pAmount[i] = pc.amount[i] as number
+          this.pExpected[i] = pc.expected[i] as number
+          this.pNet[i] = pc.net[i] as number
+          this.pCurrency[i] = this.currencyId(pc.currency[i] as string)
+          this.pMoney[i] = pc.money[i] as number
+          continue
+        }
         const p = provider[i] as EngineProvider
         if (p.keys && p.keys.length > 0) this.withKeys.push(i)
-        this.pDay[i] = known ? (known.pDay[i] as number) : dayNumber(p.day)
+        this.pDay[i] = dayNumber(p.day)
         this.pAmount[i] = p.amountMinor
         this.pExpected[i] = expectedAmount(p, settings.netOfFees)
         this.pNet[i] = expectedAmount(p, true)
@@ -162,13 +214,23 @@ export class MatchState {
         this.pMoney[i] = moneyOf(p.status)
       }
     })
+    const fc = known?.fColumns
     yield* slices(file.length, (from, to) => {
       for (let i = from; i < to; i++) {
-        const f = file[i] as EngineFileRow
-        this.fDay[i] = known ? (known.fDay[i] as number) : dayNumber(f.date)
-        this.fAmount[i] = f.amountMinor
-        this.fCurrency[i] = this.currencyId(f.currency)
-        if (stillNotRead(f)) {
+        let notRead: boolean
+        if (fc) {
+          this.fDay[i] = fc.day[i] as number
+          this.fAmount[i] = fc.amount[i] as number
+          this.fCurrency[i] = this.currencyId(fc.currency[i] as string)
+          notRead = fc.notRead[i] === 1
+        } else {
+          const f = file[i] as EngineFileRow
+          this.fDay[i] = dayNumber(f.date)
+          this.fAmount[i] = f.amountMinor
+          this.fCurrency[i] = this.currencyId(f.currency)
+          notRead = stillNotRead(f)
+        }
+        if (notRead) {
           this.fClaimed[i] = 1
           this.notRead.push(i)
         }
