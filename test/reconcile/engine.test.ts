@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { toExcelCsv } from '../../src/shared/csv/excel-safe'
 import { DEFAULT_SETTINGS, pairKey, type Outcome, type ReconItem, type ReconSettings } from '../../src/shared/reconcile'
 import { runMatch, runMatchAsync, type MatchResult } from '../../src/main/reconcile/engine'
-import { findGroup, GroupSums } from '../../src/main/reconcile/match/groups'
+import { findGroup, GroupSums, searchNearest } from '../../src/main/reconcile/match/groups'
 import { MatchState } from '../../src/main/reconcile/match/state'
 import type { EngineDecisions, EngineFileRow, EngineProvider } from '../../src/main/reconcile/match/types'
 import { ITEM_COLUMNS, itemCells } from '../../src/main/reconcile/report'
@@ -451,6 +451,37 @@ describe('matching scenarios', () => {
     expect(search(31, 0)).toBeNull()
     expect(search(31, 1)).toEqual([0, 1])
     expect(search(10 + 20, 0)).toEqual([0, 1])
+  })
+
+  it('finds a pair among two candidates as the search among more finds it (the short way for two)', () => {
+    fc.assert(
+      fc.property(
+        fc.tuple(fc.integer({ min: -5_000, max: 5_000 }), fc.integer({ min: -5_000, max: 5_000 })),
+        fc.tuple(fc.nat(3), fc.nat(3)),
+        // Mostly a sum near the pair's (either sign), sometimes any.
+        fc.oneof(
+          fc.integer({ min: -25, max: 25 }).map((near) => ({ near })),
+          fc.integer({ min: -10_000, max: 10_000 }).map((any) => ({ any }))
+        ),
+        fc.boolean(),
+        fc.nat(20),
+        fc.integer({ min: 2, max: 24 }),
+        (amounts, distances, asked, negative, tolerance, limit) => {
+          const pair = Math.abs(amounts[0]) + Math.abs(amounts[1])
+          const target = 'near' in asked ? (negative ? -1 : 1) * (pair + asked.near) : asked.any
+          const amountOf = (i: number): number => amounts[i] as number
+          const distanceOf = (i: number): number => distances[i] as number
+          // Each its own day and channel: no whole group, so both ways come to the search.
+          const found = findGroup([0, 1], amountOf, target, tolerance, (i) => i, new GroupSums(2), distanceOf, limit)
+          const searched =
+            Math.abs(amounts[0]) + Math.abs(amounts[1]) + tolerance < Math.abs(target)
+              ? null
+              : searchNearest([0, 1], amountOf, target, tolerance, distanceOf, limit, Math.max(...distances))
+          expect(found).toEqual(searched)
+        }
+      ),
+      propertyRuns(500)
+    )
   })
 
   it('tells a rejected pair by its key exactly, whatever its ids hold and whatever else was rejected', () => {

@@ -98,6 +98,16 @@ export class PoolArrays implements KnownMembers {
     for (const list of [this.lines, this.fLast, this.fSlot, ...Object.values(this.fColumns)]) list.length = this.pooledLines
   }
 
+  /** One string per currency code, so a state compares codes by reference (each record's own copy is compared by content). */
+  private code(code: string): string {
+    const known = this.codes.get(code)
+    if (known !== undefined) return known
+    this.codes.set(code, code)
+    return code
+  }
+
+  private readonly codes = new Map<string, string>()
+
   recordAt(id: string): number | undefined {
     return this.pAt.get(id)
   }
@@ -112,7 +122,7 @@ export class PoolArrays implements KnownMembers {
     this.records.push(r)
     this.pLast.push(slot?.last ?? null)
     this.pSlot.push(slot)
-    pushRecordColumns(this.pColumns, r, this.netOfFees)
+    pushRecordColumns(this.pColumns, r, this.netOfFees, this.code(r.currency))
   }
 
   private pushLine(f: EngineFileRow, slot: Slot | null): void {
@@ -121,7 +131,7 @@ export class PoolArrays implements KnownMembers {
     this.lines.push(f)
     this.fLast.push(slot?.last ?? null)
     this.fSlot.push(slot)
-    pushLineColumns(this.fColumns, f)
+    pushLineColumns(this.fColumns, f, this.code(f.currency))
   }
 
   /** The lines of the mirrored items (pool and KEYS_OUTCOMES) that name any of `keys`. */

@@ -233,6 +233,31 @@ export function findGroup(
   if (whole.length > 1) return { members: [], ambiguous: true, how: `${whole.length} days and channels each add up to it` }
   // All of them together fall short: no set of the nearest reaches it (the search below would stop at its first step).
   if (magnitude + tolerance < Math.abs(target)) return null
+  if (candidates.length === 2) {
+    // The one set of two or more is both: what the search below finds of them (nearest first, then by magnitude), without its arrays.
+    let [x, y] = candidates as [number, number]
+    if (distanceOf(y) < distanceOf(x)) [x, y] = [y, x]
+    const ax = Math.abs(amountOf(x))
+    const ay = Math.abs(amountOf(y))
+    if (Math.abs(ax + ay - Math.abs(target)) > tolerance) return null
+    return { members: ay > ax ? [y, x] : [x, y], ambiguous: false, how: 'found among the 2 nearest in time of 2 candidates' }
+  }
+  return searchNearest(candidates, amountOf, target, tolerance, distanceOf, limit, maxDistance)
+}
+
+/**
+ * The bounded subset-sum search of findGroup: among the `limit` candidates nearest in time (`maxDistance`: the farthest
+ * one's distance), a set of two or more summing to `target`. Exported for its tests.
+ */
+export function searchNearest(
+  candidates: readonly number[],
+  amountOf: (i: number) => number,
+  target: number,
+  tolerance: number,
+  distanceOf: (i: number) => number,
+  limit: number,
+  maxDistance: number
+): { members: number[]; ambiguous: boolean; how: string } | null {
   // The `limit` nearest in time, ties in rank order: the distance that fills the limit, then a stable sort of the few chosen.
   const perDistance = new Int32Array(maxDistance + 1)
   for (const i of candidates) perDistance[distanceOf(i)] = (perDistance[distanceOf(i)] as number) + 1

@@ -79,23 +79,23 @@ export interface LineColumns {
   currency: string[]
 }
 
-/** Appends a record's columns. */
-export function pushRecordColumns(c: RecordColumns, p: EngineProvider, netOfFees: boolean): void {
+/** Appends a record's columns (its currency as `currency`: the same code, maybe one shared string for it). */
+export function pushRecordColumns(c: RecordColumns, p: EngineProvider, netOfFees: boolean, currency = p.currency): void {
   c.day.push(dayNumber(p.day))
   c.amount.push(p.amountMinor)
   c.expected.push(expectedAmount(p, netOfFees))
   c.net.push(expectedAmount(p, true))
   c.money.push(moneyOf(p.status))
   c.keyed.push(p.keys && p.keys.length > 0 ? 1 : 0)
-  c.currency.push(p.currency)
+  c.currency.push(currency)
 }
 
-/** Appends a line's columns. */
-export function pushLineColumns(c: LineColumns, f: EngineFileRow): void {
+/** Appends a line's columns (its currency as in pushRecordColumns). */
+export function pushLineColumns(c: LineColumns, f: EngineFileRow, currency = f.currency): void {
   c.day.push(dayNumber(f.date))
   c.amount.push(f.amountMinor)
   c.notRead.push(stillNotRead(f) ? 1 : 0)
-  c.currency.push(f.currency)
+  c.currency.push(currency)
 }
 
 export class MatchState {
@@ -358,7 +358,25 @@ export class MatchState {
     let joins = this.pJoins[p] as number
     if (joins === 0) joins = this.pJoins[p] = JOINS.test(record) ? 2 : 1
     if (seen === 3 || joins === 2) return this.decisions.dismissed.has(pairKey([record], [line]))
+    // Where the records are known by place (a pool kept between decisions), the line's rejected records as places.
+    if (this.known) return this.dismissedAt(f, line).has(p)
     return this.dismissedByLine().get(line)?.has(record) === true
+  }
+
+  private readonly dismissedPlaces = new Map<number, Set<number>>()
+
+  /** The places of the records (whose ids hold no joining character) rejected with line `f`. */
+  private dismissedAt(f: number, line: string): Set<number> {
+    let places = this.dismissedPlaces.get(f)
+    if (!places) {
+      places = new Set()
+      for (const id of this.dismissedByLine().get(line) ?? []) {
+        const at = this.known?.recordAt(id)
+        if (at !== undefined) places.add(at)
+      }
+      this.dismissedPlaces.set(f, places)
+    }
+    return places
   }
 
   /** Per line: 0 not yet told, 1 in no rejected pair, 2 maybe in one (looked up per record), 3 its id holds a joining character. */
