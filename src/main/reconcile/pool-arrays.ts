@@ -78,14 +78,16 @@ export class PoolArrays implements KnownMembers {
     return this.sessionInfo.id
   }
 
-  /** Puts records and lines of the decision's own after the pool's (none of them in a pool item). */
-  extend(records: readonly EngineProvider[], lines: readonly EngineFileRow[]): void {
+  /** Puts records and lines of the decision's own after the pool's: false (and none put) when one is in the pool already. */
+  extend(records: readonly EngineProvider[], lines: readonly EngineFileRow[]): boolean {
     if (this.extended) throw new Error('the pool is extended already')
+    if (records.some((r) => this.pAt.has(r.id)) || lines.some((f) => this.fAt.has(f.id))) return false
     this.extended = true
     this.pooledRecords = this.records.length
     this.pooledLines = this.lines.length
     for (const r of records) this.pushRecord(r, null)
     for (const f of lines) this.pushLine(f, null)
+    return true
   }
 
   /** Takes off what `extend` put after the pool's. */

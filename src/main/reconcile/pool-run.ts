@@ -163,10 +163,11 @@ export class PoolRuns {
     const outside = this.outsideRecords(session, outsideIds)
     if (outside === null) return 'an outside record is gone from the cache'
     const freed = [...released.values()].map(({ item }) => item)
-    pool.extend(
+    const extended = pool.extend(
       [...freed.flatMap((item) => item.provider.filter((p) => !rekeyedIds.has(p.id)).map((p) => engineProvider(p, session))), ...outside],
       freed.flatMap((item) => item.file.filter((f) => !rekeyedIds.has(f.id)).map(engineFileRow))
     )
+    if (!extended) return 'a freed or outside member the pool holds already'
     let made: ReconItem[]
     let outsideOpen: string[]
     let rematched: Rematched | null
