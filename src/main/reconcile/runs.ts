@@ -29,6 +29,7 @@ import { RuleStore } from './rules/store'
 import type { SessionItems } from './items'
 import { sessionProviderSide } from './provider-side'
 import { keyFilter, keysHeldTwice } from './key-filter'
+import { PoolArrays } from './pool-arrays'
 import { keysNamedBy, normaliseReference } from './references'
 import { fileNamesOf, filePagesOf } from './report'
 import { summing, totalsBasis } from './totals'
@@ -213,6 +214,8 @@ export class Runs {
     this.items.storeRecordKeys(session.id, keyFilter(keys), keysHeldTwice(keys))
     this.ctx.db.prepare('update recon_sessions set last_run_at = ? where id = ?').run(this.ctx.now().toISOString(), session.id)
     this.items.storeTotals(session.id, session.settings, totals)
+    // The open pool's arrays made now, as part of the run: the first decision after it does not gather them (pool-arrays.ts).
+    if (session.source !== 'virtual-accounts') PoolArrays.of(this.items.mirrored(session.id), session)
     this.ctx.record(session.id, {
       kind: 'run',
       payload: {
