@@ -114,10 +114,10 @@ function rematch(
   drain(s.load())
   claimDecided(s)
   // What the keys take again is claimed before the pool is ranked: the pool is then as the keys leave it.
-  const at = (ids: ReadonlySet<string>, where: (id: string) => number | undefined): number[] =>
+  const placesOf = (ids: ReadonlySet<string>, where: (id: string) => number | undefined): number[] =>
     [...ids].map(where).filter((i): i is number => i !== undefined)
-  const keyedP = at(keyed, (id) => known.recordAt(id))
-  const keyedF = at(keyed, (id) => known.lineAt(id))
+  const keyedP = placesOf(keyed, (id) => known.recordAt(id))
+  const keyedF = placesOf(keyed, (id) => known.lineAt(id))
   if (keyed.size > 0) {
     if (keyedP.some((i) => s.pClaimed[i] === 1) || keyedF.some((i) => s.fClaimed[i] === 1))
       throw new Whole('a pair of keys again a pin holds')
@@ -156,8 +156,8 @@ function rematch(
     seeds[i] = 1
     reach(i)
   }
-  for (const i of [...at(touched, (id) => known.recordAt(id)), ...keyedP]) seed(i, seedP, reachP)
-  for (const i of [...at(touched, (id) => known.lineAt(id)), ...keyedF]) seed(i, seedF, reachF)
+  for (const i of [...placesOf(touched, (id) => known.recordAt(id)), ...keyedP]) seed(i, seedP, reachP)
+  for (const i of [...placesOf(touched, (id) => known.lineAt(id)), ...keyedF]) seed(i, seedF, reachF)
   for (let i = 0; i < provider.length; i++)
     if (pLast[i] === null && (provider[i] as EngineProvider).outsidePeriod !== true) seed(i, seedP, reachP)
   for (let i = 0; i < file.length; i++) if (fLast[i] === null) seed(i, seedF, reachF)
