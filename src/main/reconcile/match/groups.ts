@@ -27,15 +27,19 @@ export function* findGroups(s: MatchState, onProgress: MatchOptions['onProgress'
   // Open records by currency and direction, in day order.
   const lanes = new Map<number, number[]>()
   for (const i of openP) pushTo(lanes, s.pLane(i), i)
-  // Each open record's group (its day and channel) as a small number, named when first asked for.
+  // Each open record's group (its day and channel) as a small number, named when first asked for: by channel, then by
+  // day (no text made per record).
   const pGroup = new Int32Array(provider.length).fill(-1)
-  const groupIds = new Map<string, number>()
+  const byChannel = new Map<string, Map<number, number>>()
+  let groups = 0
   const groupOf = (i: number): number => {
     let g = pGroup[i] as number
     if (g >= 0) return g
-    const key = `${pDay[i]}|${(provider[i] as EngineProvider).channel ?? ''}`
-    g = groupIds.get(key) ?? groupIds.size
-    if (g === groupIds.size) groupIds.set(key, g)
+    const channel = (provider[i] as EngineProvider).channel ?? ''
+    let days = byChannel.get(channel)
+    if (!days) byChannel.set(channel, (days = new Map()))
+    g = days.get(pDay[i] as number) ?? groups
+    if (g === groups) days.set(pDay[i] as number, groups++)
     pGroup[i] = g
     return g
   }

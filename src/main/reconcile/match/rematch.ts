@@ -340,7 +340,7 @@ class Replay implements GroupReplay {
   lineSearched(fi: number, records: readonly number[], lineClaimed: boolean): void {
     const item = this.fLast[fi]
     const before = item?.phase === 'line-sum' ? item.ps : []
-    for (const i of differing(before, records)) {
+    for (const i of before.length > 0 || records.length > 0 ? differing(before, records) : []) {
       this.recordOtherwise(i)
       // Claimed now, that record will not be searched as it was: the lines its search claimed then are free.
       const its = this.pLast[i]
@@ -366,7 +366,7 @@ class Replay implements GroupReplay {
   recordSearched(pi: number, lines: readonly number[], recordClaimed: boolean): void {
     const item = this.pLast[pi]
     const before = item?.phase === 'record-sum' ? item.fs : []
-    for (const i of differing(before, lines)) this.lineOtherwise(i)
+    if (before.length > 0 || lines.length > 0) for (const i of differing(before, lines)) this.lineOtherwise(i)
     if (recordClaimed !== (item?.phase === 'record-sum')) this.recordOtherwise(pi)
   }
 }
