@@ -27,19 +27,24 @@ const KEYED = new Set<string>(KEYS_OUTCOMES)
  * off again (`trim`) before any change reaches the mirror.
  */
 export class PoolArrays implements KnownMembers {
-  readonly records: EngineProvider[] = []
-  readonly lines: EngineFileRow[] = []
+  private readonly p = new Members<EngineProvider, RecordColumns>(
+    { day: [], amount: [], expected: [], net: [], money: [], keyed: [], currency: [] },
+    (slot) => slot.ps,
+    (columns, r) => pushRecordColumns(columns, r, this.netOfFees, this.code(r.currency))
+  )
+  private readonly f = new Members<EngineFileRow, LineColumns>(
+    { day: [], amount: [], notRead: [], currency: [] },
+    (slot) => slot.fs,
+    (columns, f) => pushLineColumns(columns, f, this.code(f.currency))
+  )
+  readonly records = this.p.list
+  readonly lines = this.f.list
   /** Each record's and line's item as the replay reads it (null for one a decision put after the pool's, or of no phase). */
-  readonly pLast: (LastItem | null)[] = []
-  readonly fLast: (LastItem | null)[] = []
-  private readonly pSlot: (Slot | null)[] = []
-  private readonly fSlot: (Slot | null)[] = []
+  readonly pLast = this.p.last
+  readonly fLast = this.f.last
   /** The columns a match reads of each record and line, worked out once (MatchState.load). */
-  readonly pColumns: RecordColumns = { day: [], amount: [], expected: [], net: [], money: [], keyed: [], currency: [] }
-  readonly fColumns: LineColumns = { day: [], amount: [], notRead: [], currency: [] }
-  /** Where each record and line is, by id. */
-  private readonly pAt = new Map<string, number>()
-  private readonly fAt = new Map<string, number>()
+  readonly pColumns = this.p.columns
+  readonly fColumns = this.f.columns
   /** The pool's items by key. */
   readonly slots = new Map<string, Slot>()
   /** The lines of the mirrored items of KEYS_OUTCOMES, by item key. */
@@ -81,12 +86,12 @@ export class PoolArrays implements KnownMembers {
   /** Puts records and lines of the decision's own after the pool's: false (and none put) when one is in the pool already. */
   extend(records: readonly EngineProvider[], lines: readonly EngineFileRow[]): boolean {
     if (this.extended) throw new Error('the pool is extended already')
-    if (records.some((r) => this.pAt.has(r.id)) || lines.some((f) => this.fAt.has(f.id))) return false
+    if (records.some((r) => this.p.place(r.id) !== undefined) || lines.some((f) => this.f.place(f.id) !== undefined)) return false
     this.extended = true
     this.pooledRecords = this.records.length
     this.pooledLines = this.lines.length
-    for (const r of records) this.pushRecord(r, null)
-    for (const f of lines) this.pushLine(f, null)
+    for (const r of records) this.p.push(r, null)
+    for (const f of lines) this.f.push(f, null)
     return true
   }
 
@@ -94,10 +99,8 @@ export class PoolArrays implements KnownMembers {
   trim(): void {
     if (!this.extended) return
     this.extended = false
-    for (const r of this.records.slice(this.pooledRecords)) this.pAt.delete(r.id)
-    for (const f of this.lines.slice(this.pooledLines)) this.fAt.delete(f.id)
-    for (const list of [this.records, this.pLast, this.pSlot, ...Object.values(this.pColumns)]) list.length = this.pooledRecords
-    for (const list of [this.lines, this.fLast, this.fSlot, ...Object.values(this.fColumns)]) list.length = this.pooledLines
+    this.p.cut(this.pooledRecords)
+    this.f.cut(this.pooledLines)
   }
 
   /** One string per currency code, so a state compares codes by reference (each record's own copy is compared by content). */
@@ -111,29 +114,11 @@ export class PoolArrays implements KnownMembers {
   private readonly codes = new Map<string, string>()
 
   recordAt(id: string): number | undefined {
-    return this.pAt.get(id)
+    return this.p.place(id)
   }
 
   lineAt(id: string): number | undefined {
-    return this.fAt.get(id)
-  }
-
-  private pushRecord(r: EngineProvider, slot: Slot | null): void {
-    slot?.ps.push(this.records.length)
-    this.pAt.set(r.id, this.records.length)
-    this.records.push(r)
-    this.pLast.push(slot?.last ?? null)
-    this.pSlot.push(slot)
-    pushRecordColumns(this.pColumns, r, this.netOfFees, this.code(r.currency))
-  }
-
-  private pushLine(f: EngineFileRow, slot: Slot | null): void {
-    slot?.fs.push(this.lines.length)
-    this.fAt.set(f.id, this.lines.length)
-    this.lines.push(f)
-    this.fLast.push(slot?.last ?? null)
-    this.fSlot.push(slot)
-    pushLineColumns(this.fColumns, f, this.code(f.currency))
+    return this.f.place(id)
   }
 
   /** The lines of the mirrored items (pool and KEYS_OUTCOMES) that name any of `keys`. */
@@ -156,10 +141,10 @@ export class PoolArrays implements KnownMembers {
     const slot: Slot = { stored, last: phase === null ? null : { key: item.key, phase, ps, fs }, ps, fs }
     if (phase === null) this.unknownPhases++
     this.slots.set(item.key, slot)
-    for (const p of item.provider) this.pushRecord(engineProvider(p, this.sessionInfo), slot)
+    for (const p of item.provider) this.p.push(engineProvider(p, this.sessionInfo), slot)
     for (const f of item.file) {
       this.name(f, true)
-      this.pushLine(engineFileRow(f), slot)
+      this.f.push(engineFileRow(f), slot)
     }
   }
 
@@ -175,29 +160,8 @@ export class PoolArrays implements KnownMembers {
     this.slots.delete(key)
     if (slot.last === null) this.unknownPhases--
     for (const f of slot.stored.item.file) this.name(f, false)
-    // Each member's place given to the last record (line) of the arrays, whose item is told its new place.
-    while (slot.ps.length > 0) {
-      const at = slot.ps.pop() as number
-      const end = this.records.length - 1
-      this.pAt.delete((this.records[at] as EngineProvider).id)
-      if (at !== end) {
-        this.pAt.set((this.records[end] as EngineProvider).id, at)
-        const places = this.pSlot[end]?.ps
-        if (places) places[places.indexOf(end)] = at
-      }
-      take(at, [this.records, this.pLast, this.pSlot, ...Object.values(this.pColumns)])
-    }
-    while (slot.fs.length > 0) {
-      const at = slot.fs.pop() as number
-      const end = this.lines.length - 1
-      this.fAt.delete((this.lines[at] as EngineFileRow).id)
-      if (at !== end) {
-        this.fAt.set((this.lines[end] as EngineFileRow).id, at)
-        const places = this.fSlot[end]?.fs
-        if (places) places[places.indexOf(end)] = at
-      }
-      take(at, [this.lines, this.fLast, this.fSlot, ...Object.values(this.fColumns)])
-    }
+    this.p.takeAll(slot)
+    this.f.takeAll(slot)
   }
 
   private name(f: FileSide, add: boolean): void {
@@ -211,6 +175,59 @@ export class PoolArrays implements KnownMembers {
         if (lines.size === 0) this.naming.delete(k)
       }
     }
+  }
+}
+
+/** One side of the arrays (the records, or the lines): its members, each one's item as the replay reads it and slot, the columns a match reads, and where each is by id. */
+class Members<M extends { id: string }, C extends object> {
+  readonly list: M[] = []
+  readonly last: (LastItem | null)[] = []
+  private readonly slots: (Slot | null)[] = []
+  private readonly at = new Map<string, number>()
+
+  /** `placesOf`: a slot's places on this side (its ps, or its fs); `pushColumns`: a member's columns put after the others'. */
+  constructor(
+    readonly columns: C,
+    private readonly placesOf: (slot: Slot) => number[],
+    private readonly pushColumns: (columns: C, member: M) => void
+  ) {}
+
+  place(id: string): number | undefined {
+    return this.at.get(id)
+  }
+
+  push(member: M, slot: Slot | null): void {
+    if (slot) this.placesOf(slot).push(this.list.length)
+    this.at.set(member.id, this.list.length)
+    this.list.push(member)
+    this.last.push(slot?.last ?? null)
+    this.slots.push(slot)
+    this.pushColumns(this.columns, member)
+  }
+
+  /** Takes out each member of `slot`, its place given to the last member, whose item is told its new place. */
+  takeAll(slot: Slot): void {
+    const places = this.placesOf(slot)
+    while (places.length > 0) {
+      const at = places.pop() as number
+      const end = this.list.length - 1
+      this.at.delete((this.list[at] as M).id)
+      if (at !== end) {
+        this.at.set((this.list[end] as M).id, at)
+        const moved = this.slots[end]
+        if (moved) {
+          const its = this.placesOf(moved)
+          its[its.indexOf(end)] = at
+        }
+      }
+      take(at, [this.list, this.last, this.slots, ...(Object.values(this.columns) as unknown[][])])
+    }
+  }
+
+  /** Cuts the side back to its first `length` members. */
+  cut(length: number): void {
+    for (const member of this.list.slice(length)) this.at.delete(member.id)
+    for (const list of [this.list, this.last, this.slots, ...(Object.values(this.columns) as unknown[][])]) list.length = length
   }
 }
 
