@@ -288,9 +288,12 @@ function rematch(
  * run so far, by lane and day, so a search whose window holds none of them is not made again.
  */
 class Replay implements GroupReplay {
-  /** Per lane, per day: how many records (lines) in it are claimed otherwise so far. */
-  private readonly recordsOtherwise = new Map<number, Map<number, number>>()
-  private readonly linesOtherwise = new Map<number, Map<number, number>>()
+  /**
+   * Per lane, the days of the lines (records) whose search's window holds a record (line) claimed otherwise so far: a
+   * search is then one look-up, not one per day of its window.
+   */
+  private readonly linesReaching = new Map<number, Set<number>>()
+  private readonly recordsReaching = new Map<number, Set<number>>()
   private readonly pOtherwise: Uint8Array
   private readonly fOtherwise: Uint8Array
 
@@ -314,20 +317,26 @@ class Replay implements GroupReplay {
   private recordOtherwise(i: number): void {
     if (this.pOtherwise[i] === 1) return
     this.pOtherwise[i] = 1
-    count(this.recordsOtherwise, this.s.pLane(i), this.s.pDay[i] as number)
+    // A line's search reads the records from daysAfter before its day to daysBefore after it.
+    const { daysBefore, daysAfter } = this.s.settings
+    const day = this.s.pDay[i] as number
+    cover(this.linesReaching, this.s.pLane(i), day - daysBefore, day + daysAfter)
   }
 
   private lineOtherwise(i: number): void {
     if (this.fOtherwise[i] === 1) return
     this.fOtherwise[i] = 1
-    count(this.linesOtherwise, this.s.fLane(i), this.s.fDay[i] as number)
+    // A record's search reads the lines from daysBefore before its day to daysAfter after it.
+    const { daysBefore, daysAfter } = this.s.settings
+    const day = this.s.fDay[i] as number
+    cover(this.recordsReaching, this.s.fLane(i), day - daysAfter, day + daysBefore)
   }
 
   lineMayDiffer(fi: number): boolean {
     if (this.search.f[fi] === 1) return true
     const { s } = this
     const day = s.fDay[fi] as number
-    return anyIn(this.recordsOtherwise.get(s.fLane(fi)), day - s.settings.daysAfter, day + s.settings.daysBefore)
+    return this.linesReaching.get(s.fLane(fi))?.has(day) === true
   }
 
   lineKept(fi: number): void {
@@ -353,7 +362,7 @@ class Replay implements GroupReplay {
     if (this.search.p[pi] === 1 || this.pOtherwise[pi] === 1) return true
     const { s } = this
     const day = s.pDay[pi] as number
-    return anyIn(this.linesOtherwise.get(s.pLane(pi)), day - s.settings.daysBefore, day + s.settings.daysAfter)
+    return this.recordsReaching.get(s.pLane(pi))?.has(day) === true
   }
 
   recordKept(pi: number): void {
@@ -371,20 +380,11 @@ class Replay implements GroupReplay {
   }
 }
 
-function count(byLane: Map<number, Map<number, number>>, lane: number, day: number): void {
+/** Marks the days from `from` to `to` in the lane's set. */
+function cover(byLane: Map<number, Set<number>>, lane: number, from: number, to: number): void {
   let days = byLane.get(lane)
-  if (!days) byLane.set(lane, (days = new Map()))
-  days.set(day, (days.get(day) ?? 0) + 1)
-}
-
-function anyIn(days: ReadonlyMap<number, number> | undefined, from: number, to: number): boolean {
-  if (!days) return false
-  if (to - from + 1 > days.size) {
-    for (const day of days.keys()) if (day >= from && day <= to) return true
-    return false
-  }
-  for (let d = from; d <= to; d++) if (days.has(d)) return true
-  return false
+  if (!days) byLane.set(lane, (days = new Set()))
+  for (let day = from; day <= to; day++) days.add(day)
 }
 
 /** The members in one list and not the other. */
