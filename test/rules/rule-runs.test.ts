@@ -1,4 +1,4 @@
-// Enabled rules in a run: the first rule in the order shown that holds for an open line decides it, as an audit event naming the rule and its version; a pairing rule pairs the line with the one record it names by the customer's name; a run again decides nothing twice; a rule's decision taken back is never made again; a rule not enabled does nothing.
+// Enabled rules in a run: the first rule in the order shown that holds for an open line decides it, as an audit event naming the rule and its version; a pairing rule pairs the line with the one record it names by the customer's name; a run again decides nothing twice; a rule's decision taken back is never made again; a rule not enabled does nothing; a line the user opens again is decided as a run would.
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -103,6 +103,53 @@ describe('enabled rules in a run', () => {
     const after = [...service.allItems(session.id)].find((i) => i.file.some((f) => f.description === 'TRF FROM ADAEZE OKAFOR'))
     expect(after?.decision).toBeNull()
     expect(after?.provider.map((p) => p.id) ?? []).not.toContain('id-2')
+    db.close()
+  })
+
+  it('decide a line the user opens again (a resolution taken back) as a run would: the session is run, not the item changed alone', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'ledgerline-rule-reopened-')), 'cache.sqlite')
+    const service = scenarioService([{ n: 1, amount: 100, day: '2026-10-10' }], file)
+    const db = openCache(file)
+    const rules = new RuleStore(db, { user: 'ada' })
+    rules.save('test', SMS)
+    const imported = await service.importStatement({ profileId: 'test', name: 'october.csv', bytes: Buffer.from(CSV), mapping: {} })
+    if (imported.status !== 'imported') throw new Error(imported.status)
+    const session = service.createSession({
+      profileId: 'test',
+      name: 'October',
+      source: 'payments',
+      from: '2026-10-01',
+      to: '2026-10-31',
+      timeZone: 'UTC',
+      fileIds: [imported.file.id]
+    })
+    await service.run(session.id)
+    const chargeKey = (): string =>
+      [...service.allItems(session.id)].find((i) => i.file.some((f) => f.description === 'SMS ALERT CHARGES OCT'))?.key as string
+    const charge = () => [...service.allItems(session.id)].find((i) => i.key === chargeKey())
+    // Resolved by hand before the rule was enabled: the run with the rule leaves the user's word.
+    await service.decide(session.id, { kind: 'resolve', itemKey: chargeKey(), resolved: true })
+    rules.setEnabled('test', 'sms-alert-charges', true)
+    await service.run(session.id)
+    expect(service.events(session.id).filter((e) => e.kind === 'rule')).toEqual([])
+    expect(charge()).toMatchObject({ resolved: true, reasonCode: null })
+
+    // Taken back, the line is open: the enabled rule decides it, as any run now would.
+    const { inPlace } = await service.decide(session.id, { kind: 'undo' })
+    expect(inPlace).toBe(false)
+    expect(
+      service
+        .events(session.id)
+        .filter((e) => e.kind === 'rule')
+        .map((e) => e.payload)
+    ).toEqual([expect.objectContaining({ name: 'sms-alert-charges', action: 'classify', reasonCode: 'bank_charge' })])
+    expect(charge()).toMatchObject({ resolved: true, reasonCode: 'bank_charge', decidedBy: 'rule "sms-alert-charges" (version 1)' })
+    const items = [...service.allItems(session.id)]
+    await service.run(session.id)
+    expect([...service.allItems(session.id)]).toEqual(items)
+
+    // A note on the open line it decided is made in place: it opens nothing.
+    expect((await service.decide(session.id, { kind: 'note', itemKey: chargeKey(), note: 'October SMS alerts' })).inPlace).toBe(true)
     db.close()
   })
 })

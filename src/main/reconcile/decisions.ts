@@ -8,6 +8,8 @@ import type { ReconContext } from './context'
 import { runMatch } from './engine'
 import { foldEvents, foldSession, undoneEvents, type FoldedDecisions } from './fold'
 import { PoolRuns } from './pool-run'
+import { ruleMayDecide } from './rules/applications'
+import { RuleStore } from './rules/store'
 import { POOL_OUTCOMES, type SessionItems } from './items'
 import { fileNamesOf, filePagesOf } from './report'
 import { Totals, totalsBasis, type SummaryTotals } from './totals'
@@ -196,8 +198,16 @@ export class Decisions {
     return this.replaceItem(session, next, position, item, replaced)
   }
 
-  /** Stores an item in place of the one at `position`, and the totals with it: false when the fee basis turns (only a run reads every record anew). */
+  /**
+   * Stores an item in place of the one at `position`, and the totals with it: false when the fee basis turns (only a run
+   * reads every record anew), or when the item is left open for an enabled rule to decide (a run applies the rules).
+   */
   private replaceItem(session: SessionInfo, next: Totals, position: number, item: ReconItem, replaced: ReconItem): ReconItem | false {
+    if (
+      session.team?.replay !== true &&
+      ruleMayDecide(new RuleStore(this.ctx.db).list(session.profileId), replaced, () => sessionEvents(this.ctx.db, session.id))
+    )
+      return false
     const basisNet = next.basisNet()
     next.add(item, -1)
     next.add(replaced)

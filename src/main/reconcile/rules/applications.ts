@@ -16,7 +16,7 @@ export function ruleApplications(
 ): AuditPayloads['rule'][] {
   const enabled = rules.filter((r) => r.enabled)
   if (enabled.length === 0) return []
-  const ruled = new Set(events.flatMap((e) => (e.kind === 'rule' ? e.payload.fileIds : [])))
+  const ruled = ruledLines(events)
   // The free records, by each field a pairing rule finds them by.
   const finders = { reference: new RecordFinder('reference'), customer: new RecordFinder('customer') }
   if (enabled.some((r) => r.rule.action.type === 'pair'))
@@ -24,12 +24,10 @@ export function ruleApplications(
   const taken = new Set<string>()
   const out: AuditPayloads['rule'][] = []
   for (const item of items) {
-    if (!openForRule(item, true)) continue
+    const stored = ruleFor(enabled, item, ruled)
+    if (!stored) continue
     const line = item.file[0] as ReconItem['file'][number]
-    if (ruled.has(line.id) || line.notRead !== undefined) continue
     const subject = ruleSubject(line, item)
-    const stored = enabled.find((r) => ruleHolds(r.rule, subject))
-    if (!stored || (stored.rule.action.type !== 'pair' && !openForRule(item, false))) continue
     const { rule, version } = stored
     const base = { name: rule.name, version, fileIds: [line.id] }
     switch (rule.action.type) {
@@ -65,4 +63,29 @@ export function ruleApplications(
     }
   }
   return out
+}
+
+/**
+ * Whether a run would have an enabled rule decide the item's line (a pairing rule: may, as whether exactly one free
+ * record has the part it finds is the whole session's to say). `events`: the session's, which say the lines ruled before.
+ */
+export function ruleMayDecide(rules: readonly StoredRule[], item: ReconItem, events: () => readonly AuditEntry[]): boolean {
+  const enabled = rules.filter((r) => r.enabled)
+  if (enabled.length === 0 || !ruleFor(enabled, item, new Set())) return false
+  return ruleFor(enabled, item, ruledLines(events())) !== null
+}
+
+/** The lines a rule decided before (even if the user took it back since: the user's word stands). */
+function ruledLines(events: readonly AuditEntry[]): Set<string> {
+  return new Set(events.flatMap((e) => (e.kind === 'rule' ? e.payload.fileIds : [])))
+}
+
+/** The first enabled rule (in the order shown) that decides the item's line in a run, if any: the line open, not read by hand or ruled before. */
+function ruleFor(enabled: readonly StoredRule[], item: ReconItem, ruled: ReadonlySet<string>): StoredRule | null {
+  if (!openForRule(item, true)) return null
+  const line = item.file[0] as ReconItem['file'][number]
+  if (ruled.has(line.id) || line.notRead !== undefined) return null
+  const stored = enabled.find((r) => ruleHolds(r.rule, ruleSubject(line, item)))
+  if (!stored || (stored.rule.action.type !== 'pair' && !openForRule(item, false))) return null
+  return stored
 }
