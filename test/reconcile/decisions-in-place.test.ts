@@ -1,8 +1,14 @@
-// Every decision leaves the session as a full run would: after any random sequence of decisions (accept, accept all above a score, reject, match, unmatch, note, reason, resolve, adjust, undo), each applied in place or by a run as the service chooses, and several in place one after another, the stored items and totals are byte for byte what running the whole session again makes of the same events.
+// Every decision leaves the session as a full run would: after any random sequence of decisions (accept, accept all above a score, reject, match, unmatch, note, reason, resolve, adjust, undo), each applied in place or by a run as the service chooses, and several in place one after another, with enabled rules that classify or leave out lines or none (enabled, disabled or saved anew between decisions, each change followed by a run as rules act in runs), the stored items and totals are byte for byte what running the whole session again makes of the same events.
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
+import { openCache } from '../../src/main/cache/open'
 import { PoolRuns } from '../../src/main/reconcile/pool-run'
+import { RuleStore } from '../../src/main/reconcile/rules/store'
 import type { Decision, ReconItem } from '../../src/shared/reconcile'
+import type { Rule } from '../../src/shared/rules'
 import { propertyRuns } from '../support/property'
 import { balancedStatement, scenarioService, scenarioSession, sessionShown } from '../support/recon-session'
 
@@ -25,9 +31,45 @@ const paymentArb = fc.record({
   fees: fc.constantFrom(0, 0, 15)
 })
 
+/** The rules a session may have: the bank's SMS charges classified, one customer's transfers taken for the business's own, a line of interest left out. */
+const RULES: Rule[] = [
+  {
+    name: 'sms-alert-charges',
+    match: 'all',
+    conditions: [{ field: 'description', operator: 'contains', value: 'SMS ALERT' }],
+    action: { type: 'classify', as: 'bank_charge', reasonCode: 'bank_charge' }
+  },
+  {
+    // Lines often suggested with a record first: a rejection or an unmatch leaves them open for it.
+    name: 'own-transfers',
+    match: 'all',
+    conditions: [{ field: 'description', operator: 'contains', value: 'CHIDI' }],
+    action: { type: 'classify', as: 'transfer_between_own_accounts', reasonCode: 'timing' }
+  },
+  {
+    name: 'interest',
+    match: 'any',
+    conditions: [{ field: 'description', operator: 'contains', value: 'INTEREST' }],
+    action: { type: 'leave_out', reason: 'interest is booked by the bank' }
+  }
+]
+
 /** A move: a decision kind, and which of the items it can apply to (taken modulo their number when it is made). */
 const moveArb = fc.record({
-  kind: fc.constantFrom('accept', 'accept-all', 'reject', 'match', 'unmatch', 'note', 'reason', 'resolve', 'adjust', 'undo', 'undo'),
+  kind: fc.constantFrom(
+    'accept',
+    'accept-all',
+    'reject',
+    'match',
+    'unmatch',
+    'note',
+    'reason',
+    'resolve',
+    'adjust',
+    'undo',
+    'undo',
+    'rules'
+  ),
   pick: fc.nat(1000),
   other: fc.nat(1000),
   // Whether the session is compared with a full run after this move (which also stores that run); else the next decision
@@ -129,7 +171,11 @@ describe('decisions', () => {
         fc.array(moveArb, { minLength: 1, maxLength: 10 }),
         // The period's first day: from the 5th, the records of the 3rd and 4th lie outside it, within the window's reach.
         fc.constantFrom('2026-10-01', '2026-10-05'),
-        async (payments, charges, moves, from) => {
+        // The rules enabled before the first run (a 'rules' move enables, disables or saves one anew between decisions).
+        fc.constantFrom<number[]>([], [0, 1, 2], [1], [1, 2]),
+        async (payments, charges, moves, from, enabledFirst) => {
+          const dir = mkdtempSync(join(tmpdir(), 'ledgerline-in-place-'))
+          const cache = join(dir, 'cache.sqlite')
           const service = scenarioService(
             payments.map((p, k) => ({
               n: k + 1,
@@ -137,8 +183,13 @@ describe('decisions', () => {
               day: `2026-10-${String(p.day).padStart(2, '0')}`,
               fees: p.fees,
               customer: NAMES[p.who] as (typeof NAMES)[number]
-            }))
+            })),
+            cache
           )
+          const rulesDb = openCache(cache)
+          const rules = new RuleStore(rulesDb, { user: 'ada' })
+          for (const rule of RULES) rules.save('test', rule)
+          for (const k of enabledFirst) rules.setEnabled('test', (RULES[k] as Rule).name, true)
           const session = await scenarioSession(service, statement(payments, charges), {
             name: 'october.csv',
             from,
@@ -151,6 +202,16 @@ describe('decisions', () => {
           }
           for (const [k, move] of moves.entries()) {
             const last = k === moves.length - 1
+            if (move.kind === 'rules') {
+              // A rule enabled or disabled, or saved anew (its next version, which holds for the same lines).
+              const rule = RULES[move.pick % RULES.length] as Rule
+              const enabled = rules.list('test').find((r) => r.rule.name === rule.name)?.enabled === true
+              if (move.other % 3 === 0) rules.save('test', { ...rule, description: `version ${move.other}` })
+              else rules.setEnabled('test', rule.name, !enabled)
+              // Rules act in runs: the session is run, and the decisions after it are made under the rules as they are now.
+              await service.run(session.id)
+              continue
+            }
             if (move.kind === 'accept-all') {
               // Every suggestion scoring at least the move's figure, groups too on odd moves.
               await service.acceptAll(session.id, {}, move.pick % 12, move.other % 2 === 1)
@@ -168,6 +229,8 @@ describe('decisions', () => {
             }
             if (move.check || last) await compare(`after ${decision.kind} (move ${k + 1} of ${moves.length})`)
           }
+          rulesDb.close()
+          rmSync(dir, { recursive: true, force: true })
         }
       ),
       propertyRuns(Number(process.env.RUNS ?? 60))

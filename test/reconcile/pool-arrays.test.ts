@@ -40,6 +40,7 @@ function stored(key: string, outcome: string, provider: ProviderSide[], file: Fi
 function mirror(items: StoredItem[]): MirroredItems & { change(key: string, item: StoredItem | null): void } {
   const map = new Map(items.map((s) => [s.item.key, s]))
   const m = {
+    token: null,
     items: map,
     poolOf: new Map<string, ReconItem>(),
     onChange: null as MirroredItems['onChange'],

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest'
 import { openCache } from '../../src/main/cache/open'
 import { RuleStore } from '../../src/main/reconcile/rules/store'
 import type { Rule } from '../../src/shared/rules'
-import { scenarioService } from '../support/recon-session'
+import { scenarioService, scenarioSession } from '../support/recon-session'
 
 const PAIR_NICKNAME: Rule = {
   name: 'transfers-by-name',
@@ -112,18 +112,7 @@ describe('enabled rules in a run', () => {
     const db = openCache(file)
     const rules = new RuleStore(db, { user: 'ada' })
     rules.save('test', SMS)
-    const imported = await service.importStatement({ profileId: 'test', name: 'october.csv', bytes: Buffer.from(CSV), mapping: {} })
-    if (imported.status !== 'imported') throw new Error(imported.status)
-    const session = service.createSession({
-      profileId: 'test',
-      name: 'October',
-      source: 'payments',
-      from: '2026-10-01',
-      to: '2026-10-31',
-      timeZone: 'UTC',
-      fileIds: [imported.file.id]
-    })
-    await service.run(session.id)
+    const session = await scenarioSession(service, CSV, { name: 'october.csv', from: '2026-10-01', to: '2026-10-31' })
     const chargeKey = (): string =>
       [...service.allItems(session.id)].find((i) => i.file.some((f) => f.description === 'SMS ALERT CHARGES OCT'))?.key as string
     const charge = () => [...service.allItems(session.id)].find((i) => i.key === chargeKey())
@@ -150,6 +139,65 @@ describe('enabled rules in a run', () => {
 
     // A note on the open line it decided is made in place: it opens nothing.
     expect((await service.decide(session.id, { kind: 'note', itemKey: chargeKey(), note: 'October SMS alerts' })).inPlace).toBe(true)
+    db.close()
+  })
+
+  it('decide the lines a decision leaves open as a run would, in place; after a rule changes, by running the session', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'ledgerline-rule-in-place-')), 'cache.sqlite')
+    const service = scenarioService(
+      [
+        { n: 1, amount: 100, day: '2026-10-10' },
+        { n: 2, amount: 400, day: '2026-10-12', customer: { name: 'Chidi Okafor', email: 'chidi@example.com' } },
+        { n: 3, amount: 250, day: '2026-10-14', customer: { name: 'Ada Obi', email: 'ada@example.com' } }
+      ],
+      file
+    )
+    const db = openCache(file)
+    const rules = new RuleStore(db, { user: 'ada' })
+    const OWN: Rule = {
+      name: 'own-transfers',
+      match: 'all',
+      conditions: [{ field: 'description', operator: 'contains', value: 'CHIDI' }],
+      action: { type: 'classify', as: 'transfer_between_own_accounts', reasonCode: 'own_transfer' }
+    }
+    rules.save('test', OWN)
+    rules.setEnabled('test', 'own-transfers', true)
+    rules.save('test', SMS)
+    const csv = [
+      'Account number,0123456789',
+      'Currency,NGN',
+      'Date,Reference,Description,Amount',
+      '2026-10-10,PAY-0001,CARD SETTLEMENT,100.00',
+      '2026-10-12,,NIP TRF FROM CHIDI OKAFOR,400.00',
+      '2026-10-14,,NIP TRF FROM ADA OBI,250.00',
+      '2026-10-28,,SMS ALERT CHARGES OCT,-52.50'
+    ].join('\n')
+    const session = await scenarioSession(service, csv, { name: 'october.csv', from: '2026-10-01', to: '2026-10-31' })
+    const find = (text: string) => [...service.allItems(session.id)].find((i) => i.file.some((f) => f.description === text))
+    // Suggested with Chidi's payment, the line is not open: the rule leaves it.
+    expect(find('NIP TRF FROM CHIDI OKAFOR')).toMatchObject({ outcome: 'suggested', resolved: false })
+    expect(service.events(session.id).filter((e) => e.kind === 'rule')).toEqual([])
+
+    // Rejected, it is open: the rule decides it in place, kept as its event, as a run would.
+    const rejected = await service.decide(session.id, { kind: 'reject', itemKey: find('NIP TRF FROM CHIDI OKAFOR')?.key as string })
+    expect(rejected.inPlace).toBe(true)
+    expect(
+      service
+        .events(session.id)
+        .filter((e) => e.kind === 'rule')
+        .map((e) => e.payload)
+    ).toEqual([expect.objectContaining({ name: 'own-transfers', action: 'classify', reasonCode: 'own_transfer' })])
+    expect(find('NIP TRF FROM CHIDI OKAFOR')).toMatchObject({ outcome: 'only_in_file', resolved: true, reasonCode: 'own_transfer' })
+    const items = [...service.allItems(session.id)]
+    await service.run(session.id)
+    expect([...service.allItems(session.id)]).toEqual(items)
+
+    // A rule enabled since the run would decide an open line (the SMS charge): the next decision runs the session.
+    rules.setEnabled('test', 'sms-alert-charges', true)
+    expect(find('NIP TRF FROM ADA OBI')).toMatchObject({ outcome: 'suggested' })
+    const next = await service.decide(session.id, { kind: 'reject', itemKey: find('NIP TRF FROM ADA OBI')?.key as string })
+    expect(next.inPlace).toBe(false)
+    expect(find('SMS ALERT CHARGES OCT')).toMatchObject({ resolved: true, reasonCode: 'bank_charge' })
     db.close()
   })
 })

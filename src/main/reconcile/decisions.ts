@@ -67,7 +67,8 @@ export class Decisions {
    * accepted suggestion with nothing open near its members) or only the totals (an adjustment) is
    * applied to that item; one that can change what else matches (reject, match, unmatch, undo, an
    * accept near open items) by matching the open pool again (pool-run.ts). Where neither can make what
-   * a full run makes (a line read by hand, rules enabled, a freed record a line names by its key …),
+   * a full run makes (a line read by hand, a pairing rule enabled, a line left open that an enabled rule
+   * would decide, a freed record a line names by its key …),
    * the session is run again. `item` is the one item changed, null when the totals or several changed.
    */
   async decide(sessionId: string, decision: Decision): Promise<{ session: SessionInfo; inPlace: boolean; item: ReconItem | null }> {

@@ -134,6 +134,8 @@ export type MirrorListener = (key: string, stored: StoredItem | null) => void
 
 /** A session's mirrored items (see Mirror): by key, and the open pool's by member; `onChange` is told of each change to them. */
 export interface MirroredItems {
+  /** The token of the last change made through the mirror (a change made otherwise gives the session a new mirror). */
+  readonly token: string | null
   items: ReadonlyMap<string, StoredItem>
   poolOf: ReadonlyMap<string, ReconItem>
   onChange: MirrorListener | null

@@ -3,8 +3,9 @@ import { pairKey, type FeeBasis, type FileSide, type ProviderSide, type ReconIte
 import type { ReconContext } from './context'
 import { runMatch } from './engine'
 import { engineFileRow, engineProvider } from './engine-sides'
-import type { FoldedDecisions } from './fold'
-import type { RecordKeys, SessionItems } from './items'
+import { sessionEvents } from './audit'
+import { foldSession, type FoldedDecisions } from './fold'
+import type { MirroredItems, RecordKeys, SessionItems } from './items'
 import type { EngineFileRow, EngineProvider, Party, PinnedMatch } from './match/types'
 import { rematchPool, type LastItem, type Rematched } from './match/rematch'
 import { moneyOf } from './match/state'
@@ -13,7 +14,9 @@ import { lineKeys, PoolArrays, type Slot } from './pool-arrays'
 import { loadProviderSide, outsideThePeriod, recordParties, shiftDay } from './provider-side'
 import { normaliseReference } from './references'
 import { fileNamesOf, filePagesOf } from './report'
+import { ruleApplications } from './rules/applications'
 import { RuleStore } from './rules/store'
+import type { StoredRule } from '../../shared/rules'
 import { materialise, outsideLeftOpen, type Runs } from './runs'
 import { Totals, totalsBasis } from './totals'
 
@@ -53,8 +56,10 @@ export class PoolRuns {
     const basis = stored?.totals.facts?.basis
     if (!stored || !basis) return 'no totals kept'
     if (JSON.stringify(stored.settings) !== JSON.stringify(session.settings)) return 'settings changed since the run'
-    // Enabled rules act on what a run leaves open: a run applies them.
-    if (session.team?.replay !== true && new RuleStore(this.ctx.db).list(session.profileId).some((r) => r.enabled)) return 'rules enabled'
+    // Enabled rules act on what a run leaves open. A pairing rule reads every free record of the session: a run applies it.
+    // The others decide a line by itself: those of the lines left open here, as a run would (below).
+    const rules = session.team?.replay === true ? [] : new RuleStore(this.ctx.db).list(session.profileId).filter((r) => r.enabled)
+    if (rules.some((r) => r.rule.action.type === 'pair')) return 'a pairing rule enabled'
     const outsideIds = this.items.outsideOpen(session.id)
     const keys = this.items.recordKeys(session.id)
     if (outsideIds === null || keys === null) return 'run before outside records and keys were kept'
@@ -70,6 +75,8 @@ export class PoolRuns {
 
     const mirrored = this.items.mirrored(session.id)
     const { poolOf } = mirrored
+    const inForce = JSON.stringify(rules.map((r) => [r.rule.name, r.version]))
+    if (!this.rulesSettled(session, mirrored, rules, inForce)) return 'an open line an enabled rule would decide'
     const pool = PoolArrays.of(mirrored, session)
 
     // Items leaving the pinned or keyed part: a pin taken back, a match by key unmatched.
@@ -196,6 +203,12 @@ export class PoolRuns {
         )
       made = materialise(result, now, session, basis as FeeBasis).items
       outsideOpen = rematched?.outsideOpen ?? outsideLeftOpen(result)
+      // The lines left open here that an enabled rule decides, decided so, each kept as its event (as a run keeps them).
+      const applied = rules.length > 0 ? ruleApplications(rules, made, sessionEvents(this.ctx.db, session.id)) : []
+      if (applied.length > 0) {
+        for (const payload of applied) this.ctx.record(session.id, { kind: 'rule', payload })
+        made = materialise(result, foldSession(this.ctx.db, session.id), session, basis as FeeBasis).items
+      }
       // Each pair of keys again, as the keys phase makes it (before the pool, which no longer holds it).
       for (const { record, line } of rekeyed) {
         const keyed = runMatch([engineProvider(record, session)], [engineFileRow(line)], session.settings, now.engine, {
@@ -233,6 +246,8 @@ export class PoolRuns {
     if (!placed) return 'no room in the order'
     this.items.storeTotals(session.id, session.settings, next.result())
     if (JSON.stringify(outsideOpen) !== JSON.stringify(outsideIds)) this.items.storeOutsideOpen(session.id, outsideOpen)
+    // The lines left open here were given the rules: none in force would decide an open line, until another change.
+    if (rules.length > 0) RULES_SETTLED.set(mirrored, `${inForce} ${mirrored.token}`)
     return null
   }
 
@@ -296,6 +311,17 @@ export class PoolRuns {
     // Never so unless the replay is wrong: the pool is matched whole, and the tests count it.
     PoolRuns.replayMismatches++
     return null
+  }
+
+  /**
+   * Whether no enabled rule would decide a line the stored items leave open (a run then decides nothing they do not
+   * show): read again unless the last change was this path's own, under the same rules (it gives the lines it leaves
+   * open the rules; any other change, or a change of the rules, may leave one).
+   */
+  private rulesSettled(session: SessionInfo, mirrored: MirroredItems, rules: readonly StoredRule[], inForce: string): boolean {
+    if (rules.length === 0 || RULES_SETTLED.get(mirrored) === `${inForce} ${mirrored.token}`) return true
+    const open = [...mirrored.items.values()].map((s) => s.item).filter((item) => item.outcome === 'only_in_file')
+    return ruleApplications(rules, open, sessionEvents(this.ctx.db, session.id)).length === 0
   }
 
   /** How many replays were refused for a member held by no item or by two (the property tests expect none). */
@@ -427,6 +453,9 @@ export class PoolRuns {
 }
 
 class NoRoom extends Error {}
+
+/** Per mirror: the enabled rules (names and versions, in order) and the token of the change after which its open lines were settled under them. */
+const RULES_SETTLED = new WeakMap<MirroredItems, string>()
 
 /** The parties read for a session's records, by the state of what was learned they were read under. */
 const PARTIES = new WeakMap<object, { session: string; parties: Map<string, Party>; read: Set<string> }>()
