@@ -119,6 +119,30 @@ export function sessionEvents(db: Database.Database, sessionId: string): AuditEv
   return (db.prepare('select * from recon_events where session_id = ? order by seq').all(sessionId) as EventRow[]).map(fromRow)
 }
 
+/** Per database, the events of the session last read through sessionEventsKept. */
+const KEPT = new WeakMap<Database.Database, { sessionId: string; events: AuditEvent[] }>()
+
+/**
+ * A session's events, as sessionEvents reads them, kept between calls so a decision reads only those added since: the
+ * chain is only added to, and the last one kept is checked to be there still (a restored cache is read again whole).
+ * The array is shared: read it, never change it.
+ */
+export function sessionEventsKept(db: Database.Database, sessionId: string): readonly AuditEvent[] {
+  let kept = KEPT.get(db)
+  const last = kept?.sessionId === sessionId ? kept.events.at(-1) : undefined
+  const still =
+    kept?.sessionId === sessionId &&
+    (last === undefined ||
+      db.prepare('select hash from recon_events where session_id = ? and seq = ?').pluck().get(sessionId, last.seq) === last.hash)
+  if (!kept || !still) KEPT.set(db, (kept = { sessionId, events: [] }))
+  const from = kept.events.at(-1)?.seq ?? 0
+  for (const row of db
+    .prepare('select * from recon_events where session_id = ? and seq > ? order by seq')
+    .all(sessionId, from) as EventRow[])
+    kept.events.push(fromRow(row))
+  return kept.events
+}
+
 export interface AuditProblem {
   sessionId: string
   seq: number | null

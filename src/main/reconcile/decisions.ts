@@ -3,7 +3,7 @@ import { isKnownCurrency, parseMajor } from '../../shared/money'
 import { expectedAmount, pairKey, type Decision, type ItemFilter, type ReconItem, type SessionInfo } from '../../shared/reconcile'
 import { eventSubjects, UNDOABLE_KINDS, type AuditEventBody, type DecidedMembers } from '../../shared/reconcile-events'
 import { AppError } from '../errors'
-import { sessionEvents, type AuditEvent } from './audit'
+import { sessionEvents, sessionEventsKept, type AuditEvent } from './audit'
 import type { ReconContext } from './context'
 import { runMatch } from './engine'
 import { foldEvents, foldSession, undoneEvents, type FoldedDecisions } from './fold'
@@ -89,10 +89,12 @@ export class Decisions {
     const session = this.sessions.open(sessionId)
     this.refuseLocked(session, decision)
     const body = this.decisionEvent(session, decision)
-    const before = matchPool && session.lastRunAt !== null && POOL_KINDS.has(body.kind) ? foldSession(this.ctx.db, sessionId) : null
+    // The events read once and kept (a session of many decisions, or of many a rule made, has thousands).
+    const folded = (): FoldedDecisions => foldEvents(sessionEventsKept(this.ctx.db, sessionId))
+    const before = matchPool && session.lastRunAt !== null && POOL_KINDS.has(body.kind) ? folded() : null
     const { applied, seq } = this.ctx.db.transaction(() => {
       const event = this.ctx.record(sessionId, body)
-      const folds = before ? { before, after: foldSession(this.ctx.db, sessionId) } : null
+      const folds = before ? { before, after: folded() } : null
       return { applied: session.lastRunAt !== null ? this.applyInPlace(session, body, event, folds) : false, seq: event.seq }
     })()
     return { inPlace: applied !== false, item: applied === true || applied === false ? null : applied, seq }

@@ -3,7 +3,7 @@ import { pairKey, type FeeBasis, type FileSide, type ProviderSide, type ReconIte
 import type { ReconContext } from './context'
 import { runMatch } from './engine'
 import { engineFileRow, engineProvider } from './engine-sides'
-import { sessionEvents } from './audit'
+import { sessionEventsKept } from './audit'
 import { foldSession, type FoldedDecisions } from './fold'
 import type { MirroredItems, RecordKeys, SessionItems } from './items'
 import type { EngineFileRow, EngineProvider, Party, PinnedMatch } from './match/types'
@@ -14,7 +14,7 @@ import { lineKeys, PoolArrays, type Slot } from './pool-arrays'
 import { loadProviderSide, outsideThePeriod, recordParties, shiftDay } from './provider-side'
 import { normaliseReference } from './references'
 import { fileNamesOf, filePagesOf } from './report'
-import { ruleApplications } from './rules/applications'
+import { ruleApplications, ruledLines } from './rules/applications'
 import { RuleStore } from './rules/store'
 import type { StoredRule } from '../../shared/rules'
 import { materialise, outsideLeftOpen, type Runs } from './runs'
@@ -204,7 +204,7 @@ export class PoolRuns {
       made = materialise(result, now, session, basis as FeeBasis).items
       outsideOpen = rematched?.outsideOpen ?? outsideLeftOpen(result)
       // The lines left open here that an enabled rule decides, decided so, each kept as its event (as a run keeps them).
-      const applied = rules.length > 0 ? ruleApplications(rules, made, sessionEvents(this.ctx.db, session.id)) : []
+      const applied = rules.length > 0 ? ruleApplications(rules, made, ruledLines(sessionEventsKept(this.ctx.db, session.id))) : []
       if (applied.length > 0) {
         for (const payload of applied) this.ctx.record(session.id, { kind: 'rule', payload })
         made = materialise(result, foldSession(this.ctx.db, session.id), session, basis as FeeBasis).items
@@ -321,7 +321,7 @@ export class PoolRuns {
   private rulesSettled(session: SessionInfo, mirrored: MirroredItems, rules: readonly StoredRule[], inForce: string): boolean {
     if (rules.length === 0 || RULES_SETTLED.get(mirrored) === `${inForce} ${mirrored.token}`) return true
     const open = [...mirrored.items.values()].map((s) => s.item).filter((item) => item.outcome === 'only_in_file')
-    return ruleApplications(rules, open, sessionEvents(this.ctx.db, session.id)).length === 0
+    return ruleApplications(rules, open, ruledLines(sessionEventsKept(this.ctx.db, session.id))).length === 0
   }
 
   /** How many replays were refused for a member held by no item or by two (the property tests expect none). */

@@ -24,7 +24,7 @@ import { carriedInto, withCarried } from './carried'
 import { foldSession, type FoldedDecisions } from './fold'
 import { sessionEvents } from './audit'
 import { learnedElsewhere, type Learned } from './learning/evidence'
-import { ruleApplications } from './rules/applications'
+import { ruleApplications, ruledLines } from './rules/applications'
 import { RuleStore } from './rules/store'
 import type { SessionItems } from './items'
 import { sessionProviderSide } from './provider-side'
@@ -175,7 +175,11 @@ export class Runs {
     if (session.team?.replay === true) return { inputs, result }
     const rules = new RuleStore(this.ctx.db).list(session.profileId)
     if (!rules.some((r) => r.enabled)) return { inputs, result }
-    const applied = ruleApplications(rules, materialise(result, inputs.folded, session).items, sessionEvents(this.ctx.db, session.id))
+    const applied = ruleApplications(
+      rules,
+      materialise(result, inputs.folded, session).items,
+      ruledLines(sessionEvents(this.ctx.db, session.id))
+    )
     if (applied.length === 0) return { inputs, result }
     this.ctx.db.transaction(() => {
       for (const payload of applied) this.ctx.record(session.id, { kind: 'rule', payload })

@@ -4,7 +4,7 @@ import { checkRule, type Rule, type StoredRule } from '../../shared/rules'
 import { AppError } from '../errors'
 import { ReconService } from '../reconcile/service'
 import { ruleNamed, type RuleBook, type RuleChange } from '../reconcile/rules/book'
-import { ruleApplications } from '../reconcile/rules/applications'
+import { ruleApplications, ruledLines } from '../reconcile/rules/applications'
 import type { Replica, TeamReplicas } from './replicas'
 
 interface RuleRow {
@@ -90,7 +90,7 @@ export async function applyWorkspaceRules(
 ): Promise<number> {
   if (replica.readOnly !== null || replica.state !== 'open' || !rules.some((r) => r.enabled)) return 0
   const service = new ReconService(replicas.db)
-  const applied = ruleApplications(rules, [...service.allItems(replica.sessionId)], service.events(replica.sessionId))
+  const applied = ruleApplications(rules, [...service.allItems(replica.sessionId)], ruledLines(service.events(replica.sessionId)))
   if (applied.length === 0) return 0
   for (const payload of applied) replicas.queueBody(replica, { kind: 'rule', payload })
   const pushed = await replicas.push(client)

@@ -7,16 +7,15 @@ import { freeForPairing, openForRule, ruleSubject } from './preview'
 /**
  * What the enabled rules decide in this run. A line a rule decided once (even if the user took it back
  * since) is never decided by a rule again: the user's word stands. A pairing rule pairs only when
- * exactly one free record has the part it finds; a record is paired once.
+ * exactly one free record has the part it finds; a record is paired once. `ruled`: the lines a rule decided before (ruledLines).
  */
 export function ruleApplications(
   rules: readonly StoredRule[],
   items: readonly ReconItem[],
-  events: readonly AuditEntry[]
+  ruled: ReadonlySet<string>
 ): AuditPayloads['rule'][] {
   const enabled = rules.filter((r) => r.enabled)
   if (enabled.length === 0) return []
-  const ruled = ruledLines(events)
   // The free records, by each field a pairing rule finds them by.
   const finders = { reference: new RecordFinder('reference'), customer: new RecordFinder('customer') }
   if (enabled.some((r) => r.rule.action.type === 'pair'))
@@ -75,8 +74,8 @@ export function ruleMayDecide(rules: readonly StoredRule[], item: ReconItem, eve
   return ruleFor(enabled, item, ruledLines(events())) !== null
 }
 
-/** The lines a rule decided before (even if the user took it back since: the user's word stands). */
-function ruledLines(events: readonly AuditEntry[]): Set<string> {
+/** The lines a rule decided before, by the session's events (even if the user took it back since: the user's word stands). */
+export function ruledLines(events: readonly AuditEntry[]): Set<string> {
   return new Set(events.flatMap((e) => (e.kind === 'rule' ? e.payload.fileIds : [])))
 }
 
