@@ -208,7 +208,7 @@ export class Decisions {
   private replaceItem(session: SessionInfo, next: Totals, position: number, item: ReconItem, replaced: ReconItem): ReconItem | false {
     if (
       session.team?.replay !== true &&
-      ruleMayDecide(new RuleStore(this.ctx.db).list(session.profileId), replaced, () => sessionEvents(this.ctx.db, session.id))
+      ruleMayDecide(new RuleStore(this.ctx.db).list(session.profileId), replaced, () => sessionEventsKept(this.ctx.db, session.id))
     )
       return false
     const basisNet = next.basisNet()

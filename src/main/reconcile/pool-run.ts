@@ -4,7 +4,7 @@ import type { ReconContext } from './context'
 import { runMatch } from './engine'
 import { engineFileRow, engineProvider } from './engine-sides'
 import { sessionEventsKept } from './audit'
-import { foldSession, type FoldedDecisions } from './fold'
+import { foldEvents, type FoldedDecisions } from './fold'
 import type { MirroredItems, RecordKeys, SessionItems } from './items'
 import type { EngineFileRow, EngineProvider, Party, PinnedMatch } from './match/types'
 import { rematchPool, type LastItem, type Rematched } from './match/rematch'
@@ -207,7 +207,7 @@ export class PoolRuns {
       const applied = rules.length > 0 ? ruleApplications(rules, made, ruledLines(sessionEventsKept(this.ctx.db, session.id))) : []
       if (applied.length > 0) {
         for (const payload of applied) this.ctx.record(session.id, { kind: 'rule', payload })
-        made = materialise(result, foldSession(this.ctx.db, session.id), session, basis as FeeBasis).items
+        made = materialise(result, foldEvents(sessionEventsKept(this.ctx.db, session.id)), session, basis as FeeBasis).items
       }
       // Each pair of keys again, as the keys phase makes it (before the pool, which no longer holds it).
       for (const { record, line } of rekeyed) {

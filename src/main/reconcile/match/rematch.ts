@@ -349,12 +349,13 @@ class Replay implements GroupReplay {
   lineSearched(fi: number, records: readonly number[], lineClaimed: boolean): void {
     const item = this.fLast[fi]
     const before = item?.phase === 'line-sum' ? item.ps : []
-    for (const i of before.length > 0 || records.length > 0 ? differing(before, records) : []) {
-      this.recordOtherwise(i)
-      // Claimed now, that record will not be searched as it was: the lines its search claimed then are free.
-      const its = this.pLast[i]
-      if (records.includes(i) && its?.phase === 'record-sum') for (const f of its.fs) this.lineOtherwise(f)
-    }
+    if (before.length > 0 || records.length > 0)
+      for (const i of differing(before, records)) {
+        this.recordOtherwise(i)
+        // Claimed now, that record will not be searched as it was: the lines its search claimed then are free.
+        const its = this.pLast[i]
+        if (records.includes(i) && its?.phase === 'record-sum') for (const f of its.fs) this.lineOtherwise(f)
+      }
     if (lineClaimed !== (item?.phase === 'line-sum')) this.lineOtherwise(fi)
   }
 
