@@ -1,9 +1,10 @@
-// One decisions benchmark in a fresh process: a stored session of N records and N lines in a real cache, then each decision kind taken several times through the service as the app takes it (kept as an event, applied in place or by a run), each timed; prints one JSON line.
+// One decisions benchmark in a fresh process: a stored session of N records and N lines in a real cache (with two rules enabled when asked), then each decision kind taken several times through the service as the app takes it (kept as an event, applied in place or by a run), each timed; prints one JSON line.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { openCache } from '../src/main/cache/open'
 import { ReconService } from '../src/main/reconcile/service'
+import { RuleStore } from '../src/main/reconcile/rules/store'
 import type { Decision, ReconItem } from '../src/shared/reconcile'
 import { monthInCache, rng } from './month'
 
@@ -21,7 +22,7 @@ function p95(values: number[]): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * 0.95) - 1)] as number
 }
 
-async function bench(n: number, samples: number): Promise<object> {
+async function bench(n: number, samples: number, withRules: boolean): Promise<object> {
   const dir = mkdtempSync(join(tmpdir(), 'ledgerline-bench-decisions-'))
   try {
     const { cache, statement } = monthInCache(dir, n)
@@ -38,9 +39,27 @@ async function bench(n: number, samples: number): Promise<object> {
       timeZone: 'UTC',
       fileIds: [imported.file.id]
     })
+    if (withRules) {
+      // The bank's charges classified (the run records a rule event for each), and one customer's transfers left out.
+      const rules = new RuleStore(db, { user: 'bench' })
+      rules.save('p', {
+        name: 'bank-charges',
+        match: 'all',
+        conditions: [{ field: 'description', operator: 'contains', value: 'BANK CHARGE' }],
+        action: { type: 'classify', as: 'bank_charge', reasonCode: 'bank_charge' }
+      })
+      rules.save('p', {
+        name: 'ada-transfers',
+        match: 'all',
+        conditions: [{ field: 'description', operator: 'contains', value: 'ADA OBI' }],
+        action: { type: 'leave_out', reason: 'paid to her own account' }
+      })
+      for (const name of ['bank-charges', 'ada-transfers']) rules.setEnabled('p', name, true)
+    }
     let t = process.hrtime.bigint()
     await service.run(session.id)
     const runMs = ms(t)
+    const ruleEvents = service.events(session.id).filter((e) => e.kind === 'rule').length
     const rand = rng(42)
     // A page of 50 items of an outcome at a random place, as the review shows them (reading thousands per pick only
     // made garbage for the timed decisions to collect).
@@ -91,6 +110,8 @@ async function bench(n: number, samples: number): Promise<object> {
     const notes = timings['note']?.samples ?? []
     return {
       n,
+      withRules,
+      ruleEvents,
       runMs,
       kinds: Object.fromEntries(
         Object.entries(timings).map(([kind, { samples: s, inPlace }]) => [
@@ -114,8 +135,8 @@ async function bench(n: number, samples: number): Promise<object> {
   }
 }
 
-const [n, samples] = process.argv.slice(2).map(Number)
-bench(n as number, samples as number)
+const [n, samples] = process.argv.slice(2, 4).map(Number)
+bench(n as number, samples as number, process.argv[4] === 'rules')
   .then((result) => process.stdout.write(`${JSON.stringify(result)}\n`))
   .catch((error: unknown) => {
     process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`)
