@@ -75,8 +75,10 @@ export class PoolRuns {
 
     const mirrored = this.items.mirrored(session.id)
     const { poolOf } = mirrored
+    // The lines a rule decided before, read once for both uses below.
+    const ruled = rules.length > 0 ? ruledLines(sessionEventsKept(this.ctx.db, session.id)) : new Set<string>()
     const inForce = JSON.stringify(rules.map((r) => [r.rule.name, r.version]))
-    if (!this.rulesSettled(session, mirrored, rules, inForce)) return 'an open line an enabled rule would decide'
+    if (!this.rulesSettled(mirrored, rules, ruled, inForce)) return 'an open line an enabled rule would decide'
     const pool = PoolArrays.of(mirrored, session)
 
     // Items leaving the pinned or keyed part: a pin taken back, a match by key unmatched.
@@ -204,7 +206,7 @@ export class PoolRuns {
       made = materialise(result, now, session, basis as FeeBasis).items
       outsideOpen = rematched?.outsideOpen ?? outsideLeftOpen(result)
       // The lines left open here that an enabled rule decides, decided so, each kept as its event (as a run keeps them).
-      const applied = rules.length > 0 ? ruleApplications(rules, made, ruledLines(sessionEventsKept(this.ctx.db, session.id))) : []
+      const applied = rules.length > 0 ? ruleApplications(rules, made, ruled) : []
       if (applied.length > 0) {
         for (const payload of applied) this.ctx.record(session.id, { kind: 'rule', payload })
         made = materialise(result, foldEvents(sessionEventsKept(this.ctx.db, session.id)), session, basis as FeeBasis).items
@@ -247,7 +249,7 @@ export class PoolRuns {
     this.items.storeTotals(session.id, session.settings, next.result())
     if (JSON.stringify(outsideOpen) !== JSON.stringify(outsideIds)) this.items.storeOutsideOpen(session.id, outsideOpen)
     // The lines left open here were given the rules: none in force would decide an open line, until another change.
-    if (rules.length > 0) RULES_SETTLED.set(mirrored, `${inForce} ${mirrored.token}`)
+    if (rules.length > 0) RULES_SETTLED.set(mirrored, settledKey(inForce, mirrored))
     return null
   }
 
@@ -318,10 +320,10 @@ export class PoolRuns {
    * show): read again unless the last change was this path's own, under the same rules (it gives the lines it leaves
    * open the rules; any other change, or a change of the rules, may leave one).
    */
-  private rulesSettled(session: SessionInfo, mirrored: MirroredItems, rules: readonly StoredRule[], inForce: string): boolean {
-    if (rules.length === 0 || RULES_SETTLED.get(mirrored) === `${inForce} ${mirrored.token}`) return true
+  private rulesSettled(mirrored: MirroredItems, rules: readonly StoredRule[], ruled: ReadonlySet<string>, inForce: string): boolean {
+    if (rules.length === 0 || RULES_SETTLED.get(mirrored) === settledKey(inForce, mirrored)) return true
     const open = [...mirrored.items.values()].map((s) => s.item).filter((item) => item.outcome === 'only_in_file')
-    return ruleApplications(rules, open, ruledLines(sessionEventsKept(this.ctx.db, session.id))).length === 0
+    return ruleApplications(rules, open, ruled).length === 0
   }
 
   /** How many replays were refused for a member held by no item or by two (the property tests expect none). */
@@ -456,6 +458,11 @@ class NoRoom extends Error {}
 
 /** Per mirror: the enabled rules (names and versions, in order) and the token of the change after which its open lines were settled under them. */
 const RULES_SETTLED = new WeakMap<MirroredItems, string>()
+
+/** What RULES_SETTLED keeps: the rules in force, and the token of the mirror's last change. */
+function settledKey(inForce: string, mirrored: MirroredItems): string {
+  return `${inForce} ${mirrored.token}`
+}
 
 /** The parties read for a session's records, by the state of what was learned they were read under. */
 const PARTIES = new WeakMap<object, { session: string; parties: Map<string, Party>; read: Set<string> }>()
