@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { openCache } from '../../src/main/cache/open'
+import { PoolRuns } from '../../src/main/reconcile/pool-run'
 import { RuleStore } from '../../src/main/reconcile/rules/store'
 import type { Rule } from '../../src/shared/rules'
 import { scenarioService, scenarioSession } from '../support/recon-session'
@@ -192,10 +193,34 @@ describe('enabled rules in a run', () => {
     await service.run(session.id)
     expect([...service.allItems(session.id)]).toEqual(items)
 
+    // Settled by that decision, the open lines are not read again for the rules after a note, an adjustment or an
+    // accept, each of which checks what it changed; a line a note leaves open is still one no rule decides.
+    const reads = PoolRuns.openLinesRead
+    const chidi = find('NIP TRF FROM CHIDI OKAFOR')?.key as string
+    await service.decide(session.id, { kind: 'reject', itemKey: find('NIP TRF FROM ADA OBI')?.key as string })
+    const settledReads = PoolRuns.openLinesRead
+    expect(settledReads).toBeGreaterThan(reads)
+    expect((await service.decide(session.id, { kind: 'note', itemKey: chidi, note: 'Chidi is our director' })).inPlace).toBe(true)
+    expect((await service.decide(session.id, { kind: 'adjust', currency: 'NGN', amount: '1.00', reason: 'rounding' })).inPlace).toBe(true)
+    const undone = await service.decide(session.id, { kind: 'undo' })
+    expect(undone.inPlace).toBe(true)
+    const ada = find('NIP TRF FROM ADA OBI')?.key as string
+    expect((await service.decide(session.id, { kind: 'note', itemKey: ada, note: 'Ada paid twice?' })).inPlace).toBe(true)
+    const matched = await service.decide(session.id, {
+      kind: 'match',
+      providerIds: [...service.allItems(session.id)].find((i) => i.provider[0]?.amountMinor === 25_000)?.provider.map((p) => p.id) ?? [],
+      fileIds: find('NIP TRF FROM ADA OBI')?.file.map((f) => f.id) ?? []
+    })
+    expect(matched.inPlace).toBe(true)
+    expect(PoolRuns.openLinesRead).toBe(settledReads)
+    const decided = [...service.allItems(session.id)]
+    await service.run(session.id)
+    expect([...service.allItems(session.id)]).toEqual(decided)
+
     // A rule enabled since the run would decide an open line (the SMS charge): the next decision runs the session.
     rules.setEnabled('test', 'sms-alert-charges', true)
-    expect(find('NIP TRF FROM ADA OBI')).toMatchObject({ outcome: 'suggested' })
-    const next = await service.decide(session.id, { kind: 'reject', itemKey: find('NIP TRF FROM ADA OBI')?.key as string })
+    expect(find('NIP TRF FROM ADA OBI')).toMatchObject({ outcome: 'matched', decision: 'manual' })
+    const next = await service.decide(session.id, { kind: 'unmatch', itemKey: find('NIP TRF FROM ADA OBI')?.key as string })
     expect(next.inPlace).toBe(false)
     expect(find('SMS ALERT CHARGES OCT')).toMatchObject({ resolved: true, reasonCode: 'bank_charge' })
     db.close()

@@ -153,7 +153,7 @@ export class Decisions {
     const matchPool = (): boolean => folds !== null && this.pool.apply(session, folds.before, folds.after) === null
     if (decision.kind === 'adjust') {
       next.adjust(decision.payload.currency, decision.payload.amountMinor)
-      this.items.storeTotals(session.id, settings, next.result())
+      this.storeTotals(session, next)
       return true
     }
     if (decision.kind === 'reject' || decision.kind === 'match' || decision.kind === 'unmatch') return matchPool()
@@ -216,9 +216,16 @@ export class Decisions {
     next.add(replaced)
     // The statement's basis turned (net of fees or gross): every item alone at the provider is read anew, which only a run does.
     if (next.basisNet() !== basisNet) return false
-    this.items.replaceOne(session.id, position, replaced)
-    this.items.storeTotals(session.id, session.settings, next.result())
+    this.pool.keepingRulesSettled(session.id, () => {
+      this.items.replaceOne(session.id, position, replaced)
+      this.items.storeTotals(session.id, session.settings, next.result())
+    })
     return replaced
+  }
+
+  /** Stores totals changed by an adjustment (no item changes: what the rules would decide stays as it was). */
+  private storeTotals(session: SessionInfo, next: Totals): void {
+    this.pool.keepingRulesSettled(session.id, () => this.items.storeTotals(session.id, session.settings, next.result()))
   }
 
   /**
@@ -237,7 +244,7 @@ export class Decisions {
       const undone = sessionEvents(this.ctx.db, session.id).find((e) => e.seq === undoes)
       if (undone?.kind !== 'adjust') return false
       next.adjust(undone.payload.currency, -undone.payload.amountMinor)
-      this.items.storeTotals(session.id, session.settings, next.result())
+      this.storeTotals(session, next)
       return true
     }
     if (!ANNOTATIONS.has(kind)) return POOL_KINDS.has(kind) ? null : false

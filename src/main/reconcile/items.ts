@@ -369,16 +369,27 @@ export class SessionItems {
    * mirror while it stands for the table, else read (and mirrored). Not to be changed by the caller.
    */
   mirrored(sessionId: string): MirroredItems {
+    const { kept, token } = this.standing(sessionId)
+    if (kept) return kept
+    const mirror = emptyMirror(sessionId, token)
+    for (const stored of this.withOutcomes(sessionId, [...MIRRORED])) mirrorPut(mirror, stored)
+    MIRRORS.set(this.ctx.db, mirror)
+    return mirror
+  }
+
+  /** The session's mirror when one is kept and stands for the table (see Mirror), else null; nothing else is read. */
+  keptMirror(sessionId: string): MirroredItems | null {
+    return this.standing(sessionId).kept
+  }
+
+  /** The kept mirror if it stands for the session's table, and the token of the session's last sealed change. */
+  private standing(sessionId: string): { kept: Mirror | null; token: string | null } {
     // Only the token is read from the summary (the caller reads the rest of it once, if at all).
     const token =
       (this.ctx.db.prepare("select json_extract(summary, '$.mirror') from recon_sessions where id = ?").pluck().get(sessionId) as
         string | null | undefined) ?? null
     const kept = MIRRORS.get(this.ctx.db)
-    if (kept && kept.sessionId === sessionId && kept.token !== null && kept.token === token) return kept
-    const mirror = emptyMirror(sessionId, token)
-    for (const stored of this.withOutcomes(sessionId, [...MIRRORED])) mirrorPut(mirror, stored)
-    MIRRORS.set(this.ctx.db, mirror)
-    return mirror
+    return { kept: kept && kept.sessionId === sessionId && kept.token !== null && kept.token === token ? kept : null, token }
   }
 
   /** The mirror of a session about to change (emptied when `reset`), unsealed until its totals are stored; null when none is kept for it. */
