@@ -193,13 +193,12 @@ describe('enabled rules in a run', () => {
     await service.run(session.id)
     expect([...service.allItems(session.id)]).toEqual(items)
 
-    // Settled by that decision, the open lines are not read again for the rules after a note, an adjustment or an
-    // accept, each of which checks what it changed; a line a note leaves open is still one no rule decides.
-    const reads = PoolRuns.openLinesRead
+    // Settled by the run (which gave the rules what it left open until they decided nothing more), the open lines are
+    // not read again for the rules: not after it, nor after a note, an adjustment or an undo, each of which checks what
+    // it changed, nor after a decision in place, which gives the rules what it made.
+    const settledReads = PoolRuns.openLinesRead
     const chidi = find('NIP TRF FROM CHIDI OKAFOR')?.key as string
     await service.decide(session.id, { kind: 'reject', itemKey: find('NIP TRF FROM ADA OBI')?.key as string })
-    const settledReads = PoolRuns.openLinesRead
-    expect(settledReads).toBeGreaterThan(reads)
     expect((await service.decide(session.id, { kind: 'note', itemKey: chidi, note: 'Chidi is our director' })).inPlace).toBe(true)
     expect((await service.decide(session.id, { kind: 'adjust', currency: 'NGN', amount: '1.00', reason: 'rounding' })).inPlace).toBe(true)
     const undone = await service.decide(session.id, { kind: 'undo' })
@@ -223,6 +222,59 @@ describe('enabled rules in a run', () => {
     const next = await service.decide(session.id, { kind: 'unmatch', itemKey: find('NIP TRF FROM ADA OBI')?.key as string })
     expect(next.inPlace).toBe(false)
     expect(find('SMS ALERT CHARGES OCT')).toMatchObject({ resolved: true, reasonCode: 'bank_charge' })
+    db.close()
+  })
+  it('pair in place as a run would: a record a decision takes leaves exactly one for a line, and what the pairing frees is given the rules again', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'ledgerline-rule-pair-in-place-')), 'cache.sqlite')
+    const ada = { name: 'Ada Obi', email: 'ada@example.com' }
+    const service = scenarioService(
+      [
+        { n: 1, amount: 100, day: '2026-10-10' },
+        { n: 2, amount: 250, day: '2026-10-14', customer: ada },
+        { n: 3, amount: 300, day: '2026-10-16', customer: ada }
+      ],
+      file
+    )
+    const db = openCache(file)
+    const rules = new RuleStore(db, { user: 'ada' })
+    rules.save('test', { ...PAIR_NICKNAME, conditions: [{ field: 'description', operator: 'contains', value: 'TRF FROM' }] })
+    rules.setEnabled('test', 'transfers-by-name', true)
+    const csv = [
+      'Account number,0123456789',
+      'Currency,NGN',
+      'Date,Reference,Description,Amount',
+      '2026-10-10,PAY-0001,CARD SETTLEMENT,100.00',
+      '2026-10-15,,NIP TRF FROM ADA OBI,250.00',
+      '2026-10-16,,CASH LODGEMENT,300.00'
+    ].join('\n')
+    const session = await scenarioSession(service, csv, { name: 'october.csv', from: '2026-10-01', to: '2026-10-31' })
+    const find = (text: string) => [...service.allItems(session.id)].find((i) => i.file.some((f) => f.description === text))
+    const pairs = () => service.events(session.id).filter((e) => e.kind === 'rule')
+    // Ada has two payments open: the rule names two records, and pairs neither.
+    expect(pairs()).toEqual([])
+    expect(find('CASH LODGEMENT')).toMatchObject({ outcome: 'suggested' })
+
+    // The lodgement matched by hand with Ada's 300 leaves one of hers free: the rule pairs the transfer with it, in place.
+    const matched = await service.decide(session.id, {
+      kind: 'match',
+      providerIds: ['id-3'],
+      fileIds: [find('CASH LODGEMENT')?.file[0]?.id as string]
+    })
+    expect(matched.inPlace).toBe(true)
+    expect(pairs().map((e) => e.payload)).toEqual([
+      expect.objectContaining({ name: 'transfers-by-name', action: 'pair', providerIds: ['id-2'] })
+    ])
+    expect(find('NIP TRF FROM ADA OBI')).toMatchObject({
+      outcome: 'matched',
+      decision: 'manual',
+      decidedBy: 'rule "transfers-by-name" (version 1)'
+    })
+    const items = [...service.allItems(session.id)]
+    const totals = service.totals(session.id)
+    await service.run(session.id)
+    expect([...service.allItems(session.id)]).toEqual(items)
+    expect(pairs()).toHaveLength(1)
+    expect(service.totals(session.id)).toEqual(totals)
     db.close()
   })
 })

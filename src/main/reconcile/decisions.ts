@@ -9,6 +9,7 @@ import { runMatch } from './engine'
 import { foldEvents, foldSession, undoneEvents, type FoldedDecisions } from './fold'
 import { PoolRuns } from './pool-run'
 import { ruleMayDecide } from './rules/applications'
+import { freeForPairing } from './rules/preview'
 import { RuleStore } from './rules/store'
 import { POOL_OUTCOMES, type SessionItems } from './items'
 import { fileNamesOf, filePagesOf } from './report'
@@ -180,9 +181,10 @@ export class Decisions {
       }
     else if (decision.kind === 'accept') {
       // Taken by a decision, the members leave the pool before any line is matched: a record or line still open near them
-      // (a rival, the other candidate of a line, a line a group of them was searched for) may then be matched otherwise,
-      // which only a run says.
-      if (this.openNearby(session, item, totals)) return matchPool()
+      // (a rival, the other candidate of a line, a line a group of them was searched for) may then be matched otherwise; and
+      // with a pairing rule enabled, the records taken from the free ones may leave exactly one for a line to pair with.
+      // The pool matched again (with the rules' rounds) says what a run would.
+      if (this.openNearby(session, item, totals) || (freeForPairing(item) && this.pool.pairingRules(session) !== null)) return matchPool()
       // What a run would make of the pinned pair: the engine over just its members (nothing else can take them).
       const result = runMatch(
         item.provider.map((p) => engineProvider(p, session)),
@@ -203,7 +205,8 @@ export class Decisions {
 
   /**
    * Stores an item in place of the one at `position`, and the totals with it: false when the fee basis turns (only a run
-   * reads every record anew), or when the item is left open for an enabled rule to decide (a run applies the rules).
+   * reads every record anew), or when the item is left open for an enabled rule to decide, or its records freed or taken
+   * leave another line for a pairing rule (a run applies the rules).
    */
   private replaceItem(session: SessionInfo, next: Totals, position: number, item: ReconItem, replaced: ReconItem): ReconItem | false {
     if (
@@ -211,6 +214,7 @@ export class Decisions {
       ruleMayDecide(new RuleStore(this.ctx.db).list(session.profileId), replaced, () => sessionEventsKept(this.ctx.db, session.id))
     )
       return false
+    if (!this.pool.pairingUnmoved(session, item, replaced)) return false
     const basisNet = next.basisNet()
     next.add(item, -1)
     next.add(replaced)

@@ -15,8 +15,11 @@ import { loadProviderSide, outsideThePeriod, recordParties, shiftDay } from './p
 import { normaliseReference } from './references'
 import { fileNamesOf, filePagesOf } from './report'
 import { ruleApplications, ruledLines } from './rules/applications'
+import { freeForPairing } from './rules/preview'
+import { keepingSettled, markRulesSettled, rulesKnownSettled } from './rules/settled'
 import { RuleStore } from './rules/store'
 import type { StoredRule } from '../../shared/rules'
+import type { AuditPayloads } from '../../shared/reconcile-events'
 import { materialise, outsideLeftOpen, type Runs } from './runs'
 import { Totals, totalsBasis } from './totals'
 
@@ -49,6 +52,14 @@ export class PoolRuns {
    * pulled decision may have later ones kept already, not yet applied).
    */
   apply(session: SessionInfo, before: FoldedDecisions, after: FoldedDecisions): PoolRunRefusal | null {
+    return this.applyRound(session, before, after, false)
+  }
+
+  /**
+   * One round of apply: the decision, or (`pairsOnly`) the pairings the rules made of the last round's answer, which the
+   * rules decided nothing else of; each round's pairings are matched in the next, as a run matches them again.
+   */
+  private applyRound(session: SessionInfo, before: FoldedDecisions, after: FoldedDecisions, pairsOnly: boolean): PoolRunRefusal | null {
     if (session.lastRunAt === null) return 'no run yet'
     // A virtual account's further keys (its number) are not kept with the items.
     if (session.source === 'virtual-accounts') return 'virtual accounts'
@@ -56,10 +67,10 @@ export class PoolRuns {
     const basis = stored?.totals.facts?.basis
     if (!stored || !basis) return 'no totals kept'
     if (JSON.stringify(stored.settings) !== JSON.stringify(session.settings)) return 'settings changed since the run'
-    // Enabled rules act on what a run leaves open. A pairing rule reads every free record of the session: a run applies it.
-    // The others decide a line by itself: those of the lines left open here, as a run would (below).
+    // Enabled rules act on what a run leaves open: those of the lines left open here, as a run would (below). A rule that
+    // decides a line by itself reads only the lines made now; a pairing rule, every free record of the session too.
     const rules = session.team?.replay === true ? [] : new RuleStore(this.ctx.db).list(session.profileId).filter((r) => r.enabled)
-    if (rules.some((r) => r.rule.action.type === 'pair')) return 'a pairing rule enabled'
+    const pairing = rules.some((r) => r.rule.action.type === 'pair')
     const outsideIds = this.items.outsideOpen(session.id)
     const keys = this.items.recordKeys(session.id)
     if (outsideIds === null || keys === null) return 'run before outside records and keys were kept'
@@ -77,8 +88,7 @@ export class PoolRuns {
     const { poolOf } = mirrored
     // The lines a rule decided before, read once for both uses below.
     const ruled = rules.length > 0 ? ruledLines(sessionEventsKept(this.ctx.db, session.id)) : new Set<string>()
-    const inForce = JSON.stringify(rules.map((r) => [r.rule.name, r.version]))
-    if (!this.rulesSettled(mirrored, rules, ruled, inForce)) return 'an open line an enabled rule would decide'
+    if (!pairsOnly && !this.rulesSettled(mirrored, rules, ruled, pairing)) return 'an open line an enabled rule would decide'
     const pool = PoolArrays.of(mirrored, session)
 
     // Items leaving the pinned or keyed part: a pin taken back, a match by key unmatched.
@@ -180,6 +190,8 @@ export class PoolRuns {
     let made: ReconItem[]
     let outsideOpen: string[]
     let rematched: Rematched | null
+    // The seqs of the pairings the rules made here (matched in the next round).
+    const pairedAt = new Set<number>()
     try {
       const { records, lines } = pool
       this.setParties(session, pool, now.engine.learned)
@@ -206,11 +218,19 @@ export class PoolRuns {
       made = materialise(result, now, session, basis as FeeBasis).items
       outsideOpen = rematched?.outsideOpen ?? outsideLeftOpen(result)
       // The lines left open here that an enabled rule decides, decided so, each kept as its event (as a run keeps them).
-      const applied = rules.length > 0 ? ruleApplications(rules, made, ruled) : []
-      if (applied.length > 0) {
-        for (const payload of applied) this.ctx.record(session.id, { kind: 'rule', payload })
-        made = materialise(result, foldEvents(sessionEventsKept(this.ctx.db, session.id)), session, basis as FeeBasis).items
+      const applied =
+        rules.length === 0
+          ? []
+          : pairing
+            ? this.pairingApplications(mirrored, pool, rematched, released, made, rules, ruled)
+            : ruleApplications(rules, made, ruled)
+      if (typeof applied === 'string') return applied
+      for (const payload of applied) {
+        const event = this.ctx.record(session.id, { kind: 'rule', payload })
+        if (payload.action === 'pair') pairedAt.add(event.seq)
       }
+      if (applied.length > 0)
+        made = materialise(result, foldEvents(sessionEventsKept(this.ctx.db, session.id)), session, basis as FeeBasis).items
       // Each pair of keys again, as the keys phase makes it (before the pool, which no longer holds it).
       for (const { record, line } of rekeyed) {
         const keyed = runMatch([engineProvider(record, session)], [engineFileRow(line)], session.settings, now.engine, {
@@ -248,9 +268,59 @@ export class PoolRuns {
     if (!placed) return 'no room in the order'
     this.items.storeTotals(session.id, session.settings, next.result())
     if (JSON.stringify(outsideOpen) !== JSON.stringify(outsideIds)) this.items.storeOutsideOpen(session.id, outsideOpen)
+    if (pairedAt.size > 0) {
+      PoolRuns.pairingRounds++
+      // The rules' pairings matched, as a run matches them again: what they leave open is given the rules in that round.
+      const events = sessionEventsKept(this.ctx.db, session.id)
+      return this.applyRound(session, foldEvents(events.filter((e) => !pairedAt.has(e.seq))), foldEvents(events), true)
+    }
     // The lines left open here were given the rules: none in force would decide an open line, until another change.
-    if (rules.length > 0 && mirrored.token !== null) RULES_SETTLED.set(mirrored, { inForce, token: mirrored.token })
+    if (rules.length > 0) markRulesSettled(mirrored, rules)
     return null
+  }
+
+  /**
+   * What the enabled rules, a pairing rule among them, decide of the session's items as the pool's answer leaves them:
+   * the items kept, and those made now (a pairing counts every free record of the session). A rule deciding a line by
+   * itself decides one made now (the lines kept were settled under the rules before): else why a run must say.
+   */
+  private pairingApplications(
+    mirrored: MirroredItems,
+    pool: PoolArrays,
+    rematched: Rematched | null,
+    released: ReadonlyMap<string, unknown>,
+    made: readonly ReconItem[],
+    rules: readonly StoredRule[],
+    ruled: ReadonlySet<string>
+  ): AuditPayloads['rule'][] | PoolRunRefusal {
+    const gone = new Set([...(rematched ? rematched.remade : pool.slots.keys()), ...released.keys()])
+    const standing: ReconItem[] = [...made]
+    for (const { item } of mirrored.items.values()) if (!gone.has(item.key)) standing.push(item)
+    const applied = ruleApplications(rules, standing, ruled)
+    const madeLines = new Set(made.flatMap((item) => item.file.map((f) => f.id)))
+    if (applied.some((a) => a.action !== 'pair' && !a.fileIds.every((id) => madeLines.has(id))))
+      return 'a rule decides a line the decision left as it was'
+    return applied
+  }
+
+  /**
+   * Whether an item changed in place (a note, a resolution, an accept with nothing open near it) leaves every other line
+   * as the enabled rules found it: with a pairing rule, a record freed or taken may leave exactly one for a line to pair
+   * with, which a run would pair. (The item's own line is the caller's to check: ruleMayDecide.)
+   */
+  pairingUnmoved(session: SessionInfo, item: ReconItem, replaced: ReconItem): boolean {
+    if (item.provider.length === 0 || freeForPairing(item) === freeForPairing(replaced)) return true
+    const rules = this.pairingRules(session)
+    if (rules === null) return true
+    const standing = [...this.items.mirrored(session.id).items.values()].map(({ item: it }) => (it.key === item.key ? replaced : it))
+    return ruleApplications(rules, standing, ruledLines(sessionEventsKept(this.ctx.db, session.id))).length === 0
+  }
+
+  /** The enabled rules when a pairing rule is among them (a replayed team session's are its workspace's): else null. */
+  pairingRules(session: SessionInfo): StoredRule[] | null {
+    if (session.team?.replay === true) return null
+    const rules = new RuleStore(this.ctx.db).list(session.profileId).filter((r) => r.enabled)
+    return rules.some((r) => r.rule.action.type === 'pair') ? rules : null
   }
 
   /**
@@ -259,13 +329,7 @@ export class PoolRuns {
    * they were before (so the next pool decision need not read them all again).
    */
   keepingRulesSettled<T>(sessionId: string, change: () => T): T {
-    const mirror = this.items.keptMirror(sessionId)
-    const settled = mirror === null ? undefined : RULES_SETTLED.get(mirror)
-    const was = settled !== undefined && settled.token === mirror?.token
-    const out = change()
-    // The mirror is sealed anew with the change's totals (a change rolled back leaves it unsealed: null).
-    if (was && mirror !== null && mirror.token !== null) RULES_SETTLED.set(mirror, { inForce: settled.inForce, token: mirror.token })
-    return out
+    return keepingSettled(this.items.keptMirror(sessionId), change)
   }
 
   /**
@@ -332,19 +396,22 @@ export class PoolRuns {
 
   /**
    * Whether no enabled rule would decide a line the stored items leave open (a run then decides nothing they do not
-   * show): read again unless the last change was this path's own, under the same rules (it gives the lines it leaves
-   * open the rules; any other change, or a change of the rules, may leave one).
+   * show): read again unless known since the last change under the same rules (rules/settled.ts: a run, this path, or a
+   * change that checked what it changed; any other change, or a change of the rules, may leave one).
    */
-  private rulesSettled(mirrored: MirroredItems, rules: readonly StoredRule[], ruled: ReadonlySet<string>, inForce: string): boolean {
-    const settled = RULES_SETTLED.get(mirrored)
-    if (rules.length === 0 || (settled?.inForce === inForce && settled.token === mirrored.token)) return true
+  private rulesSettled(mirrored: MirroredItems, rules: readonly StoredRule[], ruled: ReadonlySet<string>, pairing: boolean): boolean {
+    if (rules.length === 0 || rulesKnownSettled(mirrored, rules)) return true
     PoolRuns.openLinesRead++
-    const open = [...mirrored.items.values()].map((s) => s.item).filter((item) => item.outcome === 'only_in_file')
+    // A pairing rule counts the free records too: every item mirrored (the open pool's, and lines the keys made).
+    const open = [...mirrored.items.values()].map((s) => s.item).filter((item) => pairing || item.outcome === 'only_in_file')
     return ruleApplications(rules, open, ruled).length === 0
   }
 
   /** How many times the open lines were read for a rule that would decide one (the tests count that a decision made otherwise spares it). */
   static openLinesRead = 0
+
+  /** How many times pairings a rule made were matched in place (the property tests expect some). */
+  static pairingRounds = 0
 
   /** How many replays were refused for a member held by no item or by two (the property tests expect none). */
   static replayMismatches = 0
@@ -475,9 +542,6 @@ export class PoolRuns {
 }
 
 class NoRoom extends Error {}
-
-/** Per mirror: the enabled rules (names and versions, in order) and the token of the change after which its open lines were settled under them. */
-const RULES_SETTLED = new WeakMap<MirroredItems, { inForce: string; token: string }>()
 
 /** The parties read for a session's records, by the state of what was learned they were read under. */
 const PARTIES = new WeakMap<object, { session: string; parties: Map<string, Party>; read: Set<string> }>()

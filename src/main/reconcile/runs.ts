@@ -25,6 +25,7 @@ import { foldSession, type FoldedDecisions } from './fold'
 import { sessionEvents } from './audit'
 import { learnedElsewhere, type Learned } from './learning/evidence'
 import { ruleApplications, ruledLines } from './rules/applications'
+import { markRulesSettled } from './rules/settled'
 import { RuleStore } from './rules/store'
 import type { SessionItems } from './items'
 import { sessionProviderSide } from './provider-side'
@@ -168,26 +169,31 @@ export class Runs {
 
   /**
    * The profile's enabled rules applied to what the run left open: each application kept as an audit
-   * event first, then folded in with the user's decisions (a pairing, like a match by hand, matched again).
+   * event first, then folded in with the user's decisions (a pairing, like a match by hand, matched
+   * again, and the rules given what that leaves open, until they decide nothing more).
    */
   private withRules(session: SessionInfo, inputs: RunInputs, result: MatchResult): { inputs: RunInputs; result: MatchResult } {
     // A replayed team session is decided through its workspace alone.
     if (session.team?.replay === true) return { inputs, result }
     const rules = new RuleStore(this.ctx.db).list(session.profileId)
     if (!rules.some((r) => r.enabled)) return { inputs, result }
-    const applied = ruleApplications(
-      rules,
-      materialise(result, inputs.folded, session).items,
-      ruledLines(sessionEvents(this.ctx.db, session.id))
-    )
-    if (applied.length === 0) return { inputs, result }
-    this.ctx.db.transaction(() => {
-      for (const payload of applied) this.ctx.record(session.id, { kind: 'rule', payload })
-    })()
-    const folded = this.decisions(session)
-    const next = { ...inputs, folded }
-    if (!applied.some((a) => a.action === 'pair')) return { inputs: next, result }
-    return { inputs: next, result: runMatch(next.records, next.file, session.settings, folded.engine, next.names) }
+    let now = { inputs, result }
+    // Each round decides lines never decided by a rule before: it ends.
+    for (;;) {
+      const applied = ruleApplications(
+        rules,
+        materialise(now.result, now.inputs.folded, session).items,
+        ruledLines(sessionEvents(this.ctx.db, session.id))
+      )
+      if (applied.length === 0) return now
+      this.ctx.db.transaction(() => {
+        for (const payload of applied) this.ctx.record(session.id, { kind: 'rule', payload })
+      })()
+      const folded = this.decisions(session)
+      const next = { ...now.inputs, folded }
+      if (!applied.some((a) => a.action === 'pair')) return { inputs: next, result: now.result }
+      now = { inputs: next, result: runMatch(next.records, next.file, session.settings, folded.engine, next.names) }
+    }
   }
 
   /**
@@ -219,7 +225,16 @@ export class Runs {
     this.ctx.db.prepare('update recon_sessions set last_run_at = ? where id = ?').run(this.ctx.now().toISOString(), session.id)
     this.items.storeTotals(session.id, session.settings, totals)
     // The open pool's arrays made now, as part of the run: the first decision after it does not gather them (pool-arrays.ts).
-    if (session.source !== 'virtual-accounts') PoolArrays.of(this.items.mirrored(session.id), session)
+    if (session.source !== 'virtual-accounts') {
+      const mirror = this.items.mirrored(session.id)
+      PoolArrays.of(mirror, session)
+      // The rules were given what the run left open until they decided nothing more: the next decision need not ask again.
+      if (session.team?.replay !== true)
+        markRulesSettled(
+          mirror,
+          new RuleStore(this.ctx.db).list(session.profileId).filter((r) => r.enabled)
+        )
+    }
     this.ctx.record(session.id, {
       kind: 'run',
       payload: {

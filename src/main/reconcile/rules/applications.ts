@@ -20,11 +20,16 @@ export function ruleApplications(
   const finders = { reference: new RecordFinder('reference'), customer: new RecordFinder('customer') }
   if (enabled.some((r) => r.rule.action.type === 'pair'))
     for (const item of items) if (freeForPairing(item)) for (const p of item.provider) for (const f of Object.values(finders)) f.add(p)
-  const taken = new Set<string>()
-  const out: AuditPayloads['rule'][] = []
+  // The lines a rule decides, in the statement's order (as the items stand: by day, amount, id), whatever order the items come in.
+  const decided: { item: ReconItem; stored: StoredRule }[] = []
   for (const item of items) {
     const stored = ruleFor(enabled, item, ruled)
-    if (!stored) continue
+    if (stored) decided.push({ item, stored })
+  }
+  decided.sort((a, b) => compareLines(a.item.file[0] as ReconItem['file'][number], b.item.file[0] as ReconItem['file'][number]))
+  const taken = new Set<string>()
+  const out: AuditPayloads['rule'][] = []
+  for (const { item, stored } of decided) {
     const line = item.file[0] as ReconItem['file'][number]
     const subject = ruleSubject(line, item)
     const { rule, version } = stored
@@ -62,6 +67,13 @@ export function ruleApplications(
     }
   }
   return out
+}
+
+/** The order of two lines as their items stand (items.ts, compareLeads): day, amount, id. */
+function compareLines(a: ReconItem['file'][number], b: ReconItem['file'][number]): number {
+  if (a.date !== b.date) return a.date < b.date ? -1 : 1
+  if (a.amountMinor !== b.amountMinor) return a.amountMinor - b.amountMinor
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0
 }
 
 /**
