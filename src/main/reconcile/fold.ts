@@ -56,8 +56,18 @@ export function foldEvents(events: readonly AuditEntry[]): FoldedDecisions {
     by: string,
     change: Partial<Pick<ItemAnnotation, 'note' | 'reasonCode' | 'resolved' | 'rule'>>
   ): void => {
-    const current = notes.get(key) ?? { note: null, reasonCode: null, resolved: false, by, at }
-    notes.set(key, { ...current, ...change, by, at })
+    // Made field by field, not spread: a session a rule decided thousands of lines of folds as many of these per decision.
+    const current = notes.get(key)
+    const next: ItemAnnotation = {
+      note: change.note !== undefined ? change.note : (current?.note ?? null),
+      reasonCode: change.reasonCode !== undefined ? change.reasonCode : (current?.reasonCode ?? null),
+      resolved: change.resolved !== undefined ? change.resolved : (current?.resolved ?? false),
+      by,
+      at
+    }
+    const rule = change.rule ?? current?.rule
+    if (rule !== undefined) next.rule = rule
+    notes.set(key, next)
   }
   const undone = undoneEvents(events)
   for (const e of events) {
