@@ -254,6 +254,14 @@ describe('enabled rules in a run', () => {
     expect(pairs()).toEqual([])
     expect(find('CASH LODGEMENT')).toMatchObject({ outcome: 'suggested' })
 
+    // A note on the transfer (open to the rule, which names two records) is made on its item alone.
+    const noted = await service.decide(session.id, {
+      kind: 'note',
+      itemKey: find('NIP TRF FROM ADA OBI')?.key as string,
+      note: 'Ada, which one?'
+    })
+    expect(noted.inPlace).toBe(true)
+
     // The lodgement matched by hand with Ada's 300 leaves one of hers free: the rule pairs the transfer with it, in place.
     const matched = await service.decide(session.id, {
       kind: 'match',

@@ -3,14 +3,12 @@ import { isKnownCurrency, parseMajor } from '../../shared/money'
 import { expectedAmount, pairKey, type Decision, type ItemFilter, type ReconItem, type SessionInfo } from '../../shared/reconcile'
 import { eventSubjects, UNDOABLE_KINDS, type AuditEventBody, type DecidedMembers } from '../../shared/reconcile-events'
 import { AppError } from '../errors'
-import { sessionEvents, sessionEventsKept, type AuditEvent } from './audit'
+import { sessionEventsKept, type AuditEvent } from './audit'
 import type { ReconContext } from './context'
 import { runMatch } from './engine'
 import { foldEvents, foldSession, undoneEvents, type FoldedDecisions } from './fold'
 import { PoolRuns } from './pool-run'
-import { ruleMayDecide } from './rules/applications'
 import { freeForPairing } from './rules/preview'
-import { RuleStore } from './rules/store'
 import { POOL_OUTCOMES, type SessionItems } from './items'
 import { fileNamesOf, filePagesOf } from './report'
 import { Totals, totalsBasis, type SummaryTotals } from './totals'
@@ -127,7 +125,7 @@ export class Decisions {
   applyKept(sessionId: string, kept: readonly { body: AuditEventBody; event: AuditEvent }[]): boolean {
     const session = this.sessions.get(sessionId)
     if (session.lastRunAt === null) return false
-    const events = sessionEvents(this.ctx.db, sessionId)
+    const events = sessionEventsKept(this.ctx.db, sessionId)
     // Each is applied over the events up to it: those after it are kept already, but not yet applied.
     return kept.every(({ body, event }) => {
       const folds = POOL_KINDS.has(body.kind)
@@ -209,12 +207,7 @@ export class Decisions {
    * leave another line for a pairing rule (a run applies the rules).
    */
   private replaceItem(session: SessionInfo, next: Totals, position: number, item: ReconItem, replaced: ReconItem): ReconItem | false {
-    if (
-      session.team?.replay !== true &&
-      ruleMayDecide(new RuleStore(this.ctx.db).list(session.profileId), replaced, () => sessionEventsKept(this.ctx.db, session.id))
-    )
-      return false
-    if (!this.pool.pairingUnmoved(session, item, replaced)) return false
+    if (!this.pool.leavesRulesAlone(session, item, replaced)) return false
     const basisNet = next.basisNet()
     next.add(item, -1)
     next.add(replaced)
@@ -245,7 +238,7 @@ export class Decisions {
   ): ReconItem | boolean | null {
     const { kind, undoes, itemKey } = undo.payload
     if (kind === 'adjust') {
-      const undone = sessionEvents(this.ctx.db, session.id).find((e) => e.seq === undoes)
+      const undone = sessionEventsKept(this.ctx.db, session.id).find((e) => e.seq === undoes)
       if (undone?.kind !== 'adjust') return false
       next.adjust(undone.payload.currency, -undone.payload.amountMinor)
       this.storeTotals(session, next)
@@ -392,7 +385,7 @@ export class Decisions {
         item(decision.itemKey)
         return { kind: 'resolve', payload: { itemKey: decision.itemKey, resolved: decision.resolved } }
       case 'undo': {
-        const events = sessionEvents(this.ctx.db, session.id)
+        const events = sessionEventsKept(this.ctx.db, session.id)
         const undone = undoneEvents(events)
         const last = events.filter((e) => UNDOABLE_KINDS.includes(e.kind) && !undone.has(e.seq)).pop()
         if (!last) throw new AppError('nothing_to_undo', 'There is no decision to undo in this session.')
@@ -503,7 +496,7 @@ export class Decisions {
           this.refuseLocked(session, decision)
           this.ctx.record(sessionId, this.decisionEvent(session, decision))
         }
-        const events = sessionEvents(this.ctx.db, sessionId)
+        const events = sessionEventsKept(this.ctx.db, sessionId)
         const before = foldEvents(events.filter((e) => e.seq < from))
         return session.lastRunAt !== null && this.pool.apply(session, before, foldEvents(events)) === null
       })()

@@ -14,12 +14,12 @@ import { lineKeys, PoolArrays, type Slot } from './pool-arrays'
 import { loadProviderSide, outsideThePeriod, recordParties, shiftDay } from './provider-side'
 import { normaliseReference } from './references'
 import { fileNamesOf, filePagesOf } from './report'
-import { ruleApplications, ruledLines } from './rules/applications'
-import { freeForPairing } from './rules/preview'
+import { ruleApplications, ruledLines, ruleMayDecide } from './rules/applications'
+import { freeForPairing, openForRule } from './rules/preview'
 import { keepingSettled, markRulesSettled, rulesKnownSettled } from './rules/settled'
 import { RuleStore } from './rules/store'
 import type { StoredRule } from '../../shared/rules'
-import type { AuditPayloads } from '../../shared/reconcile-events'
+import type { AuditEntry, AuditPayloads } from '../../shared/reconcile-events'
 import { materialise, outsideLeftOpen, type Runs } from './runs'
 import { Totals, totalsBasis } from './totals'
 
@@ -304,16 +304,27 @@ export class PoolRuns {
   }
 
   /**
-   * Whether an item changed in place (a note, a resolution, an accept with nothing open near it) leaves every other line
-   * as the enabled rules found it: with a pairing rule, a record freed or taken may leave exactly one for a line to pair
-   * with, which a run would pair. (The item's own line is the caller's to check: ruleMayDecide.)
+   * Whether an item changed in place (a note, a resolution, an accept with nothing open near it) leaves nothing more for
+   * the enabled rules to decide than they had: its own line not opened for a rule (ruleMayDecide), and with a pairing rule,
+   * no record freed or taken that leaves exactly one for a line (the rules are then given every item as it would stand).
    */
-  pairingUnmoved(session: SessionInfo, item: ReconItem, replaced: ReconItem): boolean {
-    if (item.provider.length === 0 || freeForPairing(item) === freeForPairing(replaced)) return true
-    const rules = this.pairingRules(session)
-    if (rules === null) return true
+  leavesRulesAlone(session: SessionInfo, item: ReconItem, replaced: ReconItem): boolean {
+    if (session.team?.replay === true) return true
+    const rules = new RuleStore(this.ctx.db).list(session.profileId).filter((r) => r.enabled)
+    if (rules.length === 0) return true
+    const events = (): readonly AuditEntry[] => sessionEventsKept(this.ctx.db, session.id)
+    const pairing = rules.some((r) => r.rule.action.type === 'pair')
+    const freeMoved = pairing && item.provider.length > 0 && freeForPairing(item) !== freeForPairing(replaced)
+    // Open to the rules as it was (a note, a reason), in items known to leave the rules nothing: still nothing.
+    const mirror = this.items.keptMirror(session.id)
+    const sameOpen = [true, false].every((pairs) => openForRule(item, pairs) === openForRule(replaced, pairs))
+    if (!freeMoved && sameOpen && mirror !== null && rulesKnownSettled(mirror, rules)) return true
+    const own = ruleMayDecide(rules, replaced, events)
+    if (!own && !freeMoved) return true
+    // A rule that decides a line by itself would decide this one; a pairing rule pairs it if exactly one free record has its part.
+    if (!pairing) return false
     const standing = [...this.items.mirrored(session.id).items.values()].map(({ item: it }) => (it.key === item.key ? replaced : it))
-    return ruleApplications(rules, standing, ruledLines(sessionEventsKept(this.ctx.db, session.id))).length === 0
+    return ruleApplications(rules, standing, ruledLines(events())).length === 0
   }
 
   /** The enabled rules when a pairing rule is among them (a replayed team session's are its workspace's): else null. */
