@@ -239,4 +239,34 @@ describe('the open pool matched again', () => {
     }
     db.close()
   })
+  it("reads every record alone on the statement's basis again when a decision turns it (net of fees or gross), in place", async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'ledgerline-pool-')), 'cache.sqlite')
+    const service = scenarioService(
+      [
+        { n: 1, amount: 1000, day: '2026-10-03', fees: 15 },
+        { n: 2, amount: 1000, day: '2026-10-05', fees: 15 },
+        { n: 3, amount: 500, day: '2026-10-07', fees: 10 }
+      ],
+      file
+    )
+    // One pair net of its fees, one gross: a tie, so the statement is read gross, and the record alone expects 500.00.
+    const session = await scenarioSession(service, statement(['2026-10-03,PAY-0001,CARD,985.00', '2026-10-05,PAY-0002,CARD,1000.00']), {
+      name: 'october.csv',
+      from: '2026-10-01',
+      to: '2026-10-31'
+    })
+    const alone = () => itemOf(service, session.id, (i) => i.provider.some((p) => p.id === 'id-3'))
+    expect(alone()).toMatchObject({ outcome: 'only_in_provider', netOfFees: false, differenceMinor: -50_000 })
+    // The gross pair unmatched, the net one is all that is left: the statement is read net, and so is every record alone.
+    const gross = itemOf(service, session.id, (i) => i.provider.some((p) => p.id === 'id-2') && i.file.length > 0)
+    expect(await decided(service, session, { kind: 'unmatch', itemKey: gross.key })).toBe(true)
+    expect(alone()).toMatchObject({ netOfFees: true, differenceMinor: -49_000 })
+    expect(itemOf(service, session.id, (i) => i.provider.some((p) => p.id === 'id-2') && i.file.length === 0)).toMatchObject({
+      netOfFees: true,
+      differenceMinor: -98_500
+    })
+    // Undone, it turns back, in place too.
+    expect(await decided(service, session, { kind: 'undo' })).toBe(true)
+    expect(alone()).toMatchObject({ netOfFees: false, differenceMinor: -50_000 })
+  })
 })

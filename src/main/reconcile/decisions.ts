@@ -202,19 +202,19 @@ export class Decisions {
   }
 
   /**
-   * Stores an item in place of the one at `position`, and the totals with it: false when the fee basis turns (only a run
-   * reads every record anew), or when the item is left open for an enabled rule to decide, or its records freed or taken
-   * leave another line for a pairing rule (a run applies the rules).
+   * Stores an item in place of the one at `position`, and the totals with it (every item read on the statement's basis
+   * read anew when the change turns it): false when the item is left open for an enabled rule to decide, or its records
+   * freed or taken leave another line for a pairing rule (a run applies the rules).
    */
   private replaceItem(session: SessionInfo, next: Totals, position: number, item: ReconItem, replaced: ReconItem): ReconItem | false {
     if (!this.pool.leavesRulesAlone(session, item, replaced)) return false
     const basisNet = next.basisNet()
     next.add(item, -1)
     next.add(replaced)
-    // The statement's basis turned (net of fees or gross): every item alone at the provider is read anew, which only a run does.
-    if (next.basisNet() !== basisNet) return false
     this.pool.keepingRulesSettled(session.id, () => {
       this.items.replaceOne(session.id, position, replaced)
+      // The statement's basis turned (net of fees or gross): every item read on it is read anew, as a run reads it.
+      if (next.basisNet() !== basisNet) this.pool.restateOnTheBasis(session.id, next)
       this.items.storeTotals(session.id, session.settings, next.result())
     })
     return replaced

@@ -416,6 +416,20 @@ export class SessionItems {
     return rows.map(([position, data]) => ({ position, data, item: JSON.parse(data) as ReconItem }))
   }
 
+  /**
+   * The items read on the statement's basis (a record alone, or any item of a line not read: materialise), each with its
+   * place: what a turn of the basis changes. Every item of the session is looked at (it turns seldom).
+   */
+  readOnTheBasis(sessionId: string): StoredItem[] {
+    const rows = this.ctx.db
+      .prepare(
+        "select position, data from recon_items where session_id = ? and (file_minor is null or outcome = 'not_read') order by position"
+      )
+      .raw(true)
+      .all(sessionId) as [number, string][]
+    return rows.map(([position, data]) => ({ position, data, item: JSON.parse(data) as ReconItem }))
+  }
+
   /** Takes the item at a place out. */
   remove(sessionId: string, position: number): void {
     this.ctx.db.prepare('delete from recon_items where session_id = ? and position = ?').run(sessionId, position)

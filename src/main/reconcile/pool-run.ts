@@ -20,7 +20,7 @@ import { keepingSettled, markRulesSettled, rulesKnownSettled } from './rules/set
 import { RuleStore } from './rules/store'
 import type { StoredRule } from '../../shared/rules'
 import type { AuditEntry, AuditPayloads } from '../../shared/reconcile-events'
-import { materialise, outsideLeftOpen, type Runs } from './runs'
+import { materialise, onTheBasis, outsideLeftOpen, type Runs } from './runs'
 import { Totals, totalsBasis } from './totals'
 
 /** Outcomes a 1:1 match by key can have. */
@@ -262,10 +262,11 @@ export class PoolRuns {
     const next = new Totals(totalsBasis(session), stored.totals)
     for (const { item } of gone) next.add(item, -1)
     for (const item of added) next.add(item)
-    // The statement's basis turned (net of fees or gross): every record alone is read anew, which only a run does.
-    if (next.basisNet() !== basis.net) return 'the fee basis turned'
+    const turned = next.basisNet() !== basis.net
     const placed = this.placeAll(session.id, gone, added)
     if (!placed) return 'no room in the order'
+    // The statement's basis turned (net of fees or gross): every item read on it is read anew, as a run reads it.
+    if (turned) this.restateOnTheBasis(session.id, next)
     this.items.storeTotals(session.id, session.settings, next.result())
     if (JSON.stringify(outsideOpen) !== JSON.stringify(outsideIds)) this.items.storeOutsideOpen(session.id, outsideOpen)
     if (pairedAt.size > 0) {
@@ -301,6 +302,22 @@ export class PoolRuns {
     if (applied.some((a) => a.action !== 'pair' && !a.fileIds.every((id) => madeLines.has(id))))
       return 'a rule decides a line the decision left as it was'
     return applied
+  }
+
+  /**
+   * After a change turned the statement's basis (net of fees or gross), every item read on it (a record alone, an item of a
+   * line not read) read on the new one, as a run reads it: in place, and in the totals.
+   */
+  restateOnTheBasis(sessionId: string, next: Totals): void {
+    const net = next.basisNet()
+    if (net === null) return
+    for (const { position, data, item } of this.items.readOnTheBasis(sessionId)) {
+      const read = onTheBasis(item, net)
+      if (JSON.stringify(read) === data) continue
+      next.add(item, -1)
+      next.add(read)
+      this.items.replaceOne(sessionId, position, read)
+    }
   }
 
   /**

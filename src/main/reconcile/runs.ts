@@ -475,6 +475,29 @@ function feeBasis(result: MatchResult): FeeBasis {
   return { net: netPairs > grossPairs, from: 'statement', netPairs, grossPairs }
 }
 
+/** An item's difference (the lines less what the records are expected to bring, on `net`), in its one currency: else null. */
+function differenceOf(
+  provider: readonly ProviderSide[],
+  file: readonly { amountMinor: number }[],
+  outcome: string,
+  currencies: number,
+  net: boolean
+): number | null {
+  return currencies === 1 && outcome !== 'not_read'
+    ? file.reduce((s, f) => s + f.amountMinor, 0) - provider.reduce((s, p) => s + expectedAmount(p, net), 0)
+    : null
+}
+
+/**
+ * An item materialise read on the statement's basis (a record alone, or beside a line not read), read on `net` instead:
+ * what a run makes of it once the basis turned (pool-run.ts, decisions.ts). Other items come back as they are.
+ */
+export function onTheBasis(item: ReconItem, net: boolean): ReconItem {
+  if (item.file.length > 0 && item.outcome !== 'not_read') return item
+  const currencies = new Set([...item.provider.map((p) => p.currency), ...item.file.map((f) => f.currency)]).size
+  return { ...item, differenceMinor: differenceOf(item.provider, item.file, item.outcome, currencies, net), netOfFees: net }
+}
+
 /** What materialise needs of the session: its period's end and settings (a payment pending too long is said so). */
 export type MaterialiseSession = Pick<SessionInfo, 'to' | 'settings'>
 
@@ -564,10 +587,7 @@ export function* materialisedItems(
       (more ??= []).push(
         `pending at the provider for ${waited} days at the period's end (more than ${session.settings.pendingAgeDays}): ask the provider what became of it`
       )
-    const differenceMinor =
-      currencies.size === 1 && outcome !== 'not_read'
-        ? file.reduce((s, f) => s + f.amountMinor, 0) - provider.reduce((s, p) => s + expectedAmount(p, net), 0)
-        : null
+    const differenceMinor = differenceOf(provider, file, outcome, currencies.size, net)
     const annotation = folded.notes.get(key)
     if (annotation?.rule) (more ??= []).push(`decided by ${annotation.rule}, an enabled rule`)
     yield {
