@@ -85,7 +85,7 @@ describe('the open pool matched again', () => {
     expect(itemOf(service, session.id, (i) => i.file[0]?.id === line).outcome).toBe('amount_differs')
   })
 
-  it('runs the session when a second line names the freed record by its reference: the keys match that one', async () => {
+  it('pairs the freed record with the one other line naming it by its reference, in place, as the keys do; a run when the keys must choose', async () => {
     const service = scenarioService([{ n: 1, amount: 1000, day: '2026-10-03' }])
     const session = await scenarioSession(
       service,
@@ -94,10 +94,11 @@ describe('the open pool matched again', () => {
     )
     expect(service.totals(session.id).counts).toMatchObject({ matched: 1, duplicate_in_file: 1 })
     const keyed = itemOf(service, session.id, (i) => i.outcome === 'matched')
-    expect(await decided(service, session, { kind: 'unmatch', itemKey: keyed.key })).toBe(false)
+    // The duplicate is the only line naming the record now: the keys pair them, and the first line joins the open pool.
+    expect(await decided(service, session, { kind: 'unmatch', itemKey: keyed.key })).toBe(true)
     const now = itemOf(service, session.id, (i) => i.outcome === 'matched')
     expect(now.file[0]?.description).toBe('CARD AGAIN')
-    // Undone, the first line is the record's by its key again, and the second a duplicate: the keys decide, so a run.
+    // Undone, both lines name the record: the keys choose the nearer (the first), which a run says.
     expect(await decided(service, session, { kind: 'undo' })).toBe(false)
     expect(itemOf(service, session.id, (i) => i.outcome === 'matched').file[0]?.description).toBe('CARD')
   })

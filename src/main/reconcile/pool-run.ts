@@ -150,13 +150,19 @@ export class PoolRuns {
     // The lines that may name a record by its key (those the keys or the reading of a file made items of, the pool's and
     // the freed), of those that name any of `keys`.
     const linesNaming = (keys: Iterable<string>): FileSide[] => [...pool.linesNaming(keys), ...releasedLines]
+    // A line the keys made a duplicate (its record was another line's) may be the one line naming the freed record now:
+    // the keys then pair them, as below. Any other line naming a freed record, a run says.
+    const duplicates = new Map<string, { record: ProviderSide; line: FileSide; found: { position: number; item: ReconItem } }>()
     if (releasedRecords.length > 0) {
-      const freedKeys = new Map<string, string>()
-      for (const p of releasedRecords) for (const k of keysOf(p)) freedKeys.set(k, p.id)
+      const freedKeys = new Map<string, ProviderSide>()
+      for (const p of releasedRecords) for (const k of keysOf(p)) freedKeys.set(k, p)
       for (const f of linesNaming(freedKeys.keys()))
         for (const k of lineKeys(f)) {
-          const p = freedKeys.get(k)
-          if (p !== undefined && !dismissedWith(p, f.id)) return 'a line names a freed record by its key'
+          const record = freedKeys.get(k)
+          if (record === undefined || dismissedWith(record.id, f.id) || duplicates.get(f.id)?.record === record) continue
+          const found = this.items.withPosition(session.id, pairKey([], [f.id]))
+          if (duplicates.has(f.id) || found?.item.outcome !== 'duplicate_in_file') return 'a line names a freed record by its key'
+          duplicates.set(f.id, { record, line: f, found })
         }
     }
     // And a pair no longer dismissed is no pair of keys; or, when it is (an unmatch of a match by key undone), the keys
@@ -174,6 +180,15 @@ export class PoolRuns {
       const refused = this.keysMakeAgain(session, record, line, named, recordKeysOf, now.engine.pinned, keys, linesNaming(recordKeysOf))
       if (refused !== null) return refused
       rekeyed.push({ record, line })
+    }
+    for (const { record, line, found } of duplicates.values()) {
+      const recordKeysOf = keysOf(record)
+      const others = linesNaming(recordKeysOf).filter((f) => !dismissedWith(record.id, f.id))
+      const refused = this.keysMakeAgain(session, record, line, lineKeys(line), recordKeysOf, now.engine.pinned, keys, others)
+      if (refused !== null) return refused
+      rekeyed.push({ record, line })
+      // The duplicate's item goes (its line is paired below, never put in the pool).
+      released.set(found.item.key, found)
     }
     const rekeyedIds = new Set(rekeyed.flatMap(({ record, line }) => [record.id, line.id]))
     if (rekeyedIds.size !== rekeyed.length * 2) return 'a member in two pairs of keys again'
