@@ -242,7 +242,7 @@ describe('decisions', () => {
         }
       ),
       {
-        ...propertyRuns<[Of<typeof paymentArb>[], number, Of<typeof moveArb>[], string, number[]]>(Number(process.env.RUNS ?? 60)),
+        ...propertyRuns(Number(process.env.RUNS ?? 60)),
         // Always among them: Ada paid twice and the statement shows both (one at another amount); accepting the suggestion
         // of one leaves the other hers alone, which the pairing rule pairs with the line that names her, in place.
         examples: [

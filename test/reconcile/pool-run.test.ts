@@ -270,4 +270,22 @@ describe('the open pool matched again', () => {
     expect(await decided(service, session, { kind: 'undo' })).toBe(true)
     expect(alone()).toMatchObject({ netOfFees: false, differenceMinor: -50_000 })
   })
+  it('unmatches a group the keys made of a line naming several references in its words: apart for good, in place; undone, the keys make it again', async () => {
+    const service = scenarioService([
+      { n: 1, amount: 100, day: '2026-10-03' },
+      { n: 2, amount: 250, day: '2026-10-04' }
+    ])
+    const session = await scenarioSession(service, statement(['2026-10-05,,SETTLEMENT PAY-0001 PAY-0002,350.00']), {
+      name: 'october.csv',
+      from: '2026-10-01',
+      to: '2026-10-31'
+    })
+    const group = itemOf(service, session.id, (i) => i.provider.length === 2)
+    expect(group).toMatchObject({ outcome: 'matched', decision: null })
+    // A run made the group again, whatever the user said (the keys did not read the unmatch): now it stays apart.
+    expect(await decided(service, session, { kind: 'unmatch', itemKey: group.key })).toBe(true)
+    expect(service.totals(session.id).counts).toMatchObject({ matched: 0, only_in_provider: 2, only_in_file: 1, suggested: 0 })
+    expect(await decided(service, session, { kind: 'undo' })).toBe(false)
+    expect(itemOf(service, session.id, (i) => i.provider.length === 2)).toMatchObject({ outcome: 'matched', decision: null })
+  })
 })

@@ -99,6 +99,8 @@ export class PoolRuns {
       if (!found || found.item.decision !== pin.kind) return 'a pin taken back that no item shows'
       released.set(key, found)
     }
+    // The groups the keys made of a line naming several records in its words (match/keys.ts), unmatched: by line, its records.
+    const groups = new Map<string, ReadonlySet<string>>()
     for (const key of dismissedAdded) {
       if (released.has(key)) continue
       const found = this.items.withPosition(session.id, key)
@@ -111,7 +113,14 @@ export class PoolRuns {
           item.provider.length === 1 &&
           item.file.length === 1 &&
           !item.file[0]?.notRead
-        if (!byKey) return `a dismissed ${item.outcome} item the keys may make again`
+        const described =
+          item.decision === null &&
+          KEY_MATCH_OUTCOMES.has(item.outcome) &&
+          item.provider.length > 1 &&
+          item.file.length === 1 &&
+          !item.file[0]?.notRead
+        if (!byKey && !described) return `a dismissed ${item.outcome} item the keys may make again`
+        if (described) groups.set((item.file[0] as FileSide).id, new Set(item.provider.map((p) => p.id)))
         released.set(key, found)
       } else if (!idsOfKey(key).every((id) => poolOf.has(id))) return 'a dismissed pair outside the pool'
     }
@@ -145,6 +154,12 @@ export class PoolRuns {
         if (held === null) return 'a freed line names a record by its key'
         records.add(held)
       }
+      // A group's line names just its records, as when the keys grouped them: unmatched, the group is not made again.
+      const group = groups.get(f.id)
+      if (group) {
+        if (records.size !== group.size || [...records].some((id) => !group.has(id))) return 'a freed line names a record by its key'
+        continue
+      }
       if (records.size > 1 || [...records].some((id) => !dismissedWith(id, f.id))) return 'a freed line names a record by its key'
     }
     // The lines that may name a record by its key (those the keys or the reading of a file made items of, the pool's and
@@ -159,7 +174,13 @@ export class PoolRuns {
       for (const f of linesNaming(freedKeys.keys()))
         for (const k of lineKeys(f)) {
           const record = freedKeys.get(k)
-          if (record === undefined || dismissedWith(record.id, f.id) || duplicates.get(f.id)?.record === record) continue
+          if (
+            record === undefined ||
+            dismissedWith(record.id, f.id) ||
+            groups.get(f.id)?.has(record.id) === true ||
+            duplicates.get(f.id)?.record === record
+          )
+            continue
           const found = this.items.withPosition(session.id, pairKey([], [f.id]))
           if (duplicates.has(f.id) || found?.item.outcome !== 'duplicate_in_file') return 'a line names a freed record by its key'
           duplicates.set(f.id, { record, line: f, found })
@@ -170,7 +191,16 @@ export class PoolRuns {
     const rekeyed: { record: ProviderSide; line: FileSide }[] = []
     for (const key of dismissedRemoved) {
       const [ps, fs] = key.split('|').map((s) => (s === '' ? [] : s.split('+'))) as [string[], string[]]
-      if (ps.length !== 1 || fs.length !== 1) continue
+      if (fs.length !== 1) continue
+      if (ps.length > 1) {
+        // A group whose line names its records in its words: the keys make it again (an unmatch of it undone), which a run does.
+        const line = poolOf.get(fs[0] as string)?.file.find((f) => f.id === fs[0])
+        const named = line ? lineKeys(line) : new Set<string>()
+        const members = ps.flatMap((id) => poolOf.get(id)?.provider.filter((p) => p.id === id) ?? [])
+        if (!line || members.length !== ps.length || members.some((p) => keysOf(p).some((k) => named.has(k))))
+          return 'a group the keys may make again'
+        continue
+      }
       const line = poolOf.get(fs[0] as string)?.file.find((f) => f.id === fs[0]) ?? releasedLines.find((f) => f.id === fs[0])
       const record = poolOf.get(ps[0] as string)?.provider.find((p) => p.id === ps[0]) ?? releasedRecords.find((p) => p.id === ps[0])
       if (!line || !record) return 'a pair no longer dismissed outside the pool'

@@ -181,6 +181,14 @@ export function* matchKeys(s: MatchState, onProgress: MatchOptions['onProgress']
   groupsByDescription.sort((a, b) => s.fOrder(a.f, b.f))
   for (const g of groupsByDescription) {
     if (fClaimed[g.f] || g.ps.some((i) => pClaimed[i])) continue
+    // Unmatched by the user, the group stays apart: its line and records are open to what follows, as any pair's are.
+    if (
+      s.isDismissed(
+        g.ps.map((i) => (provider[i] as EngineProvider).id),
+        [(file[g.f] as EngineFileRow).id]
+      )
+    )
+      continue
     s.claimTogether(
       g.ps,
       [g.f],
