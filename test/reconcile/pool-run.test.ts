@@ -288,4 +288,20 @@ describe('the open pool matched again', () => {
     expect(await decided(service, session, { kind: 'undo' })).toBe(false)
     expect(itemOf(service, session.id, (i) => i.provider.length === 2)).toMatchObject({ outcome: 'matched', decision: null })
   })
+  it('matches by hand a line the keys made a duplicate, in place: the record keeps its first line, as the keys keep it', async () => {
+    const service = scenarioService([
+      { n: 1, amount: 1000, day: '2026-10-03' },
+      { n: 2, amount: 1000, day: '2026-10-05' }
+    ])
+    const session = await scenarioSession(
+      service,
+      statement(['2026-10-03,PAY-0001,CARD,1000.00', '2026-10-05,PAY-0001,CARD AGAIN,1000.00']),
+      { name: 'october.csv', from: '2026-10-01', to: '2026-10-31' }
+    )
+    const again = itemOf(service, session.id, (i) => i.outcome === 'duplicate_in_file')
+    const alone = itemOf(service, session.id, (i) => i.outcome === 'only_in_provider')
+    const decision = { kind: 'match' as const, providerIds: [alone.provider[0]?.id as string], fileIds: [again.file[0]?.id as string] }
+    expect(await decided(service, session, decision)).toBe(true)
+    expect(service.totals(session.id).counts).toMatchObject({ matched: 2, duplicate_in_file: 0, only_in_provider: 0 })
+  })
 })

@@ -124,8 +124,24 @@ export class PoolRuns {
         released.set(key, found)
       } else if (!idsOfKey(key).every((id) => poolOf.has(id))) return 'a dismissed pair outside the pool'
     }
-    for (const pin of pinsAdded)
-      if (![...pin.providerIds, ...pin.fileIds].every((id) => poolOf.has(id))) return 'a pin of members outside the pool'
+    // A pin of a member the keys made a duplicate (a line naming a record another line has, a record whose reference another
+    // holds first): claimed by the decision before the keys look, it is no one's duplicate, and nothing else they made
+    // changes (the record's line keeps it; the first record keeps the reference). Its item goes; any other member outside
+    // the pool, a run says.
+    const pinnedDuplicates = new Set<string>()
+    for (const pin of pinsAdded) {
+      const members = [
+        ...pin.providerIds.map((id) => ({ id, key: pairKey([id], []), outcome: 'duplicate_in_provider' })),
+        ...pin.fileIds.map((id) => ({ id, key: pairKey([], [id]), outcome: 'duplicate_in_file' }))
+      ]
+      for (const { id, key, outcome } of members) {
+        if (poolOf.has(id)) continue
+        const found = released.has(key) ? null : this.items.withPosition(session.id, key)
+        if (found?.item.outcome !== outcome || found.item.file.some((f) => f.notRead)) return 'a pin of members outside the pool'
+        released.set(key, found)
+        pinnedDuplicates.add(id)
+      }
+    }
     const releasedRecords = [...released.values()].flatMap(({ item }) => item.provider)
     const releasedLines = [...released.values()].flatMap(({ item }) => item.file)
     const releasedIds = new Set([...releasedRecords.map((p) => p.id), ...releasedLines.map((f) => f.id)])
@@ -143,6 +159,7 @@ export class PoolRuns {
     // can name one names a freed record.
     const dismissedWith = (recordId: string, lineId: string): boolean => now.engine.dismissed.has(pairKey([recordId], [lineId]))
     for (const f of releasedLines) {
+      if (pinnedDuplicates.has(f.id)) continue
       const named = lineKeys(f)
       // The records the line's keys name: none, or one it is dismissed with (two would make it a line naming several, which the keys match together).
       const records = new Set<string>()
@@ -170,7 +187,7 @@ export class PoolRuns {
     const duplicates = new Map<string, { record: ProviderSide; line: FileSide; found: { position: number; item: ReconItem } }>()
     if (releasedRecords.length > 0) {
       const freedKeys = new Map<string, ProviderSide>()
-      for (const p of releasedRecords) for (const k of keysOf(p)) freedKeys.set(k, p)
+      for (const p of releasedRecords) if (!pinnedDuplicates.has(p.id)) for (const k of keysOf(p)) freedKeys.set(k, p)
       for (const f of linesNaming(freedKeys.keys()))
         for (const k of lineKeys(f)) {
           const record = freedKeys.get(k)
