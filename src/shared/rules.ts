@@ -410,6 +410,9 @@ export class RecordFinder {
     { id: string; reference: string | null; serviceReference?: string | null; name: string | null }
   >()
 
+  /** What find answered, by part (emptied by each add). */
+  private readonly found = new Map<string, string[]>()
+
   constructor(private readonly by: 'reference' | 'customer') {}
 
   add(record: { id: string; reference: string | null; serviceReference?: string | null; name: string | null }): void {
@@ -418,7 +421,13 @@ export class RecordFinder {
     if (!value) return
     this.texts.set(record.id, ` ${value.split(/\s+/).join(' ')} `)
     const keys = this.by === 'reference' ? [value] : new Set(value.split(/\s+/))
-    for (const key of keys) this.index.set(key, [...(this.index.get(key) ?? []), record.id])
+    // Pushed, not copied: a name many customers share (a first name) would copy its list once per record.
+    for (const key of keys) {
+      const list = this.index.get(key)
+      if (list) list.push(record.id)
+      else this.index.set(key, [record.id])
+    }
+    this.found.clear()
   }
 
   /** A record added, by its id. */
@@ -426,13 +435,17 @@ export class RecordFinder {
     return this.records.get(id)
   }
 
-  /** The records the part names, each once, in the order added. */
-  find(part: string): string[] {
+  /** The records the part names, each once, in the order added (the same part asked again answered from the last time). */
+  find(part: string): readonly string[] {
     const wanted = part.trim().toLowerCase()
     if (this.by === 'reference') return this.index.get(wanted) ?? []
+    const known = this.found.get(wanted)
+    if (known) return known
     const words = wanted.split(/\s+/)
     const phrase = ` ${words.join(' ')} `
-    return (this.index.get(words[0] as string) ?? []).filter((id) => this.texts.get(id)?.includes(phrase))
+    const found = (this.index.get(words[0] as string) ?? []).filter((id) => this.texts.get(id)?.includes(phrase))
+    this.found.set(wanted, found)
+    return found
   }
 }
 

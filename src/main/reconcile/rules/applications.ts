@@ -57,7 +57,9 @@ export function ruleApplications(
         break
       case 'pair': {
         const part = pairingPart(rule.action, subject)
-        const found = part === null ? [] : finders[rule.action.with].find(part).filter((id) => !taken.has(id))
+        const named = part === null ? [] : finders[rule.action.with].find(part)
+        // Exactly one not taken yet: never so when more are named than were taken, plus one (a name many customers share).
+        const found = named.length > taken.size + 1 ? [] : named.filter((id) => !taken.has(id))
         if (found.length !== 1) continue
         const record = found[0] as string
         taken.add(record)
