@@ -240,6 +240,7 @@ describe('the open pool matched again', () => {
     }
     db.close()
   })
+
   it("reads every record alone on the statement's basis again when a decision turns it (net of fees or gross), in place", async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'ledgerline-pool-')), 'cache.sqlite')
     const service = scenarioService(
@@ -270,6 +271,7 @@ describe('the open pool matched again', () => {
     expect(await decided(service, session, { kind: 'undo' })).toBe(true)
     expect(alone()).toMatchObject({ netOfFees: false, differenceMinor: -50_000 })
   })
+
   it('unmatches a group the keys made of a line naming several references in its words: apart for good, in place; undone, the keys make it again', async () => {
     const service = scenarioService([
       { n: 1, amount: 100, day: '2026-10-03' },
@@ -288,6 +290,7 @@ describe('the open pool matched again', () => {
     expect(await decided(service, session, { kind: 'undo' })).toBe(false)
     expect(itemOf(service, session.id, (i) => i.provider.length === 2)).toMatchObject({ outcome: 'matched', decision: null })
   })
+
   it('matches by hand a line the keys made a duplicate, in place: the record keeps its first line, as the keys keep it', async () => {
     const service = scenarioService([
       { n: 1, amount: 1000, day: '2026-10-03' },

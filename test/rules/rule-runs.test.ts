@@ -224,6 +224,7 @@ describe('enabled rules in a run', () => {
     expect(find('SMS ALERT CHARGES OCT')).toMatchObject({ resolved: true, reasonCode: 'bank_charge' })
     db.close()
   })
+
   it('pair in place as a run would: a record a decision takes leaves exactly one for a line, and what the pairing frees is given the rules again', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'ledgerline-rule-pair-in-place-')), 'cache.sqlite')
     const ada = { name: 'Ada Obi', email: 'ada@example.com' }

@@ -9,6 +9,7 @@ import { runMatch } from './engine'
 import { foldEvents, foldSession, undoneEvents, type FoldedDecisions } from './fold'
 import { PoolRuns } from './pool-run'
 import { freeForPairing } from './rules/preview'
+import { sessionRules } from './rules/store'
 import { POOL_OUTCOMES, type SessionItems } from './items'
 import { fileNamesOf, filePagesOf } from './report'
 import { Totals, totalsBasis, type SummaryTotals } from './totals'
@@ -182,7 +183,11 @@ export class Decisions {
       // (a rival, the other candidate of a line, a line a group of them was searched for) may then be matched otherwise; and
       // with a pairing rule enabled, the records taken from the free ones may leave exactly one for a line to pair with.
       // The pool matched again (with the rules' rounds) says what a run would.
-      if (this.openNearby(session, item, totals) || (freeForPairing(item) && this.pool.pairingRules(session) !== null)) return matchPool()
+      if (
+        this.openNearby(session, item, totals) ||
+        (freeForPairing(item) && sessionRules(this.ctx.db, session).some((r) => r.rule.action.type === 'pair'))
+      )
+        return matchPool()
       // What a run would make of the pinned pair: the engine over just its members (nothing else can take them).
       const result = runMatch(
         item.provider.map((p) => engineProvider(p, session)),

@@ -53,14 +53,15 @@ export const BY_KEY = 'session_id = ? and short_key = ? and item_key = ?'
 const OPEN_POOL_WHERE = `outcome IN (${POOL_OUTCOMES.map((o) => `'${o}'`).join(', ')})`
 
 /** What orders a run's items (inContentOrder in match/order.ts): the item's first line by content, else its first record. */
-interface Lead {
+/** An item's place in the stored order (leadOf): its first line, else its first record. */
+export interface Lead {
   day: string
   isFile: boolean
   amount: number
   id: string
 }
 
-function leadOf(item: ReconItem): Lead {
+export function leadOf(item: ReconItem): Lead {
   const first = <T extends { date: string; amountMinor: number; id: string }>(sides: readonly T[]): T =>
     sides.reduce((best, x) =>
       x.date < best.date ||
@@ -73,7 +74,7 @@ function leadOf(item: ReconItem): Lead {
 }
 
 /** The order of two leads: day, lines before records, amount, id. */
-function compareLeads(a: Lead, b: Lead): number {
+export function compareLeads(a: Lead, b: Lead): number {
   if (a.day !== b.day) return a.day < b.day ? -1 : 1
   if (a.isFile !== b.isFile) return a.isFile ? -1 : 1
   if (a.amount !== b.amount) return a.amount - b.amount

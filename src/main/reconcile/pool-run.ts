@@ -17,7 +17,7 @@ import { fileNamesOf, filePagesOf } from './report'
 import { ruleApplications, ruledLines, ruleMayDecide } from './rules/applications'
 import { freeForPairing, openForRule } from './rules/preview'
 import { keepingSettled, markRulesSettled, rulesKnownSettled } from './rules/settled'
-import { RuleStore } from './rules/store'
+import { sessionRules } from './rules/store'
 import type { StoredRule } from '../../shared/rules'
 import type { AuditEntry, AuditPayloads } from '../../shared/reconcile-events'
 import { materialise, onTheBasis, outsideLeftOpen, type Runs } from './runs'
@@ -69,7 +69,7 @@ export class PoolRuns {
     if (JSON.stringify(stored.settings) !== JSON.stringify(session.settings)) return 'settings changed since the run'
     // Enabled rules act on what a run leaves open: those of the lines left open here, as a run would (below). A rule that
     // decides a line by itself reads only the lines made now; a pairing rule, every free record of the session too.
-    const rules = session.team?.replay === true ? [] : new RuleStore(this.ctx.db).list(session.profileId).filter((r) => r.enabled)
+    const rules = sessionRules(this.ctx.db, session)
     const pairing = rules.some((r) => r.rule.action.type === 'pair')
     const outsideIds = this.items.outsideOpen(session.id)
     const keys = this.items.recordKeys(session.id)
@@ -388,8 +388,7 @@ export class PoolRuns {
    * no record freed or taken that leaves exactly one for a line (the rules are then given every item as it would stand).
    */
   leavesRulesAlone(session: SessionInfo, item: ReconItem, replaced: ReconItem): boolean {
-    if (session.team?.replay === true) return true
-    const rules = new RuleStore(this.ctx.db).list(session.profileId).filter((r) => r.enabled)
+    const rules = sessionRules(this.ctx.db, session)
     if (rules.length === 0) return true
     const events = (): readonly AuditEntry[] => sessionEventsKept(this.ctx.db, session.id)
     const pairing = rules.some((r) => r.rule.action.type === 'pair')
@@ -404,13 +403,6 @@ export class PoolRuns {
     if (!pairing) return false
     const standing = [...this.items.mirrored(session.id).items.values()].map(({ item: it }) => (it.key === item.key ? replaced : it))
     return ruleApplications(rules, standing, ruledLines(events())).length === 0
-  }
-
-  /** The enabled rules when a pairing rule is among them (a replayed team session's are its workspace's): else null. */
-  pairingRules(session: SessionInfo): StoredRule[] | null {
-    if (session.team?.replay === true) return null
-    const rules = new RuleStore(this.ctx.db).list(session.profileId).filter((r) => r.enabled)
-    return rules.some((r) => r.rule.action.type === 'pair') ? rules : null
   }
 
   /**

@@ -26,7 +26,7 @@ import { sessionEvents } from './audit'
 import { learnedElsewhere, type Learned } from './learning/evidence'
 import { ruleApplications, ruledLines } from './rules/applications'
 import { markRulesSettled } from './rules/settled'
-import { RuleStore } from './rules/store'
+import { sessionRules } from './rules/store'
 import type { SessionItems } from './items'
 import { sessionProviderSide } from './provider-side'
 import { keyFilter, keysHeldTwice } from './key-filter'
@@ -173,10 +173,9 @@ export class Runs {
    * again, and the rules given what that leaves open, until they decide nothing more).
    */
   private withRules(session: SessionInfo, inputs: RunInputs, result: MatchResult): { inputs: RunInputs; result: MatchResult } {
-    // A replayed team session is decided through its workspace alone.
-    if (session.team?.replay === true) return { inputs, result }
-    const rules = new RuleStore(this.ctx.db).list(session.profileId)
-    if (!rules.some((r) => r.enabled)) return { inputs, result }
+    // None for a replayed team session: it is decided through its workspace alone.
+    const rules = sessionRules(this.ctx.db, session)
+    if (rules.length === 0) return { inputs, result }
     let now = { inputs, result }
     // Each round decides lines never decided by a rule before: it ends.
     for (;;) {
@@ -229,11 +228,7 @@ export class Runs {
       const mirror = this.items.mirrored(session.id)
       PoolArrays.of(mirror, session)
       // The rules were given what the run left open until they decided nothing more: the next decision need not ask again.
-      if (session.team?.replay !== true)
-        markRulesSettled(
-          mirror,
-          new RuleStore(this.ctx.db).list(session.profileId).filter((r) => r.enabled)
-        )
+      markRulesSettled(mirror, sessionRules(this.ctx.db, session))
     }
     this.ctx.record(session.id, {
       kind: 'run',

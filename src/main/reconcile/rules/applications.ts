@@ -2,6 +2,7 @@
 import { pairingPart, RecordFinder, ruleHolds, type StoredRule } from '../../../shared/rules'
 import { pairKey, type ReconItem } from '../../../shared/reconcile'
 import type { AuditEntry, AuditPayloads } from '../../../shared/reconcile-events'
+import { compareLeads, leadOf, type Lead } from '../items'
 import { freeForPairing, openForRule, ruleSubject } from './preview'
 
 /**
@@ -20,13 +21,13 @@ export function ruleApplications(
   const finders = { reference: new RecordFinder('reference'), customer: new RecordFinder('customer') }
   if (enabled.some((r) => r.rule.action.type === 'pair'))
     for (const item of items) if (freeForPairing(item)) for (const p of item.provider) for (const f of Object.values(finders)) f.add(p)
-  // The lines a rule decides, in the statement's order (as the items stand: by day, amount, id), whatever order the items come in.
-  const decided: { item: ReconItem; stored: StoredRule }[] = []
+  // The lines a rule decides, in the order the items stand (items.ts), whatever order they come in.
+  const decided: { item: ReconItem; stored: StoredRule; lead: Lead }[] = []
   for (const item of items) {
     const stored = ruleFor(enabled, item, ruled)
-    if (stored) decided.push({ item, stored })
+    if (stored) decided.push({ item, stored, lead: leadOf(item) })
   }
-  decided.sort((a, b) => compareLines(a.item.file[0] as ReconItem['file'][number], b.item.file[0] as ReconItem['file'][number]))
+  decided.sort((a, b) => compareLeads(a.lead, b.lead))
   const taken = new Set<string>()
   const out: AuditPayloads['rule'][] = []
   for (const { item, stored } of decided) {
@@ -69,13 +70,6 @@ export function ruleApplications(
     }
   }
   return out
-}
-
-/** The order of two lines as their items stand (items.ts, compareLeads): day, amount, id. */
-function compareLines(a: ReconItem['file'][number], b: ReconItem['file'][number]): number {
-  if (a.date !== b.date) return a.date < b.date ? -1 : 1
-  if (a.amountMinor !== b.amountMinor) return a.amountMinor - b.amountMinor
-  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0
 }
 
 /**

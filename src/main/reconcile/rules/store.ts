@@ -2,6 +2,7 @@
 import type Database from 'better-sqlite3'
 import { AppError } from '../../errors'
 import { checkRule, ruleSchema, type Rule, type StoredRule } from '../../../shared/rules'
+import type { SessionInfo } from '../../../shared/reconcile'
 
 interface RuleRow {
   name: string
@@ -152,4 +153,13 @@ export class RuleStore {
       .run(enabled ? 1 : 0, this.now(), this.user(), profileId, name)
     return this.get(profileId, name)
   }
+}
+
+/**
+ * The rules a session's runs and decisions apply: its profile's enabled ones, in the order shown; none for a replayed team
+ * session (its workspace decides it, through the events every member replays).
+ */
+export function sessionRules(db: Database.Database, session: Pick<SessionInfo, 'profileId' | 'team'>): StoredRule[] {
+  if (session.team?.replay === true) return []
+  return new RuleStore(db).list(session.profileId).filter((r) => r.enabled)
 }
