@@ -449,6 +449,27 @@ export class RecordFinder {
   }
 }
 
+/** A part as RecordFinder reads it: in lower case, a customer's words one space apart. */
+export function partRead(part: string, by: 'reference' | 'customer'): string {
+  const wanted = part.trim().toLowerCase()
+  return by === 'reference' ? wanted : wanted.split(/\s+/).join(' ')
+}
+
+/**
+ * Every part (as partRead reads it) RecordFinder finds the record by: its reference; each run of whole words of its
+ * customer's name (a name of n words is named by n(n+1)/2 runs).
+ */
+export function partsNaming(record: { reference: string | null; name: string | null }, by: 'reference' | 'customer'): string[] {
+  const value = (by === 'reference' ? record.reference : record.name)?.trim().toLowerCase()
+  if (!value) return []
+  if (by === 'reference') return [value]
+  const words = value.split(/\s+/)
+  const runs = new Set<string>()
+  for (let from = 0; from < words.length; from++)
+    for (let to = from + 1; to <= words.length; to++) runs.add(words.slice(from, to).join(' '))
+  return [...runs]
+}
+
 const MONTHS =
   /^(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec|january|february|march|april|june|july|august|september|october|november|december)$/i
 

@@ -43,11 +43,11 @@ function mirror(items: StoredItem[]): MirroredItems & { change(key: string, item
     token: null,
     items: map,
     poolOf: new Map<string, ReconItem>(),
-    onChange: null as MirroredItems['onChange'],
+    listeners: new Map() as MirroredItems['listeners'],
     change(key: string, item: StoredItem | null): void {
       if (item) map.set(key, item)
       else map.delete(key)
-      m.onChange?.(key, item)
+      for (const listener of m.listeners.values()) listener(key, item)
     }
   }
   return m

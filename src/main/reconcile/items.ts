@@ -127,19 +127,19 @@ interface Mirror {
   keyAt: Map<number, string>
   /** Each record's and line's item of the open pool (POOL_OUTCOMES), by the member's id. */
   poolOf: Map<string, ReconItem>
-  onChange: MirrorListener | null
+  listeners: Map<string, MirrorListener>
 }
 
 /** Told of each change to a mirror, after it is made: an item put (as stored) or taken out (null) under its key. */
 export type MirrorListener = (key: string, stored: StoredItem | null) => void
 
-/** A session's mirrored items (see Mirror): by key, and the open pool's by member; `onChange` is told of each change to them. */
+/** A session's mirrored items (see Mirror): by key, and the open pool's by member; each listener (by what it keeps) is told of each change to them. */
 export interface MirroredItems {
   /** The token of the last change made through the mirror (a change made otherwise gives the session a new mirror). */
   readonly token: string | null
   items: ReadonlyMap<string, StoredItem>
   poolOf: ReadonlyMap<string, ReconItem>
-  onChange: MirrorListener | null
+  listeners: Map<string, MirrorListener>
 }
 
 const POOL = new Set<string>(POOL_OUTCOMES)
@@ -569,7 +569,7 @@ export class SessionItems {
 }
 
 function emptyMirror(sessionId: string, token: string | null): Mirror {
-  return { sessionId, token, items: new Map(), keyAt: new Map(), poolOf: new Map(), onChange: null }
+  return { sessionId, token, items: new Map(), keyAt: new Map(), poolOf: new Map(), listeners: new Map() }
 }
 
 function mirrorPut(mirror: Mirror | null, stored: StoredItem): void {
@@ -581,7 +581,7 @@ function mirrorPut(mirror: Mirror | null, stored: StoredItem): void {
     for (const p of item.provider) mirror.poolOf.set(p.id, item)
     for (const f of item.file) mirror.poolOf.set(f.id, item)
   }
-  mirror.onChange?.(item.key, stored)
+  for (const listener of mirror.listeners.values()) listener(item.key, stored)
 }
 
 function mirrorDrop(mirror: Mirror, position: number): void {
@@ -591,5 +591,5 @@ function mirrorDrop(mirror: Mirror, position: number): void {
   mirror.keyAt.delete(position)
   mirror.items.delete(key)
   for (const side of [item.provider, item.file]) for (const { id } of side) if (mirror.poolOf.get(id) === item) mirror.poolOf.delete(id)
-  mirror.onChange?.(key, null)
+  for (const listener of mirror.listeners.values()) listener(key, null)
 }

@@ -66,10 +66,10 @@ export class PoolArrays implements KnownMembers {
     const arrays = new PoolArrays(session)
     for (const stored of mirror.items.values()) arrays.put(stored)
     ATTACHED.set(mirror, arrays)
-    mirror.onChange = (key, stored) => {
+    mirror.listeners.set('pool', (key, stored) => {
       arrays.drop(key)
       if (stored) arrays.put(stored)
-    }
+    })
     return arrays
   }
 

@@ -15,6 +15,7 @@ import { loadProviderSide, outsideThePeriod, recordParties, shiftDay } from './p
 import { normaliseReference } from './references'
 import { fileNamesOf, filePagesOf } from './report'
 import { ruleApplications, ruledLines, ruleMayDecide } from './rules/applications'
+import { PairingIndex } from './rules/pairing-index'
 import { freeForPairing, openForRule } from './rules/preview'
 import { keepingSettled, markRulesSettled, rulesKnownSettled } from './rules/settled'
 import { sessionRules } from './rules/store'
@@ -286,7 +287,6 @@ export class PoolRuns {
           : pairing
             ? this.pairingApplications(mirrored, pool, rematched, released, made, rules, ruled)
             : ruleApplications(rules, made, ruled)
-      if (typeof applied === 'string') return applied
       for (const payload of applied) {
         const event = this.ctx.record(session.id, { kind: 'rule', payload })
         if (payload.action === 'pair') pairedAt.add(event.seq)
@@ -344,26 +344,25 @@ export class PoolRuns {
 
   /**
    * What the enabled rules, a pairing rule among them, decide of the session's items as the pool's answer leaves them:
-   * the items kept, and those made now (a pairing counts every free record of the session). A rule deciding a line by
-   * itself decides one made now (the lines kept were settled under the rules before): else why a run must say.
+   * the items kept, and those made now (a pairing counts every free record of the session). Asked of the lines made now
+   * and those whose count of free records the answer changes (PairingIndex), the other lines being settled under the
+   * rules before (this round's first, rulesSettled; a later round's, by the round before).
    */
   private pairingApplications(
     mirrored: MirroredItems,
     pool: PoolArrays,
     rematched: Rematched | null,
-    released: ReadonlyMap<string, unknown>,
+    released: ReadonlyMap<string, { item: ReconItem }>,
     made: readonly ReconItem[],
     rules: readonly StoredRule[],
     ruled: ReadonlySet<string>
-  ): AuditPayloads['rule'][] | PoolRunRefusal {
-    const gone = new Set([...(rematched ? rematched.remade : pool.slots.keys()), ...released.keys()])
-    const standing: ReconItem[] = [...made]
-    for (const { item } of mirrored.items.values()) if (!gone.has(item.key)) standing.push(item)
-    const applied = ruleApplications(rules, standing, ruled)
-    const madeLines = new Set(made.flatMap((item) => item.file.map((f) => f.id)))
-    if (applied.some((a) => a.action !== 'pair' && !a.fileIds.every((id) => madeLines.has(id))))
-      return 'a rule decides a line the decision left as it was'
-    return applied
+  ): AuditPayloads['rule'][] {
+    const gone: ReconItem[] = [...released.values()].map(({ item }) => item)
+    for (const key of rematched ? rematched.remade : pool.slots.keys()) {
+      const kept = mirrored.items.get(key)
+      if (kept && !released.has(key)) gone.push(kept.item)
+    }
+    return PairingIndex.of(mirrored, rules).applications(gone, made, ruled)
   }
 
   /**
@@ -401,6 +400,9 @@ export class PoolRuns {
     if (!own && !freeMoved) return true
     // A rule that decides a line by itself would decide this one; a pairing rule pairs it if exactly one free record has its part.
     if (!pairing) return false
+    // Asked of the lines the change may reach when the others are known settled (PairingIndex), else of every item.
+    if (mirror !== null && rulesKnownSettled(mirror, rules))
+      return PairingIndex.of(mirror, rules).applications([item], [replaced], ruledLines(events())).length === 0
     const standing = [...this.items.mirrored(session.id).items.values()].map(({ item: it }) => (it.key === item.key ? replaced : it))
     return ruleApplications(rules, standing, ruledLines(events())).length === 0
   }

@@ -25,6 +25,7 @@ import { foldSession, type FoldedDecisions } from './fold'
 import { sessionEvents } from './audit'
 import { learnedElsewhere, type Learned } from './learning/evidence'
 import { ruleApplications, ruledLines } from './rules/applications'
+import { PairingIndex } from './rules/pairing-index'
 import { markRulesSettled } from './rules/settled'
 import { sessionRules } from './rules/store'
 import type { SessionItems } from './items'
@@ -228,7 +229,10 @@ export class Runs {
       const mirror = this.items.mirrored(session.id)
       PoolArrays.of(mirror, session)
       // The rules were given what the run left open until they decided nothing more: the next decision need not ask again.
-      markRulesSettled(mirror, sessionRules(this.ctx.db, session))
+      const rules = sessionRules(this.ctx.db, session)
+      markRulesSettled(mirror, rules)
+      // A pairing rule's lines and free records indexed now too (rules/pairing-index.ts).
+      if (rules.some((r) => r.rule.action.type === 'pair')) PairingIndex.of(mirror, rules)
     }
     this.ctx.record(session.id, {
       kind: 'run',

@@ -31,45 +31,49 @@ export function ruleApplications(
   const taken = new Set<string>()
   const out: AuditPayloads['rule'][] = []
   for (const { item, stored } of decided) {
-    const line = item.file[0] as ReconItem['file'][number]
-    const subject = ruleSubject(line, item)
-    const { rule, version } = stored
-    const base = { name: rule.name, version, fileIds: [line.id] }
-    switch (rule.action.type) {
-      case 'classify':
-        out.push({
-          ...base,
-          itemKey: pairKey([], [line.id]),
-          providerIds: [],
-          action: 'classify',
-          reasonCode: rule.action.reasonCode,
-          note: ''
-        })
-        break
-      case 'leave_out':
-        out.push({
-          ...base,
-          itemKey: pairKey([], [line.id]),
-          providerIds: [],
-          action: 'leave_out',
-          reasonCode: 'left_out',
-          note: rule.action.reason
-        })
-        break
-      case 'pair': {
-        const part = pairingPart(rule.action, subject)
-        const named = part === null ? [] : finders[rule.action.with].find(part)
-        // Exactly one not taken yet: never so when more are named than were taken, plus one (a name many customers share).
-        const found = named.length > taken.size + 1 ? [] : named.filter((id) => !taken.has(id))
-        if (found.length !== 1) continue
-        const record = found[0] as string
-        taken.add(record)
-        out.push({ ...base, itemKey: pairKey([record], [line.id]), providerIds: [record], action: 'pair', reasonCode: '', note: '' })
-        break
-      }
+    const action = stored.rule.action
+    if (action.type !== 'pair') {
+      out.push(applicationOf(item, stored, null))
+      continue
     }
+    const part = linePart(item, action)
+    const named = part === null ? [] : finders[action.with].find(part)
+    // Exactly one not taken yet: never so when more are named than were taken, plus one (a name many customers share).
+    const found = named.length > taken.size + 1 ? [] : named.filter((id) => !taken.has(id))
+    if (found.length !== 1) continue
+    const record = found[0] as string
+    taken.add(record)
+    out.push(applicationOf(item, stored, record))
   }
   return out
+}
+
+/** The part of the item's line a pairing rule finds its record by (pairingPart), if any. */
+export function linePart(item: ReconItem, action: Extract<StoredRule['rule']['action'], { type: 'pair' }>): string | null {
+  return pairingPart(action, ruleSubject(item.file[0] as ReconItem['file'][number], item))
+}
+
+/** The event of a rule deciding the item's line (`record`: the one a pairing takes; null for a rule that decides a line by itself). */
+export function applicationOf(item: ReconItem, stored: StoredRule, record: string | null): AuditPayloads['rule'] {
+  const line = item.file[0] as ReconItem['file'][number]
+  const { rule, version } = stored
+  const base = { name: rule.name, version, fileIds: [line.id] }
+  switch (rule.action.type) {
+    case 'classify':
+      return { ...base, itemKey: pairKey([], [line.id]), providerIds: [], action: 'classify', reasonCode: rule.action.reasonCode, note: '' }
+    case 'leave_out':
+      return {
+        ...base,
+        itemKey: pairKey([], [line.id]),
+        providerIds: [],
+        action: 'leave_out',
+        reasonCode: 'left_out',
+        note: rule.action.reason
+      }
+    case 'pair':
+      if (record === null) throw new Error('a pairing with no record')
+      return { ...base, itemKey: pairKey([record], [line.id]), providerIds: [record], action: 'pair', reasonCode: '', note: '' }
+  }
 }
 
 /**
@@ -88,7 +92,7 @@ export function ruledLines(events: readonly AuditEntry[]): Set<string> {
 }
 
 /** The first enabled rule (in the order shown) that decides the item's line in a run, if any: the line open, not read by hand or ruled before. */
-function ruleFor(enabled: readonly StoredRule[], item: ReconItem, ruled: ReadonlySet<string>): StoredRule | null {
+export function ruleFor(enabled: readonly StoredRule[], item: ReconItem, ruled: ReadonlySet<string>): StoredRule | null {
   if (!openForRule(item, true)) return null
   const line = item.file[0] as ReconItem['file'][number]
   if (ruled.has(line.id) || line.notRead !== undefined) return null
