@@ -9,7 +9,6 @@ import { runMatch } from './engine'
 import { foldEvents, foldSession, undoneEvents, type FoldedDecisions } from './fold'
 import { PoolRuns } from './pool-run'
 import { freeForPairing } from './rules/preview'
-import { sessionRules } from './rules/store'
 import { POOL_OUTCOMES, type SessionItems } from './items'
 import { fileNamesOf, filePagesOf } from './report'
 import { Totals, totalsBasis, type SummaryTotals } from './totals'
@@ -180,14 +179,9 @@ export class Decisions {
       }
     else if (decision.kind === 'accept') {
       // Taken by a decision, the members leave the pool before any line is matched: a record or line still open near them
-      // (a rival, the other candidate of a line, a line a group of them was searched for) may then be matched otherwise; and
-      // with a pairing rule enabled, the records taken from the free ones may leave exactly one for a line to pair with.
+      // (a rival, the other candidate of a line, a line a group of them was searched for) may then be matched otherwise.
       // The pool matched again (with the rules' rounds) says what a run would.
-      if (
-        this.openNearby(session, item, totals) ||
-        (freeForPairing(item) && sessionRules(this.ctx.db, session).some((r) => r.rule.action.type === 'pair'))
-      )
-        return matchPool()
+      if (this.openNearby(session, item, totals)) return matchPool()
       // What a run would make of the pinned pair: the engine over just its members (nothing else can take them).
       const result = runMatch(
         item.provider.map((p) => engineProvider(p, session)),
@@ -201,6 +195,9 @@ export class Decisions {
       )
       const [made, ...rest] = materialise(result, { notes: new Map([[item.key, annotation]]) }, { to: session.to, settings }).items
       if (!made || rest.length > 0 || made.decision !== 'accepted' || made.key !== item.key) return false
+      // With a pairing rule enabled, the records taken from the free ones may leave exactly one for a line to pair with:
+      // then the pool, whose rounds give the rules what it leaves, as a run does.
+      if (freeForPairing(item) && !this.pool.leavesRulesAlone(session, item, made)) return matchPool()
       replaced = made
     } else return false
     return this.replaceItem(session, next, position, item, replaced)
