@@ -272,7 +272,7 @@ describe('the open pool matched again', () => {
     expect(alone()).toMatchObject({ netOfFees: false, differenceMinor: -50_000 })
   })
 
-  it('unmatches a group the keys made of a line naming several references in its words: apart for good, in place; undone, the keys make it again', async () => {
+  it('unmatches a group the keys made of a line naming several references in its words: apart for good, in place; undone, the keys make it again, in place too', async () => {
     const service = scenarioService([
       { n: 1, amount: 100, day: '2026-10-03' },
       { n: 2, amount: 250, day: '2026-10-04' }
@@ -287,8 +287,9 @@ describe('the open pool matched again', () => {
     // A run made the group again, whatever the user said (the keys did not read the unmatch): now it stays apart.
     expect(await decided(service, session, { kind: 'unmatch', itemKey: group.key })).toBe(true)
     expect(service.totals(session.id).counts).toMatchObject({ matched: 0, only_in_provider: 2, only_in_file: 1, suggested: 0 })
-    expect(await decided(service, session, { kind: 'undo' })).toBe(false)
+    expect(await decided(service, session, { kind: 'undo' })).toBe(true)
     expect(itemOf(service, session.id, (i) => i.provider.length === 2)).toMatchObject({ outcome: 'matched', decision: null })
+    expect(service.totals(session.id).counts).toMatchObject({ matched: 1, only_in_provider: 0, only_in_file: 0 })
   })
 
   it('matches by hand a line the keys made a duplicate, in place: the record keeps its first line, as the keys keep it', async () => {

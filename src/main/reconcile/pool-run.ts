@@ -206,40 +206,36 @@ export class PoolRuns {
     }
     // And a pair no longer dismissed is no pair of keys; or, when it is (an unmatch of a match by key undone), the keys
     // make it again just as they did: its line names no other record, no other line names its record, no pin holds either.
-    const rekeyed: { record: ProviderSide; line: FileSide }[] = []
+    // So too a group the keys made of a line naming its records in its words (match/keys.ts), its unmatch undone.
+    const rekeyed: { records: ProviderSide[]; line: FileSide }[] = []
     for (const key of dismissedRemoved) {
       const [ps, fs] = key.split('|').map((s) => (s === '' ? [] : s.split('+'))) as [string[], string[]]
-      if (fs.length !== 1) continue
-      if (ps.length > 1) {
-        // A group whose line names its records in its words: the keys make it again (an unmatch of it undone), which a run does.
-        const line = poolOf.get(fs[0] as string)?.file.find((f) => f.id === fs[0])
-        const named = line ? lineKeys(line) : new Set<string>()
-        const members = ps.flatMap((id) => poolOf.get(id)?.provider.filter((p) => p.id === id) ?? [])
-        if (!line || members.length !== ps.length || members.some((p) => keysOf(p).some((k) => named.has(k))))
-          return 'a group the keys may make again'
-        continue
-      }
+      if (fs.length !== 1 || ps.length === 0) continue
       const line = poolOf.get(fs[0] as string)?.file.find((f) => f.id === fs[0]) ?? releasedLines.find((f) => f.id === fs[0])
-      const record = poolOf.get(ps[0] as string)?.provider.find((p) => p.id === ps[0]) ?? releasedRecords.find((p) => p.id === ps[0])
-      if (!line || !record) return 'a pair no longer dismissed outside the pool'
+      const records = ps.flatMap(
+        (id) => poolOf.get(id)?.provider.find((p) => p.id === id) ?? releasedRecords.find((p) => p.id === id) ?? []
+      )
+      if (!line || records.length !== ps.length) return 'a pair no longer dismissed outside the pool'
       const named = lineKeys(line)
-      const recordKeysOf = keysOf(record)
+      const recordKeysOf = records.flatMap(keysOf)
       if (!recordKeysOf.some((k) => named.has(k))) continue
-      const refused = this.keysMakeAgain(session, record, line, named, recordKeysOf, now.engine.pinned, keys, linesNaming(recordKeysOf))
+      // A group's line names each of its records (else the keys make another group of it, or a pair).
+      if (records.length > 1 && records.some((p) => !keysOf(p).some((k) => named.has(k)))) return 'a group the keys may make again'
+      const refused = this.keysMakeAgain(session, records, line, named, recordKeysOf, now.engine.pinned, keys, linesNaming(recordKeysOf))
       if (refused !== null) return refused
-      rekeyed.push({ record, line })
+      rekeyed.push({ records, line })
     }
     for (const { record, line, found } of duplicates.values()) {
       const recordKeysOf = keysOf(record)
       const others = linesNaming(recordKeysOf).filter((f) => !dismissedWith(record.id, f.id))
-      const refused = this.keysMakeAgain(session, record, line, lineKeys(line), recordKeysOf, now.engine.pinned, keys, others)
+      const refused = this.keysMakeAgain(session, [record], line, lineKeys(line), recordKeysOf, now.engine.pinned, keys, others)
       if (refused !== null) return refused
-      rekeyed.push({ record, line })
+      rekeyed.push({ records: [record], line })
       // The duplicate's item goes (its line is paired below, never put in the pool).
       released.set(found.item.key, found)
     }
-    const rekeyedIds = new Set(rekeyed.flatMap(({ record, line }) => [record.id, line.id]))
-    if (rekeyedIds.size !== rekeyed.length * 2) return 'a member in two pairs of keys again'
+    const rekeyedIds = new Set(rekeyed.flatMap(({ records, line }) => [...records.map((p) => p.id), line.id]))
+    if (rekeyedIds.size !== rekeyed.reduce((n, { records }) => n + records.length + 1, 0)) return 'a member in two pairs of keys again'
 
     // The pool as the engine read it after the keys (without a pair they make again), then the freed and what is open from outside the period.
     const outside = this.outsideRecords(session, outsideIds)
@@ -294,13 +290,20 @@ export class PoolRuns {
       if (applied.length > 0)
         made = materialise(result, foldEvents(sessionEventsKept(this.ctx.db, session.id)), session, basis as FeeBasis).items
       // Each pair of keys again, as the keys phase makes it (before the pool, which no longer holds it).
-      for (const { record, line } of rekeyed) {
-        const keyed = runMatch([engineProvider(record, session)], [engineFileRow(line)], session.settings, now.engine, {
-          fileNames,
-          filePages
-        })
+      for (const { records, line } of rekeyed) {
+        const keyed = runMatch(
+          records.map((p) => engineProvider(p, session)),
+          [engineFileRow(line)],
+          session.settings,
+          now.engine,
+          { fileNames, filePages }
+        )
         const [item, ...more] = materialise(keyed, now, session, basis as FeeBasis).items
-        if (!item || more.length > 0 || item.key !== pairKey([record.id], [line.id]) || !KEY_MATCH_OUTCOMES.has(item.outcome))
+        const key = pairKey(
+          records.map((p) => p.id),
+          [line.id]
+        )
+        if (!item || more.length > 0 || item.key !== key || !KEY_MATCH_OUTCOMES.has(item.outcome))
           return 'a pair of keys again the keys would not make alone'
         made.push(item)
       }
@@ -545,13 +548,13 @@ export class PoolRuns {
   }
 
   /**
-   * Why the keys might not make `record` and `line` a pair again on their own (null: they would): a pin
-   * holds either, the line names another record (or a key two records hold, or one its filter cannot
-   * rule out and no one record answers), or another line names the record.
+   * Why the keys might not make `records` (one, or a group its line names in its words) and `line` an item again on their
+   * own (null: they would): a pin holds one, the line names another record (or a key two records hold, or one its filter
+   * cannot rule out), or another line names one of the records.
    */
   private keysMakeAgain(
     session: SessionInfo,
-    record: ProviderSide,
+    records: readonly ProviderSide[],
     line: FileSide,
     named: ReadonlySet<string>,
     keys: readonly string[],
@@ -560,7 +563,7 @@ export class PoolRuns {
     otherLines: Iterable<FileSide>
   ): PoolRunRefusal | null {
     if (line.notRead) return 'a pair of keys again with a line not read'
-    if (pinned.some((pin) => pin.providerIds.includes(record.id) || pin.fileIds.includes(line.id)))
+    if (pinned.some((pin) => records.some((p) => pin.providerIds.includes(p.id)) || pin.fileIds.includes(line.id)))
       return 'a pair of keys again a pin holds'
     for (const k of named) {
       if (keys.includes(k)) {
@@ -568,7 +571,8 @@ export class PoolRuns {
         continue
       }
       if (!mayHoldKey(recordKeys.filter, k)) continue
-      if (recordKeys.twice.has(k) || this.recordByReference(session, line, k) !== record.id)
+      // One record's line may name it by a key its filter cannot tell from its own; a group's names no other.
+      if (recordKeys.twice.has(k) || records.length > 1 || this.recordByReference(session, line, k) !== records[0]?.id)
         return 'a pair of keys again whose line names another record'
     }
     for (const f of otherLines)
