@@ -336,6 +336,9 @@ export function awaitsReading(item: ReconItem): boolean {
 
 export type DecisionState = 'accepted' | 'manual' | null
 
+/** The reason an item decided by a rule gives (`rule`: ruleMark's words for it). */
+export const ruleReason = (rule: string): string => `decided by ${rule}, an enabled rule`
+
 /**
  * How an item's pairing was decided, in words: accepted (a suggestion), by hand, or by the enabled rule
  * that paired it (its pin is kept as one by hand; its reasons name the rule, as `decidedBy` does).
@@ -344,7 +347,7 @@ export function decisionInWords(item: Pick<ReconItem, 'decision' | 'decidedBy' |
   if (item.decision === 'accepted') return 'accepted'
   if (item.decision !== 'manual') return null
   const by = item.decidedBy
-  return by !== null && item.reasons.includes(`decided by ${by}, an enabled rule`) ? `by ${by}` : 'by hand'
+  return by !== null && item.reasons.includes(ruleReason(by)) ? `by ${by}` : 'by hand'
 }
 
 /** One item or group of the result, in its stable order. */

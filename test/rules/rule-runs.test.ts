@@ -6,8 +6,9 @@ import { describe, expect, it } from 'vitest'
 import { openCache } from '../../src/main/cache/open'
 import { PoolRuns } from '../../src/main/reconcile/pool-run'
 import { RuleStore } from '../../src/main/reconcile/rules/store'
+import type { ReconItem } from '../../src/shared/reconcile'
 import type { Rule } from '../../src/shared/rules'
-import { scenarioService, scenarioSession } from '../support/recon-session'
+import { scenarioService, scenarioSession, sessionShown } from '../support/recon-session'
 
 const PAIR_NICKNAME: Rule = {
   name: 'transfers-by-name',
@@ -104,6 +105,52 @@ describe('enabled rules in a run', () => {
     const after = [...service.allItems(session.id)].find((i) => i.file.some((f) => f.description === 'TRF FROM ADAEZE OKAFOR'))
     expect(after?.decision).toBeNull()
     expect(after?.provider.map((p) => p.id) ?? []).not.toContain('id-2')
+    db.close()
+  })
+
+  it("take a rule's decision back with undo in place, as a run makes it: its classification, then its pairing; neither made again", async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'ledgerline-rule-undone-')), 'cache.sqlite')
+    const service = scenarioService(
+      [
+        { n: 1, amount: 100, day: '2026-10-10' },
+        { n: 2, amount: 250, day: '2026-10-03' }
+      ],
+      file
+    )
+    const db = openCache(file)
+    db.prepare("update payments set customer_name = 'Adaeze Okafor' where id = 'id-2'").run()
+    const rules = new RuleStore(db, { user: 'ada' })
+    rules.save('test', PAIR_NICKNAME)
+    rules.save('test', SMS)
+    rules.setEnabled('test', 'transfers-by-name', true)
+    rules.setEnabled('test', 'sms-alert-charges', true)
+    const session = await scenarioSession(service, CSV, { name: 'october.csv', from: '2026-10-01', to: '2026-10-31' })
+    const lineOf = (description: string): ReconItem | undefined =>
+      [...service.allItems(session.id)].find((i) => i.file.some((f) => f.description === description))
+    expect(lineOf('SMS ALERT CHARGES OCT')).toMatchObject({ resolved: true, reasonCode: 'bank_charge' })
+    expect(lineOf('TRF FROM ADAEZE OKAFOR')).toMatchObject({ outcome: 'matched', decision: 'manual' })
+    const ruleEvents = (): number => service.events(session.id).filter((e) => e.kind === 'rule').length
+    expect(ruleEvents()).toBe(2)
+    const runs = (): number => service.events(session.id).filter((e) => e.kind === 'run').length
+    const inPlaceAsARun = async (): Promise<void> => {
+      const before = runs()
+      const { inPlace } = await service.decide(session.id, { kind: 'undo' })
+      expect(inPlace).toBe(true)
+      expect(runs()).toBe(before)
+      const kept = sessionShown(service, session.id)
+      await service.run(session.id)
+      expect(sessionShown(service, session.id)).toBe(kept)
+    }
+    // The last decision, the charge's classification: the line open again, the rule's reason gone.
+    await inPlaceAsARun()
+    const charge = lineOf('SMS ALERT CHARGES OCT')
+    expect(charge).toMatchObject({ resolved: false, reasonCode: null, decidedBy: null })
+    expect(charge?.reasons.some((r) => r.includes('an enabled rule'))).toBe(false)
+    // Then the pairing: the line and the record apart again (the pool matched again), the line never paired by the rule again.
+    await inPlaceAsARun()
+    expect(lineOf('TRF FROM ADAEZE OKAFOR')?.decision).toBeNull()
+    expect(lineOf('TRF FROM ADAEZE OKAFOR')?.provider.map((p) => p.id)).not.toContain('id-2')
+    expect(ruleEvents()).toBe(2)
     db.close()
   })
 

@@ -1,7 +1,15 @@
 // Decisions about a session's items, each kept as an audit event and applied in place: to its own item or the totals, or by matching the open pool again (pool-run.ts); the session is run again only where neither makes what a run makes.
 import { isKnownCurrency, parseMajor } from '../../shared/money'
-import { expectedAmount, pairKey, type Decision, type ItemFilter, type ReconItem, type SessionInfo } from '../../shared/reconcile'
-import { eventSubjects, UNDOABLE_KINDS, type AuditEventBody, type DecidedMembers } from '../../shared/reconcile-events'
+import {
+  expectedAmount,
+  pairKey,
+  ruleReason,
+  type Decision,
+  type ItemFilter,
+  type ReconItem,
+  type SessionInfo
+} from '../../shared/reconcile'
+import { eventSubjects, ruleMark, UNDOABLE_KINDS, type AuditEventBody, type DecidedMembers } from '../../shared/reconcile-events'
 import { AppError } from '../errors'
 import { sessionEventsKept, type AuditEvent } from './audit'
 import type { ReconContext } from './context'
@@ -246,12 +254,21 @@ export class Decisions {
       this.storeTotals(session, next)
       return true
     }
-    if (!ANNOTATIONS.has(kind)) return POOL_KINDS.has(kind) ? null : false
+    // A rule's decision taken back: its pairing's pin (the pool matched again), or its classification or leaving out (the
+    // line's annotation as the events now say it, the rule's reason gone); the line is never decided by a rule again.
+    let ruleSaid: string | null = null
+    if (kind === 'rule') {
+      const undone = sessionEventsKept(this.ctx.db, session.id).find((e) => e.seq === undoes)
+      if (undone?.kind !== 'rule') return false
+      if (undone.payload.action === 'pair') return null
+      ruleSaid = ruleReason(ruleMark(undone.payload))
+    } else if (!ANNOTATIONS.has(kind)) return POOL_KINDS.has(kind) ? null : false
     const found = itemKey === undefined ? null : this.items.withPosition(session.id, itemKey)
     if (!found) return false
     const said = (after ?? foldSession(this.ctx.db, session.id)).notes.get(found.item.key)
     return this.replaceItem(session, next, found.position, found.item, {
       ...found.item,
+      ...(ruleSaid !== null ? { reasons: found.item.reasons.filter((r) => r !== ruleSaid) } : {}),
       note: said?.note ?? null,
       reasonCode: said?.reasonCode ?? null,
       resolved: said?.resolved ?? false,

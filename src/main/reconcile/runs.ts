@@ -4,6 +4,7 @@ import {
   pairKey,
   pendingTooLong,
   RULE_VERSION,
+  ruleReason,
   type FeeBasis,
   type FileSide,
   type LinesApart,
@@ -588,7 +589,7 @@ export function* materialisedItems(
       )
     const differenceMinor = differenceOf(provider, file, outcome, currencies.size, net)
     const annotation = folded.notes.get(key)
-    if (annotation?.rule) (more ??= []).push(`decided by ${annotation.rule}, an enabled rule`)
+    if (annotation?.rule) (more ??= []).push(ruleReason(annotation.rule))
     yield {
       key,
       outcome,
