@@ -85,7 +85,7 @@ describe('the open pool matched again', () => {
     expect(itemOf(service, session.id, (i) => i.file[0]?.id === line).outcome).toBe('amount_differs')
   })
 
-  it('pairs the freed record with the one other line naming it by its reference, in place, as the keys do; a run when the keys must choose', async () => {
+  it('pairs the freed record with the one other line naming it by its reference, in place, as the keys do; undone, the keys choose between the two again, in place too', async () => {
     const service = scenarioService([{ n: 1, amount: 1000, day: '2026-10-03' }])
     const session = await scenarioSession(
       service,
@@ -98,9 +98,11 @@ describe('the open pool matched again', () => {
     expect(await decided(service, session, { kind: 'unmatch', itemKey: keyed.key })).toBe(true)
     const now = itemOf(service, session.id, (i) => i.outcome === 'matched')
     expect(now.file[0]?.description).toBe('CARD AGAIN')
-    // Undone, both lines name the record: the keys choose the nearer (the first), which a run says.
-    expect(await decided(service, session, { kind: 'undo' })).toBe(false)
+    // Undone, both lines name the record: the keys choose the nearer (the first), the other a duplicate again, as a run says.
+    expect(await decided(service, session, { kind: 'undo' })).toBe(true)
     expect(itemOf(service, session.id, (i) => i.outcome === 'matched').file[0]?.description).toBe('CARD')
+    expect(itemOf(service, session.id, (i) => i.outcome === 'duplicate_in_file').file[0]?.description).toBe('CARD AGAIN')
+    expect(service.totals(session.id).counts).toMatchObject({ matched: 1, duplicate_in_file: 1, only_in_file: 0 })
   })
 
   it('rejects, matches by hand and undoes in place, one after another, as a run would', async () => {

@@ -143,6 +143,29 @@ export class PoolRuns {
         pinnedDuplicates.add(id)
       }
     }
+    // A pair of keys no longer dismissed (an unmatch undone) whose record the keys paired since with another line naming it
+    // (when the unmatch left that line the only one): both lines name it again, which the keys settle (match/keys.ts, the
+    // nearest first, the other a duplicate). That pair's item is taken out, and the three made again below.
+    const contested = new Map<string, { record: ProviderSide; lines: FileSide[] }>()
+    for (const key of dismissedRemoved) {
+      const [ps, fs] = key.split('|').map((s) => (s === '' ? [] : s.split('+'))) as [string[], string[]]
+      const [r, f] = [ps[0] as string, fs[0] as string]
+      const line = poolOf.get(f)?.file.find((l) => l.id === f)
+      if (ps.length !== 1 || fs.length !== 1 || poolOf.has(r) || !line || contested.has(r)) continue
+      if ([...released.values()].some(({ item }) => item.provider.some((p) => p.id === r))) continue
+      const [holder, ...more] = this.items.containing(session.id, [r], [])
+      const other = holder?.file[0]
+      if (!holder || more.length > 0 || !other || other.notRead || holder.decision !== null || !KEY_MATCH_OUTCOMES.has(holder.outcome))
+        continue
+      const record = holder.provider[0] as ProviderSide
+      const named = (l: FileSide): boolean => keysOf(record).some((k) => lineKeys(l).has(k))
+      if (holder.provider.length !== 1 || holder.file.length !== 1 || !named(other) || !named(line)) continue
+      const found = this.items.withPosition(session.id, holder.key)
+      if (!found) continue
+      released.set(holder.key, found)
+      contested.set(r, { record, lines: [line, other] })
+    }
+    const contestedIds = new Set([...contested.values()].flatMap(({ record, lines }) => [record.id, ...lines.map((l) => l.id)]))
     const releasedRecords = [...released.values()].flatMap(({ item }) => item.provider)
     const releasedLines = [...released.values()].flatMap(({ item }) => item.file)
     const releasedIds = new Set([...releasedRecords.map((p) => p.id), ...releasedLines.map((f) => f.id)])
@@ -160,7 +183,7 @@ export class PoolRuns {
     // can name one names a freed record.
     const dismissedWith = (recordId: string, lineId: string): boolean => now.engine.dismissed.has(pairKey([recordId], [lineId]))
     for (const f of releasedLines) {
-      if (pinnedDuplicates.has(f.id)) continue
+      if (pinnedDuplicates.has(f.id) || contestedIds.has(f.id)) continue
       const named = lineKeys(f)
       // The records the line's keys name: none, or one it is dismissed with (two would make it a line naming several, which the keys match together).
       const records = new Set<string>()
@@ -188,7 +211,8 @@ export class PoolRuns {
     const duplicates = new Map<string, { record: ProviderSide; line: FileSide; found: { position: number; item: ReconItem } }>()
     if (releasedRecords.length > 0) {
       const freedKeys = new Map<string, ProviderSide>()
-      for (const p of releasedRecords) if (!pinnedDuplicates.has(p.id)) for (const k of keysOf(p)) freedKeys.set(k, p)
+      for (const p of releasedRecords)
+        if (!pinnedDuplicates.has(p.id) && !contestedIds.has(p.id)) for (const k of keysOf(p)) freedKeys.set(k, p)
       for (const f of linesNaming(freedKeys.keys()))
         for (const k of lineKeys(f)) {
           const record = freedKeys.get(k)
@@ -207,10 +231,16 @@ export class PoolRuns {
     // And a pair no longer dismissed is no pair of keys; or, when it is (an unmatch of a match by key undone), the keys
     // make it again just as they did: its line names no other record, no other line names its record, no pin holds either.
     // So too a group the keys made of a line naming its records in its words (match/keys.ts), its unmatch undone.
-    const rekeyed: { records: ProviderSide[]; line: FileSide }[] = []
+    const rekeyed: { records: ProviderSide[]; lines: FileSide[] }[] = []
+    for (const { record, lines } of contested.values()) {
+      const recordKeysOf = keysOf(record)
+      const refused = this.keysMakeAgain(session, [record], lines, recordKeysOf, now.engine.pinned, keys, linesNaming(recordKeysOf))
+      if (refused !== null) return refused
+      rekeyed.push({ records: [record], lines })
+    }
     for (const key of dismissedRemoved) {
       const [ps, fs] = key.split('|').map((s) => (s === '' ? [] : s.split('+'))) as [string[], string[]]
-      if (fs.length !== 1 || ps.length === 0) continue
+      if (fs.length !== 1 || ps.length === 0 || contested.has(ps[0] as string)) continue
       const line = poolOf.get(fs[0] as string)?.file.find((f) => f.id === fs[0]) ?? releasedLines.find((f) => f.id === fs[0])
       const records = ps.flatMap(
         (id) => poolOf.get(id)?.provider.find((p) => p.id === id) ?? releasedRecords.find((p) => p.id === id) ?? []
@@ -221,21 +251,22 @@ export class PoolRuns {
       if (!recordKeysOf.some((k) => named.has(k))) continue
       // A group's line names each of its records (else the keys make another group of it, or a pair).
       if (records.length > 1 && records.some((p) => !keysOf(p).some((k) => named.has(k)))) return 'a group the keys may make again'
-      const refused = this.keysMakeAgain(session, records, line, named, recordKeysOf, now.engine.pinned, keys, linesNaming(recordKeysOf))
+      const refused = this.keysMakeAgain(session, records, [line], recordKeysOf, now.engine.pinned, keys, linesNaming(recordKeysOf))
       if (refused !== null) return refused
-      rekeyed.push({ records, line })
+      rekeyed.push({ records, lines: [line] })
     }
     for (const { record, line, found } of duplicates.values()) {
       const recordKeysOf = keysOf(record)
       const others = linesNaming(recordKeysOf).filter((f) => !dismissedWith(record.id, f.id))
-      const refused = this.keysMakeAgain(session, [record], line, lineKeys(line), recordKeysOf, now.engine.pinned, keys, others)
+      const refused = this.keysMakeAgain(session, [record], [line], recordKeysOf, now.engine.pinned, keys, others)
       if (refused !== null) return refused
-      rekeyed.push({ records: [record], line })
+      rekeyed.push({ records: [record], lines: [line] })
       // The duplicate's item goes (its line is paired below, never put in the pool).
       released.set(found.item.key, found)
     }
-    const rekeyedIds = new Set(rekeyed.flatMap(({ records, line }) => [...records.map((p) => p.id), line.id]))
-    if (rekeyedIds.size !== rekeyed.reduce((n, { records }) => n + records.length + 1, 0)) return 'a member in two pairs of keys again'
+    const rekeyedIds = new Set(rekeyed.flatMap(({ records, lines }) => [...records, ...lines].map((m) => m.id)))
+    if (rekeyedIds.size !== rekeyed.reduce((n, { records, lines }) => n + records.length + lines.length, 0))
+      return 'a member in two pairs of keys again'
 
     // The pool as the engine read it after the keys (without a pair they make again), then the freed and what is open from outside the period.
     const outside = this.outsideRecords(session, outsideIds)
@@ -290,22 +321,32 @@ export class PoolRuns {
       if (applied.length > 0)
         made = materialise(result, foldEvents(sessionEventsKept(this.ctx.db, session.id)), session, basis as FeeBasis).items
       // Each pair of keys again, as the keys phase makes it (before the pool, which no longer holds it).
-      for (const { records, line } of rekeyed) {
+      for (const { records, lines } of rekeyed) {
         const keyed = runMatch(
           records.map((p) => engineProvider(p, session)),
-          [engineFileRow(line)],
+          lines.map(engineFileRow),
           session.settings,
           now.engine,
           { fileNames, filePages }
         )
-        const [item, ...more] = materialise(keyed, now, session, basis as FeeBasis).items
+        const items = materialise(keyed, now, session, basis as FeeBasis).items
+        // One item of them all (a pair, a group); or, two lines naming one record, the pair and the other line a duplicate.
+        const [paired, ...duplicate] = [...items].sort((a, b) => b.provider.length - a.provider.length)
+        const pairedLines = lines.filter((l) => paired?.file.some((f) => f.id === l.id))
         const key = pairKey(
           records.map((p) => p.id),
-          [line.id]
+          pairedLines.map((l) => l.id)
         )
-        if (!item || more.length > 0 || item.key !== key || !KEY_MATCH_OUTCOMES.has(item.outcome))
+        if (
+          !paired ||
+          paired.key !== key ||
+          pairedLines.length !== 1 ||
+          !KEY_MATCH_OUTCOMES.has(paired.outcome) ||
+          duplicate.length !== lines.length - 1 ||
+          duplicate.some((d) => d.outcome !== 'duplicate_in_file' || d.provider.length > 0 || d.file.length !== 1)
+        )
           return 'a pair of keys again the keys would not make alone'
-        made.push(item)
+        made.push(...items)
       }
     } finally {
       // Before any change reaches the mirror (which the arrays follow).
@@ -548,35 +589,36 @@ export class PoolRuns {
   }
 
   /**
-   * Why the keys might not make `records` (one, or a group its line names in its words) and `line` an item again on their
-   * own (null: they would): a pin holds one, the line names another record (or a key two records hold, or one its filter
-   * cannot rule out), or another line names one of the records.
+   * Why the keys might not make `records` (one, or a group its line names in its words) and `lines` (one; or two naming one
+   * record, which the keys settle) items again on their own (null: they would): a pin holds one, a line names another record
+   * (or a key two records hold, or one its filter cannot rule out), or another line names one of the records.
    */
   private keysMakeAgain(
     session: SessionInfo,
     records: readonly ProviderSide[],
-    line: FileSide,
-    named: ReadonlySet<string>,
+    lines: readonly FileSide[],
     keys: readonly string[],
     pinned: readonly PinnedMatch[],
     recordKeys: RecordKeys,
     otherLines: Iterable<FileSide>
   ): PoolRunRefusal | null {
-    if (line.notRead) return 'a pair of keys again with a line not read'
-    if (pinned.some((pin) => records.some((p) => pin.providerIds.includes(p.id)) || pin.fileIds.includes(line.id)))
+    if (lines.some((line) => line.notRead)) return 'a pair of keys again with a line not read'
+    if (pinned.some((pin) => records.some((p) => pin.providerIds.includes(p.id)) || lines.some((l) => pin.fileIds.includes(l.id))))
       return 'a pair of keys again a pin holds'
-    for (const k of named) {
-      if (keys.includes(k)) {
-        if (recordKeys.twice.has(k)) return 'a pair of keys again whose key two records hold'
-        continue
+    for (const line of lines)
+      for (const k of lineKeys(line)) {
+        if (keys.includes(k)) {
+          if (recordKeys.twice.has(k)) return 'a pair of keys again whose key two records hold'
+          continue
+        }
+        if (!mayHoldKey(recordKeys.filter, k)) continue
+        // One record's line may name it by a key its filter cannot tell from its own; a group's names no other.
+        if (recordKeys.twice.has(k) || records.length > 1 || this.recordByReference(session, line, k) !== records[0]?.id)
+          return 'a pair of keys again whose line names another record'
       }
-      if (!mayHoldKey(recordKeys.filter, k)) continue
-      // One record's line may name it by a key its filter cannot tell from its own; a group's names no other.
-      if (recordKeys.twice.has(k) || records.length > 1 || this.recordByReference(session, line, k) !== records[0]?.id)
-        return 'a pair of keys again whose line names another record'
-    }
     for (const f of otherLines)
-      if (f.id !== line.id && [...lineKeys(f)].some((k) => keys.includes(k))) return 'another line names the record of a pair of keys again'
+      if (!lines.some((l) => l.id === f.id) && [...lineKeys(f)].some((k) => keys.includes(k)))
+        return 'another line names the record of a pair of keys again'
     return null
   }
 
