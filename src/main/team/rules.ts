@@ -1,10 +1,13 @@
 // The workspace's rules, which decide its shared sessions alike on every member's computer: read, saved (a change is the rule's next version), enabled, moved and removed through the workspace's functions, and applied by a preparer's client as decisions sent through the workspace.
+import type Database from 'better-sqlite3'
 import type pg from 'pg'
 import { checkRule, type Rule, type StoredRule } from '../../shared/rules'
 import { AppError } from '../errors'
 import { ReconService } from '../reconcile/service'
 import { ruleNamed, type RuleBook, type RuleChange } from '../reconcile/rules/book'
 import { ruleApplications, ruledLines } from '../reconcile/rules/applications'
+import { rulesInForce } from '../reconcile/rules/settled'
+import type { AuditPayloads } from '../../shared/reconcile-events'
 import type { Replica, TeamReplicas } from './replicas'
 
 interface RuleRow {
@@ -89,11 +92,36 @@ export async function applyWorkspaceRules(
   rules: readonly StoredRule[]
 ): Promise<number> {
   if (replica.readOnly !== null || replica.state !== 'open' || !rules.some((r) => r.enabled)) return 0
-  const service = new ReconService(replicas.db)
-  const applied = ruleApplications(rules, [...service.allItems(replica.sessionId)], ruledLines(service.events(replica.sessionId)))
+  const applied = workspaceRuleApplications(replicas.db, replica.sessionId, rules)
   if (applied.length === 0) return 0
   for (const payload of applied) replicas.queueBody(replica, { kind: 'rule', payload })
   const pushed = await replicas.push(client)
   await replicas.pull(client, replicas.require(replica.sharedId))
   return applied.length - pushed.conflicts.filter((c) => c.sessionId === replica.sessionId).length
+}
+
+/** Per cache, each session's head (the hash of its last event) and the rules in force when they last decided nothing of it. */
+const SETTLED_AT = new WeakMap<Database.Database, Map<string, string>>()
+
+/** How many times the workspace's rules were given a session's items (the tests count that a sync ring with nothing new spares it). */
+export const workspaceRulesAsked = { times: 0 }
+
+/**
+ * What the enabled rules decide of a session's items (every item read), asked again only once its events or the rules
+ * changed since they last decided nothing: what they decide follows from the items, which only events change (a
+ * decision, a run, each kept as an event), the lines ruled before and the rules. A sync ring of a preparer's client
+ * with nothing new then reads none of a session's items.
+ */
+export function workspaceRuleApplications(db: Database.Database, sessionId: string, rules: readonly StoredRule[]): AuditPayloads['rule'][] {
+  const head = db.prepare('select head_hash from recon_sessions where id = ?').pluck().get(sessionId) as string | undefined
+  const at = `${head ?? ''}\n${rulesInForce(rules.filter((r) => r.enabled))}`
+  const settled = SETTLED_AT.get(db) ?? new Map<string, string>()
+  SETTLED_AT.set(db, settled)
+  if (settled.get(sessionId) === at) return []
+  workspaceRulesAsked.times++
+  const service = new ReconService(db)
+  const applied = ruleApplications(rules, [...service.allItems(sessionId)], ruledLines(service.events(sessionId)))
+  if (applied.length === 0) settled.set(sessionId, at)
+  else settled.delete(sessionId)
+  return applied
 }
