@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest'
 import { openCache } from '../../src/main/cache/open'
 import { workspaceRuleApplications, workspaceRulesAsked } from '../../src/main/team/rules'
 import type { Rule, StoredRule } from '../../src/shared/rules'
-import { scenarioService, scenarioSession } from '../support/recon-session'
+import { balancedStatement, scenarioService, scenarioSession } from '../support/recon-session'
 
 const SMS: Rule = {
   name: 'sms-alert-charges',
@@ -15,15 +15,7 @@ const SMS: Rule = {
   action: { type: 'classify', as: 'bank_charge', reasonCode: 'bank_charge' }
 }
 
-const CSV = [
-  'Account number,0123456789',
-  'Currency,NGN',
-  'Opening balance,0.00',
-  'Date,Reference,Description,Amount',
-  '2026-10-10,PAY-0001,CARD SETTLEMENT,100.00',
-  '2026-10-20,,TRANSFER FROM SOMEONE,75.00',
-  'Closing balance,175.00'
-].join('\n')
+const CSV = balancedStatement(['2026-10-10,PAY-0001,CARD SETTLEMENT,100.00', '2026-10-20,,TRANSFER FROM SOMEONE,75.00'])
 
 const stored = (rule: Rule, version: number): StoredRule => ({
   rule,
