@@ -294,7 +294,7 @@ describe('the open pool matched again', () => {
     expect(service.totals(session.id).counts).toMatchObject({ matched: 1, only_in_provider: 0, only_in_file: 0 })
   })
 
-  it('matches by hand a line the keys made a duplicate, in place: the record keeps its first line, as the keys keep it', async () => {
+  it('matches by hand a line the keys made a duplicate, in place: the record keeps its first line, as the keys keep it; undone in place too', async () => {
     const service = scenarioService([
       { n: 1, amount: 1000, day: '2026-10-03' },
       { n: 2, amount: 1000, day: '2026-10-05' }
@@ -309,5 +309,9 @@ describe('the open pool matched again', () => {
     const decision = { kind: 'match' as const, providerIds: [alone.provider[0]?.id as string], fileIds: [again.file[0]?.id as string] }
     expect(await decided(service, session, decision)).toBe(true)
     expect(service.totals(session.id).counts).toMatchObject({ matched: 2, duplicate_in_file: 0, only_in_provider: 0 })
+    // Undone, the freed line names the record its first line holds: the keys settle the two again (the nearer keeps it), in place.
+    expect(await decided(service, session, { kind: 'undo' })).toBe(true)
+    expect(itemOf(service, session.id, (i) => i.outcome === 'duplicate_in_file').file[0]?.description).toBe('CARD AGAIN')
+    expect(service.totals(session.id).counts).toMatchObject({ matched: 1, duplicate_in_file: 1, only_in_provider: 1 })
   })
 })

@@ -143,28 +143,44 @@ export class PoolRuns {
         pinnedDuplicates.add(id)
       }
     }
-    // A pair of keys no longer dismissed (an unmatch undone) whose record the keys paired since with another line naming it
-    // (when the unmatch left that line the only one): both lines name it again, which the keys settle (match/keys.ts, the
-    // nearest first, the other a duplicate). That pair's item is taken out, and the three made again below.
+    // A line naming a record by its key again (a pair of keys no longer dismissed: an unmatch undone; or a line freed, a match
+    // by hand undone) whose record the keys paired since with another line naming it (when the first was the only one, or
+    // a duplicate): both lines name it, which the keys settle (match/keys.ts, the nearest first, the other a duplicate).
+    // That pair's item is taken out, and the three made again below.
     const contested = new Map<string, { record: ProviderSide; lines: FileSide[] }>()
-    for (const key of dismissedRemoved) {
-      const [ps, fs] = key.split('|').map((s) => (s === '' ? [] : s.split('+'))) as [string[], string[]]
-      const [r, f] = [ps[0] as string, fs[0] as string]
-      const line = poolOf.get(f)?.file.find((l) => l.id === f)
-      if (ps.length !== 1 || fs.length !== 1 || poolOf.has(r) || !line || contested.has(r)) continue
-      if ([...released.values()].some(({ item }) => item.provider.some((p) => p.id === r))) continue
+    const freedRecord = (id: string): boolean => [...released.values()].some(({ item }) => item.provider.some((p) => p.id === id))
+    const contestAgain = (r: string, line: FileSide): void => {
+      if (poolOf.has(r) || contested.has(r) || freedRecord(r) || now.engine.dismissed.has(pairKey([r], [line.id]))) return
       const [holder, ...more] = this.items.containing(session.id, [r], [])
       const other = holder?.file[0]
       if (!holder || more.length > 0 || !other || other.notRead || holder.decision !== null || !KEY_MATCH_OUTCOMES.has(holder.outcome))
-        continue
+        return
       const record = holder.provider[0] as ProviderSide
       const named = (l: FileSide): boolean => keysOf(record).some((k) => lineKeys(l).has(k))
-      if (holder.provider.length !== 1 || holder.file.length !== 1 || !named(other) || !named(line)) continue
+      if (holder.provider.length !== 1 || holder.file.length !== 1 || other.id === line.id || !named(other) || !named(line)) return
       const found = this.items.withPosition(session.id, holder.key)
-      if (!found) continue
+      if (!found) return
       released.set(holder.key, found)
       contested.set(r, { record, lines: [line, other] })
     }
+    for (const key of dismissedRemoved) {
+      const [ps, fs] = key.split('|').map((s) => (s === '' ? [] : s.split('+'))) as [string[], string[]]
+      const line = poolOf.get(fs[0] as string)?.file.find((l) => l.id === fs[0])
+      if (ps.length === 1 && fs.length === 1 && line) contestAgain(ps[0] as string, line)
+    }
+    for (const { item } of [...released.values()])
+      for (const f of item.file) {
+        if (pinnedDuplicates.has(f.id) || groups.has(f.id) || f.notRead) continue
+        // The one record the freed line names by its key (a key its filter cannot rule out, one record answering).
+        const named = new Set<string>()
+        for (const k of lineKeys(f)) {
+          if (!mayHoldKey(keys.filter, k)) continue
+          const held = keys.twice.has(k) ? null : this.recordByReference(session, f, k)
+          named.add(held ?? '')
+        }
+        const [r] = named
+        if (named.size === 1 && r) contestAgain(r, f)
+      }
     const contestedIds = new Set([...contested.values()].flatMap(({ record, lines }) => [record.id, ...lines.map((l) => l.id)]))
     const releasedRecords = [...released.values()].flatMap(({ item }) => item.provider)
     const releasedLines = [...released.values()].flatMap(({ item }) => item.file)
