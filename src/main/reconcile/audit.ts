@@ -115,6 +115,11 @@ export function appendEvent(
   })()
 }
 
+/** The hash of the session's last event (the head of its chain): it changes with every event kept. */
+export function sessionHead(db: Database.Database, sessionId: string): string | null {
+  return (db.prepare('select head_hash from recon_sessions where id = ?').pluck().get(sessionId) as string | undefined) ?? null
+}
+
 export function sessionEvents(db: Database.Database, sessionId: string): AuditEvent[] {
   return (db.prepare('select * from recon_events where session_id = ? order by seq').all(sessionId) as EventRow[]).map(fromRow)
 }

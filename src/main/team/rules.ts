@@ -3,6 +3,7 @@ import type Database from 'better-sqlite3'
 import type pg from 'pg'
 import { checkRule, type Rule, type StoredRule } from '../../shared/rules'
 import { AppError } from '../errors'
+import { sessionHead } from '../reconcile/audit'
 import { ReconService } from '../reconcile/service'
 import { ruleNamed, type RuleBook, type RuleChange } from '../reconcile/rules/book'
 import { ruleApplications, ruledLines } from '../reconcile/rules/applications'
@@ -113,8 +114,7 @@ export const workspaceRulesAsked = { times: 0 }
  * with nothing new then reads none of a session's items.
  */
 export function workspaceRuleApplications(db: Database.Database, sessionId: string, rules: readonly StoredRule[]): AuditPayloads['rule'][] {
-  const head = db.prepare('select head_hash from recon_sessions where id = ?').pluck().get(sessionId) as string | undefined
-  const at = `${head ?? ''}\n${rulesInForce(rules.filter((r) => r.enabled))}`
+  const at = `${sessionHead(db, sessionId) ?? ''}\n${rulesInForce(rules.filter((r) => r.enabled))}`
   const settled = SETTLED_AT.get(db) ?? new Map<string, string>()
   SETTLED_AT.set(db, settled)
   if (settled.get(sessionId) === at) return []
