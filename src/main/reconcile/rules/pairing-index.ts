@@ -143,8 +143,8 @@ export class PairingIndex {
 
   /**
    * What ruleApplications decides of the mirror's items with `gone` taken out and `made` put in, asking only the lines
-   * made and the lines naming a record of an item gone or made (and, after a pairing takes a record, the later lines
-   * naming it). Exact when every other line the index holds names no free record or several, as when the rules given
+   * made and the lines naming a record of an item gone or made that now count exactly one (and, after a pairing takes a
+   * record, the later lines naming it). Exact when every other line the index holds names no free record or several, as when the rules given
    * the mirror's items decide nothing (rules/settled.ts), or when a round's pairings are matched in the next (their
    * records are in items gone then).
    */
