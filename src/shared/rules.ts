@@ -417,7 +417,7 @@ export class RecordFinder {
 
   add(record: { id: string; reference: string | null; serviceReference?: string | null; name: string | null }): void {
     this.records.set(record.id, record)
-    const value = (this.by === 'reference' ? record.reference : record.name)?.trim().toLowerCase()
+    const value = foundBy(record, this.by)
     if (!value) return
     this.texts.set(record.id, ` ${value.split(/\s+/).join(' ')} `)
     const keys = this.by === 'reference' ? [value] : new Set(value.split(/\s+/))
@@ -437,16 +437,20 @@ export class RecordFinder {
 
   /** The records the part names, each once, in the order added (the same part asked again answered from the last time). */
   find(part: string): readonly string[] {
-    const wanted = part.trim().toLowerCase()
+    const wanted = partRead(part, this.by)
     if (this.by === 'reference') return this.index.get(wanted) ?? []
     const known = this.found.get(wanted)
     if (known) return known
-    const words = wanted.split(/\s+/)
-    const phrase = ` ${words.join(' ')} `
-    const found = (this.index.get(words[0] as string) ?? []).filter((id) => this.texts.get(id)?.includes(phrase))
+    const phrase = ` ${wanted} `
+    const found = (this.index.get(wanted.split(' ')[0] as string) ?? []).filter((id) => this.texts.get(id)?.includes(phrase))
     this.found.set(wanted, found)
     return found
   }
+}
+
+/** What RecordFinder finds a record by: its reference, or its customer's name; in lower case (undefined: neither). */
+function foundBy(record: { reference: string | null; name: string | null }, by: 'reference' | 'customer'): string | undefined {
+  return (by === 'reference' ? record.reference : record.name)?.trim().toLowerCase()
 }
 
 /** A part as RecordFinder reads it: in lower case, a customer's words one space apart. */
@@ -460,7 +464,7 @@ export function partRead(part: string, by: 'reference' | 'customer'): string {
  * customer's name (a name of n words is named by n(n+1)/2 runs).
  */
 export function partsNaming(record: { reference: string | null; name: string | null }, by: 'reference' | 'customer'): string[] {
-  const value = (by === 'reference' ? record.reference : record.name)?.trim().toLowerCase()
+  const value = foundBy(record, by)
   if (!value) return []
   if (by === 'reference') return [value]
   const words = value.split(/\s+/)
