@@ -164,22 +164,15 @@ export class PoolRuns {
       contested.set(r, { record, lines: [line, other] })
     }
     for (const key of dismissedRemoved) {
-      const [ps, fs] = key.split('|').map((s) => (s === '' ? [] : s.split('+'))) as [string[], string[]]
+      const [ps, fs] = membersOfKey(key)
       const line = poolOf.get(fs[0] as string)?.file.find((l) => l.id === fs[0])
       if (ps.length === 1 && fs.length === 1 && line) contestAgain(ps[0] as string, line)
     }
     for (const { item } of [...released.values()])
       for (const f of item.file) {
         if (pinnedDuplicates.has(f.id) || groups.has(f.id) || f.notRead) continue
-        // The one record the freed line names by its key (a key its filter cannot rule out, one record answering).
-        const named = new Set<string>()
-        for (const k of lineKeys(f)) {
-          if (!mayHoldKey(keys.filter, k)) continue
-          const held = keys.twice.has(k) ? null : this.recordByReference(session, f, k)
-          named.add(held ?? '')
-        }
-        const [r] = named
-        if (named.size === 1 && r) contestAgain(r, f)
+        const named = this.recordsNamed(session, f, keys, [])
+        if (typeof named !== 'string' && named.size === 1) contestAgain([...named][0] as string, f)
       }
     const contestedIds = new Set([...contested.values()].flatMap(({ record, lines }) => [record.id, ...lines.map((l) => l.id)]))
     const releasedRecords = [...released.values()].flatMap(({ item }) => item.provider)
@@ -200,17 +193,9 @@ export class PoolRuns {
     const dismissedWith = (recordId: string, lineId: string): boolean => now.engine.dismissed.has(pairKey([recordId], [lineId]))
     for (const f of releasedLines) {
       if (pinnedDuplicates.has(f.id) || contestedIds.has(f.id)) continue
-      const named = lineKeys(f)
       // The records the line's keys name: none, or one it is dismissed with (two would make it a line naming several, which the keys match together).
-      const records = new Set<string>()
-      for (const k of named) {
-        // Surely no record of the run holds it; or two do (the key is no one's, or the first's by content): the keys decide.
-        if (!mayHoldKey(keys.filter, k)) continue
-        if (keys.twice.has(k)) return 'a freed line names a key two records hold'
-        const held = releasedRecords.find((p) => keysOf(p).includes(k))?.id ?? this.recordByReference(session, f, k)
-        if (held === null) return 'a freed line names a record by its key'
-        records.add(held)
-      }
+      const records = this.recordsNamed(session, f, keys, releasedRecords)
+      if (typeof records === 'string') return records
       // A group's line names just its records, as when the keys grouped them: unmatched, the group is not made again.
       const group = groups.get(f.id)
       if (group) {
@@ -255,7 +240,7 @@ export class PoolRuns {
       rekeyed.push({ records: [record], lines })
     }
     for (const key of dismissedRemoved) {
-      const [ps, fs] = key.split('|').map((s) => (s === '' ? [] : s.split('+'))) as [string[], string[]]
+      const [ps, fs] = membersOfKey(key)
       if (fs.length !== 1 || ps.length === 0 || contested.has(ps[0] as string)) continue
       const line = poolOf.get(fs[0] as string)?.file.find((f) => f.id === fs[0]) ?? releasedLines.find((f) => f.id === fs[0])
       const records = ps.flatMap(
@@ -605,6 +590,28 @@ export class PoolRuns {
   }
 
   /**
+   * The records a line names by its keys (a freed record holding the key, else the one payment of that reference an item
+   * holds), or why the keys must decide: a key two records hold, or one its filter cannot rule out that no one record answers.
+   */
+  private recordsNamed(
+    session: SessionInfo,
+    f: FileSide,
+    recordKeys: RecordKeys,
+    freed: readonly ProviderSide[]
+  ): Set<string> | PoolRunRefusal {
+    const records = new Set<string>()
+    for (const k of lineKeys(f)) {
+      // Surely no record of the run holds it; or two do (the key is no one's, or the first's by content): the keys decide.
+      if (!mayHoldKey(recordKeys.filter, k)) continue
+      if (recordKeys.twice.has(k)) return 'a freed line names a key two records hold'
+      const held = freed.find((p) => keysOf(p).includes(k))?.id ?? this.recordByReference(session, f, k)
+      if (held === null) return 'a freed line names a record by its key'
+      records.add(held)
+    }
+    return records
+  }
+
+  /**
    * Why the keys might not make `records` (one, or a group its line names in its words) and `lines` (one; or two naming one
    * record, which the keys settle) items again on their own (null: they would): a pin holds one, a line names another record
    * (or a key two records hold, or one its filter cannot rule out), or another line names one of the records.
@@ -701,6 +708,12 @@ function memberIds(item: ReconItem): string[] {
 }
 
 /** The record and line ids a pair key names (pairKey: records joined by '+', '|', then lines). */
+/** An item key's records and lines (pairKey). */
+function membersOfKey(key: string): [string[], string[]] {
+  const [ps = '', fs = ''] = key.split('|')
+  return [ps === '' ? [] : ps.split('+'), fs === '' ? [] : fs.split('+')]
+}
+
 function idsOfKey(key: string): string[] {
   return key.split(/[|+]/).filter((id) => id !== '')
 }
