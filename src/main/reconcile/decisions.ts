@@ -16,7 +16,6 @@ import type { ReconContext } from './context'
 import { runMatch } from './engine'
 import { foldEvents, foldSession, undoneEvents, type FoldedDecisions } from './fold'
 import { PoolRuns } from './pool-run'
-import { freeForPairing } from './rules/preview'
 import { POOL_OUTCOMES, type SessionItems } from './items'
 import { fileNamesOf, filePagesOf } from './report'
 import { Totals, totalsBasis, type SummaryTotals } from './totals'
@@ -205,19 +204,25 @@ export class Decisions {
       if (!made || rest.length > 0 || made.decision !== 'accepted' || made.key !== item.key) return false
       // With a pairing rule enabled, the records taken from the free ones may leave exactly one for a line to pair with:
       // then the pool, whose rounds give the rules what it leaves, as a run does.
-      if (freeForPairing(item) && !this.pool.leavesRulesAlone(session, item, made)) return matchPool()
-      replaced = made
+      return this.replaceItem(session, next, position, item, made, matchPool)
     } else return false
     return this.replaceItem(session, next, position, item, replaced)
   }
 
   /**
    * Stores an item in place of the one at `position`, and the totals with it (every item read on the statement's basis
-   * read anew when the change turns it): false when the item is left open for an enabled rule to decide, or its records
-   * freed or taken leave another line for a pairing rule (a run applies the rules).
+   * read anew when the change turns it). When the item is left open for an enabled rule to decide, or its records freed
+   * or taken leave another line for a pairing rule, `otherwise` says (by default false: a run applies the rules).
    */
-  private replaceItem(session: SessionInfo, next: Totals, position: number, item: ReconItem, replaced: ReconItem): ReconItem | false {
-    if (!this.pool.leavesRulesAlone(session, item, replaced)) return false
+  private replaceItem(
+    session: SessionInfo,
+    next: Totals,
+    position: number,
+    item: ReconItem,
+    replaced: ReconItem,
+    otherwise: () => boolean = () => false
+  ): ReconItem | boolean {
+    if (!this.pool.leavesRulesAlone(session, item, replaced)) return otherwise()
     const basisNet = next.basisNet()
     next.add(item, -1)
     next.add(replaced)
