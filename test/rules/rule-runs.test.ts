@@ -38,21 +38,31 @@ const CSV = [
   'Closing balance,372.50'
 ].join('\n')
 
+/** A cache of two payments, the second Adaeze Okafor's, with the pairing and the SMS rules saved (not enabled). */
+function adaezeAndCharges(prefix: string): {
+  service: ReturnType<typeof scenarioService>
+  db: ReturnType<typeof openCache>
+  rules: RuleStore
+} {
+  const file = join(mkdtempSync(join(tmpdir(), prefix)), 'cache.sqlite')
+  const service = scenarioService(
+    [
+      { n: 1, amount: 100, day: '2026-10-10' },
+      { n: 2, amount: 250, day: '2026-10-03' }
+    ],
+    file
+  )
+  const db = openCache(file)
+  db.prepare("update payments set customer_name = 'Adaeze Okafor', customer_email = 'ada@example.com' where id = 'id-2'").run()
+  const rules = new RuleStore(db, { user: 'ada' })
+  rules.save('test', PAIR_NICKNAME)
+  rules.save('test', SMS)
+  return { service, db, rules }
+}
+
 describe('enabled rules in a run', () => {
   it('decide open lines in the order shown, audited with their version, once, and never again once taken back', async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'ledgerline-rule-runs-')), 'cache.sqlite')
-    const service = scenarioService(
-      [
-        { n: 1, amount: 100, day: '2026-10-10' },
-        { n: 2, amount: 250, day: '2026-10-03' }
-      ],
-      file
-    )
-    const db = openCache(file)
-    db.prepare("update payments set customer_name = 'Adaeze Okafor', customer_email = 'ada@example.com' where id = 'id-2'").run()
-    const rules = new RuleStore(db, { user: 'ada' })
-    rules.save('test', PAIR_NICKNAME)
-    rules.save('test', SMS)
+    const { service, db, rules } = adaezeAndCharges('ledgerline-rule-runs-')
     rules.save('test', { ...SMS, conditions: [SMS.conditions[0] as Rule['conditions'][number]] })
 
     const imported = await service.importStatement({ profileId: 'test', name: 'october.csv', bytes: Buffer.from(CSV), mapping: {} })
@@ -109,19 +119,7 @@ describe('enabled rules in a run', () => {
   })
 
   it("take a rule's decision back with undo in place, as a run makes it: its classification, then its pairing; neither made again", async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'ledgerline-rule-undone-')), 'cache.sqlite')
-    const service = scenarioService(
-      [
-        { n: 1, amount: 100, day: '2026-10-10' },
-        { n: 2, amount: 250, day: '2026-10-03' }
-      ],
-      file
-    )
-    const db = openCache(file)
-    db.prepare("update payments set customer_name = 'Adaeze Okafor' where id = 'id-2'").run()
-    const rules = new RuleStore(db, { user: 'ada' })
-    rules.save('test', PAIR_NICKNAME)
-    rules.save('test', SMS)
+    const { service, db, rules } = adaezeAndCharges('ledgerline-rule-undone-')
     rules.setEnabled('test', 'transfers-by-name', true)
     rules.setEnabled('test', 'sms-alert-charges', true)
     const session = await scenarioSession(service, CSV, { name: 'october.csv', from: '2026-10-01', to: '2026-10-31' })
